@@ -1,0 +1,14 @@
+"""Components: nodes, bodies, the FFRF body, markers, connectors, loads and sensors."""
+from floatframe.components.base import Component, Context, ModelError
+from floatframe.components.bodies import ObjectGround, ObjectRigidBody
+from floatframe.components.connectors import (CartesianSpringDamper, CoordinateConstraint,
+                                              CoordinateVectorConstraint, SphericalJoint)
+from floatframe.components.ffrf import ObjectFFRF
+from floatframe.components.loads import LoadCoordinate, LoadForceVector, LoadTorqueVector
+from floatframe.components.markers import (MarkerBodyPosition, MarkerBodyRigid, MarkerNodeCoordinate,
+                                           MarkerNodeCoordinates, MarkerNodePosition, MarkerNodeRigid,
+                                           MarkerObjectODE2Coordinates, MarkerSuperElementPosition)
+from floatframe.components.nodes import NodePoint, NodePointGround, NodeRigidBodyEP
+from floatframe.components.sensors import SensorBody, SensorNode, SensorObject, SensorSuperElement
+
+__all__ = [name for name in dir() if not name.startswith("_")]

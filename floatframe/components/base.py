@@ -1,0 +1,177 @@
+"""What every component shares: validation helpers and the symbolic context.
+
+A component is a small class holding validated parameters. Nodes own ODE2 coordinates; objects,
+connectors and loads add terms to the residual through a :class:`Context`, which hands out the
+symbolic coordinates of the nodes they reference and collects their residual terms. Markers and
+sensors are evaluated on the same context.
+
+Residual sign convention (the same for every component):
+
+    R(q, v, a, lambda, t) = M(q) a + (terms of D, K, quadratic velocity) - f(q, v, t) + C_q^T lambda = 0
+    C(q, t) = 0
+
+so mass, stiffness and damping terms are *added* with ``add_lhs``, applied forces with ``add_force``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import casadi as ca
+import numpy as np
+
+
+class ModelError(ValueError):
+    """Bad input, found before any integration; the message names the component and the fault."""
+
+
+class Component:
+    """Base of all items: a name, an index in its family, and validation helpers."""
+
+    family = "component"  # one of: node, object, marker, load, sensor
+    type_name = "Component"
+
+    def __init__(self, name: str = ""):
+        self.name = name
+        self.index: int | None = None
+
+    @property
+    def label(self) -> str:
+        """Human-readable identity used in every error message, e.g. ``ObjectFFRF 3 'rotor'``."""
+        number = "" if self.index is None else f" {self.index}"
+        named = f" '{self.name}'" if self.name else ""
+        return f"{self.type_name}{number}{named}"
+
+    def error(self, fault: str) -> ModelError:
+        return ModelError(f"{self.label}: {fault}")
+
+    # --- parameter checks used by subclasses --------------------------------------------------
+    def vector(self, value, size: int | None, what: str) -> np.ndarray:
+        """A finite float vector of the given size (None: any size)."""
+        try:
+            array = np.asarray(value, dtype=float).reshape(-1)
+        except (TypeError, ValueError):
+            raise self.error(f"{what} must be a numeric vector, got {value!r}") from None
+        if size is not None and array.size != size:
+            raise self.error(f"{what} must have {size} entries, got {array.size}")
+        if not np.all(np.isfinite(array)):
+            raise self.error(f"{what} contains NaN or inf")
+        return array
+
+    def matrix(self, value, shape: tuple[int, int], what: str) -> np.ndarray:
+        try:
+            array = np.asarray(value, dtype=float)
+        except (TypeError, ValueError):
+            raise self.error(f"{what} must be a numeric matrix") from None
+        if array.shape != shape:
+            raise self.error(f"{what} must have shape {shape}, got {array.shape}")
+        if not np.all(np.isfinite(array)):
+            raise self.error(f"{what} contains NaN or inf")
+        return array
+
+    # --- hooks, overridden where they apply ---------------------------------------------------
+    def connect(self, system) -> None:
+        """Resolve references to other items (numbers or instances) and check them."""
+
+    def add_terms(self, ctx: "Context") -> None:
+        """Add this component's residual terms and constraints to the context."""
+
+
+def resolve(system, family: str, ref, owner: Component, what: str):
+    """Turn a reference (an item of ``family`` or its number) into the item, or fail clearly."""
+    items = system.items(family)
+    if isinstance(ref, Component):
+        if ref.family != family or ref.index is None or ref.index >= len(items) or items[ref.index] is not ref:
+            raise owner.error(f"{what} {ref.label} is not a {family} of this system")
+        return ref
+    if isinstance(ref, (int, np.integer)) and not isinstance(ref, bool):
+        if 0 <= ref < len(items):
+            return items[int(ref)]
+        raise owner.error(f"{what} {ref} is out of range: the system has {len(items)} {family}s")
+    raise owner.error(f"{what} must be a {family} or its number, got {ref!r}")
+
+
+@dataclass
+class Context:
+    """Symbolic state of the whole system and the collector of residual terms.
+
+    ``q`` are coordinates as change from reference (as stored by the nodes), ``v`` and ``a`` their
+    first and second time derivatives, ``lam`` the Lagrange multipliers, ``t`` the time [s].
+    """
+
+    t: ca.SX
+    q: ca.SX
+    v: ca.SX
+    a: ca.SX
+    lam: ca.SX
+    q_reference: np.ndarray
+    system: object = None
+    lhs: list = field(default_factory=list)          # (index array, SX terms) added to R
+    constraints: dict = field(default_factory=dict)  # component -> SX constraint vector
+    externals: list = field(default_factory=list)    # (placeholder, callback, input expressions)
+    kinematic_velocity: ca.SX = None                 # v with Euler-parameter rates projected, see below
+
+    # --- coordinates ------------------------------------------------------------------------
+    def coordinates(self, node) -> ca.SX:
+        """Coordinates of a node as change from its reference values."""
+        return self.q[node.coordinate_indices]
+
+    def total_coordinates(self, node) -> ca.SX:
+        """Coordinates of a node including their reference values."""
+        return self.q[node.coordinate_indices] + self.q_reference[node.coordinate_indices]
+
+    def velocities(self, node) -> ca.SX:
+        return self.v[node.coordinate_indices]
+
+    def accelerations(self, node) -> ca.SX:
+        return self.a[node.coordinate_indices]
+
+    def multipliers(self, component) -> ca.SX:
+        return self.lam[component.multiplier_indices]
+
+    def time_derivative(self, expression: ca.SX) -> ca.SX:
+        """d/dt of an expression of (q, t), by AD along the kinematic velocity.
+
+        Rotations enter only through omega = G theta_t, as in the specification's velocity formulas:
+        the part of theta_t along theta (zero in the exact solution, not in an index-3 discretisation,
+        which enforces the constraints on position level only) is removed before differentiating.
+        """
+        velocity = self.v if self.kinematic_velocity is None else self.kinematic_velocity
+        return ca.jtimes(expression, self.q, velocity) + ca.jacobian(expression, self.t)
+
+    def project_rotation_rates(self, rotation_indices) -> None:
+        """Set the kinematic velocity: theta_t - theta (theta . theta_t)/(theta . theta) per Euler-parameter node."""
+        velocity = ca.SX(self.v)
+        for indices in rotation_indices:
+            theta = self.q[indices] + self.q_reference[indices]
+            theta_t = self.v[indices]
+            velocity[indices] = theta_t - theta * ca.dot(theta, theta_t) / ca.dot(theta, theta)
+        self.kinematic_velocity = velocity
+
+    # --- residual terms ---------------------------------------------------------------------
+    def add_lhs(self, indices, terms) -> None:
+        """Add ``terms`` to the residual rows ``indices`` (inertia, stiffness, damping)."""
+        indices = np.asarray(indices, dtype=int).reshape(-1)
+        if indices.size:
+            self.lhs.append((indices, ca.vec(terms)))
+
+    def add_force(self, indices, force) -> None:
+        """Add a generalized force (right-hand side) to the rows ``indices``."""
+        self.add_lhs(indices, -ca.vec(force))
+
+    def add_force_at(self, position: ca.SX, force: ca.SX) -> None:
+        """Generalized force of a global ``force`` acting at the point ``position(q)``.
+
+        By virtual work this is J^T F with J = d position / d q, computed in reverse mode.
+        """
+        generalized = ca.jtimes(position, self.q, force, True)
+        self.lhs.append((np.arange(self.q.numel()), -generalized))
+
+    def add_constraint(self, component, equations: ca.SX) -> None:
+        """Position-level constraint equations C(q, t) = 0 owned by ``component``."""
+        self.constraints[component] = ca.vec(equations)
+
+    def external(self, callback, inputs: list) -> ca.SX:
+        """A placeholder for ``callback(*inputs)``; the builder wires the call into the graph."""
+        placeholder = ca.SX.sym(f"external{len(self.externals)}", *callback.output_shape)
+        self.externals.append((placeholder, callback, [ca.vec(x) for x in inputs]))
+        return placeholder

@@ -1,0 +1,54 @@
+"""Python callables inside the CasADi graph.
+
+A user function (e.g. ObjectFFRF's ``force_user_function``) returns NumPy values and cannot be traced
+symbolically. It enters the residual as a CasADi ``Callback`` whose derivatives CasADi takes by
+finite differences; the system builder wires the callback's output into the symbolic graph.
+"""
+from __future__ import annotations
+
+import casadi as ca
+import numpy as np
+
+
+class NumericCallback(ca.Callback):
+    """Wraps ``function(*numpy_inputs) -> array`` with fixed input sizes and output shape."""
+
+    def __init__(self, name: str, function, input_sizes: list[int], output_shape: tuple[int, int]):
+        ca.Callback.__init__(self)
+        self.function = function
+        self.input_sizes = list(input_sizes)
+        self.output_shape = tuple(output_shape)
+        self.construct(name, {"enable_fd": True, "fd_method": "central"})
+
+    def get_n_in(self):
+        return len(self.input_sizes)
+
+    def get_n_out(self):
+        return 1
+
+    def get_sparsity_in(self, i):
+        return ca.Sparsity.dense(self.input_sizes[i], 1)
+
+    def get_sparsity_out(self, i):
+        return ca.Sparsity.dense(*self.output_shape)
+
+    def eval(self, arguments):
+        values = [np.asarray(argument, dtype=float).reshape(-1) for argument in arguments]
+        result = np.asarray(self.function(*values), dtype=float)
+        return [ca.DM(result.reshape(self.output_shape))]
+
+
+def symbolic_or_callback(function, t: ca.SX, size: int, name: str, owner):
+    """``function(t)`` as an SX expression if it can be traced, else None (to become a callback).
+
+    Functions built from arithmetic and CasADi/NumPy ufuncs trace symbolically; anything that needs
+    numbers (branches on the value, SciPy calls) does not.
+    """
+    try:
+        value = function(t)
+        expression = ca.vec(ca.SX(value)) if not isinstance(value, (list, tuple)) else ca.vertcat(*value)
+    except Exception:
+        return None
+    if expression.numel() != size:
+        raise owner.error(f"{name} must return {size} values, got {expression.numel()}")
+    return expression

@@ -1,0 +1,302 @@
+"""ObjectFFRF: a flexible body in the floating frame of reference formulation.
+
+Coordinates (specification): q = [q_t (3, global), theta (4 Euler parameters), q_f (n_f, body-fixed)],
+node 0 is the rigid-body node of the reference frame, nodes 1..n_nf are mesh nodes.
+
+The equations of motion are written through the local nodal accelerations instead of the assembled
+mass-matrix blocks, so that the symbolic graph holds one sparse product with each FE matrix and
+O(n_f) further operations (its size and build time grow linearly with the mesh). With
+
+    p     = x_ref + q_f                                  body-fixed nodal positions
+    omega = G theta_t,   alpha = G theta_tt + G_t theta_t  (body-fixed angular velocity, acceleration)
+    r_i   = a_f,i + alpha x p_i + omega x (omega x p_i) + 2 omega x v_f,i     per mesh node
+    u     = M r                                          (M = massMatrixFF)
+
+the mass-matrix blocks and the quadratic velocity vector of the specification give exactly
+
+    row t:  M_tt a_t + A Phi_t^T u                      (= M_tt a_t + M_tr theta_tt + M_tf a_f - f_v,t)
+    row r: -G^T p~^T (u + M Phi_t A^T a_t)              (= M_rt a_t + M_rr theta_tt + M_rf a_f - f_v,r)
+    row f:  u + M Phi_t A^T a_t                          (= M_ft a_t + M_fr theta_tt + M a_f - f_v,f)
+
+to which K q_f + D v_f, the force vector [f_r, A_bd^T f_f] and the user functions are added.
+"""
+from __future__ import annotations
+
+import casadi as ca
+import numpy as np
+import scipy.sparse as sp
+
+from floatframe import rotations
+from floatframe.components.base import Component, resolve
+from floatframe.components.external import NumericCallback
+from floatframe.components.nodes import NodePoint, NodeRigidBodyEP
+
+
+def to_casadi(matrix: sp.spmatrix) -> ca.DM:
+    """A scipy.sparse matrix as a sparse CasADi DM (no densification)."""
+    csc = sp.csc_matrix(matrix)
+    csc.sort_indices()
+    sparsity = ca.Sparsity(csc.shape[0], csc.shape[1], csc.indptr.tolist(), csc.indices.tolist())
+    return ca.DM(sparsity, csc.data)
+
+
+def cross_columns(a, b):
+    """Column-wise cross product of 3xN (or 3x1 broadcast against 3xN) CasADi matrices."""
+    return ca.vertcat(a[1, :] * b[2, :] - a[2, :] * b[1, :],
+                      a[2, :] * b[0, :] - a[0, :] * b[2, :],
+                      a[0, :] * b[1, :] - a[1, :] * b[0, :])
+
+
+class ObjectFFRF(Component):
+    """Flexible body in the floating frame of reference formulation (see module docstring).
+
+    Parameters
+    ----------
+    node_numbers : list of nodes or node numbers; node 0 a NodeRigidBodyEP, the others NodePoint.
+    mass_matrix_ff, stiffness_matrix_ff, damping_matrix_ff : (n_f, n_f) dense or scipy.sparse,
+        body-fixed FE matrices of the flexible coordinates only; damping may be None.
+    force_vector : (n_c,) generalized force; rigid part [global force, theta-forces] applied directly,
+        flexible part given globally and transformed with A_bd^T.
+    force_user_function : f(system, t, item_number, q, q_t) -> (n_c,), added to the right-hand side.
+    mass_matrix_user_function : f(system, t, item_number, q, q_t) -> (n_c, n_c), added to the mass matrix.
+    compute_ffrf_terms : if False the FFRF mass terms and quadratic velocity vector are left out.
+    """
+
+    family = "object"
+    type_name = "ObjectFFRF"
+
+    def __init__(self, node_numbers, mass_matrix_ff, stiffness_matrix_ff, damping_matrix_ff=None,
+                 force_vector=None, force_user_function=None, mass_matrix_user_function=None,
+                 compute_ffrf_terms=True, name=""):
+        super().__init__(name)
+        self.node_numbers = list(node_numbers)
+        if len(self.node_numbers) < 2:
+            raise self.error("node_numbers needs the rigid-body node and at least one mesh node")
+        n_flexible = 3 * (len(self.node_numbers) - 1)
+        self.mass_matrix_ff = self.fe_matrix(mass_matrix_ff, n_flexible, "mass_matrix_ff")
+        self.stiffness_matrix_ff = self.fe_matrix(stiffness_matrix_ff, n_flexible, "stiffness_matrix_ff")
+        self.damping_matrix_ff = (None if damping_matrix_ff is None or np.size(damping_matrix_ff) == 0
+                                  else self.fe_matrix(damping_matrix_ff, n_flexible, "damping_matrix_ff",
+                                                      symmetric=False))
+        self.n_coordinates = 7 + n_flexible
+        self.force_vector = (None if force_vector is None or np.size(force_vector) == 0
+                             else self.vector(force_vector, self.n_coordinates, "force_vector"))
+        for what, function in (("force_user_function", force_user_function),
+                               ("mass_matrix_user_function", mass_matrix_user_function)):
+            if function is not None and not callable(function):
+                raise self.error(f"{what} must be callable, got {function!r}")
+        self.force_user_function = force_user_function
+        self.mass_matrix_user_function = mass_matrix_user_function
+        self.compute_ffrf_terms = bool(compute_ffrf_terms)
+        self._compute_physics()
+
+    # --- parameters -------------------------------------------------------------------------
+    def fe_matrix(self, value, size, what, symmetric=True) -> sp.csr_matrix:
+        """Validate an FE matrix (dense or sparse) and keep it as CSR."""
+        if value is None:
+            raise self.error(f"{what} is required")
+        matrix = sp.csr_matrix(value, dtype=float) if sp.issparse(value) else None
+        if matrix is None:
+            array = np.asarray(value, dtype=float)
+            if array.ndim != 2:
+                raise self.error(f"{what} must be a 2D matrix, got {array.ndim} dimensions")
+            matrix = sp.csr_matrix(array)
+        if matrix.shape[0] != matrix.shape[1]:
+            raise self.error(f"{what} must be square, got shape {matrix.shape}")
+        if matrix.shape[0] != size:
+            raise self.error(f"{what} has size {matrix.shape[0]}, expected 3 x (number of mesh nodes) = {size}")
+        if not np.all(np.isfinite(matrix.data)):
+            raise self.error(f"{what} contains NaN or inf")
+        if symmetric:
+            asymmetry = abs(matrix - matrix.T).max() if matrix.nnz else 0.0
+            scale = abs(matrix).max() if matrix.nnz else 1.0
+            if asymmetry > 1e-8 * scale:
+                raise self.error(f"{what} is not symmetric: max |M - M^T| = {asymmetry:.3e} "
+                                 f"(relative {asymmetry / scale:.3e} > 1e-8)")
+        matrix.eliminate_zeros()
+        return matrix
+
+    def _compute_physics(self):
+        """Constant invariants of the mass matrix: Phi_t^T M, M_tt, mass, inertia, COM."""
+        n_nodes = self.mass_matrix_ff.shape[0] // 3
+        phi_t = sp.kron(np.ones((n_nodes, 1)), sp.identity(3), format="csr")  # Phi_t, (n_f, 3)
+        self.mass_phi_t = np.asarray((self.mass_matrix_ff @ phi_t).todense())  # M Phi_t, (n_f, 3)
+        self.mass_tt = phi_t.T @ self.mass_phi_t  # M_tt = Phi_t^T M Phi_t
+        self.physics_mass = float(np.trace(self.mass_tt) / 3.0)
+        self.n_mesh_nodes = n_nodes
+
+    def connect(self, system):
+        nodes = [resolve(system, "node", ref, self, f"node_numbers[{i}]") for i, ref in enumerate(self.node_numbers)]
+        if not isinstance(nodes[0], NodeRigidBodyEP):
+            raise self.error(f"node_numbers[0] must be a NodeRigidBodyEP (the reference frame), got {nodes[0].label}")
+        for i, node in enumerate(nodes[1:], start=1):
+            if not isinstance(node, NodePoint):
+                raise self.error(f"node_numbers[{i}] must be a NodePoint (mesh node), got {node.label}")
+        self.rigid_node, self.mesh_nodes = nodes[0], nodes[1:]
+        self.reference_positions = np.concatenate([n.reference_coordinates for n in self.mesh_nodes])  # x_ref
+        self.coordinate_index_per_node = np.cumsum([0, 7] + [3] * len(self.mesh_nodes))[:-1]
+        x_ref = self.reference_positions
+        self.physics_center_of_mass = (self.mass_phi_t.T @ x_ref) / self.physics_mass if self.physics_mass else np.zeros(3)
+        x_tilde = sp.block_diag([rotations.skew(x_ref[3 * i:3 * i + 3]) for i in range(self.n_mesh_nodes)], format="csr")
+        x_tilde_stacked = x_tilde @ sp.kron(np.ones((self.n_mesh_nodes, 1)), sp.identity(3))
+        self.physics_inertia = np.asarray((x_tilde_stacked.T @ self.mass_matrix_ff @ x_tilde_stacked).todense())
+        self.coordinate_indices = np.concatenate([n.coordinate_indices for n in nodes])
+        self._mass = to_casadi(self.mass_matrix_ff)
+        self._stiffness = to_casadi(self.stiffness_matrix_ff)
+        self._damping = None if self.damping_matrix_ff is None else to_casadi(self.damping_matrix_ff)
+        self._system = system
+
+    # --- kinematics -------------------------------------------------------------------------
+    def frame(self, ctx):
+        """Reference-frame quantities: position, A, G_local, theta, theta_t, theta_tt, omega_b."""
+        node = self.rigid_node
+        theta = node.euler_parameters(ctx)
+        theta_t = ctx.velocities(node)[3:]
+        return dict(position=node.position(ctx), rotation=rotations.rotation_matrix(theta),
+                    g_local=rotations.g_local(theta), theta=theta, theta_t=theta_t,
+                    omega=rotations.g_local(theta) @ theta_t)
+
+    def flexible(self, ctx, which: str):
+        """Flexible coordinates (q, v or a) of all mesh nodes, stacked (n_f,)."""
+        getter = {"q": ctx.coordinates, "v": ctx.velocities, "a": ctx.accelerations}[which]
+        return ca.vertcat(*[getter(node) for node in self.mesh_nodes])
+
+    def local_positions(self, ctx):
+        """p = x_ref + q_f as a 3 x n_nf matrix (one column per mesh node)."""
+        return ca.reshape(self.reference_positions + self.flexible(ctx, "q"), 3, self.n_mesh_nodes)
+
+    # --- equations --------------------------------------------------------------------------
+    def add_terms(self, ctx):
+        ctx.add_lhs(self.coordinate_indices, self.generalized_terms(ctx, self.accelerations(ctx)))
+
+    def accelerations(self, ctx):
+        return ca.vertcat(ctx.accelerations(self.rigid_node), self.flexible(ctx, "a"))
+
+    def generalized_terms(self, ctx, acceleration):
+        """Left-hand side of the object's equations for the given accelerations (n_c,)."""
+        frame = self.frame(ctx)
+        rotation, g_local = frame["rotation"], frame["g_local"]
+        q_f, v_f = self.flexible(ctx, "q"), self.flexible(ctx, "v")
+        a_t, theta_tt, a_f = acceleration[:3], acceleration[3:7], acceleration[7:]
+        terms = ca.SX.zeros(self.n_coordinates)
+        if self.compute_ffrf_terms:
+            n = self.n_mesh_nodes
+            p = self.local_positions(ctx)
+            omega = frame["omega"]
+            alpha = g_local @ theta_tt + rotations.g_local(frame["theta_t"]) @ frame["theta_t"]
+            v_matrix = ca.reshape(v_f, 3, n)
+            omega_x_p = cross_columns(omega, p)
+            r = (ca.reshape(a_f, 3, n) + cross_columns(alpha, p) + cross_columns(omega, omega_x_p)
+                 + 2 * cross_columns(omega, v_matrix))
+            u = self._mass @ ca.vec(r)                                   # u = M r
+            u_full = u + ca.DM(self.mass_phi_t) @ (rotation.T @ a_t)     # + M Phi_t A^T a_t
+            sum_u = ca.sum2(ca.reshape(u, 3, n))                         # Phi_t^T u
+            moment = ca.sum2(cross_columns(ca.reshape(u_full, 3, n), p))  # p~^T u_full
+            terms[:3] += ca.DM(self.mass_tt) @ a_t + rotation @ sum_u
+            terms[3:7] += -g_local.T @ moment
+            terms[7:] += u_full
+        terms[7:] += self._stiffness @ q_f                                  # K q_f
+        if self._damping is not None:
+            terms[7:] += self._damping @ v_f                                # D v_f
+        if self.force_vector is not None:
+            forces = self.force_vector
+            local_flexible = rotation.T @ ca.DM(forces[7:].reshape(-1, 3).T)  # A_bd^T f_f
+            terms -= ca.vertcat(ca.DM(forces[:7]), ca.vec(local_flexible))
+        terms += self._user_terms(ctx, acceleration)
+        return terms
+
+    def _user_terms(self, ctx, acceleration):
+        terms = ca.SX.zeros(self.n_coordinates)
+        object_q = ca.vertcat(ctx.coordinates(self.rigid_node), self.flexible(ctx, "q"))
+        object_v = ca.vertcat(ctx.velocities(self.rigid_node), self.flexible(ctx, "v"))
+        n_c = self.n_coordinates
+        if self.force_user_function is not None:
+            force = ctx.external(self._callback("force", self.force_user_function, (n_c, 1)), [ctx.t, object_q, object_v])
+            terms -= force
+        if self.mass_matrix_user_function is not None:
+            mass = ctx.external(self._callback("mass", self.mass_matrix_user_function, (n_c, n_c)),
+                                [ctx.t, object_q, object_v])
+            terms += mass @ acceleration
+        return terms
+
+    def _callback(self, kind, function, shape):
+        """Wrap a user function; its shape is checked now, at the initial state, before any solve."""
+        system = self._system
+
+        def call(t, q, q_t):
+            return function(system.user_function_handle, float(t[0]), self.index, q, q_t)
+
+        q0 = np.concatenate([self.rigid_node.initial_coordinates] + [n.initial_coordinates for n in self.mesh_nodes])
+        v0 = np.concatenate([self.rigid_node.initial_velocities] + [n.initial_velocities for n in self.mesh_nodes])
+        try:
+            trial = np.asarray(call(np.zeros(1), q0, v0), dtype=float)
+        except Exception as exc:
+            raise self.error(f"{kind} user function failed at the initial state: {exc!r}") from exc
+        if trial.size != shape[0] * shape[1] or (shape[1] > 1 and trial.shape != shape):
+            raise self.error(f"{kind} user function returned shape {trial.shape}, expected "
+                             f"{shape if shape[1] > 1 else (shape[0],)}")
+        if not np.all(np.isfinite(trial)):
+            raise self.error(f"{kind} user function returned NaN or inf at the initial state")
+        callback = NumericCallback(f"{self.type_name}{self.index}_{kind}", call, [1, self.n_coordinates,
+                                                                                  self.n_coordinates], shape)
+        self.__dict__.setdefault("_callbacks", []).append(callback)  # keep alive with the object
+        return callback
+
+    # --- outputs ----------------------------------------------------------------------------
+    def output(self, ctx, variable, local_position=None):
+        """Object outputs: Coordinates, Coordinates_t, Coordinates_tt, Force (n_c,)."""
+        if variable == "Coordinates":
+            return ca.vertcat(ctx.coordinates(self.rigid_node), self.flexible(ctx, "q"))
+        if variable == "Coordinates_t":
+            return ca.vertcat(ctx.velocities(self.rigid_node), self.flexible(ctx, "v"))
+        if variable == "Coordinates_tt":
+            return self.accelerations(ctx)
+        if variable == "Force":  # all terms except mass * acceleration, as on the left-hand side
+            return self.generalized_terms(ctx, ca.SX.zeros(self.n_coordinates))
+        raise self.error(f"has no output variable '{variable}'; available: Coordinates, Coordinates_t, "
+                         f"Coordinates_tt, Force (mesh-node outputs through a super-element sensor)")
+
+    mesh_outputs = ("Position", "Displacement", "Velocity", "Acceleration", "DisplacementLocal", "VelocityLocal")
+
+    def check_mesh_node(self, mesh_node, owner):
+        if not (isinstance(mesh_node, (int, np.integer)) and 0 <= mesh_node < self.n_mesh_nodes):
+            raise owner.error(f"mesh node {mesh_node!r} is out of range for {self.label} "
+                              f"with {self.n_mesh_nodes} mesh nodes")
+
+    def mesh_node_output(self, ctx, mesh_node: int, variable: str):
+        """Output variable of one mesh node (0-based, without the rigid node), 3-vector."""
+        node = self.mesh_nodes[mesh_node]
+        frame = self.frame(ctx)
+        p_local = node.reference_coordinates + ctx.coordinates(node)
+        position = frame["position"] + frame["rotation"] @ p_local
+        if variable == "Position":
+            return position
+        if variable == "Displacement":
+            return position - self.reference_mesh_position(mesh_node)
+        if variable == "Velocity":
+            return ctx.time_derivative(position)
+        if variable == "Acceleration":
+            return ca.jtimes(ctx.time_derivative(position), ca.vertcat(ctx.q, ctx.v), ca.vertcat(ctx.v, ctx.a))
+        if variable == "DisplacementLocal":
+            return ctx.coordinates(node)
+        if variable == "VelocityLocal":
+            return ctx.velocities(node)
+        raise self.error(f"mesh nodes have no output variable '{variable}'; available: {list(self.mesh_outputs)}")
+
+    def reference_mesh_position(self, mesh_node: int) -> np.ndarray:
+        """Global position of a mesh node in the reference configuration of frame and mesh."""
+        frame_reference = self.rigid_node.reference_coordinates
+        rotation = rotations.rotation_matrix(frame_reference[3:])
+        return frame_reference[:3] + rotation @ self.mesh_nodes[mesh_node].reference_coordinates
+
+    def weighted_position(self, ctx, mesh_nodes, weights):
+        """Global position of the weighted sum of mesh-node positions (super-element marker)."""
+        frame = self.frame(ctx)
+        local = sum(w * (self.mesh_nodes[k].reference_coordinates + ctx.coordinates(self.mesh_nodes[k]))
+                    for k, w in zip(mesh_nodes, weights))
+        return frame["position"] + frame["rotation"] @ local
+
+    def local_position(self, ctx, local_position):
+        """Global position of a point fixed in the reference frame."""
+        frame = self.frame(ctx)
+        return frame["position"] + frame["rotation"] @ ca.DM(local_position)

@@ -1,0 +1,90 @@
+"""Loads on markers: a force vector, a torque vector, a load on one coordinate.
+
+Each takes a constant value or a function of time ``f(t)``. A function built from arithmetic and
+CasADi/NumPy functions is traced symbolically; any other callable is called numerically.
+"""
+from __future__ import annotations
+
+import casadi as ca
+import numpy as np
+
+from floatframe.components.base import Component, resolve
+from floatframe.components.external import NumericCallback, symbolic_or_callback
+
+
+class Load(Component):
+    family = "load"
+    size = 3
+    marker_kinds = ("position", "rigid")
+
+    def __init__(self, marker_number, load, body_fixed=False, name=""):
+        super().__init__(name)
+        self.marker_number = marker_number
+        self.body_fixed = bool(body_fixed)
+        if callable(load):
+            self.load = load
+        else:
+            self.load = self.vector(load, self.size, "load vector")
+
+    def connect(self, system):
+        self.marker = resolve(system, "marker", self.marker_number, self, "marker_number")
+        if self.marker.kind not in self.marker_kinds:
+            raise self.error(f"marker_number ({self.marker.label}) must be a {' or '.join(self.marker_kinds)} marker")
+        if self.body_fixed and self.marker.kind != "rigid":
+            raise self.error("body_fixed loads need a rigid-body marker")
+        if callable(self.load):
+            trial = np.asarray(self.load(0.0), dtype=float).reshape(-1)
+            if trial.size != self.size:
+                raise self.error(f"load function returned {trial.size} values at t = 0, expected {self.size}")
+
+    def value(self, ctx):
+        """The load vector at the symbolic time, global unless ``body_fixed``."""
+        if not callable(self.load):
+            value = ca.DM(self.load)
+        else:
+            value = symbolic_or_callback(self.load, ctx.t, self.size, "load function", self)
+            if value is None:
+                callback = NumericCallback(f"{self.type_name}{self.index}", lambda t: self.load(float(t[0])),
+                                           [1], (self.size, 1))
+                self._callback = callback
+                value = ctx.external(callback, [ctx.t])
+        if self.body_fixed:
+            value = self.marker.rotation_matrix(ctx) @ value
+        return value
+
+
+class LoadForceVector(Load):
+    """Force [N] at a position or rigid marker."""
+
+    type_name = "LoadForceVector"
+
+    def add_terms(self, ctx):
+        self.marker.apply_force(ctx, self.value(ctx))
+
+
+class LoadTorqueVector(Load):
+    """Torque [N m] on a rigid marker."""
+
+    type_name = "LoadTorqueVector"
+    marker_kinds = ("rigid",)
+
+    def add_terms(self, ctx):
+        self.marker.apply_torque(ctx, self.value(ctx))
+
+
+class LoadCoordinate(Load):
+    """Generalized force on the single coordinate of a MarkerNodeCoordinate."""
+
+    type_name = "LoadCoordinate"
+    size = 1
+    marker_kinds = ("coordinates",)
+
+    def connect(self, system):
+        super().connect(system)
+        if not hasattr(self.marker, "coordinate"):
+            raise self.error(f"marker_number ({self.marker.label}) must be a single-coordinate marker")
+
+    def add_terms(self, ctx):
+        node = self.marker.node
+        if node.n_coordinates:
+            ctx.add_force(node.coordinate_indices[[int(self.marker.coordinate)]], self.value(ctx))

@@ -1,0 +1,201 @@
+"""Markers: the points, frames and coordinates that connectors and loads act on.
+
+A marker gives its kinematics as CasADi expressions of the coordinates; velocities follow by
+automatic differentiation and forces are applied by virtual work (see ``Context.add_force_at``).
+"""
+from __future__ import annotations
+
+import casadi as ca
+import numpy as np
+
+from floatframe import rotations
+from floatframe.components.base import Component, resolve
+from floatframe.components.bodies import ObjectGround, ObjectRigidBody
+from floatframe.components.ffrf import ObjectFFRF
+from floatframe.components.nodes import NodePointGround, NodeRigidBodyEP
+
+
+class Marker(Component):
+    family = "marker"
+    kind = ""  # "position", "rigid" (position and orientation) or "coordinates"
+
+    def position(self, ctx):
+        raise self.error("gives no position")
+
+    def coordinates(self, ctx):
+        raise self.error("gives no coordinates")
+
+    def apply_force(self, ctx, force):
+        """Apply a global force [N] at the marker's point."""
+        ctx.add_force_at(self.position(ctx), force)
+
+    def apply_torque(self, ctx, torque):
+        raise self.error("cannot take a torque: it is not a rigid-body marker")
+
+
+class _RigidMixin:
+    """Orientation and torques of markers attached to an Euler-parameter node (or the ground)."""
+
+    kind = "rigid"
+
+    def rotation_node(self):
+        return None
+
+    def rotation_matrix(self, ctx):
+        node = self.rotation_node()
+        return ca.DM.eye(3) if node is None else node.rotation_matrix(ctx)
+
+    def apply_torque(self, ctx, torque):
+        """Generalized force G^T tau of a global torque [N m] on the Euler parameters."""
+        node = self.rotation_node()
+        if node is not None:
+            ctx.add_force(node.coordinate_indices[3:], rotations.g_global(node.euler_parameters(ctx)).T @ torque)
+
+
+class MarkerNodePosition(Marker):
+    type_name = "MarkerNodePosition"
+    kind = "position"
+
+    def __init__(self, node_number, name=""):
+        super().__init__(name)
+        self.node_number = node_number
+
+    def connect(self, system):
+        self.node = resolve(system, "node", self.node_number, self, "node_number")
+        if self.node.n_reference < 3:
+            raise self.error(f"{self.node.label} has no position")
+
+    def position(self, ctx):
+        return self.node.position(ctx)
+
+
+class MarkerNodeRigid(_RigidMixin, MarkerNodePosition):
+    type_name = "MarkerNodeRigid"
+
+    def connect(self, system):
+        super().connect(system)
+        if not isinstance(self.node, NodeRigidBodyEP):
+            raise self.error(f"node_number must refer to a rigid-body node, got {self.node.label}")
+
+    def rotation_node(self):
+        return self.node
+
+
+class MarkerNodeCoordinates(Marker):
+    """All coordinates of a node (change from reference)."""
+
+    type_name = "MarkerNodeCoordinates"
+    kind = "coordinates"
+
+    def __init__(self, node_number, name=""):
+        super().__init__(name)
+        self.node_number = node_number
+
+    def connect(self, system):
+        self.node = resolve(system, "node", self.node_number, self, "node_number")
+
+    def coordinates(self, ctx):
+        return ctx.coordinates(self.node)
+
+
+class MarkerNodeCoordinate(MarkerNodeCoordinates):
+    """One coordinate of a node (change from reference); on a ground node it is 0."""
+
+    type_name = "MarkerNodeCoordinate"
+
+    def __init__(self, node_number, coordinate, name=""):
+        super().__init__(node_number, name)
+        self.coordinate = coordinate
+
+    def connect(self, system):
+        super().connect(system)
+        available = 3 if isinstance(self.node, NodePointGround) else self.node.n_coordinates
+        if not (isinstance(self.coordinate, (int, np.integer)) and 0 <= self.coordinate < available):
+            raise self.error(f"coordinate {self.coordinate!r} is out of range for {self.node.label} "
+                             f"with {available} coordinates")
+
+    def coordinates(self, ctx):
+        if self.node.n_coordinates == 0:
+            return ca.SX.zeros(1)
+        return ctx.coordinates(self.node)[int(self.coordinate)]
+
+
+class MarkerBodyPosition(Marker):
+    """A point fixed on a body (ground, rigid body, or the reference frame of an FFRF body)."""
+
+    type_name = "MarkerBodyPosition"
+    kind = "position"
+
+    def __init__(self, body_number, local_position=(0.0, 0.0, 0.0), name=""):
+        super().__init__(name)
+        self.body_number = body_number
+        self.local_position = self.vector(local_position, 3, "local_position")
+
+    def connect(self, system):
+        self.body = resolve(system, "object", self.body_number, self, "body_number")
+        if not hasattr(self.body, "local_position"):
+            raise self.error(f"body_number must refer to a body, got {self.body.label}")
+
+    def position(self, ctx):
+        return self.body.local_position(ctx, self.local_position)
+
+
+class MarkerBodyRigid(_RigidMixin, MarkerBodyPosition):
+    type_name = "MarkerBodyRigid"
+
+    def connect(self, system):
+        super().connect(system)
+        if not isinstance(self.body, (ObjectGround, ObjectRigidBody, ObjectFFRF)):
+            raise self.error(f"body_number must refer to a ground, rigid or FFRF body, got {self.body.label}")
+
+    def rotation_node(self):
+        if isinstance(self.body, ObjectRigidBody):
+            return self.body.node
+        if isinstance(self.body, ObjectFFRF):
+            return self.body.rigid_node
+        return None
+
+
+class MarkerSuperElementPosition(Marker):
+    """Weighted sum of mesh-node positions of an FFRF body, including the frame motion."""
+
+    type_name = "MarkerSuperElementPosition"
+    kind = "position"
+
+    def __init__(self, body_number, mesh_node_numbers, weighting_factors, name=""):
+        super().__init__(name)
+        self.body_number = body_number
+        self.mesh_node_numbers = [int(k) for k in np.asarray(mesh_node_numbers).reshape(-1)]
+        self.weighting_factors = self.vector(weighting_factors, len(self.mesh_node_numbers), "weighting_factors")
+        if not self.mesh_node_numbers:
+            raise self.error("mesh_node_numbers is empty")
+
+    def connect(self, system):
+        self.body = resolve(system, "object", self.body_number, self, "body_number")
+        if not isinstance(self.body, ObjectFFRF):
+            raise self.error(f"body_number must refer to an ObjectFFRF, got {self.body.label}")
+        for k in self.mesh_node_numbers:
+            self.body.check_mesh_node(k, self)
+
+    def position(self, ctx):
+        return self.body.weighted_position(ctx, self.mesh_node_numbers, self.weighting_factors)
+
+
+class MarkerObjectODE2Coordinates(Marker):
+    """All coordinates of an object in the object's order, including their reference values."""
+
+    type_name = "MarkerObjectODE2Coordinates"
+    kind = "coordinates"
+
+    def __init__(self, object_number, name=""):
+        super().__init__(name)
+        self.object_number = object_number
+
+    def connect(self, system):
+        self.body = resolve(system, "object", self.object_number, self, "object_number")
+        if not hasattr(self.body, "coordinate_indices"):
+            raise self.error(f"{self.body.label} has no coordinates")
+
+    def coordinates(self, ctx):
+        indices = self.body.coordinate_indices
+        return ctx.q[indices] + ctx.q_reference[indices]

@@ -1,0 +1,137 @@
+"""Nodes: the owners of coordinates.
+
+Coordinates are stored as change from the reference values (as in the specification): the
+configuration is ``reference_coordinates + q``.
+"""
+from __future__ import annotations
+
+import casadi as ca
+import numpy as np
+
+from floatframe import rotations
+from floatframe.components.base import Component, Context
+
+
+class Node(Component):
+    family = "node"
+    n_coordinates = 0
+    n_constraints = 0
+
+    def __init__(self, reference_coordinates, initial_coordinates=None, initial_velocities=None, name=""):
+        super().__init__(name)
+        n = self.n_coordinates
+        self.reference_coordinates = self.vector(reference_coordinates, self.n_reference, "reference_coordinates")
+        self.initial_coordinates = self.vector(np.zeros(n) if initial_coordinates is None else initial_coordinates,
+                                               n, "initial_coordinates")
+        self.initial_velocities = self.vector(np.zeros(n) if initial_velocities is None else initial_velocities,
+                                              n, "initial_velocities")
+        self.coordinate_indices = np.zeros(0, dtype=int)
+        self.multiplier_indices = np.zeros(0, dtype=int)
+
+    @property
+    def n_reference(self) -> int:
+        return self.n_coordinates
+
+    # --- kinematics, in terms of the context ---------------------------------------------------
+    def position(self, ctx: Context):
+        """Global position of the node [m], 3-vector."""
+        raise self.error("has no position")
+
+    def rotation_matrix(self, ctx: Context):
+        raise self.error("has no orientation")
+
+    def output(self, ctx: Context, variable: str):
+        """An output variable of the node as a CasADi expression."""
+        kinematic = {
+            "Coordinates": lambda: ctx.coordinates(self),
+            "Coordinates_t": lambda: ctx.velocities(self),
+            "Coordinates_tt": lambda: ctx.accelerations(self),
+            "Position": lambda: self.position(ctx),
+            "Displacement": lambda: self.position(ctx) - self.reference_position(),
+            "Velocity": lambda: ctx.time_derivative(self.position(ctx)),
+            "Acceleration": lambda: ca.jtimes(ctx.time_derivative(self.position(ctx)), ca.vertcat(ctx.q, ctx.v),
+                                              ca.vertcat(ctx.v, ctx.a)),
+        }
+        kinematic.update(self.extra_outputs(ctx))
+        if variable not in kinematic:
+            raise self.error(f"has no output variable '{variable}'; available: {sorted(kinematic)}")
+        return kinematic[variable]()
+
+    def extra_outputs(self, ctx: Context) -> dict:
+        return {}
+
+    def reference_position(self) -> np.ndarray:
+        return self.reference_coordinates[:3]
+
+
+class NodePoint(Node):
+    """A 3D point with 3 displacement coordinates (finite-element mesh node)."""
+
+    type_name = "NodePoint"
+    n_coordinates = 3
+
+    def position(self, ctx):
+        return ctx.total_coordinates(self)
+
+
+class NodePointGround(Node):
+    """A fixed point without coordinates."""
+
+    type_name = "NodePointGround"
+    n_coordinates = 0
+
+    @property
+    def n_reference(self) -> int:
+        return 3
+
+    def position(self, ctx):
+        return ca.DM(self.reference_coordinates)
+
+
+class NodeRigidBodyEP(Node):
+    """Rigid-body node: 3 position and 4 Euler-parameter coordinates [q0, q1, q2, theta0..theta3].
+
+    The Euler-parameter norm constraint is added automatically, written as theta^T theta - 1 = 0 (the
+    specification states 1 - theta^T theta = 0; the sign only flips the multiplier, and this form gives
+    the same multiplier as Exudyn).
+    """
+
+    type_name = "NodeRigidBodyEP"
+    n_coordinates = 7
+    n_constraints = 1
+
+    def __init__(self, reference_coordinates, initial_coordinates=None, initial_velocities=None, name=""):
+        super().__init__(reference_coordinates, initial_coordinates, initial_velocities, name)
+        theta = self.reference_coordinates[3:] + self.initial_coordinates[3:]
+        if abs(theta @ theta - 1.0) > 1e-10:
+            raise self.error(f"Euler parameters must have unit norm, |theta|^2 - 1 = {theta @ theta - 1.0:.3e}")
+
+    def euler_parameters(self, ctx):
+        return ctx.total_coordinates(self)[3:]
+
+    def position(self, ctx):
+        return ctx.total_coordinates(self)[:3]
+
+    def rotation_matrix(self, ctx):
+        return rotations.rotation_matrix(self.euler_parameters(ctx))
+
+    def angular_velocity_local(self, ctx):
+        """omega_b = G_local theta_t, body-fixed angular velocity [rad/s]."""
+        return rotations.g_local(self.euler_parameters(ctx)) @ ctx.velocities(self)[3:]
+
+    def angular_velocity(self, ctx):
+        """omega = G theta_t, global angular velocity [rad/s]."""
+        return rotations.g_global(self.euler_parameters(ctx)) @ ctx.velocities(self)[3:]
+
+    def extra_outputs(self, ctx):
+        return {
+            "AngularVelocity": lambda: self.angular_velocity(ctx),
+            "AngularVelocityLocal": lambda: self.angular_velocity_local(ctx),
+            "RotationMatrix": lambda: ca.vec(self.rotation_matrix(ctx).T),  # row-wise, 9 entries
+            "AngularAcceleration": lambda: ca.jtimes(self.angular_velocity(ctx), ca.vertcat(ctx.q, ctx.v),
+                                                     ca.vertcat(ctx.v, ctx.a)),
+        }
+
+    def add_terms(self, ctx):
+        theta = self.euler_parameters(ctx)
+        ctx.add_constraint(self, ca.dot(theta, theta) - 1.0)  # sum theta_i^2 - 1 = 0

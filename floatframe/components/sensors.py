@@ -1,0 +1,94 @@
+"""Sensors: output variables recorded at every stored step of a solve."""
+from __future__ import annotations
+
+import numpy as np
+
+from floatframe.components.base import Component, resolve
+from floatframe.components.ffrf import ObjectFFRF
+
+
+class Sensor(Component):
+    family = "sensor"
+
+    def __init__(self, output_variable: str, name=""):
+        super().__init__(name)
+        self.output_variable = str(output_variable)
+
+    def expression(self, ctx):
+        """The recorded quantity as a CasADi expression of the state."""
+        raise NotImplementedError
+
+
+class SensorNode(Sensor):
+    type_name = "SensorNode"
+
+    def __init__(self, node_number, output_variable, name=""):
+        super().__init__(output_variable, name)
+        self.node_number = node_number
+
+    def connect(self, system):
+        self.node = resolve(system, "node", self.node_number, self, "node_number")
+
+    def expression(self, ctx):
+        return self.node.output(ctx, self.output_variable)
+
+
+class SensorBody(Sensor):
+    """Output of a body at a body-fixed point (or an object output where no point applies)."""
+
+    type_name = "SensorBody"
+
+    def __init__(self, body_number, output_variable, local_position=(0.0, 0.0, 0.0), name=""):
+        super().__init__(output_variable, name)
+        self.body_number = body_number
+        self.local_position = self.vector(local_position, 3, "local_position")
+
+    def connect(self, system):
+        self.body = resolve(system, "object", self.body_number, self, "body_number")
+        if not hasattr(self.body, "output"):
+            raise self.error(f"{self.body.label} has no outputs")
+
+    def expression(self, ctx):
+        if isinstance(self.body, ObjectFFRF):
+            return self.body.output(ctx, self.output_variable)
+        return self.body.output(ctx, self.output_variable, self.local_position)
+
+
+class SensorObject(SensorBody):
+    type_name = "SensorObject"
+
+    def __init__(self, object_number, output_variable, name=""):
+        super().__init__(object_number, output_variable, name=name)
+
+    def expression(self, ctx):
+        if hasattr(self.body, "local_position") and not isinstance(self.body, ObjectFFRF):
+            return self.body.output(ctx, self.output_variable, self.local_position)
+        return self.body.output(ctx, self.output_variable)
+
+
+class SensorSuperElement(Sensor):
+    """Output of one mesh node of an FFRF body (mesh node numbers are 0-based, rigid node excluded)."""
+
+    type_name = "SensorSuperElement"
+
+    def __init__(self, body_number, mesh_node_number, output_variable, name=""):
+        super().__init__(output_variable, name)
+        self.body_number = body_number
+        self.mesh_node_number = mesh_node_number
+
+    def connect(self, system):
+        self.body = resolve(system, "object", self.body_number, self, "body_number")
+        if not isinstance(self.body, ObjectFFRF):
+            raise self.error(f"body_number must refer to an ObjectFFRF, got {self.body.label}")
+        self.body.check_mesh_node(self.mesh_node_number, self)
+        if self.output_variable not in ObjectFFRF.mesh_outputs:
+            raise self.error(f"mesh nodes have no output variable '{self.output_variable}'; "
+                             f"available: {list(ObjectFFRF.mesh_outputs)}")
+
+    def expression(self, ctx):
+        return self.body.mesh_node_output(ctx, int(self.mesh_node_number), self.output_variable)
+
+
+def stack_columns(values: list) -> np.ndarray:
+    """Sensor rows over time as a (n_steps, k) array."""
+    return np.vstack([np.asarray(v, dtype=float).reshape(1, -1) for v in values])

@@ -1,0 +1,289 @@
+"""Volume meshes of 8-node hexahedra and 4-node tetrahedra, node queries and generators.
+
+Node numbers and element connectivities are 0-based. Element node order follows
+Abaqus/VTK: ``'Hex8'`` nodes 0-1-2-3 go counterclockwise around one face seen from the
+opposite face 4-5-6-7 (node 4 above node 0, ...); ``'Tet4'`` nodes 0-1-2 go counterclockwise
+seen from node 3. Elements of this orientation have positive volume.
+"""
+
+from dataclasses import dataclass, field
+
+import meshio
+import numpy as np
+
+NODES_PER_ELEMENT = {"Hex8": 8, "Tet4": 4}
+
+_MESHIO_CELL_TYPE = {"Hex8": "hexahedron", "Tet4": "tetra"}
+
+_OUTWARD_FACES = {
+    "Hex8": ((0, 3, 2, 1), (4, 5, 6, 7), (0, 1, 5, 4), (1, 2, 6, 5), (2, 3, 7, 6), (3, 0, 4, 7)),
+    "Tet4": ((0, 2, 1), (0, 1, 3), (1, 2, 3), (0, 3, 2)),
+}
+
+_HEX_CORNERS = np.array(
+    [[-1, -1, -1], [1, -1, -1], [1, 1, -1], [-1, 1, -1],
+     [-1, -1, 1], [1, -1, 1], [1, 1, 1], [-1, 1, 1]], dtype=float)
+
+
+@dataclass(eq=False)
+class Mesh:
+    """A volume mesh.
+
+    Attributes
+    ----------
+    nodes : ndarray, shape (N, 3)
+        Node coordinates [m].
+    elements : dict of str to ndarray
+        Connectivity per element type, ``'Hex8'``: (E, 8) and/or ``'Tet4'``: (E, 4)
+        int arrays of 0-based node numbers.
+    """
+
+    nodes: np.ndarray
+    elements: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        self.nodes = np.asarray(self.nodes, dtype=float)
+        if self.nodes.ndim != 2 or self.nodes.shape[1] != 3:
+            raise ValueError(f"nodes must have shape (N, 3), got {self.nodes.shape}")
+        checked = {}
+        for kind, connectivity in self.elements.items():
+            if kind not in NODES_PER_ELEMENT:
+                raise ValueError(f"unknown element type {kind!r}, expected one of {list(NODES_PER_ELEMENT)}")
+            connectivity = np.asarray(connectivity, dtype=np.int64).reshape(-1, NODES_PER_ELEMENT[kind])
+            if connectivity.size and (connectivity.min() < 0 or connectivity.max() >= self.n_nodes):
+                raise ValueError(f"{kind} connectivity refers to nodes outside 0..{self.n_nodes - 1}")
+            checked[kind] = connectivity
+        self.elements = checked
+
+    @property
+    def n_nodes(self) -> int:
+        """Number of nodes N."""
+        return self.nodes.shape[0]
+
+    @property
+    def n_coordinates(self) -> int:
+        """Number of nodal displacement coordinates, 3 N."""
+        return 3 * self.n_nodes
+
+    def node_at_point(self, point, tol: float = 1e-6) -> int:
+        """Index of the node nearest to ``point`` [m], which must lie within ``tol`` [m]."""
+        point = np.asarray(point, dtype=float)
+        distances = np.linalg.norm(self.nodes - point, axis=1)
+        index = int(np.argmin(distances))
+        if distances[index] > tol:
+            raise ValueError(
+                f"no mesh node within {tol} m of point {tuple(point.tolist())}; "
+                f"nearest node {index} is {distances[index]:.3g} m away")
+        return index
+
+    def nodes_in_plane(self, point, normal, tol: float = 1e-6) -> np.ndarray:
+        """Indices of the nodes within ``tol`` [m] of the plane through ``point`` with ``normal``."""
+        normal = np.asarray(normal, dtype=float)
+        normal = normal / np.linalg.norm(normal)
+        offsets = (self.nodes - np.asarray(point, dtype=float)) @ normal
+        return np.flatnonzero(np.abs(offsets) <= tol)
+
+    def nodes_on_cylinder(self, p_axis, axis, radius: float, tol: float = 1e-6) -> np.ndarray:
+        """Indices of the nodes within ``tol`` [m] of the cylinder of ``radius`` [m] about
+        the line through ``p_axis`` along ``axis``."""
+        axis = np.asarray(axis, dtype=float)
+        axis = axis / np.linalg.norm(axis)
+        relative = self.nodes - np.asarray(p_axis, dtype=float)
+        distances = np.linalg.norm(relative - np.outer(relative @ axis, axis), axis=1)
+        return np.flatnonzero(np.abs(distances - radius) <= tol)
+
+    def surface_triangles(self) -> np.ndarray:
+        """Boundary faces as outward-oriented triangles, shape (T, 3).
+
+        A face is on the boundary when no other element shares it; a boundary quad
+        (a, b, c, d) of a hexahedron gives the triangles (a, b, c) and (a, c, d).
+        """
+        faces = {3: [], 4: []}
+        for kind, connectivity in self.elements.items():
+            oriented = _positively_oriented(self.nodes, kind, connectivity)
+            for local in _OUTWARD_FACES[kind]:
+                faces[len(local)].append(oriented[:, list(local)])
+        quads = _unshared(faces[4], 4)
+        return np.vstack([_unshared(faces[3], 3), quads[:, [0, 1, 2]], quads[:, [0, 2, 3]]])
+
+    def to_meshio(self) -> meshio.Mesh:
+        """The mesh as a ``meshio.Mesh`` with hexahedron and/or tetra cells."""
+        cells = [(_MESHIO_CELL_TYPE[kind], connectivity) for kind, connectivity in self.elements.items()]
+        return meshio.Mesh(self.nodes, cells)
+
+
+def hex_corner_jacobians(nodes: np.ndarray, hexes: np.ndarray) -> np.ndarray:
+    """Jacobian determinants of the trilinear map at the 8 corners of each hexahedron.
+
+    Parameters
+    ----------
+    nodes : ndarray, shape (N, 3)
+        Node coordinates [m].
+    hexes : ndarray, shape (E, 8)
+        Hex8 connectivity.
+
+    Returns
+    -------
+    ndarray, shape (E, 8)
+        det(dx/dxi) [m^3] with respect to the reference cube [-1, 1]^3 (of volume 8).
+    """
+    return np.stack([_hex_jacobian(nodes, hexes, corner) for corner in _HEX_CORNERS], axis=1)
+
+
+def _hex_jacobian(nodes, hexes, xi):
+    signs = _HEX_CORNERS
+    factors = 1.0 + signs * xi
+    derivatives = np.empty((8, 3))
+    derivatives[:, 0] = signs[:, 0] * factors[:, 1] * factors[:, 2] / 8.0
+    derivatives[:, 1] = signs[:, 1] * factors[:, 0] * factors[:, 2] / 8.0
+    derivatives[:, 2] = signs[:, 2] * factors[:, 0] * factors[:, 1] / 8.0
+    jacobians = np.einsum("eai,aj->eij", nodes[hexes], derivatives)
+    return np.linalg.det(jacobians)
+
+
+def _positively_oriented(nodes, kind, connectivity):
+    """Connectivity with the elements of negative volume mirrored to positive orientation."""
+    if kind == "Hex8":
+        negative = _hex_jacobian(nodes, connectivity, np.zeros(3)) < 0
+        mirrored = connectivity[:, [0, 3, 2, 1, 4, 7, 6, 5]]
+    else:
+        corners = nodes[connectivity]
+        negative = np.linalg.det(corners[:, 1:] - corners[:, :1]) < 0
+        mirrored = connectivity[:, [0, 2, 1, 3]]
+    return np.where(negative[:, None], mirrored, connectivity)
+
+
+def _unshared(faces, size):
+    """The faces, shape (F, size), whose node set occurs exactly once."""
+    if not faces:
+        return np.zeros((0, size), dtype=np.int64)
+    stacked = np.vstack(faces)
+    _, inverse, counts = np.unique(np.sort(stacked, axis=1), axis=0, return_inverse=True, return_counts=True)
+    return stacked[counts[inverse.ravel()] == 1]
+
+
+def block_mesh(lx: float, ly: float, lz: float, nx: int, ny: int, nz: int, origin=(0.0, 0.0, 0.0)) -> Mesh:
+    """Structured Hex8 mesh of the box ``origin + [0, lx] x [0, ly] x [0, lz]`` [m].
+
+    ``nx, ny, nz`` elements along x, y, z; node (i, j, k) has number
+    ``i + (nx + 1) * (j + (ny + 1) * k)``.
+    """
+    x = np.linspace(0.0, lx, nx + 1)
+    y = np.linspace(0.0, ly, ny + 1)
+    z = np.linspace(0.0, lz, nz + 1)
+    zz, yy, xx = np.meshgrid(z, y, x, indexing="ij")
+    nodes = np.column_stack([xx.ravel(), yy.ravel(), zz.ravel()]) + np.asarray(origin, dtype=float)
+    number = np.arange(nodes.shape[0]).reshape(nz + 1, ny + 1, nx + 1)
+    bottom = np.stack([number[:-1, :-1, :-1], number[:-1, :-1, 1:],
+                       number[:-1, 1:, 1:], number[:-1, 1:, :-1]], axis=-1).reshape(-1, 4)
+    top = bottom + (nx + 1) * (ny + 1)
+    return Mesh(nodes, {"Hex8": np.hstack([bottom, top])})
+
+
+def rotor_disc_mesh(shaft_radius: float = 0.05, shaft_length: float = 0.5, disc_radius: float = 0.2,
+                    disc_thickness: float = 0.05, disc_position: float = 0.25, n_circumferential: int = 8,
+                    n_radial_shaft: int = 1, n_radial_disc: int = 1, axial_element_size: float = 0.05,
+                    core_fraction: float = 0.5) -> Mesh:
+    """Structured Hex8 mesh of a shaft along z with a disc.
+
+    The cross-section is an O-grid: a square core of half-width
+    ``core_fraction * shaft_radius`` with ``n_circumferential / 4`` elements a side,
+    surrounded by ``n_radial_shaft`` rings out to the shaft polygon (``n_circumferential``
+    corners on the circle of ``shaft_radius``) and, in the disc layers, ``n_radial_disc``
+    further rings out to ``disc_radius``. The axial planes include z = 0, shaft_length / 2,
+    shaft_length and the disc faces and mid-plane; each interval between them is split
+    into layers no longer than ``axial_element_size``. Lengths in [m].
+
+    There is a node on the axis (x = y = 0) in every axial plane.
+    """
+    if n_circumferential < 8 or n_circumferential % 8:
+        raise ValueError(f"n_circumferential must be a positive multiple of 8, got {n_circumferential}")
+    if min(n_radial_shaft, n_radial_disc) < 1:
+        raise ValueError("n_radial_shaft and n_radial_disc must be at least 1")
+    if not 0.0 < shaft_radius < disc_radius:
+        raise ValueError("need 0 < shaft_radius < disc_radius")
+    if not 0.0 < core_fraction < 1.0 / np.sqrt(2.0):
+        raise ValueError("core_fraction must lie in (0, 1/sqrt(2))")
+    disc_start, disc_end = disc_position - disc_thickness / 2, disc_position + disc_thickness / 2
+    if not (disc_thickness > 0.0 and 0.0 <= disc_start and disc_end <= shaft_length):
+        raise ValueError("the disc must have positive thickness and lie within the shaft length")
+
+    section = _o_grid_section(shaft_radius, disc_radius, n_circumferential, n_radial_shaft, n_radial_disc,
+                              core_fraction)
+    planes = _axial_planes([0.0, shaft_length / 2, shaft_length, disc_start, disc_position, disc_end],
+                           axial_element_size)
+    in_disc = (planes[:-1] >= disc_start - 1e-12) & (planes[1:] <= disc_end + 1e-12)
+    has_disc_nodes = np.zeros(planes.size, dtype=bool)
+    has_disc_nodes[:-1] |= in_disc
+    has_disc_nodes[1:] |= in_disc
+
+    n_shaft, n_all = section.n_shaft_points, section.points.shape[0]
+    numbers, coordinates, next_number = [], [], 0
+    for z, with_disc in zip(planes, has_disc_nodes):
+        count = n_all if with_disc else n_shaft
+        numbers.append(np.arange(next_number, next_number + count))
+        coordinates.append(np.column_stack([section.points[:count], np.full(count, z)]))
+        next_number += count
+
+    hexes = []
+    for layer, with_disc in enumerate(in_disc):
+        quads = np.vstack([section.shaft_quads, section.disc_quads]) if with_disc else section.shaft_quads
+        hexes.append(np.hstack([numbers[layer][quads], numbers[layer + 1][quads]]))
+    return Mesh(np.vstack(coordinates), {"Hex8": np.vstack(hexes)})
+
+
+@dataclass
+class _Section:
+    points: np.ndarray
+    n_shaft_points: int
+    shaft_quads: np.ndarray
+    disc_quads: np.ndarray
+
+
+def _o_grid_section(shaft_radius, disc_radius, n_circumferential, n_radial_shaft, n_radial_disc, core_fraction):
+    """Planar O-grid: points (P, 2) with the shaft points first, counterclockwise quads."""
+    m = n_circumferential // 4
+    half_width = core_fraction * shaft_radius
+    ticks = np.linspace(-half_width, half_width, m + 1)
+    core_x, core_y = np.meshgrid(ticks, ticks, indexing="ij")
+    core_number = np.arange((m + 1) ** 2).reshape(m + 1, m + 1)
+    core_quads = np.stack([core_number[:-1, :-1], core_number[1:, :-1],
+                           core_number[1:, 1:], core_number[:-1, 1:]], axis=-1).reshape(-1, 4)
+
+    loop = np.concatenate([core_number[:-1, 0], core_number[-1, :-1], core_number[:0:-1, -1], core_number[0, :0:-1]])
+    square = np.column_stack([core_x.ravel()[loop], core_y.ravel()[loop]])
+    angles = -0.75 * np.pi + 2.0 * np.pi * np.arange(n_circumferential) / n_circumferential
+    directions = np.column_stack([np.cos(angles), np.sin(angles)])
+
+    points = [np.column_stack([core_x.ravel(), core_y.ravel()])]
+    rings = [loop]
+    next_number = core_number.size
+    for layer in range(1, n_radial_shaft + 1):
+        fraction = layer / n_radial_shaft
+        points.append((1.0 - fraction) * square + fraction * shaft_radius * directions)
+        rings.append(np.arange(next_number, next_number + n_circumferential))
+        next_number += n_circumferential
+    n_shaft_points = next_number
+    for radius in np.linspace(shaft_radius, disc_radius, n_radial_disc + 1)[1:]:
+        points.append(radius * directions)
+        rings.append(np.arange(next_number, next_number + n_circumferential))
+        next_number += n_circumferential
+
+    ring_quads = [_ring_quads(inner, outer) for inner, outer in zip(rings[:-1], rings[1:])]
+    return _Section(points=np.vstack(points), n_shaft_points=n_shaft_points,
+                    shaft_quads=np.vstack([core_quads] + ring_quads[:n_radial_shaft]),
+                    disc_quads=np.vstack(ring_quads[n_radial_shaft:]))
+
+
+def _ring_quads(inner, outer):
+    return np.column_stack([inner, outer, np.roll(outer, -1), np.roll(inner, -1)])
+
+
+def _axial_planes(breakpoints, element_size):
+    """Sorted z [m] of the node planes: the unique breakpoints, intervals split into equal layers."""
+    breakpoints = np.unique(np.round(np.asarray(breakpoints, dtype=float), 12))
+    planes = [breakpoints[:1]]
+    for start, end in zip(breakpoints[:-1], breakpoints[1:]):
+        n_layers = max(1, int(np.ceil((end - start) / element_size - 1e-9)))
+        planes.append(np.linspace(start, end, n_layers + 1)[1:])
+    return np.concatenate(planes)

@@ -1,0 +1,202 @@
+"""Generalized-alpha for index-3 DAEs (Arnold and Bruls' form), with exact sparse Jacobians.
+
+Per step of size h, with the algorithmic acceleration abar:
+
+    q_{n+1} = q_n + h v_n + h^2 (1/2 - beta) abar_n + h^2 beta abar_{n+1}
+    v_{n+1} = v_n + h (1 - gamma) abar_n + h gamma abar_{n+1}
+    (1 - alpha_m) abar_{n+1} + alpha_m abar_n = (1 - alpha_f) a_{n+1} + alpha_f a_n
+    R(t_{n+1}, q_{n+1}, v_{n+1}, a_{n+1}, lambda_{n+1}) = 0,   C(t_{n+1}, q_{n+1}) = 0
+
+solved by Newton for (a_{n+1}, lambda_{n+1}). The parameters follow from the spectral radius at
+infinity rho: alpha_m = (2 rho - 1)/(rho + 1), alpha_f = rho/(rho + 1), gamma = 1/2 + alpha_f - alpha_m,
+beta = (gamma + 1/2)^2 / 4. The constraint rows are divided by d q / d a = beta' = h^2 beta (1 - alpha_f)/(1 - alpha_m),
+so that the iteration matrix [[M + gamma' R_v + beta' R_q, C_q^T], [C_q, 0]] stays well scaled as h -> 0.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+
+import numpy as np
+import scipy.linalg
+import scipy.sparse.linalg as spla
+from tqdm import tqdm
+
+from floatframe.solvers.result import SimulationResult, SolverError, SolverStatistics
+
+
+@dataclass
+class State:
+    t: float
+    q: np.ndarray
+    v: np.ndarray
+    a: np.ndarray
+    abar: np.ndarray
+    lam: np.ndarray
+
+
+class GeneralizedAlpha:
+    """Index-3 generalized-alpha with full or modified Newton on the exact sparse Jacobian.
+
+    Parameters
+    ----------
+    spectral_radius : rho_infinity in [0, 1]; 1 is the undamped (trapezoidal-like) case.
+    modified_newton : reuse the factorized iteration matrix across iterations and steps while Newton
+        contracts well; otherwise refactor every iteration.
+    relative_tolerance, absolute_tolerance : Newton stops when the update of a satisfies
+        |da| <= relative_tolerance * |a| + absolute_tolerance (and the residual is small, see ``step``).
+    max_iterations : Newton iterations per step before the step fails.
+    """
+
+    order = 2
+
+    def __init__(self, spectral_radius=0.9, modified_newton=False, relative_tolerance=1e-10,
+                 absolute_tolerance=1e-12, max_iterations=25):
+        if not 0.0 <= spectral_radius <= 1.0:
+            raise ValueError(f"GeneralizedAlpha: spectral_radius must be in [0, 1], got {spectral_radius}")
+        rho = float(spectral_radius)
+        self.alpha_m = (2 * rho - 1) / (rho + 1)
+        self.alpha_f = rho / (rho + 1)
+        self.gamma = 0.5 + self.alpha_f - self.alpha_m
+        self.beta = 0.25 * (self.gamma + 0.5) ** 2
+        self.modified_newton = modified_newton
+        self.relative_tolerance = relative_tolerance
+        self.absolute_tolerance = absolute_tolerance
+        self.max_iterations = max_iterations
+        self.statistics = SolverStatistics()
+        self._factorization = None
+
+    # --- start ------------------------------------------------------------------------------
+    def init(self, system, t0: float = 0.0) -> State:
+        """Initial state with consistent accelerations and multipliers.
+
+        Solves [[M, C_q^T], [C_q, 0]] [a; lambda] = [-R(q, v, 0, 0); -(d^2C/dt^2 - C_q a)] at t0.
+        """
+        q, v = system.q_initial.copy(), system.v_initial.copy()
+        n, m = system.n_coordinates, system.n_multipliers
+        zero_a, zero_lam = np.zeros(n), np.zeros(m)
+        right = np.concatenate([-system.residual(t0, q, v, zero_a, zero_lam),
+                                -system.constraint_acceleration_rest(t0, q, v)])
+        matrix = system.newton_matrix(t0, q, v, zero_a, zero_lam, 1.0, 0.0, 0.0)
+        solution = self._solve_linear(system, matrix, right, t0, "initial accelerations")
+        a = solution[:n]
+        return State(t0, q, v, a, a.copy(), solution[n:])
+
+    # --- one step ---------------------------------------------------------------------------
+    def step(self, system, state: State, h: float) -> State:
+        """Advance by h; raises SolverError if Newton fails."""
+        am, af, beta, gamma = self.alpha_m, self.alpha_f, self.beta, self.gamma
+        kappa = (1 - af) / (1 - am)                       # d abar_{n+1} / d a_{n+1}
+        c_q, c_v = h * h * beta * kappa, h * gamma * kappa
+        t = state.t + h
+        abar_known = (af * state.a - am * state.abar) / (1 - am)
+        q_known = state.q + h * state.v + h * h * (0.5 - beta) * state.abar + h * h * beta * abar_known
+        v_known = state.v + h * (1 - gamma) * state.abar + h * gamma * abar_known
+        n = system.n_coordinates
+        a, lam = state.a.copy(), state.lam.copy()
+        stats = self.statistics
+        fresh = False
+        contraction_limit = 0.5
+        previous_update = None
+        for iteration in range(1, self.max_iterations + 1):
+            q = q_known + c_q * a
+            v = v_known + c_v * a
+            residual = np.concatenate([system.residual(t, q, v, a, lam), system.constraints(t, q) / c_q])
+            stats.residual_evaluations += 1
+            if not np.all(np.isfinite(residual)):
+                raise SolverError(f"generalized-alpha: the residual is not finite at t = {t:.6g} "
+                                  f"(iteration {iteration})", t)
+            if self._factorization is None or not self.modified_newton or self._factorization[1] != (c_q, c_v):
+                self._factorize(system, t, q, v, a, lam, c_q, c_v)
+                fresh = True
+            update = self._factorization[0].solve(residual)
+            stats.newton_iterations += 1
+            a -= update[:n]
+            lam -= update[n:]
+            size = np.linalg.norm(update[:n])
+            if size <= self.relative_tolerance * np.linalg.norm(a) + self.absolute_tolerance:
+                break
+            if previous_update is not None and size > contraction_limit * previous_update and self.modified_newton:
+                if not fresh:  # slow convergence with an old matrix: refresh it
+                    self._factorization = None
+                    previous_update = None
+                    continue
+            previous_update = size
+            fresh = False
+        else:
+            norm = np.linalg.norm(residual)
+            raise SolverError(f"generalized-alpha: Newton did not converge at t = {t:.6g} after "
+                              f"{self.max_iterations} iterations (residual norm {norm:.3e}, "
+                              f"last update {size:.3e})", t)
+        abar = abar_known + kappa * a
+        stats.steps += 1
+        return State(t, q_known + c_q * a, v_known + c_v * a, a, abar, lam)
+
+    def _factorize(self, system, t, q, v, a, lam, c_q, c_v):
+        matrix = system.newton_matrix(t, q, v, a, lam, 1.0, c_v, c_q)
+        self.statistics.jacobian_evaluations += 1
+        self._factorization = (self._lu(system, matrix, t, "iteration matrix"), (c_q, c_v))
+
+    def _lu(self, system, matrix, t, what):
+        self.statistics.factorizations += 1
+        try:
+            return spla.splu(matrix.tocsc())
+        except RuntimeError as exc:
+            raise SolverError(f"generalized-alpha: singular {what} at t = {t:.6g} ({exc}); "
+                              f"{singular_cause(system, t, matrix)}", t) from None
+
+    def _solve_linear(self, system, matrix, right, t, what):
+        solution = self._lu(system, matrix, t, what).solve(right)
+        if not np.all(np.isfinite(solution)):
+            raise SolverError(f"generalized-alpha: singular {what} at t = {t:.6g}; "
+                              f"{singular_cause(system, t, matrix)}", t)
+        return solution
+
+    # --- whole run --------------------------------------------------------------------------
+    def solve(self, system, t_end: float, n_steps: int, t0: float = 0.0, progress: bool | None = None,
+              store_every: int = 1) -> SimulationResult:
+        """Integrate from t0 to t_end in n_steps equal steps; stores every ``store_every``-th step."""
+        if n_steps < 1 or not t_end > t0:
+            raise ValueError(f"GeneralizedAlpha.solve: need n_steps >= 1 and t_end > t0, got {n_steps}, {t_end}")
+        h = (t_end - t0) / n_steps
+        self.statistics = SolverStatistics()
+        self._factorization = None
+        started = time.perf_counter()
+        state = self.init(system, t0)
+        stored = [state]
+        show = progress if progress is not None else n_steps >= 2000
+        for k in tqdm(range(1, n_steps + 1), disable=not show, desc="generalized-alpha", unit="step"):
+            state = self.step(system, state, h)
+            if k % store_every == 0 or k == n_steps:
+                stored.append(state)
+        self.statistics.solve_time = time.perf_counter() - started
+        return collect(system, stored, self.statistics, "genalpha",
+                       dict(h=h, spectral_radius=self.spectral_radius_label()))
+
+    def spectral_radius_label(self) -> float:
+        return self.alpha_f / (1 - self.alpha_f)
+
+
+def collect(system, states, statistics, solver, info) -> SimulationResult:
+    """Stack stored states and evaluate the sensors on them."""
+    sensor_rows = [system.sensor_values(s.t, s.q, s.v, s.a, s.lam) for s in states]
+    sensors = [np.vstack([row[i] for row in sensor_rows]) for i in range(len(system.system.sensors))]
+    return SimulationResult(
+        t=np.array([s.t for s in states]), q=np.vstack([s.q for s in states]),
+        v=np.vstack([s.v for s in states]), a=np.vstack([s.a for s in states]),
+        lam=np.vstack([s.lam for s in states]), sensors=sensors, statistics=statistics, solver=solver, info=info)
+
+
+def singular_cause(system, t, matrix) -> str:
+    """Name the constraints that are redundant (dependent rows of C_q), or say the mass matrix is singular."""
+    n, m = system.n_coordinates, system.n_multipliers
+    if m:
+        jacobian = matrix[n:, :n].toarray()
+        _, r, permutation = scipy.linalg.qr(jacobian.T, pivoting=True, mode="economic")
+        diagonal = np.abs(np.diag(r)) if r.size else np.zeros(0)
+        scale = diagonal.max() if diagonal.size else 0.0
+        dependent = [int(permutation[k]) for k in range(len(diagonal)) if diagonal[k] <= 1e-10 * max(scale, 1e-300)]
+        if dependent or scale == 0.0:
+            rows = dependent or list(range(m))
+            return f"redundant constraints involving: {system.describe_constraints(rows)}"
+    return "the mass matrix (or iteration matrix) is singular: coordinates without mass or stiffness"

@@ -1,0 +1,250 @@
+"""The system builder: items in, one implicit index-3 DAE out.
+
+    R(t, q, v, a, lambda) = M(q) a + (damping, stiffness, quadratic velocity terms) - f + C_q^T lambda = 0
+    C(t, q) = 0
+
+``System`` collects nodes, objects (bodies and connectors), markers, loads and sensors, numbered per
+family in the order added. ``System.assemble()`` gives every node its coordinates, lets each component
+declare its terms as CasADi expressions, and returns an :class:`AssembledSystem`: numeric functions of
+the residual, the constraints and their exact sparse Jacobians. Solvers see only that.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import casadi as ca
+import numpy as np
+import scipy.sparse as sp
+
+from floatframe.components.base import Component, Context, ModelError
+from floatframe.components.connectors import Connector
+from floatframe.components.nodes import NodeRigidBodyEP
+
+FAMILIES = ("node", "object", "marker", "load", "sensor")
+
+
+class System:
+    """A multibody model under construction."""
+
+    def __init__(self):
+        self._items = {family: [] for family in FAMILIES}
+        self.user_function_handle = self  # first argument of user functions (the Exudyn layer sets its mbs)
+
+    def items(self, family: str) -> list:
+        return self._items[family]
+
+    @property
+    def nodes(self):
+        return self._items["node"]
+
+    @property
+    def objects(self):
+        return self._items["object"]
+
+    @property
+    def markers(self):
+        return self._items["marker"]
+
+    @property
+    def loads(self):
+        return self._items["load"]
+
+    @property
+    def sensors(self):
+        return self._items["sensor"]
+
+    def add(self, item: Component) -> int:
+        """Add an item; returns its number within its family (node, object, marker, load, sensor)."""
+        if not isinstance(item, Component) or item.family not in self._items:
+            raise ModelError(f"System.add: expected a node, object, marker, load or sensor, got {item!r}")
+        if item.index is not None:
+            raise item.error("was already added to a system")
+        family = self._items[item.family]
+        item.index = len(family)
+        family.append(item)
+        return item.index
+
+    def assemble(self) -> "AssembledSystem":
+        """Number the coordinates, check every reference, and build the symbolic DAE."""
+        started = time.perf_counter()
+        offset = 0
+        for node in self.nodes:
+            node.coordinate_indices = np.arange(offset, offset + node.n_coordinates)
+            offset += node.n_coordinates
+        n_coordinates = offset
+        bodies = [o for o in self.objects if not isinstance(o, Connector)]
+        connectors = [o for o in self.objects if isinstance(o, Connector)]
+        for item in [*bodies, *self.markers, *connectors, *self.loads, *self.sensors]:
+            item.connect(self)
+        offset = 0
+        owners = []
+        for item in [*self.nodes, *connectors]:
+            count = getattr(item, "n_constraints", 0)
+            item.multiplier_indices = np.arange(offset, offset + count)
+            owners += [item.label] * count
+            offset += count
+        n_multipliers = offset
+
+        q_reference = np.zeros(n_coordinates)
+        q_initial = np.zeros(n_coordinates)
+        v_initial = np.zeros(n_coordinates)
+        for node in self.nodes:
+            if node.n_coordinates:
+                q_reference[node.coordinate_indices] = node.reference_coordinates
+                q_initial[node.coordinate_indices] = node.initial_coordinates
+                v_initial[node.coordinate_indices] = node.initial_velocities
+
+        ctx = Context(t=ca.SX.sym("t"), q=ca.SX.sym("q", n_coordinates), v=ca.SX.sym("v", n_coordinates),
+                      a=ca.SX.sym("a", n_coordinates), lam=ca.SX.sym("lam", n_multipliers),
+                      q_reference=q_reference, system=self)
+        ctx.project_rotation_rates([n.coordinate_indices[3:] for n in self.nodes if isinstance(n, NodeRigidBodyEP)])
+        for item in [*self.nodes, *self.objects, *self.loads]:
+            item.add_terms(ctx)
+
+        residual = ca.SX.zeros(n_coordinates)
+        for indices, terms in ctx.lhs:
+            residual[indices] += terms
+        constraint_parts = []
+        for item in [*self.nodes, *connectors]:
+            if item.multiplier_indices.size:
+                equations = ctx.constraints.get(item)
+                if equations is None or equations.numel() != item.multiplier_indices.size:
+                    raise item.error("declared constraints that it did not add")
+                constraint_parts.append(equations)
+        constraints = ca.vertcat(*constraint_parts) if constraint_parts else ca.SX(0, 1)
+        if ca.depends_on(constraints, ca.vertcat(ctx.v, ctx.a, ctx.lam)):
+            raise ModelError("position-level constraints may depend only on q and t")
+        residual += ca.jtimes(constraints, ctx.q, ctx.lam, True)  # + C_q^T lambda
+
+        sensor_expressions = [ca.vec(s.expression(ctx)) for s in self.sensors]
+        return AssembledSystem(ctx, residual, constraints, sensor_expressions, q_reference, q_initial,
+                               v_initial, owners, self, time.perf_counter() - started)
+
+
+@dataclass
+class Symbols:
+    """The symbolic DAE for users who build on it (IDAS, optimal control)."""
+
+    t: ca.SX
+    q: ca.SX
+    v: ca.SX
+    a: ca.SX
+    lam: ca.SX
+    residual: ca.SX
+    constraints: ca.SX
+    externals: list
+
+
+class AssembledSystem:
+    """Numeric functions of an assembled model; what solvers work with.
+
+    Attributes: ``n_coordinates`` (n), ``n_multipliers`` (m), ``q_reference``, ``q_initial``,
+    ``v_initial`` (n,), ``build_time`` [s], ``symbols``.
+    """
+
+    def __init__(self, ctx, residual, constraints, sensor_expressions, q_reference, q_initial, v_initial,
+                 constraint_owners, system, build_time):
+        started = time.perf_counter()
+        self.system = system
+        self.n_coordinates = ctx.q.numel()
+        self.n_multipliers = ctx.lam.numel()
+        self.q_reference, self.q_initial, self.v_initial = q_reference, q_initial, v_initial
+        self.constraint_owners = constraint_owners
+        self.symbols = Symbols(ctx.t, ctx.q, ctx.v, ctx.a, ctx.lam, residual, constraints, ctx.externals)
+        self.current_state = None
+
+        sensors = ca.vertcat(*sensor_expressions) if sensor_expressions else ca.SX(0, 1)
+        (t, q, v, a, lam), (residual, constraints, sensors) = _splice_externals(
+            [ctx.t, ctx.q, ctx.v, ctx.a, ctx.lam], [residual, constraints, sensors], ctx.externals)
+        symbol = type(q)
+        c_a, c_v, c_q = symbol.sym("c_a"), symbol.sym("c_v"), symbol.sym("c_q")
+        constraint_jacobian = ca.jacobian(constraints, q)
+        newton_matrix = ca.blockcat([
+            [c_a * ca.jacobian(residual, a) + c_v * ca.jacobian(residual, v) + c_q * ca.jacobian(residual, q),
+             ca.jacobian(residual, lam)],
+            [constraint_jacobian, symbol(self.n_multipliers, self.n_multipliers)]])
+        constraint_velocity = constraint_jacobian @ v + ca.jacobian(constraints, t)             # dC/dt
+        constraint_acceleration_rest = ca.jtimes(constraint_velocity, ca.vertcat(q, t), ca.vertcat(v, 1))
+        state = [t, q, v, a, lam]
+        outputs = {
+            "residual": (state, residual),
+            "constraints": ([t, q], constraints),
+            "newton_matrix": (state + [c_a, c_v, c_q], newton_matrix),
+            "constraint_jacobian": ([t, q], constraint_jacobian),
+            "constraint_velocity": ([t, q, v], constraint_velocity),
+            "constraint_acceleration_rest": ([t, q, v], constraint_acceleration_rest),  # d2C/dt2 - C_q a
+            "mass_matrix": (state, ca.jacobian(residual, a)),
+            "sensors": (state, sensors),
+        }
+        self.functions = {name: ca.Function(name, inputs, [output]) for name, (inputs, output) in outputs.items()}
+        self._sensor_slices = np.cumsum([0] + [e.numel() for e in sensor_expressions])
+        self._sparse_cache = {}
+        self.build_time = build_time + time.perf_counter() - started
+
+    # --- evaluation -------------------------------------------------------------------------
+    def residual(self, t, q, v, a, lam) -> np.ndarray:
+        self.current_state = (t, q, v, a, lam)
+        return _dense(self.functions["residual"](t, q, v, a, lam))
+
+    def constraints(self, t, q) -> np.ndarray:
+        return _dense(self.functions["constraints"](t, q))
+
+    def constraint_velocity(self, t, q, v) -> np.ndarray:
+        return _dense(self.functions["constraint_velocity"](t, q, v))
+
+    def constraint_acceleration_rest(self, t, q, v) -> np.ndarray:
+        """d^2 C / dt^2 - C_q a: the acceleration-level constraint is C_q a + this = 0."""
+        return _dense(self.functions["constraint_acceleration_rest"](t, q, v))
+
+    def newton_matrix(self, t, q, v, a, lam, c_a, c_v, c_q) -> sp.csc_matrix:
+        """[[c_a R_a + c_v R_v + c_q R_q, R_lambda], [C_q, 0]], exact and sparse, (n+m, n+m)."""
+        self.current_state = (t, q, v, a, lam)
+        return self._sparse("newton_matrix", t, q, v, a, lam, c_a, c_v, c_q)
+
+    def constraint_jacobian(self, t, q) -> sp.csc_matrix:
+        return self._sparse("constraint_jacobian", t, q)
+
+    def mass_matrix(self, t, q, v, a=None, lam=None) -> sp.csc_matrix:
+        a = np.zeros(self.n_coordinates) if a is None else a
+        lam = np.zeros(self.n_multipliers) if lam is None else lam
+        return self._sparse("mass_matrix", t, q, v, a, lam)
+
+    def sensor_values(self, t, q, v, a, lam) -> list[np.ndarray]:
+        values = _dense(self.functions["sensors"](t, q, v, a, lam))
+        return [values[self._sensor_slices[i]:self._sensor_slices[i + 1]] for i in range(len(self._sensor_slices) - 1)]
+
+    def _sparse(self, name, *arguments) -> sp.csc_matrix:
+        function = self.functions[name]
+        if name not in self._sparse_cache:
+            sparsity = function.sparsity_out(0)
+            self._sparse_cache[name] = (np.array(sparsity.row()), np.array(sparsity.colind()), sparsity.shape)
+        rows, column_pointers, shape = self._sparse_cache[name]
+        values = np.array(function(*arguments).nonzeros())
+        return sp.csc_matrix((values, rows, column_pointers), shape=shape)
+
+    def describe_constraints(self, rows) -> str:
+        """Owners of the given constraint rows, for error messages."""
+        names = sorted({self.constraint_owners[r] for r in rows if 0 <= r < len(self.constraint_owners)})
+        return ", ".join(names) if names else "(none)"
+
+
+def _dense(value) -> np.ndarray:
+    return np.asarray(ca.DM(value)).reshape(-1) if not isinstance(value, np.ndarray) else value.reshape(-1)
+
+
+def _splice_externals(symbols, expressions, externals):
+    """Replace callback placeholders by the callbacks themselves (in an MX graph), so that every
+    derivative taken afterwards includes them by the chain rule. Without callbacks: unchanged."""
+    if not externals:
+        return symbols, expressions
+    placeholders = [p for p, _, _ in externals]
+    inner = ca.Function("inner", symbols + placeholders, expressions)
+    external_inputs = ca.Function("external_inputs", symbols, [x for _, _, xs in externals for x in xs])
+    mx_symbols = [ca.MX.sym(f"s{i}", *s.shape) for i, s in enumerate(symbols)]
+    values = external_inputs.call(mx_symbols)
+    external_values, position = [], 0
+    for _, callback, xs in externals:
+        external_values.append(callback(*values[position:position + len(xs)]))
+        position += len(xs)
+    return mx_symbols, inner.call(mx_symbols + external_values)
