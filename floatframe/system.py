@@ -18,6 +18,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from floatframe.components.base import Component, Context, ModelError
+from floatframe.components.ffrf import to_casadi
 from floatframe.components.connectors import Connector
 from floatframe.components.nodes import NodeRigidBodyEP
 
@@ -62,6 +63,7 @@ class System:
             raise item.error("was already added to a system")
         family = self._items[item.family]
         item.index = len(family)
+        item.owner = self
         family.append(item)
         return item.index
 
@@ -105,6 +107,11 @@ class System:
         residual = ca.SX.zeros(n_coordinates)
         for indices, terms in ctx.lhs:
             residual[indices] += terms
+        linear = {name: sp.csc_matrix((n_coordinates, n_coordinates)) for name in ("q", "v", "a")}
+        for rows, columns, matrix, variable in ctx.linear:
+            block = sp.coo_matrix(matrix)
+            linear[variable] = linear[variable] + sp.csc_matrix(
+                (block.data, (rows[block.row], columns[block.col])), shape=(n_coordinates, n_coordinates))
         constraint_parts = []
         for item in [*self.nodes, *connectors]:
             if item.multiplier_indices.size:
@@ -118,7 +125,7 @@ class System:
         residual += ca.jtimes(constraints, ctx.q, ctx.lam, True)  # + C_q^T lambda
 
         sensor_expressions = [ca.vec(s.expression(ctx)) for s in self.sensors]
-        return AssembledSystem(ctx, residual, constraints, sensor_expressions, q_reference, q_initial,
+        return AssembledSystem(ctx, residual, linear, constraints, sensor_expressions, q_reference, q_initial,
                                v_initial, owners, self, time.perf_counter() - started)
 
 
@@ -143,43 +150,52 @@ class AssembledSystem:
     ``v_initial`` (n,), ``build_time`` [s], ``symbols``.
     """
 
-    def __init__(self, ctx, residual, constraints, sensor_expressions, q_reference, q_initial, v_initial,
-                 constraint_owners, system, build_time):
+    def __init__(self, ctx, nonlinear_residual, linear, constraints, sensor_expressions, q_reference, q_initial,
+                 v_initial, constraint_owners, system, build_time):
         started = time.perf_counter()
         self.system = system
         self.n_coordinates = ctx.q.numel()
         self.n_multipliers = ctx.lam.numel()
         self.q_reference, self.q_initial, self.v_initial = q_reference, q_initial, v_initial
         self.constraint_owners = constraint_owners
-        self.symbols = Symbols(ctx.t, ctx.q, ctx.v, ctx.a, ctx.lam, residual, constraints, ctx.externals)
         self.current_state = None
 
         sensors = ca.vertcat(*sensor_expressions) if sensor_expressions else ca.SX(0, 1)
-        (t, q, v, a, lam), (residual, constraints, sensors) = _splice_externals(
-            [ctx.t, ctx.q, ctx.v, ctx.a, ctx.lam], [residual, constraints, sensors], ctx.externals)
+        linear_casadi = {name: to_casadi(matrix) for name, matrix in linear.items()}
+        residual = (nonlinear_residual + linear_casadi["q"] @ ctx.q + linear_casadi["v"] @ ctx.v
+                    + linear_casadi["a"] @ ctx.a)
+        self.symbols = Symbols(ctx.t, ctx.q, ctx.v, ctx.a, ctx.lam, residual, constraints, ctx.externals)
+        (t, q, v, a, lam), (nonlinear_residual, residual, constraints, sensors) = _splice_externals(
+            [ctx.t, ctx.q, ctx.v, ctx.a, ctx.lam], [nonlinear_residual, residual, constraints, sensors],
+            ctx.externals)
         symbol = type(q)
         c_a, c_v, c_q = symbol.sym("c_a"), symbol.sym("c_v"), symbol.sym("c_q")
-        constraint_jacobian = ca.jacobian(constraints, q)
-        newton_matrix = ca.blockcat([
-            [c_a * ca.jacobian(residual, a) + c_v * ca.jacobian(residual, v) + c_q * ca.jacobian(residual, q),
-             ca.jacobian(residual, lam)],
-            [constraint_jacobian, symbol(self.n_multipliers, self.n_multipliers)]])
+        constraint_jacobian = sparse_jacobian(constraints, q)
+        # c_a R_a + c_v R_v + c_q R_q in one exact Jacobian: d/d(delta) of R(q + c_q delta, v + c_v delta,
+        # a + c_a delta) at delta = 0, for the nonlinear rest; the constant linear parts are added as they are.
+        delta = symbol.sym("delta", self.n_coordinates)
+        nonlinear = ca.Function("nonlinear", [t, q, v, a, lam], [nonlinear_residual])
+        shifted = nonlinear(t, q + c_q * delta, v + c_v * delta, a + c_a * delta, lam)
+        iteration = (sparse_jacobian(shifted, delta) + c_a * linear_casadi["a"] + c_v * linear_casadi["v"] + c_q * linear_casadi["q"])
+        newton_matrix = ca.blockcat([[iteration, sparse_jacobian(residual, lam)],
+                                     [constraint_jacobian, symbol(self.n_multipliers, self.n_multipliers)]])
         constraint_velocity = constraint_jacobian @ v + ca.jacobian(constraints, t)             # dC/dt
         constraint_acceleration_rest = ca.jtimes(constraint_velocity, ca.vertcat(q, t), ca.vertcat(v, 1))
         state = [t, q, v, a, lam]
         outputs = {
             "residual": (state, residual),
             "constraints": ([t, q], constraints),
-            "newton_matrix": (state + [c_a, c_v, c_q], newton_matrix),
+            "newton_matrix": (state + [c_a, c_v, c_q, delta], newton_matrix),  # evaluated at delta = 0
             "constraint_jacobian": ([t, q], constraint_jacobian),
             "constraint_velocity": ([t, q, v], constraint_velocity),
             "constraint_acceleration_rest": ([t, q, v], constraint_acceleration_rest),  # d2C/dt2 - C_q a
-            "mass_matrix": (state, ca.jacobian(residual, a)),
+            "mass_matrix": (state + [c_a, c_v, c_q, delta], iteration),
             "sensors": (state, sensors),
         }
         self.functions = {name: ca.Function(name, inputs, [output]) for name, (inputs, output) in outputs.items()}
         self._sensor_slices = np.cumsum([0] + [e.numel() for e in sensor_expressions])
         self._sparse_cache = {}
+        self._no_shift = np.zeros(self.n_coordinates)
         self.build_time = build_time + time.perf_counter() - started
 
     # --- evaluation -------------------------------------------------------------------------
@@ -200,15 +216,16 @@ class AssembledSystem:
     def newton_matrix(self, t, q, v, a, lam, c_a, c_v, c_q) -> sp.csc_matrix:
         """[[c_a R_a + c_v R_v + c_q R_q, R_lambda], [C_q, 0]], exact and sparse, (n+m, n+m)."""
         self.current_state = (t, q, v, a, lam)
-        return self._sparse("newton_matrix", t, q, v, a, lam, c_a, c_v, c_q)
+        return self._sparse("newton_matrix", t, q, v, a, lam, c_a, c_v, c_q, self._no_shift)
 
     def constraint_jacobian(self, t, q) -> sp.csc_matrix:
         return self._sparse("constraint_jacobian", t, q)
 
     def mass_matrix(self, t, q, v, a=None, lam=None) -> sp.csc_matrix:
+        """M(q) = dR/da, (n, n)."""
         a = np.zeros(self.n_coordinates) if a is None else a
         lam = np.zeros(self.n_multipliers) if lam is None else lam
-        return self._sparse("mass_matrix", t, q, v, a, lam)
+        return self._sparse("mass_matrix", t, q, v, a, lam, 1.0, 0.0, 0.0, self._no_shift)
 
     def sensor_values(self, t, q, v, a, lam) -> list[np.ndarray]:
         values = _dense(self.functions["sensors"](t, q, v, a, lam))
@@ -227,6 +244,37 @@ class AssembledSystem:
         """Owners of the given constraint rows, for error messages."""
         names = sorted({self.constraint_owners[r] for r in rows if 0 <= r < len(self.constraint_owners)})
         return ", ".join(names) if names else "(none)"
+
+
+def sparse_jacobian(expression, variable, dense_factor: float = 4.0):
+    """Exact Jacobian d expression / d variable, computed in blocks.
+
+    A few dense rows and columns (the reference-frame coordinates couple to every mesh node) would make
+    plain AD colouring need one sweep per column. Rows and columns with more than ``dense_factor`` times
+    the median number of entries are split off: their Jacobian is taken in reverse (rows) or forward
+    (columns) mode, the sparse rest with colouring. Build time then grows linearly with the mesh.
+    """
+    n_rows, n_columns = expression.numel(), variable.numel()
+    if n_rows == 0 or n_columns == 0 or isinstance(expression, ca.MX):
+        return ca.jacobian(expression, variable)
+    pattern = ca.jacobian_sparsity(expression, variable)
+    rows, columns = (np.asarray(index, dtype=int) for index in pattern.get_triplet())
+    row_counts = np.bincount(rows, minlength=n_rows)
+    column_counts = np.bincount(columns, minlength=n_columns)
+    dense_rows = np.flatnonzero(row_counts > max(dense_factor * np.median(row_counts[row_counts > 0]), 16))
+    dense_columns = np.flatnonzero(column_counts > max(dense_factor * np.median(column_counts[column_counts > 0]), 16))
+    if dense_rows.size == 0 and dense_columns.size == 0:
+        return ca.jacobian(expression, variable)
+    sparse_rows = np.setdiff1d(np.arange(n_rows), dense_rows).tolist()
+    sparse_columns = np.setdiff1d(np.arange(n_columns), dense_columns).tolist()
+    jacobian = type(expression)(n_rows, n_columns)
+    if sparse_rows and sparse_columns:
+        jacobian[sparse_rows, sparse_columns] = ca.jacobian(expression[sparse_rows], variable[sparse_columns])
+    if dense_columns.size:
+        jacobian[:, dense_columns.tolist()] = ca.jacobian(expression, variable[dense_columns.tolist()])
+    if dense_rows.size:
+        jacobian[dense_rows.tolist(), :] = ca.jacobian(expression[dense_rows.tolist()], variable)
+    return jacobian
 
 
 def _dense(value) -> np.ndarray:

@@ -33,6 +33,7 @@ class Component:
     def __init__(self, name: str = ""):
         self.name = name
         self.index: int | None = None
+        self.owner = None  # the System it was added to
 
     @property
     def label(self) -> str:
@@ -109,6 +110,7 @@ class Context:
     constraints: dict = field(default_factory=dict)  # component -> SX constraint vector
     externals: list = field(default_factory=list)    # (placeholder, callback, input expressions)
     kinematic_velocity: ca.SX = None                 # v with Euler-parameter rates projected, see below
+    linear: list = field(default_factory=list)       # (rows, columns, constant sparse matrix, "q" | "v" | "a")
 
     # --- coordinates ------------------------------------------------------------------------
     def coordinates(self, node) -> ca.SX:
@@ -153,6 +155,13 @@ class Context:
         indices = np.asarray(indices, dtype=int).reshape(-1)
         if indices.size:
             self.lhs.append((indices, ca.vec(terms)))
+
+    def add_linear(self, rows, columns, matrix, variable: str) -> None:
+        """Add ``matrix @ variable[columns]`` to the residual rows, for a constant sparse matrix.
+
+        Kept out of the differentiated graph: its Jacobian is the matrix itself (e.g. K q_f, D v_f).
+        """
+        self.linear.append((np.asarray(rows, dtype=int), np.asarray(columns, dtype=int), matrix, variable))
 
     def add_force(self, indices, force) -> None:
         """Add a generalized force (right-hand side) to the rows ``indices``."""

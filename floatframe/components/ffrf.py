@@ -125,6 +125,18 @@ class ObjectFFRF(Component):
         self.physics_mass = float(np.trace(self.mass_tt) / 3.0)
         self.n_mesh_nodes = n_nodes
 
+    def _nodes_before_connect(self):
+        if self.owner is None:
+            raise self.error("must be added to a system first")
+        return [resolve(self.owner, "node", ref, self, f"node_numbers[{i}]") for i, ref in enumerate(self.node_numbers)]
+
+    def mesh_reference_positions(self) -> list:
+        """Reference positions of the mesh nodes (body-fixed), usable before assembly."""
+        return [node.reference_coordinates for node in self._nodes_before_connect()[1:]]
+
+    def rigid_reference_coordinates(self) -> np.ndarray:
+        return self._nodes_before_connect()[0].reference_coordinates
+
     def connect(self, system):
         nodes = [resolve(system, "node", ref, self, f"node_numbers[{i}]") for i, ref in enumerate(self.node_numbers)]
         if not isinstance(nodes[0], NodeRigidBodyEP):
@@ -167,13 +179,23 @@ class ObjectFFRF(Component):
 
     # --- equations --------------------------------------------------------------------------
     def add_terms(self, ctx):
-        ctx.add_lhs(self.coordinate_indices, self.generalized_terms(ctx, self.accelerations(ctx)))
+        flexible = self.coordinate_indices[7:]
+        ctx.add_lhs(self.coordinate_indices, self.generalized_terms(ctx, self.accelerations(ctx), linear=False))
+        ctx.add_linear(flexible, flexible, self.stiffness_matrix_ff, "q")                      # K q_f
+        if self.damping_matrix_ff is not None:
+            ctx.add_linear(flexible, flexible, self.damping_matrix_ff, "v")                    # D v_f
+        if self.compute_ffrf_terms:
+            ctx.add_linear(flexible, flexible, self.mass_matrix_ff, "a")                       # M a_f
 
     def accelerations(self, ctx):
         return ca.vertcat(ctx.accelerations(self.rigid_node), self.flexible(ctx, "a"))
 
-    def generalized_terms(self, ctx, acceleration):
-        """Left-hand side of the object's equations for the given accelerations (n_c,)."""
+    def generalized_terms(self, ctx, acceleration, linear=True):
+        """Left-hand side of the object's equations for the given accelerations (n_c,).
+
+        With ``linear=False`` the constant-matrix terms K q_f, D v_f and M a_f of the flexible rows are
+        left out (``add_terms`` declares them separately as linear terms).
+        """
         frame = self.frame(ctx)
         rotation, g_local = frame["rotation"], frame["g_local"]
         q_f, v_f = self.flexible(ctx, "q"), self.flexible(ctx, "v")
@@ -186,18 +208,20 @@ class ObjectFFRF(Component):
             alpha = g_local @ theta_tt + rotations.g_local(frame["theta_t"]) @ frame["theta_t"]
             v_matrix = ca.reshape(v_f, 3, n)
             omega_x_p = cross_columns(omega, p)
-            r = (ca.reshape(a_f, 3, n) + cross_columns(alpha, p) + cross_columns(omega, omega_x_p)
-                 + 2 * cross_columns(omega, v_matrix))
-            u = self._mass @ ca.vec(r)                                   # u = M r
-            u_full = u + ca.DM(self.mass_phi_t) @ (rotation.T @ a_t)     # + M Phi_t A^T a_t
+            r_rest = cross_columns(alpha, p) + cross_columns(omega, omega_x_p) + 2 * cross_columns(omega, v_matrix)
+            u_rest = self._mass @ ca.vec(r_rest)                         # M (r - a_f)
+            u_acceleration = self._mass @ a_f                            # M a_f
+            frame_term = ca.DM(self.mass_phi_t) @ (rotation.T @ a_t)     # M Phi_t A^T a_t
+            u = u_rest + u_acceleration                                  # u = M r
             sum_u = ca.sum2(ca.reshape(u, 3, n))                         # Phi_t^T u
-            moment = ca.sum2(cross_columns(ca.reshape(u_full, 3, n), p))  # p~^T u_full
+            moment = ca.sum2(cross_columns(ca.reshape(u + frame_term, 3, n), p))  # p~^T (u + M Phi_t A^T a_t)
             terms[:3] += ca.DM(self.mass_tt) @ a_t + rotation @ sum_u
             terms[3:7] += -g_local.T @ moment
-            terms[7:] += u_full
-        terms[7:] += self._stiffness @ q_f                                  # K q_f
-        if self._damping is not None:
-            terms[7:] += self._damping @ v_f                                # D v_f
+            terms[7:] += u_rest + frame_term + (u_acceleration if linear else 0)
+        if linear:
+            terms[7:] += self._stiffness @ q_f                              # K q_f
+            if self._damping is not None:
+                terms[7:] += self._damping @ v_f                            # D v_f
         if self.force_vector is not None:
             forces = self.force_vector
             local_flexible = rotation.T @ ca.DM(forces[7:].reshape(-1, 3).T)  # A_bd^T f_f
@@ -300,3 +324,59 @@ class ObjectFFRF(Component):
         """Global position of a point fixed in the reference frame."""
         frame = self.frame(ctx)
         return frame["position"] + frame["rotation"] @ ca.DM(local_position)
+
+
+def add_ffrf_body(system, node_positions, mass_matrix, stiffness_matrix, damping_matrix=None,
+                  position=(0.0, 0.0, 0.0), euler_parameters=(1.0, 0.0, 0.0, 0.0), velocity=(0.0, 0.0, 0.0),
+                  angular_velocity=(0.0, 0.0, 0.0), name=""):
+    """Add a rigid reference node, one NodePoint per mesh node and the ObjectFFRF; returns the body.
+
+    ``node_positions`` (N, 3) body-fixed reference positions [m]; ``velocity`` and ``angular_velocity``
+    (global, [m/s], [rad/s]) are the initial motion of the frame; mesh nodes start undeformed at rest
+    relative to it.
+    """
+    from floatframe import rotations
+    from floatframe.components.nodes import NodePoint, NodeRigidBodyEP
+
+    theta = np.asarray(euler_parameters, dtype=float)
+    theta_t = rotations.euler_parameters_t(angular_velocity, theta)
+    rigid = NodeRigidBodyEP(np.concatenate([position, theta]), initial_velocities=np.concatenate([velocity, theta_t]),
+                            name=f"{name} frame" if name else "")
+    nodes = [system.add(rigid)] + [system.add(NodePoint(p)) for p in np.asarray(node_positions, dtype=float)]
+    body = ObjectFFRF(nodes, mass_matrix, stiffness_matrix, damping_matrix, name=name)
+    system.add(body)
+    return body
+
+
+def tisserand_scaling(body: ObjectFFRF) -> np.ndarray:
+    """(6, n_c) rows [0, 0, Phi_t^T M] and [0, 0, x_ref~^T M] of the Tisserand-frame conditions."""
+    mass = body.mass_matrix_ff
+    n = body.n_mesh_nodes
+    x_ref = np.concatenate([np.asarray(r, dtype=float) for r in body.mesh_reference_positions()])
+    x_tilde = sp.block_diag([rotations.skew(x_ref[3 * i:3 * i + 3]) for i in range(n)], format="csr")
+    x_tilde_stacked = x_tilde @ sp.kron(np.ones((n, 1)), sp.identity(3))
+    scaling = np.zeros((6, body.n_coordinates))
+    scaling[:3, 7:] = body.mass_phi_t.T                                   # Phi_t^T M
+    scaling[3:, 7:] = np.asarray((x_tilde_stacked.T @ mass).todense())    # x_ref~^T M
+    return scaling
+
+
+def add_tisserand_frame(system, body: ObjectFFRF):
+    """Constrain the mesh deformation to the Tisserand frame: Phi_t^T M q_f = 0, x_ref~^T M q_f = 0.
+
+    Added as a CoordinateVectorConstraint on the body's ODE2 coordinates (which include reference
+    values, hence the offset). Returns the constraint.
+    """
+    from floatframe.components.connectors import CoordinateVectorConstraint
+    from floatframe.components.markers import MarkerNodeCoordinates, MarkerObjectODE2Coordinates
+    from floatframe.components.nodes import NodePointGround
+
+    scaling = tisserand_scaling(body)
+    reference = np.concatenate([body.rigid_reference_coordinates()]
+                               + [np.asarray(r, dtype=float) for r in body.mesh_reference_positions()])
+    ground = system.add(MarkerNodeCoordinates(system.add(NodePointGround((0.0, 0.0, 0.0)))))
+    coordinates = system.add(MarkerObjectODE2Coordinates(body))
+    constraint = CoordinateVectorConstraint([ground, coordinates], np.zeros((6, 0)), scaling,
+                                            offset=scaling @ reference, name="Tisserand frame")
+    system.add(constraint)
+    return constraint

@@ -34,6 +34,7 @@ FORMULATIONS = ("full", "bbar")
 _SKFEM_MESH = {"Hex8": MeshHex, "Tet4": MeshTet}
 _SKFEM_ELEMENT = {"Hex8": ElementHex1, "Tet4": ElementTetP1}
 _SKFEM_CONSTANT_ELEMENT = {"Hex8": ElementHex0, "Tet4": ElementTetP0}
+# scikit-fem vertex j of an element is Abaqus/VTK vertex _SKFEM_NODE_ORDER[kind][j]
 _SKFEM_NODE_ORDER = {"Hex8": [0, 4, 3, 1, 7, 5, 2, 6], "Tet4": [0, 1, 2, 3]}
 
 

@@ -194,7 +194,10 @@ def rotor_disc_mesh(shaft_radius: float = 0.05, shaft_length: float = 0.5, disc_
     shaft_length and the disc faces and mid-plane; each interval between them is split
     into layers no longer than ``axial_element_size``. Lengths in [m].
 
-    There is a node on the axis (x = y = 0) in every axial plane.
+    Shaft and disc are thus regular ``n_circumferential``-gons inscribed in their circles.
+    There is a node on the axis (x = y = 0) in every axial plane. The defaults give 245 nodes
+    and 160 elements; ``n_circumferential=16, n_radial_shaft=2, n_radial_disc=3,
+    axial_element_size=0.025`` gives 1341 nodes.
     """
     if n_circumferential < 8 or n_circumferential % 8:
         raise ValueError(f"n_circumferential must be a positive multiple of 8, got {n_circumferential}")
@@ -241,7 +244,7 @@ class _Section:
 
 
 def _o_grid_section(shaft_radius, disc_radius, n_circumferential, n_radial_shaft, n_radial_disc, core_fraction):
-    """Planar O-grid: points (P, 2) with the shaft points first, counterclockwise quads."""
+    """Planar O-grid: points (P, 2) [m], shaft points first; counterclockwise quads (Q, 4)."""
     m = n_circumferential // 4
     half_width = core_fraction * shaft_radius
     ticks = np.linspace(-half_width, half_width, m + 1)

@@ -11,6 +11,11 @@ solved by Newton for (a_{n+1}, lambda_{n+1}). The parameters follow from the spe
 infinity rho: alpha_m = (2 rho - 1)/(rho + 1), alpha_f = rho/(rho + 1), gamma = 1/2 + alpha_f - alpha_m,
 beta = (gamma + 1/2)^2 / 4. The constraint rows are divided by d q / d a = beta' = h^2 beta (1 - alpha_f)/(1 - alpha_m),
 so that the iteration matrix [[M + gamma' R_v + beta' R_q, C_q^T], [C_q, 0]] stays well scaled as h -> 0.
+
+Variants: ``index=2`` enforces the velocity-level constraint dC/dt(t, q, v) = 0 instead of C = 0 (rows
+divided by gamma' = h gamma (1 - alpha_f)/(1 - alpha_m)); positions then drift slowly. Newmark's method
+(alpha_m = alpha_f = 0) and the trapezoidal rule are special cases, see ``floatframe.solvers.newmark``.
+When Newton fails, the step is halved and retried down to ``min_step``.
 """
 from __future__ import annotations
 
@@ -46,19 +51,27 @@ class GeneralizedAlpha:
     relative_tolerance, absolute_tolerance : Newton stops when the update of a satisfies
         |da| <= relative_tolerance * |a| + absolute_tolerance (and the residual is small, see ``step``).
     max_iterations : Newton iterations per step before the step fails.
+    index : 3 (position-level constraints) or 2 (velocity-level constraints).
+    min_step : smallest step [s] that the halving after a failed Newton iteration may reach
+        (default: the requested step / 2^10).
     """
 
     order = 2
+    name = "genalpha"
 
     def __init__(self, spectral_radius=0.9, modified_newton=False, relative_tolerance=1e-10,
-                 absolute_tolerance=1e-12, max_iterations=25):
+                 absolute_tolerance=1e-12, max_iterations=25, index=3, min_step=None):
         if not 0.0 <= spectral_radius <= 1.0:
             raise ValueError(f"GeneralizedAlpha: spectral_radius must be in [0, 1], got {spectral_radius}")
+        if index not in (2, 3):
+            raise ValueError(f"GeneralizedAlpha: index must be 2 or 3, got {index}")
         rho = float(spectral_radius)
         self.alpha_m = (2 * rho - 1) / (rho + 1)
         self.alpha_f = rho / (rho + 1)
         self.gamma = 0.5 + self.alpha_f - self.alpha_m
         self.beta = 0.25 * (self.gamma + 0.5) ** 2
+        self.index = index
+        self.min_step = min_step
         self.modified_newton = modified_newton
         self.relative_tolerance = relative_tolerance
         self.absolute_tolerance = absolute_tolerance
@@ -98,10 +111,18 @@ class GeneralizedAlpha:
         fresh = False
         contraction_limit = 0.5
         previous_update = None
+        # updates of a below the rounding error of the scaled constraint rows cannot be resolved
+        coordinate_scale = np.linalg.norm(state.q + system.q_reference, np.inf) + 1.0
+        roundoff = 10 * np.finfo(float).eps * coordinate_scale * np.sqrt(max(system.n_multipliers, 1)) / (
+            c_q if self.index == 3 else c_v)
         for iteration in range(1, self.max_iterations + 1):
             q = q_known + c_q * a
             v = v_known + c_v * a
-            residual = np.concatenate([system.residual(t, q, v, a, lam), system.constraints(t, q) / c_q])
+            if self.index == 3:
+                constraint_rows = system.constraints(t, q) / c_q
+            else:
+                constraint_rows = system.constraint_velocity(t, q, v) / c_v
+            residual = np.concatenate([system.residual(t, q, v, a, lam), constraint_rows])
             stats.residual_evaluations += 1
             if not np.all(np.isfinite(residual)):
                 raise SolverError(f"generalized-alpha: the residual is not finite at t = {t:.6g} "
@@ -114,7 +135,7 @@ class GeneralizedAlpha:
             a -= update[:n]
             lam -= update[n:]
             size = np.linalg.norm(update[:n])
-            if size <= self.relative_tolerance * np.linalg.norm(a) + self.absolute_tolerance:
+            if size <= self.relative_tolerance * np.linalg.norm(a) + self.absolute_tolerance + roundoff:
                 break
             if previous_update is not None and size > contraction_limit * previous_update and self.modified_newton:
                 if not fresh:  # slow convergence with an old matrix: refresh it
@@ -133,6 +154,8 @@ class GeneralizedAlpha:
         return State(t, q_known + c_q * a, v_known + c_v * a, a, abar, lam)
 
     def _factorize(self, system, t, q, v, a, lam, c_q, c_v):
+        # index 2: the rows dC/dt / c_v have d/da = C_q + (c_q / c_v) d(C_q v)/dq; the O(h) second term is
+        # left out of the iteration matrix (a simplified Newton iteration)
         matrix = system.newton_matrix(t, q, v, a, lam, 1.0, c_v, c_q)
         self.statistics.jacobian_evaluations += 1
         self._factorization = (self._lu(system, matrix, t, "iteration matrix"), (c_q, c_v))
@@ -166,12 +189,59 @@ class GeneralizedAlpha:
         stored = [state]
         show = progress if progress is not None else n_steps >= 2000
         for k in tqdm(range(1, n_steps + 1), disable=not show, desc="generalized-alpha", unit="step"):
-            state = self.step(system, state, h)
+            state = self.advance(system, state, t0 + k * h, h)
             if k % store_every == 0 or k == n_steps:
                 stored.append(state)
         self.statistics.solve_time = time.perf_counter() - started
-        return collect(system, stored, self.statistics, "genalpha",
-                       dict(h=h, spectral_radius=self.spectral_radius_label()))
+        return collect(system, stored, self.statistics, self.name, self.describe(h))
+
+    def solve_grid(self, system, t_grid, h=None, progress: bool = False) -> SimulationResult:
+        """Integrate over the output times ``t_grid`` with steps of at most h (default: the grid spacing)."""
+        t_grid = np.asarray(t_grid, dtype=float)
+        if t_grid.ndim != 1 or t_grid.size < 2 or np.any(np.diff(t_grid) <= 0):
+            raise ValueError("GeneralizedAlpha.solve_grid: t_grid must be increasing with at least 2 times")
+        h = float(np.min(np.diff(t_grid))) if h is None else float(h)
+        self.statistics = SolverStatistics()
+        self._factorization = None
+        started = time.perf_counter()
+        state = self.init(system, t_grid[0])
+        stored = [state]
+        for k in tqdm(range(1, t_grid.size), disable=not progress, desc=self.name, unit="output"):
+            interval = t_grid[k] - t_grid[k - 1]
+            count = max(1, int(np.ceil(interval / h * (1 - 1e-12))))
+            for j in range(1, count + 1):
+                target = t_grid[k] if j == count else t_grid[k - 1] + j * interval / count
+                state = self.advance(system, state, target, interval / count)
+            stored.append(state)
+        self.statistics.solve_time = time.perf_counter() - started
+        return collect(system, stored, self.statistics, self.name, self.describe(h))
+
+    def advance(self, system, state: State, t_target: float, h: float) -> State:
+        """Step to t_target (= state.t + h); on a failed step halve the step and retry.
+
+        Raises SolverError naming the time and the last failure once the step would fall below
+        ``min_step``.
+        """
+        min_step = h / 2 ** 10 if self.min_step is None else self.min_step
+        step = t_target - state.t
+        while state.t < t_target - 1e-14 * max(1.0, abs(t_target)):
+            step = min(step, t_target - state.t)
+            try:
+                state = self.step(system, state, step)
+            except SolverError as failure:
+                self.statistics.rejected_steps += 1
+                self._factorization = None
+                step /= 2
+                if step < min_step:
+                    raise SolverError(f"{self.name}: step size fell below the minimum {min_step:.3g} s at "
+                                      f"t = {state.t:.6g}; last failure: {failure}", state.t) from None
+                continue
+            step *= 2  # try a larger step again, up to what is left to t_target
+        return state
+
+    def describe(self, h) -> dict:
+        """Method parameters for result.info and comparison tables."""
+        return dict(h=h, spectral_radius=self.spectral_radius_label(), index=self.index)
 
     def spectral_radius_label(self) -> float:
         return self.alpha_f / (1 - self.alpha_f)

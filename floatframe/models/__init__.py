@@ -1,0 +1,1 @@
+"""Ready models: run them, or read them as examples."""

@@ -1,0 +1,113 @@
+"""The rotor-disc model: a spinning flexible rotor with a disc on two spring-damper supports.
+
+Two set-ups (as in the reference data's README):
+
+- ``"tisserand"``: the FFRF body with the Tisserand frame (6 coordinate-vector constraints);
+- ``"constrained"``: instead, 6 coordinate constraints on mesh nodes (left axis node x, y, z; right
+  axis node x, y; x of the unbalance node) and a small rigid body (1e-3 kg) on the frame node.
+
+Both: stiffness scaled by 1e-2 (larger deformation), an unbalance mass of 0.1 kg on one node, initial spin
+50 * 2 pi rad/s about z, supports by Cartesian spring-dampers (k = 2e8 N/m, d = 2e6 N s/m, no
+stiffness in z on the right) between ground points and the averaged end faces z = 0 and z = length.
+The sensor records the global displacement of the mesh node on the axis at the disc.
+
+The mesh and matrices are built by the package itself (``floatframe.fem``); any other mesh with
+matrices, e.g. read from Abaqus files, can be passed in.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from floatframe import components as c
+from floatframe.components.ffrf import add_ffrf_body, add_tisserand_frame
+from floatframe.fem import add_node_mass, linear_elastic_matrices, rotor_disc_mesh
+from floatframe.system import System
+
+SETUPS = ("tisserand", "constrained")
+STEEL = dict(youngs_modulus=2.1e11, poissons_ratio=0.3, density=7850.0)
+
+
+@dataclass
+class RotorDisc:
+    """A built rotor-disc model and the numbers needed to run and read it."""
+
+    system: System
+    body: c.ObjectFFRF
+    sensor: int            # SensorSuperElement: Displacement of the axis node at the disc
+    mesh_nodes: np.ndarray  # (N, 3) reference positions
+    unbalance_node: int
+    setup: str
+    h: float = 1e-4
+    spectral_radius: float = 0.5
+
+    def default_steps(self) -> int:
+        """Steps of the reference runs: 25 (Tisserand) or 10 (constrained) steps of 1e-4 s."""
+        return 25 if self.setup == "tisserand" else 10
+
+
+def default_mesh_and_matrices(refinement: int = 1):
+    """The built-in Hex8 rotor mesh with consistent steel mass and stiffness (scipy.sparse)."""
+    if refinement == 1:
+        mesh = rotor_disc_mesh()
+    else:
+        mesh = rotor_disc_mesh(n_circumferential=8 * refinement, n_radial_shaft=refinement,
+                               n_radial_disc=refinement, axial_element_size=0.05 / refinement)
+    mass, stiffness = linear_elastic_matrices(mesh, **STEEL)
+    return mesh.nodes, mass, stiffness
+
+
+def build_rotor_disc(setup: str = "tisserand", nodes=None, mass_matrix=None, stiffness_matrix=None,
+                     unbalance_node: int | None = None, refinement: int = 1, length: float = 0.5,
+                     disc_position: float = 0.25) -> RotorDisc:
+    """Build one of the two set-ups; without matrices, on the built-in mesh (``refinement`` 1, 2, ...).
+
+    ``nodes`` (N, 3), ``mass_matrix``, ``stiffness_matrix`` (3N, 3N) unscaled; ``unbalance_node``
+    defaults to the node of largest y on the plane x = 0 at the disc.
+    """
+    if setup not in SETUPS:
+        raise ValueError(f"build_rotor_disc: unknown setup '{setup}'; choose one of {SETUPS}")
+    if nodes is None:
+        nodes, mass_matrix, stiffness_matrix = default_mesh_and_matrices(refinement)
+    nodes = np.asarray(nodes, dtype=float)
+    if unbalance_node is None:
+        on_plane = np.flatnonzero(np.abs(nodes[:, 0]) < 1e-9)
+        unbalance_node = int(on_plane[np.argmax(nodes[on_plane, 1])])
+    mass_matrix = add_node_mass(mass_matrix, unbalance_node, 0.1)
+    stiffness_matrix = 1e-2 * stiffness_matrix
+
+    system = System()
+    body = add_ffrf_body(system, nodes, mass_matrix, stiffness_matrix,
+                         angular_velocity=(0.0, 0.0, 50 * 2 * np.pi), name="rotor")
+    rigid_node, mesh_nodes = body.node_numbers[0], body.node_numbers[1:]
+
+    def node_at(point):
+        distance = np.linalg.norm(nodes - np.asarray(point), axis=1)
+        if distance.min() > 1e-6:
+            raise ValueError(f"build_rotor_disc: the mesh has no node at {point}")
+        return int(np.argmin(distance))
+
+    left, right, middle = node_at((0, 0, 0)), node_at((0, 0, length)), node_at((0, 0, disc_position))
+    if setup == "tisserand":
+        add_tisserand_frame(system, body)
+    else:
+        ground_left = system.add(c.MarkerNodeCoordinate(system.add(c.NodePointGround((0, 0, 0))), 0))
+        ground_right = system.add(c.MarkerNodeCoordinate(system.add(c.NodePointGround((0, 0, length))), 0))
+        fixed = [(ground_left, left, 0), (ground_right, right, 0), (ground_left, left, 1),
+                 (ground_right, right, 1), (ground_left, left, 2), (ground_right, unbalance_node, 0)]
+        for ground, node, coordinate in fixed:
+            marker = system.add(c.MarkerNodeCoordinate(mesh_nodes[node], coordinate))
+            system.add(c.CoordinateConstraint([ground, marker]))
+        system.add(c.ObjectRigidBody(rigid_node, 1e-3, [1e-3, 1e-3, 1e-3, 0, 0, 0]))
+
+    ground = system.add(c.ObjectGround())
+    stiffness, damping = 2e8, 2e6
+    for z, axial_stiffness in ((0.0, stiffness), (length, 0.0)):
+        face = np.flatnonzero(np.abs(nodes[:, 2] - z) < 1e-5)
+        face_marker = system.add(c.MarkerSuperElementPosition(body, face, np.full(face.size, 1.0 / face.size)))
+        ground_marker = system.add(c.MarkerBodyPosition(ground, (0.0, 0.0, z)))
+        system.add(c.CartesianSpringDamper([face_marker, ground_marker], [stiffness, stiffness, axial_stiffness],
+                                           [damping] * 3))
+    sensor = system.add(c.SensorSuperElement(body, middle, "Displacement"))
+    return RotorDisc(system, body, sensor, nodes, unbalance_node, setup)

@@ -1,0 +1,305 @@
+"""SUNDIALS IDAS (variable-order BDF, through ``casadi.integrator``) on an index-1 reformulation.
+
+IDAS accepts semi-explicit index-1 DAEs. The assembled index-3 system becomes one with differential
+states x = (q, v) and algebraic states z = (a, lambda):
+
+    q' = v,   v' = a
+    0 = R(t, q, v, a, lambda)                                      (equations of motion)
+    0 = C_q a + (d^2C/dt^2 - C_q a) + 2 alpha dC/dt + beta^2 C      (constraints at acceleration level)
+
+whose algebraic Jacobian [[M, C_q^T], [C_q, 0]] is regular when the constraints are independent. The
+acceleration-level constraint lets the position and velocity constraints drift; the drift control is
+chosen by the user:
+
+- ``"baumgarte"``: the alpha and beta terms above (``baumgarte=(alpha, beta)`` in 1/s), one IDAS run;
+- ``"projection"``: alpha = beta = 0, and after every output step q and v are projected onto C = 0 and
+  dC/dt = 0 (minimum-norm corrections), a and lambda recomputed, and IDAS restarted;
+- ``"none"``: alpha = beta = 0 without projection (to see the drift).
+
+floatframe computes consistent initial values (q, v projected, then a, lambda from the
+acceleration-level system) and gives IDAS the matching x' = (v, a); IDAS' own ``calc_ic`` is off.
+CasADi passes the exact sparse Jacobian of the DAE to IDAS; the linear solver is ``csparse`` by default.
+
+On a restart the derivative x' changes, but IDAS takes it only when the integrator is built. The
+projection mode therefore integrates y = x - (t - t_k) x'_k over each output interval [t_k, t_k+1]
+(y' = x' - x'_k, zero at t_k); BDF formulas are exact on the linear term, so this is the same method.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import time
+
+import casadi as ca
+import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
+from tqdm import tqdm
+
+from floatframe.solvers.genalpha import State, collect, singular_cause
+from floatframe.solvers.result import SimulationResult, SolverError, SolverStatistics
+
+DRIFT_CONTROLS = ("projection", "baumgarte", "none")
+IDAS_FAILURES = {
+    "IDA_TOO_MUCH_WORK": "max_num_steps internal steps were taken before the next output time",
+    "IDA_TOO_MUCH_ACC": "the requested accuracy cannot be reached (tolerances too tight)",
+    "IDA_ERR_FAIL": "the error test failed repeatedly or the step size reached its minimum "
+                    "(a singularity, or a discontinuity in the model)",
+    "IDA_CONV_FAIL": "the Newton iteration failed to converge repeatedly",
+    "IDA_LSETUP_FAIL": "the linear solver setup failed (singular iteration matrix: redundant constraints or "
+                       "coordinates without mass)",
+    "IDA_LSOLVE_FAIL": "the linear solve failed (singular iteration matrix: redundant constraints or "
+                       "coordinates without mass)",
+    "IDA_RES_FAIL": "the DAE residual could not be evaluated (not finite)",
+    "IDA_REP_RES_ERR": "the DAE residual failed repeatedly (not finite)",
+    "IDA_CONSTR_FAIL": "the inequality constraints could not be met",
+}
+
+
+class IDAS:
+    """IDAS on the index-1 (acceleration-level) form of the assembled system.
+
+    Parameters
+    ----------
+    rtol, atol : IDAS relative and absolute tolerances (on q, v, a and lambda).
+    max_step : largest internal step [s] (None: no limit).
+    linear_solver : CasADi linear solver plugin for the Newton systems, e.g. ``"csparse"``.
+    drift : ``"projection"``, ``"baumgarte"`` or ``"none"`` (see the module docstring).
+    baumgarte : (alpha, beta) [1/s] of the Baumgarte terms 2 alpha dC/dt + beta^2 C.
+    max_num_steps : internal steps allowed per output interval.
+    projection_tolerance : the projections stop when |C| and |dC/dt| are below this times the
+        coordinate (velocity) scale.
+    max_projection_iterations : Gauss-Newton iterations of the position projection.
+    """
+
+    name = "idas"
+    order = 5   # the highest BDF order; IDAS varies the order from 1 to 5
+
+    def __init__(self, rtol=1e-6, atol=1e-8, max_step=None, linear_solver="csparse", drift="projection",
+                 baumgarte=(10.0, 10.0), max_num_steps=100_000, projection_tolerance=1e-12,
+                 max_projection_iterations=20):
+        if drift not in DRIFT_CONTROLS:
+            raise ValueError(f"IDAS: drift must be one of {DRIFT_CONTROLS}, got {drift!r}")
+        if not (rtol > 0 and atol > 0):
+            raise ValueError(f"IDAS: rtol and atol must be positive, got {rtol}, {atol}")
+        alpha, beta = (float(x) for x in baumgarte)
+        if alpha < 0 or beta < 0:
+            raise ValueError(f"IDAS: the Baumgarte parameters must be >= 0, got {baumgarte}")
+        self.rtol, self.atol, self.max_step = float(rtol), float(atol), max_step
+        self.linear_solver = linear_solver
+        self.drift = drift
+        self.baumgarte = (alpha, beta) if drift == "baumgarte" else (0.0, 0.0)
+        self.max_num_steps = int(max_num_steps)
+        self.projection_tolerance = projection_tolerance
+        self.max_projection_iterations = max_projection_iterations
+        self.statistics = SolverStatistics()
+        self._cache = {}
+
+    # --- consistent states ------------------------------------------------------------------
+    def consistent_state(self, system, t: float, q, v) -> State:
+        """Project q onto C = 0 and v onto dC/dt = 0, then solve for a and lambda (raises SolverError)."""
+        q = self.project_positions(system, t, np.array(q, dtype=float))
+        v = self.project_velocities(system, t, q, np.array(v, dtype=float))
+        a, lam = consistent_accelerations(system, t, q, v)
+        return State(t, q, v, a, a.copy(), lam)
+
+    def project_positions(self, system, t, q) -> np.ndarray:
+        """Minimum-norm Gauss-Newton projection of q onto C(t, q) = 0."""
+        m = system.n_multipliers
+        if m == 0:
+            return q
+        scale = 1.0 + np.abs(q + system.q_reference).max()
+        tolerance = self.projection_tolerance * scale
+        violation = np.abs(system.constraints(t, q)).max()
+        for _ in range(self.max_projection_iterations):
+            if violation <= tolerance:
+                return q
+            constraints = system.constraints(t, q)
+            jacobian = system.constraint_jacobian(t, q)
+            q = q + _minimum_norm_correction(system, t, jacobian, -constraints, "position projection")
+            previous, violation = violation, np.abs(system.constraints(t, q)).max()
+            if not np.isfinite(violation) or violation > 1e3 * max(previous, tolerance):
+                break
+        if violation <= tolerance:
+            return q
+        rows = np.argsort(-np.abs(system.constraints(t, q)))[:3]
+        raise SolverError(f"idas: the state at t = {t:.6g} cannot be projected onto the position constraints: "
+                          f"|C| = {violation:.3e} after {self.max_projection_iterations} Gauss-Newton iterations "
+                          f"(tolerance {tolerance:.1e}); largest violations in: {system.describe_constraints(rows)}",
+                          t)
+
+    def project_velocities(self, system, t, q, v) -> np.ndarray:
+        """Minimum-norm projection of v onto C_q v + C_t = 0 (linear: one solve)."""
+        if system.n_multipliers == 0:
+            return v
+        jacobian = system.constraint_jacobian(t, q)
+        return v + _minimum_norm_correction(system, t, jacobian, -system.constraint_velocity(t, q, v),
+                                            "velocity projection")
+
+    # --- the index-1 DAE ----------------------------------------------------------------------
+    def _integrator(self, system, shifted: bool, t0: float, t_out, xdot0):
+        """casadi IDAS integrator of the index-1 DAE; shifted: over [0, H] for y = x - tau x'_k."""
+        residual = system.functions["residual"]
+        if not (residual.is_a("SXFunction") or residual.is_a("MXFunction")):
+            raise SolverError("idas: the assembled system has no symbolic residual to reformulate")
+        symbol = ca.SX if residual.is_a("SXFunction") else ca.MX  # MX when user callbacks are spliced in
+        n, m = system.n_coordinates, system.n_multipliers
+        tau, x, z = symbol.sym("t"), symbol.sym("x", 2 * n), symbol.sym("z", n + m)
+        shift = symbol.sym("p", 1 + 2 * n) if shifted else symbol.sym("p", 0)
+        t = tau + shift[0] if shifted else tau
+        state = x + tau * shift[1:] if shifted else x
+        q, v, a, lam = state[:n], state[n:], z[:n], z[n:]
+        functions = system.functions
+        alpha, beta = self.baumgarte
+        acceleration_constraints = (functions["constraint_jacobian"](t, q) @ a
+                                    + functions["constraint_acceleration_rest"](t, q, v))
+        if alpha:
+            acceleration_constraints += 2 * alpha * functions["constraint_velocity"](t, q, v)
+        if beta:
+            acceleration_constraints += beta ** 2 * functions["constraints"](t, q)
+        ode = ca.vertcat(v, a) - (shift[1:] if shifted else 0)
+        alg = ca.vertcat(residual(t, q, v, a, lam), acceleration_constraints)
+        options = {"calc_ic": False, "reltol": self.rtol, "abstol": self.atol, "linear_solver": self.linear_solver,
+                   "max_num_steps": self.max_num_steps, "init_xdot": list(np.zeros(2 * n) if shifted else xdot0)}
+        if self.max_step is not None:
+            options["max_step_size"] = float(self.max_step)
+        dae = {"t": tau, "x": x, "z": z, "p": shift, "ode": ode, "alg": alg}
+        try:
+            return ca.integrator("idas", "idas", dae, t0, list(t_out), options)
+        except RuntimeError as exc:
+            raise SolverError(f"idas: could not build the IDAS integrator: {_casadi_message(exc)}") from None
+
+    # --- whole run --------------------------------------------------------------------------
+    def solve(self, system, t_grid, progress: bool = False) -> SimulationResult:
+        """Integrate over the output times ``t_grid``; returns the stored consistent states."""
+        t_grid = np.asarray(t_grid, dtype=float)
+        if t_grid.ndim != 1 or t_grid.size < 2 or np.any(np.diff(t_grid) <= 0):
+            raise ValueError("IDAS.solve: t_grid must be increasing with at least 2 times")
+        self.statistics = SolverStatistics()
+        started = time.perf_counter()
+        state = self.consistent_state(system, t_grid[0], system.q_initial, system.v_initial)
+        n = system.n_coordinates
+        drift_before_projection = [0.0, 0.0]
+        stored = [state]
+        setup_time = 0.0
+        if self.drift != "projection":
+            built = time.perf_counter()
+            integrator = self._integrator(system, False, t_grid[0], t_grid[1:], np.concatenate([state.v, state.a]))
+            setup_time += time.perf_counter() - built
+            xf, zf = self._call(integrator, system, t_grid[0], np.concatenate([state.q, state.v]),
+                                np.concatenate([state.a, state.lam]), [])
+            for k in range(1, t_grid.size):
+                stored.append(State(t_grid[k], xf[:n, k - 1], xf[n:, k - 1], zf[:n, k - 1], zf[:n, k - 1],
+                                    zf[n:, k - 1]))
+        else:
+            for k in tqdm(range(1, t_grid.size), disable=not progress, desc="idas", unit="output"):
+                interval = t_grid[k] - t_grid[k - 1]
+                key = (id(system), round(interval, 15), self.rtol, self.atol, self.max_step, self.linear_solver,
+                       self.max_num_steps)
+                if key not in self._cache:
+                    built = time.perf_counter()
+                    self._cache = {key: self._integrator(system, True, 0.0, [interval], None)}
+                    setup_time += time.perf_counter() - built
+                xdot = np.concatenate([state.v, state.a])
+                xf, zf = self._call(self._cache[key], system, state.t, np.concatenate([state.q, state.v]),
+                                    np.concatenate([state.a, state.lam]), np.concatenate([[state.t], xdot]))
+                x_end = xf[:, -1] + interval * xdot
+                q, v = x_end[:n], x_end[n:]
+                t = t_grid[k]
+                drift_before_projection[0] = max(drift_before_projection[0], _max_abs(system.constraints(t, q)))
+                drift_before_projection[1] = max(drift_before_projection[1],
+                                                 _max_abs(system.constraint_velocity(t, q, v)))
+                state = self.consistent_state(system, t, q, v)
+                stored.append(state)
+        self.statistics.solve_time = time.perf_counter() - started - setup_time
+        position, velocity = constraint_violation(system, stored)
+        info = dict(rtol=self.rtol, atol=self.atol, max_step=self.max_step, linear_solver=self.linear_solver,
+                    drift=self.drift, baumgarte=self.baumgarte, setup_time=setup_time,
+                    position_violation=position, velocity_violation=velocity)
+        if self.drift == "projection":
+            info.update(position_drift_before_projection=drift_before_projection[0],
+                        velocity_drift_before_projection=drift_before_projection[1])
+        return collect(system, stored, self.statistics, self.name, info)
+
+    solve_grid = solve
+
+    def _call(self, integrator, system, t_start, x0, z0, p):
+        """One IDAS call; failures become SolverError naming the cause and the time."""
+        messages = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(messages), contextlib.redirect_stdout(messages):
+                result = integrator(x0=x0, z0=z0, p=p)
+        except RuntimeError as exc:
+            text = str(exc) + messages.getvalue()
+            code = re.search(r"IDA_[A-Z_]+", text)
+            code = code.group(0) if code else "unknown"
+            at = re.search(r"At t = ([-+0-9.eE]+)", messages.getvalue())
+            t_fail = (float(at.group(1)) + (t_start if self.drift == "projection" else 0.0)) if at else t_start
+            self._add_statistics(integrator.stats())
+            raise SolverError(f"idas: IDAS failed at t = {t_fail:.6g} ({code}): "
+                              f"{IDAS_FAILURES.get(code, _casadi_message(exc))}"
+                              + (f"; {singular_cause(system, t_fail, system.newton_matrix(t_start, x0[:system.n_coordinates], x0[system.n_coordinates:], z0[:system.n_coordinates], z0[system.n_coordinates:], 1.0, 0.0, 0.0))}" if code in ("IDA_LSETUP_FAIL", "IDA_LSOLVE_FAIL") else ""),
+                              t_fail) from None
+        self._add_statistics(integrator.stats())
+        return np.asarray(result["xf"]), np.asarray(result["zf"])
+
+    def _add_statistics(self, stats):
+        s = self.statistics
+        s.steps += int(stats.get("nsteps", 0))
+        s.newton_iterations += int(stats.get("nniters", 0))
+        s.jacobian_evaluations += int(stats.get("nlinsetups", 0))
+        s.factorizations += int(stats.get("nlinsetups", 0))
+        s.residual_evaluations += int(stats.get("nfevals", 0))
+        s.rejected_steps += int(stats.get("netfails", 0)) + int(stats.get("nncfails", 0))
+
+
+def consistent_accelerations(system, t, q, v):
+    """a, lambda from [[M, C_q^T], [C_q, 0]] [a; lambda] = [-R(q, v, 0, 0); -(d^2C/dt^2 - C_q a)]."""
+    n, m = system.n_coordinates, system.n_multipliers
+    right = np.concatenate([-system.residual(t, q, v, np.zeros(n), np.zeros(m)),
+                            -system.constraint_acceleration_rest(t, q, v)])
+    matrix = system.newton_matrix(t, q, v, np.zeros(n), np.zeros(m), 1.0, 0.0, 0.0)
+    solution = _solve(system, t, matrix, right, "acceleration-level system [[M, C_q^T], [C_q, 0]]")
+    return solution[:n], solution[n:]
+
+
+def constraint_violation(system, states) -> tuple[float, float]:
+    """Largest |C| and |dC/dt| over the given states."""
+    if system.n_multipliers == 0:
+        return 0.0, 0.0
+    position = max(_max_abs(system.constraints(s.t, s.q)) for s in states)
+    velocity = max(_max_abs(system.constraint_velocity(s.t, s.q, s.v)) for s in states)
+    return position, velocity
+
+
+def _minimum_norm_correction(system, t, jacobian, right, what) -> np.ndarray:
+    """dq of least norm with C_q dq = right, from [[I, C_q^T], [C_q, 0]]."""
+    n, m = system.n_coordinates, system.n_multipliers
+    matrix = sp.bmat([[sp.identity(n), jacobian.T], [jacobian, None]], format="csc")
+    return _solve(system, t, matrix, np.concatenate([np.zeros(n), right]), what)[:n]
+
+
+def _solve(system, t, matrix, right, what) -> np.ndarray:
+    try:
+        solution = spla.splu(matrix.tocsc()).solve(right)
+    except RuntimeError:
+        solution = np.full(right.shape, np.nan)
+    if not np.all(np.isfinite(solution)):
+        raise SolverError(f"idas: singular {what} at t = {t:.6g}; {singular_cause(system, t, _padded(system, matrix))}",
+                          t)
+    return solution
+
+
+def _padded(system, matrix):
+    """The matrix in the (n + m) layout that ``singular_cause`` reads (C_q in the last m rows)."""
+    return matrix.tocsr()
+
+
+def _max_abs(values) -> float:
+    return float(np.abs(values).max()) if np.size(values) else 0.0
+
+
+def _casadi_message(exc: Exception) -> str:
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return lines[-1] if lines else repr(exc)
