@@ -165,9 +165,10 @@ class AssembledSystem:
         residual = (nonlinear_residual + linear_casadi["q"] @ ctx.q + linear_casadi["v"] @ ctx.v
                     + linear_casadi["a"] @ ctx.a)
         self.symbols = Symbols(ctx.t, ctx.q, ctx.v, ctx.a, ctx.lam, residual, constraints, ctx.externals)
-        (t, q, v, a, lam), (nonlinear_residual, residual, constraints, sensors) = _splice_externals(
-            [ctx.t, ctx.q, ctx.v, ctx.a, ctx.lam], [nonlinear_residual, residual, constraints, sensors],
-            ctx.externals)
+        (t, q, v, a, lam), (nonlinear_residual, residual, sensors) = _splice_externals(
+            [ctx.t, ctx.q, ctx.v, ctx.a, ctx.lam], [nonlinear_residual, residual, sensors], ctx.externals)
+        if ctx.externals:  # constraints hold no callbacks; take them into the MX graph as a call
+            constraints = ca.Function("constraints", [ctx.t, ctx.q], [constraints])(t, q)
         symbol = type(q)
         c_a, c_v, c_q = symbol.sym("c_a"), symbol.sym("c_v"), symbol.sym("c_q")
         constraint_jacobian = sparse_jacobian(constraints, q)

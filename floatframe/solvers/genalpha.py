@@ -135,7 +135,11 @@ class GeneralizedAlpha:
             a -= update[:n]
             lam -= update[n:]
             size = np.linalg.norm(update[:n])
-            if size <= self.relative_tolerance * np.linalg.norm(a) + self.absolute_tolerance + roundoff:
+            error = size  # with an old matrix Newton contracts linearly: estimate the remaining error
+            if not fresh and self.modified_newton:
+                rate = size / previous_update if previous_update else 1.0
+                error = size * rate / (1.0 - rate) if rate < 1.0 else np.inf
+            if error <= self.relative_tolerance * np.linalg.norm(a) + self.absolute_tolerance + roundoff:
                 break
             if previous_update is not None and size > contraction_limit * previous_update and self.modified_newton:
                 if not fresh:  # slow convergence with an old matrix: refresh it

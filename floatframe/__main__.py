@@ -1,0 +1,5 @@
+import sys
+
+from floatframe.cli import main
+
+sys.exit(main())

@@ -1,0 +1,113 @@
+"""Mesh container, node queries, surface extraction and the structured generators."""
+
+import meshio
+import numpy as np
+import pytest
+
+from floatframe.fem import Mesh, block_mesh, hex_corner_jacobians, rotor_disc_mesh
+
+
+def octagon_area(radius, n=8):
+    """Area [m^2] of the regular n-gon inscribed in a circle of ``radius``."""
+    return 0.5 * n * radius**2 * np.sin(2.0 * np.pi / n)
+
+
+def divergence_volume(mesh):
+    """Enclosed volume [m^3] from the surface triangles (divergence theorem, exact for planar faces)."""
+    corners = mesh.nodes[mesh.surface_triangles()]
+    return np.einsum("ti,ti->t", corners[:, 0], np.cross(corners[:, 1], corners[:, 2])).sum() / 6.0
+
+
+def test_block_mesh_counts_numbering_and_corners():
+    mesh = block_mesh(4.0, 1.0, 1.0, 10, 3, 3)
+    assert mesh.n_nodes == 11 * 4 * 4
+    assert mesh.elements["Hex8"].shape == (90, 8)
+    assert mesh.node_at_point((4.0, 1.0, 1.0)) == mesh.n_nodes - 1
+    assert mesh.node_at_point((0.4, 0.0, 0.0)) == 1
+    np.testing.assert_allclose(hex_corner_jacobians(mesh.nodes, mesh.elements["Hex8"]), 0.4 / 3 / 3 / 8)
+
+
+def test_block_surface_is_closed_outward_and_encloses_the_box():
+    mesh = block_mesh(2.0, 0.5, 0.3, 4, 2, 3)
+    triangles = mesh.surface_triangles()
+    assert triangles.shape == (2 * 2 * (4 * 2 + 4 * 3 + 2 * 3), 3)
+    assert divergence_volume(mesh) == pytest.approx(2.0 * 0.5 * 0.3, rel=1e-12)
+    edges = np.sort(np.concatenate([triangles[:, [0, 1]], triangles[:, [1, 2]], triangles[:, [2, 0]]]), axis=1)
+    _, uses = np.unique(edges, axis=0, return_counts=True)
+    assert np.all(uses == 2)
+
+
+def test_node_queries_on_a_block():
+    mesh = block_mesh(1.0, 1.0, 1.0, 2, 2, 2)
+    assert mesh.nodes_in_plane((0.0, 0.0, 1.0), (0.0, 0.0, 2.0)).size == 9
+    assert mesh.nodes_in_plane((0.5, 0.5, 0.5), (1.0, 1.0, 0.0)).size == 9
+    on_cylinder = mesh.nodes_on_cylinder((0.5, 0.5, 0.0), (0.0, 0.0, 1.0), np.sqrt(0.5))
+    assert np.allclose(np.abs(mesh.nodes[on_cylinder, :2] - 0.5), 0.5)
+    assert on_cylinder.size == 4 * 3
+    with pytest.raises(ValueError, match=r"\(0\.3, 0\.3, 0\.3\)"):
+        mesh.node_at_point((0.3, 0.3, 0.3))
+
+
+def test_mesh_rejects_bad_connectivity():
+    with pytest.raises(ValueError, match="outside"):
+        Mesh(np.zeros((4, 3)), {"Tet4": [[0, 1, 2, 4]]})
+    with pytest.raises(ValueError, match="unknown element type"):
+        Mesh(np.zeros((4, 3)), {"Wedge6": [[0, 1, 2, 3, 0, 1]]})
+
+
+def test_tet_surface_and_meshio_export():
+    nodes = [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 1]]
+    mesh = Mesh(nodes, {"Tet4": [[0, 1, 2, 3], [1, 2, 3, 4]]})
+    assert mesh.surface_triangles().shape == (6, 3)
+    assert divergence_volume(mesh) == pytest.approx(1.0 / 6.0 + 1.0 / 3.0, rel=1e-12)
+    exported = mesh.to_meshio()
+    assert isinstance(exported, meshio.Mesh)
+    assert exported.cells[0].type == "tetra"
+    np.testing.assert_array_equal(exported.cells[0].data, mesh.elements["Tet4"])
+
+
+def test_rotor_disc_default_mesh_size_and_axis_nodes():
+    mesh = rotor_disc_mesh()
+    assert 100 <= mesh.n_nodes <= 300
+    assert mesh.n_nodes == 245
+    for z in (0.0, 0.25, 0.5):
+        node = mesh.node_at_point((0.0, 0.0, z))
+        assert np.linalg.norm(mesh.nodes[node] - (0.0, 0.0, z)) < 1e-12
+    for z in (0.0, 0.5):
+        face = mesh.nodes_in_plane((0.0, 0.0, z), (0.0, 0.0, 1.0))
+        assert face.size == 17
+        np.testing.assert_allclose(mesh.nodes[face, :2].mean(axis=0), 0.0, atol=1e-15)
+    assert mesh.nodes_on_cylinder((0, 0, 0), (0, 0, 1), 0.2).size == 3 * 8
+
+
+@pytest.mark.parametrize("options", [
+    {},
+    {"n_circumferential": 16, "n_radial_shaft": 2, "n_radial_disc": 3, "axial_element_size": 0.025},
+    {"n_circumferential": 24, "n_radial_shaft": 3, "core_fraction": 0.3, "disc_position": 0.025},
+])
+def test_rotor_disc_elements_have_positive_jacobians(options):
+    mesh = rotor_disc_mesh(**options)
+    jacobians = hex_corner_jacobians(mesh.nodes, mesh.elements["Hex8"])
+    assert jacobians.min() > 0.0
+
+
+def test_rotor_disc_refined_mesh_is_benchmark_sized():
+    mesh = rotor_disc_mesh(n_circumferential=16, n_radial_shaft=2, n_radial_disc=3, axial_element_size=0.025)
+    assert 1000 <= mesh.n_nodes <= 1500
+
+
+def test_rotor_disc_volume_equals_polygonal_geometry():
+    """Shaft n-gon over the full length plus disc n-gon ring over the disc thickness; the
+    divergence theorem over the (planar-faced) boundary gives the same volume."""
+    mesh = rotor_disc_mesh()
+    expected = octagon_area(0.05) * (0.5 - 0.05) + octagon_area(0.2) * 0.05
+    assert divergence_volume(mesh) == pytest.approx(expected, rel=1e-12)
+    corner_sum = hex_corner_jacobians(mesh.nodes, mesh.elements["Hex8"]).sum()
+    assert corner_sum == pytest.approx(expected, rel=1e-12)
+
+
+def test_rotor_disc_rejects_invalid_parameters():
+    with pytest.raises(ValueError, match="multiple of 8"):
+        rotor_disc_mesh(n_circumferential=12)
+    with pytest.raises(ValueError, match="within the shaft length"):
+        rotor_disc_mesh(disc_position=0.49)

@@ -1,0 +1,73 @@
+"""Claims about the index-3 generalized-alpha scheme: its parameters, its order, its failures."""
+import numpy as np
+import pytest
+
+import floatframe as ff
+from conftest import small_beam
+from floatframe.components.ffrf import add_tisserand_frame
+from floatframe.solvers import GeneralizedAlpha, SolverError
+
+
+def test_parameters_follow_from_the_spectral_radius():
+    solver = GeneralizedAlpha(spectral_radius=0.5)
+    assert (solver.alpha_m, solver.alpha_f, solver.gamma, solver.beta) == pytest.approx((0.0, 1 / 3, 5 / 6, 4 / 9))
+    undamped = GeneralizedAlpha(spectral_radius=1.0)
+    assert (undamped.alpha_m, undamped.alpha_f, undamped.gamma, undamped.beta) == pytest.approx((0.5, 0.5, 0.5, 0.25))
+
+
+def pinned_flexible_beam():
+    """A flexible beam spinning on a spherical joint under gravity: rotation, deformation and constraints."""
+    system = ff.System()
+    body, mesh = small_beam(system, angular_velocity=(0.0, 0.0, 20.0), stiffness_scale=1e-4)
+    add_tisserand_frame(system, body)
+    ground = system.add(ff.ObjectGround())
+    left, right = mesh.nodes_in_plane((0, 0, 0), (1, 0, 0)), mesh.nodes_in_plane((0.4, 0, 0), (1, 0, 0))
+    pin = system.add(ff.MarkerSuperElementPosition(body, left, np.full(left.size, 1 / left.size)))
+    pin_position = np.array([0.1, -0.2, 0.3]) + mesh.nodes[left].mean(axis=0)
+    system.add(ff.SphericalJoint([system.add(ff.MarkerBodyPosition(ground, pin_position)), pin]))
+    tip = system.add(ff.MarkerSuperElementPosition(body, right, np.full(right.size, 1 / right.size)))
+    system.add(ff.LoadForceVector(tip, [0.0, -200.0, 0.0]))
+    sensor = system.add(ff.SensorSuperElement(body, 19, "Position"))
+    return system.assemble(), sensor
+
+
+@pytest.mark.slow
+def test_measured_order_is_two_when_the_step_is_halved():
+    assembled, sensor = pinned_flexible_beam()
+    t_end = 0.005  # h = 2e-4, 1e-4, 5e-5 against h = 6.25e-6
+    finals = {}
+    for steps in (25, 50, 100, 800):
+        result = GeneralizedAlpha(spectral_radius=0.8).solve(assembled, t_end, steps)
+        finals[steps] = result.sensor(sensor)[-1]
+    errors = [np.linalg.norm(finals[s] - finals[800]) for s in (25, 50, 100)]
+    orders = np.log2(np.array(errors[:-1]) / np.array(errors[1:]))
+    assert GeneralizedAlpha.order == 2
+    assert np.all((1.8 <= orders) & (orders <= 2.2)), orders
+
+
+def test_modified_and_full_newton_give_the_same_solution():
+    assembled, sensor = pinned_flexible_beam()
+    full = GeneralizedAlpha(0.6).solve(assembled, 0.005, 20)
+    modified = GeneralizedAlpha(0.6, modified_newton=True).solve(assembled, 0.005, 20)
+    assert modified.sensor(sensor) == pytest.approx(full.sensor(sensor), rel=1e-9, abs=1e-12)
+    assert modified.statistics.jacobian_evaluations < full.statistics.jacobian_evaluations
+
+
+def test_redundant_constraints_are_named_with_the_time():
+    system = ff.System()
+    node = system.add(ff.NodePoint([0.0, 0.0, 0.0]))
+    ground = system.add(ff.NodePointGround([0.0, 0.0, 0.0]))
+    system.add(ff.ObjectRigidBody  # a point mass needs a body; use a mass on a rigid node instead
+               (system.add(ff.NodeRigidBodyEP([0, 0, 0, 1, 0, 0, 0])), 1.0, [1, 1, 1, 0, 0, 0]))
+    point, fixed = system.add(ff.MarkerNodeCoordinate(node, 0)), system.add(ff.MarkerNodeCoordinate(ground, 0))
+    system.add(ff.CoordinateConstraint([fixed, point], name="first"))
+    system.add(ff.CoordinateConstraint([fixed, point], name="twin"))
+    with pytest.raises(SolverError, match=r"t = 0.*(first|twin)"):
+        GeneralizedAlpha().solve(system.assemble(), 0.01, 2)
+
+
+def test_newton_failure_reports_time_iterations_and_residual():
+    assembled, _ = pinned_flexible_beam()
+    solver = GeneralizedAlpha(0.6, max_iterations=1)
+    with pytest.raises(SolverError, match=r"did not converge at t = .* after 1 iterations \(residual norm"):
+        solver.solve(assembled, 0.01, 2)

@@ -1,0 +1,91 @@
+"""Claims about the assembled DAE: its Jacobians are exact, its mass matrix is symmetric positive definite."""
+import numpy as np
+import pytest
+
+import floatframe as ff
+from conftest import random_state, small_beam
+from floatframe.components.ffrf import add_tisserand_frame
+
+
+def mixed_model():
+    """FFRF beam on a spherical joint and a spring-damper, a rigid body, loads of every kind."""
+    system = ff.System()
+    body, mesh = small_beam(system, angular_velocity=(1.0, 2.0, 30.0), damping=True)
+    add_tisserand_frame(system, body)
+    ground = system.add(ff.ObjectGround())
+    corner = system.add(ff.MarkerSuperElementPosition(body, [0, 1, 2], [0.5, 0.3, 0.2]))
+    system.add(ff.SphericalJoint([system.add(ff.MarkerBodyPosition(ground, (0.1, -0.2, 0.3))), corner]))
+    tip = system.add(ff.MarkerSuperElementPosition(body, [19, 18], [0.5, 0.5]))
+    system.add(ff.CartesianSpringDamper([tip, system.add(ff.MarkerBodyPosition(ground, (0.5, -0.2, 0.4)))],
+                                        [1e4, 2e4, 3e4], [10.0, 20.0, 30.0]))
+    rigid_node = system.add(ff.NodeRigidBodyEP([1, 0, 0, 1, 0, 0, 0], initial_velocities=[0, 0, 0, 0, 1, 2, 3]))
+    rigid = system.add(ff.ObjectRigidBody(rigid_node, 2.0, [0.1, 0.2, 0.3, 0.01, 0.02, 0.03]))
+    rigid_marker = system.add(ff.MarkerBodyRigid(rigid))
+    system.add(ff.LoadForceVector(rigid_marker, lambda t: [np.sin(t), 0.0, -9.81 * 2.0]))
+    system.add(ff.LoadTorqueVector(rigid_marker, [0.1, -0.2, 0.3]))
+    system.add(ff.LoadForceVector(tip, [0.0, 0.0, -50.0]))
+    system.add(ff.LoadCoordinate(system.add(ff.MarkerNodeCoordinate(body.node_numbers[5], 1)), 3.0))
+    system.add(ff.SphericalJoint([system.add(ff.MarkerBodyPosition(rigid, (0.1, 0, 0))),
+                                  system.add(ff.MarkerSuperElementPosition(body, [17], [1.0]))]))
+    return system.assemble()
+
+
+def test_iteration_matrix_equals_central_finite_differences_at_random_states():
+    assembled = mixed_model()
+    rng = np.random.default_rng(1)
+    n = assembled.n_coordinates
+    c_a, c_v, c_q = 1.0, 0.37, 0.011
+    for _ in range(3):
+        t, q, v, a, lam = random_state(assembled, rng)
+        exact = assembled.newton_matrix(t, q, v, a, lam, c_a, c_v, c_q).toarray()
+
+        def stacked(x):
+            step = x[:n]
+            return np.concatenate([assembled.residual(t, q + c_q * step, v + c_v * step, a + c_a * step, lam + x[n:]),
+                                   assembled.constraints(t, q + step[:n] * 1.0)])
+
+        h = 1e-6
+        numeric = np.zeros_like(exact)
+        for k in range(exact.shape[1]):
+            e = np.zeros(exact.shape[1])
+            e[k] = h
+            numeric[:, k] = (stacked(e) - stacked(-e)) / (2 * h)
+        scale = np.abs(exact).max()
+        assert np.abs(exact - numeric).max() <= 1e-6 * scale
+
+
+def test_mass_matrix_is_symmetric_and_positive_definite_on_the_constraint_tangent_space():
+    assembled = mixed_model()
+    rng = np.random.default_rng(2)
+    for _ in range(5):
+        t, q, v, a, lam = random_state(assembled, rng, scale=5e-2)
+        mass = assembled.mass_matrix(t, q, v).toarray()
+        assert np.abs(mass - mass.T).max() <= 1e-12 * np.abs(mass).max()
+        # M is singular along theta (Euler parameters) and along the rigid-body modes of the mesh that the
+        # Tisserand frame removes: positive definite on the null space of the constraint Jacobian
+        jacobian = assembled.constraint_jacobian(t, q).toarray()
+        _, _, vt = np.linalg.svd(jacobian)
+        null_space = vt[jacobian.shape[0]:].T
+        eigenvalues = np.linalg.eigvalsh(null_space.T @ mass @ null_space)
+        assert eigenvalues.min() > 1e-9 * eigenvalues.max()
+
+
+def test_constraint_acceleration_term_matches_second_time_derivative():
+    assembled = mixed_model()
+    rng = np.random.default_rng(3)
+    t, q, v, a, lam = random_state(assembled, rng)
+    h = 1e-4
+
+    def constraint_at(s):
+        return assembled.constraints(t + s, q + s * v + 0.5 * s * s * a)
+
+    second = (constraint_at(h) - 2 * constraint_at(0.0) + constraint_at(-h)) / h ** 2
+    predicted = assembled.constraint_jacobian(t, q) @ a + assembled.constraint_acceleration_rest(t, q, v)
+    assert np.abs(second - predicted).max() <= 1e-5 * max(1.0, np.abs(predicted).max())
+
+
+def test_build_reports_its_time_and_sizes():
+    assembled = mixed_model()
+    assert assembled.n_coordinates == 7 + 60 + 7
+    assert assembled.n_multipliers == 2 + 3 + 3 + 6
+    assert 0 < assembled.build_time < 30
