@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import floatframe as ff
-from conftest import random_state, small_beam
+from model_helpers import random_state, small_beam
 from floatframe import rotations
 from floatframe.components.ffrf import add_tisserand_frame
 

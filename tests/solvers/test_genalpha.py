@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import floatframe as ff
-from conftest import small_beam
+from model_helpers import small_beam
 from floatframe.components.ffrf import add_tisserand_frame
 from floatframe.solvers import GeneralizedAlpha, SolverError
 

@@ -1,0 +1,126 @@
+"""Benchmark: floatframe against Exudyn on the rotor-disc model, and floatframe's build time against size.
+
+    python benchmarks/rotor_disc.py            # both parts
+    python benchmarks/rotor_disc.py --quick    # skip the largest mesh
+
+Part 1 (needs ../shared/data and, for the ratio, the exudyn package): both rotor-disc set-ups on the
+reference mesh, with the reference settings (generalized-alpha, spectral radius 0.5, h = 1e-4, modified
+Newton), run in one process, alternating floatframe and Exudyn `--repeat` times; the median times and the
+ratio Exudyn / floatframe are printed. Part 2: floatframe's build time (System.assemble) and solve time on
+the built-in mesh at refinements 1, 2, 3, with the size of the iteration matrix.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+from floatframe.fem import read_abaqus_inp, read_abaqus_mtx  # noqa: E402
+from floatframe.models.rotor_disc import build_rotor_disc  # noqa: E402
+from floatframe.solvers import GeneralizedAlpha  # noqa: E402
+
+DATA = HERE.parent.parent / "shared" / "data" / "rotorDisc"
+REFERENCE = {"tisserand": 0.035521880690182486, "constrained": 0.0064600108120842666}
+
+
+def floatframe_run(setup: str, nodes, mass, stiffness):
+    started = time.perf_counter()
+    model = build_rotor_disc(setup, nodes, mass, stiffness, unbalance_node=9)
+    assembled = model.system.assemble()
+    build = time.perf_counter() - started
+    steps = model.default_steps()
+    result = GeneralizedAlpha(0.5, modified_newton=True).solve(assembled, steps * 1e-4, steps)
+    measure = np.abs(result.sensor(model.sensor, with_time=True)).sum()
+    stats = result.statistics
+    return dict(build=build, solve=stats.solve_time, iterations=stats.iterations_per_step,
+                jacobians=stats.jacobian_evaluations, measure=measure)
+
+
+def exudyn_run(setup: str):
+    import exudyn
+    import exudyn_rotor_disc as reference
+
+    builder = reference.build_exudyn_tisserand if setup == "tisserand" else reference.build_exudyn_constrained
+    started = time.perf_counter()
+    _, mbs, sensor, settings = builder()
+    build = time.perf_counter() - started
+    solver = exudyn.MainSolverImplicitSecondOrder()
+    started = time.perf_counter()
+    solver.SolveSystem(mbs, settings)
+    solve = time.perf_counter() - started
+    steps = settings.timeIntegration.numberOfSteps
+    measure = np.abs(mbs.GetSensorStoredData(sensor)).sum()
+    return dict(build=build, solve=solve, iterations=solver.it.newtonStepsCount / steps,
+                jacobians=solver.it.newtonJacobiCount, measure=measure)
+
+
+def compare_with_exudyn(repeat: int) -> None:
+    if not DATA.is_dir():
+        print(f"part 1 skipped: no reference data at {DATA}")
+        return
+    try:
+        import exudyn  # noqa: F401
+        have_exudyn = True
+    except ImportError:
+        have_exudyn = False
+    mesh = read_abaqus_inp(DATA / "rotorDiscTest.inp", instance="rotor-1")
+    mass = read_abaqus_mtx(DATA / "rotorDiscTestMASS1.mtx")
+    stiffness = read_abaqus_mtx(DATA / "rotorDiscTestSTIF1.mtx")
+    print(f"part 1: reference mesh ({len(mesh.nodes)} nodes), median of {repeat} alternating runs")
+    print("| set-up | code | build [s] | solve [s] | Newton it./step | Jacobians | measure | rel. to reference |")
+    print("|---|---|---|---|---|---|---|---|")
+    for setup in ("tisserand", "constrained"):
+        runs = {"floatframe": [], "exudyn": []}
+        for _ in range(repeat):
+            runs["floatframe"].append(floatframe_run(setup, mesh.nodes, mass, stiffness))
+            if have_exudyn:
+                runs["exudyn"].append(exudyn_run(setup))
+        medians = {}
+        for code, results in runs.items():
+            if not results:
+                continue
+            median = {key: statistics.median(r[key] for r in results) for key in results[0]}
+            medians[code] = median
+            print(f"| {setup} | {code} | {median['build']:.3f} | {median['solve']:.3f} | {median['iterations']:.1f} | "
+                  f"{median['jacobians']:.0f} | {median['measure']:.12g} | "
+                  f"{(median['measure'] - REFERENCE[setup]) / REFERENCE[setup]:.1e} |")
+        if "exudyn" in medians:
+            ratio = medians["exudyn"]["solve"] / medians["floatframe"]["solve"]
+            print(f"| {setup} | solve-time ratio Exudyn / floatframe | | {ratio:.1f} | | | | |")
+
+
+def build_scaling(refinements) -> None:
+    print("\npart 2: built-in mesh (consistent mass), Tisserand set-up, 25 steps, modified Newton")
+    print("| refinement | coordinates | nonzeros of the iteration matrix | build [s] | build per 1e5 nonzeros [s] | "
+          "solve [s] |")
+    print("|---|---|---|---|---|---|")
+    for refinement in refinements:
+        model = build_rotor_disc("tisserand", refinement=refinement)
+        started = time.perf_counter()
+        assembled = model.system.assemble()
+        build = time.perf_counter() - started
+        nonzeros = assembled.functions["newton_matrix"].sparsity_out(0).nnz()
+        result = GeneralizedAlpha(0.5, modified_newton=True).solve(assembled, 25e-4, 25)
+        print(f"| {refinement} | {assembled.n_coordinates} | {nonzeros} | {build:.2f} | {build / nonzeros * 1e5:.2f} | "
+              f"{result.statistics.solve_time:.2f} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="refinements 1 and 2 only")
+    arguments = parser.parse_args()
+    compare_with_exudyn(arguments.repeat)
+    build_scaling((1, 2) if arguments.quick else (1, 2, 3))
+
+
+if __name__ == "__main__":
+    main()
