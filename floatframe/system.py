@@ -131,7 +131,7 @@ class System:
 
 @dataclass
 class Symbols:
-    """The symbolic DAE for users who build on it (IDAS, optimal control)."""
+    """The symbolic DAE for users who build on it (IDAS, optimal control); u inputs, p parameters."""
 
     t: ca.SX
     q: ca.SX
@@ -141,6 +141,8 @@ class Symbols:
     residual: ca.SX
     constraints: ca.SX
     externals: list
+    u: ca.SX
+    p: ca.SX
 
 
 class AssembledSystem:
@@ -164,19 +166,25 @@ class AssembledSystem:
         linear_casadi = {name: to_casadi(matrix) for name, matrix in linear.items()}
         residual = (nonlinear_residual + linear_casadi["q"] @ ctx.q + linear_casadi["v"] @ ctx.v
                     + linear_casadi["a"] @ ctx.a)
-        self.symbols = Symbols(ctx.t, ctx.q, ctx.v, ctx.a, ctx.lam, residual, constraints, ctx.externals)
-        (t, q, v, a, lam), (nonlinear_residual, residual, sensors) = _splice_externals(
-            [ctx.t, ctx.q, ctx.v, ctx.a, ctx.lam], [nonlinear_residual, residual, sensors], ctx.externals)
+        self.parameters = list(ctx.parameters)   # Parameter objects, in the order of p
+        self.inputs = list(ctx.inputs)           # Input objects, in the order of u
+        u_symbol = ca.vertcat(*ctx.inputs.values()) if ctx.inputs else ca.SX(0, 1)
+        p_symbol = ca.vertcat(*ctx.parameters.values()) if ctx.parameters else ca.SX(0, 1)
+        self.symbols = Symbols(ctx.t, ctx.q, ctx.v, ctx.a, ctx.lam, residual, constraints, ctx.externals,
+                               u_symbol, p_symbol)
+        (t, q, v, a, lam, u, p), (nonlinear_residual, residual, sensors) = _splice_externals(
+            [ctx.t, ctx.q, ctx.v, ctx.a, ctx.lam, u_symbol, p_symbol], [nonlinear_residual, residual, sensors],
+            ctx.externals)
         if ctx.externals:  # constraints hold no callbacks; take them into the MX graph as a call
-            constraints = ca.Function("constraints", [ctx.t, ctx.q], [constraints])(t, q)
+            constraints = ca.Function("constraints", [ctx.t, ctx.q, u_symbol, p_symbol], [constraints])(t, q, u, p)
         symbol = type(q)
         c_a, c_v, c_q = symbol.sym("c_a"), symbol.sym("c_v"), symbol.sym("c_q")
         constraint_jacobian = sparse_jacobian(constraints, q)
         # c_a R_a + c_v R_v + c_q R_q in one exact Jacobian: d/d(delta) of R(q + c_q delta, v + c_v delta,
         # a + c_a delta) at delta = 0, for the nonlinear rest; the constant linear parts are added as they are.
         delta = symbol.sym("delta", self.n_coordinates)
-        nonlinear = ca.Function("nonlinear", [t, q, v, a, lam], [nonlinear_residual])
-        shifted = nonlinear(t, q + c_q * delta, v + c_v * delta, a + c_a * delta, lam)
+        nonlinear = ca.Function("nonlinear", [t, q, v, a, lam, u, p], [nonlinear_residual])
+        shifted = nonlinear(t, q + c_q * delta, v + c_v * delta, a + c_a * delta, lam, u, p)
         iteration = (sparse_jacobian(shifted, delta) + c_a * linear_casadi["a"] + c_v * linear_casadi["v"] + c_q * linear_casadi["q"])
         newton_matrix = ca.blockcat([[iteration, sparse_jacobian(residual, lam)],
                                      [constraint_jacobian, symbol(self.n_multipliers, self.n_multipliers)]])
@@ -193,7 +201,10 @@ class AssembledSystem:
             "mass_matrix": (state + [c_a, c_v, c_q, delta], iteration),
             "sensors": (state, sensors),
         }
-        self.functions = {name: ca.Function(name, inputs, [output]) for name, (inputs, output) in outputs.items()}
+        # every function also takes the inputs u and the parameters p, last
+        self.functions = {name: ca.Function(name, inputs + [u, p], [output]) for name, (inputs, output) in outputs.items()}
+        self.parameter_values = {parameter.name: parameter.value for parameter in self.parameters}
+        self.input_signals = {item.name: item.signal for item in self.inputs}
         self._sensor_slices = np.cumsum([0] + [e.numel() for e in sensor_expressions])
         self._sparse_cache = {}
         self._no_shift = np.zeros(self.n_coordinates)
@@ -202,17 +213,17 @@ class AssembledSystem:
     # --- evaluation -------------------------------------------------------------------------
     def residual(self, t, q, v, a, lam) -> np.ndarray:
         self.current_state = (t, q, v, a, lam)
-        return _dense(self.functions["residual"](t, q, v, a, lam))
+        return _dense(self._call("residual", t, q, v, a, lam))
 
     def constraints(self, t, q) -> np.ndarray:
-        return _dense(self.functions["constraints"](t, q))
+        return _dense(self._call("constraints", t, q))
 
     def constraint_velocity(self, t, q, v) -> np.ndarray:
-        return _dense(self.functions["constraint_velocity"](t, q, v))
+        return _dense(self._call("constraint_velocity", t, q, v))
 
     def constraint_acceleration_rest(self, t, q, v) -> np.ndarray:
         """d^2 C / dt^2 - C_q a: the acceleration-level constraint is C_q a + this = 0."""
-        return _dense(self.functions["constraint_acceleration_rest"](t, q, v))
+        return _dense(self._call("constraint_acceleration_rest", t, q, v))
 
     def newton_matrix(self, t, q, v, a, lam, c_a, c_v, c_q) -> sp.csc_matrix:
         """[[c_a R_a + c_v R_v + c_q R_q, R_lambda], [C_q, 0]], exact and sparse, (n+m, n+m)."""
@@ -229,7 +240,7 @@ class AssembledSystem:
         return self._sparse("mass_matrix", t, q, v, a, lam, 1.0, 0.0, 0.0, self._no_shift)
 
     def sensor_values(self, t, q, v, a, lam) -> list[np.ndarray]:
-        values = _dense(self.functions["sensors"](t, q, v, a, lam))
+        values = _dense(self._call("sensors", t, q, v, a, lam))
         return [values[self._sensor_slices[i]:self._sensor_slices[i + 1]] for i in range(len(self._sensor_slices) - 1)]
 
     def _sparse(self, name, *arguments) -> sp.csc_matrix:
@@ -238,8 +249,55 @@ class AssembledSystem:
             sparsity = function.sparsity_out(0)
             self._sparse_cache[name] = (np.array(sparsity.row()), np.array(sparsity.colind()), sparsity.shape)
         rows, column_pointers, shape = self._sparse_cache[name]
-        values = np.array(function(*arguments).nonzeros())
+        values = np.array(self._call(name, *arguments).nonzeros())
         return sp.csc_matrix((values, rows, column_pointers), shape=shape)
+
+    # --- parameters and inputs --------------------------------------------------------------
+    def set_parameter(self, name: str, value) -> None:
+        """Value of a symbolic Parameter for simulation."""
+        if name not in self.parameter_values:
+            raise KeyError(f"no Parameter '{name}'; the system has {sorted(self.parameter_values) or 'none'}")
+        size = next(p.size for p in self.parameters if p.name == name)
+        value = np.atleast_1d(np.asarray(value, dtype=float)).reshape(-1)
+        if value.size != size:
+            raise ValueError(f"Parameter '{name}' has size {size}, got {value.size} values")
+        self.parameter_values[name] = value
+
+    def set_input(self, name: str, signal) -> None:
+        """Signal of an Input for simulation: an InputSignal or any callable t -> values."""
+        if name not in self.input_signals:
+            raise KeyError(f"no Input '{name}'; the system has {sorted(self.input_signals) or 'none'}")
+        self.input_signals[name] = signal
+
+    def parameter_vector(self) -> np.ndarray:
+        """p for simulation; fails clearly for a parameter that has no value."""
+        missing = [name for name, value in self.parameter_values.items() if value is None]
+        if missing:
+            raise ValueError(f"symbolic parameter(s) {missing} have no value: set them with set_parameter")
+        values = [self.parameter_values[p.name] for p in self.parameters]
+        return np.concatenate(values) if values else np.zeros(0)
+
+    def input_vector(self, t: float) -> np.ndarray:
+        """u(t) for simulation; fails clearly for an input without signal or beyond its end."""
+        values = []
+        for item in self.inputs:
+            signal = self.input_signals[item.name]
+            if signal is None:
+                raise ValueError(f"Input '{item.name}' has no signal: set one with set_input")
+            end = getattr(signal, "end", None)
+            if end is not None and t > end + 1e-12:
+                raise ValueError(f"the signal of Input '{item.name}' ends at t = {end:.6g}, before t = {t:.6g}")
+            value = np.atleast_1d(np.asarray(signal(t), dtype=float)).reshape(-1)
+            if value.size != item.size:
+                raise ValueError(f"the signal of Input '{item.name}' gave {value.size} values, expected {item.size}")
+            values.append(value)
+        return np.concatenate(values) if values else np.zeros(0)
+
+    def _call(self, name, t, *arguments):
+        return self.functions[name](t, *arguments, self.input_vector(float(t)), self._parameters_now())
+
+    def _parameters_now(self):
+        return self.parameter_vector() if self.parameters else np.zeros(0)
 
     def describe_constraints(self, rows) -> str:
         """Owners of the given constraint rows, for error messages."""

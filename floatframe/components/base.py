@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 import casadi as ca
 import numpy as np
 
+from floatframe.parameters import Input, Parameter
+
 
 class ModelError(ValueError):
     """Bad input, found before any integration; the message names the component and the fault."""
@@ -46,8 +48,20 @@ class Component:
         return ModelError(f"{self.label}: {fault}")
 
     # --- parameter checks used by subclasses --------------------------------------------------
-    def vector(self, value, size: int | None, what: str) -> np.ndarray:
-        """A finite float vector of the given size (None: any size)."""
+    def vector(self, value, size: int | None, what: str, symbolic: bool = False):
+        """A finite float vector of the given size (None: any size).
+
+        With ``symbolic=True`` a :class:`Parameter` (or, for loads, an :class:`Input`) of that size is
+        accepted and returned as it is; ``Context.value`` turns it into a symbol.
+        """
+        if isinstance(value, (Parameter, Input)):
+            if not symbolic or (isinstance(value, Input) and symbolic != "input"):
+                raise self.error(f"{what} cannot be a {type(value).__name__}")
+            if size is not None and value.size != size:
+                raise self.error(f"{what}: {value!r} has size {value.size}, expected {size}")
+            if isinstance(value, Parameter) and value.value is not None and not np.all(np.isfinite(value.value)):
+                raise self.error(f"{what}: {value!r} contains NaN or inf")
+            return value
         try:
             array = np.asarray(value, dtype=float).reshape(-1)
         except (TypeError, ValueError):
@@ -111,6 +125,8 @@ class Context:
     externals: list = field(default_factory=list)    # (placeholder, callback, input expressions)
     kinematic_velocity: ca.SX = None                 # v with Euler-parameter rates projected, see below
     linear: list = field(default_factory=list)       # (rows, columns, constant sparse matrix, "q" | "v" | "a")
+    parameters: dict = field(default_factory=dict)   # Parameter -> SX symbol
+    inputs: dict = field(default_factory=dict)       # Input -> SX symbol
 
     # --- coordinates ------------------------------------------------------------------------
     def coordinates(self, node) -> ca.SX:
@@ -148,6 +164,23 @@ class Context:
             theta_t = self.v[indices]
             velocity[indices] = theta_t - theta * ca.dot(theta, theta_t) / ca.dot(theta, theta)
         self.kinematic_velocity = velocity
+
+    def value(self, x):
+        """A parameter value as a CasADi expression: a symbol for a Parameter or Input, else a constant."""
+        if isinstance(x, Parameter):
+            return self._symbol(self.parameters, x, "p")
+        if isinstance(x, Input):
+            return self._symbol(self.inputs, x, "u")
+        return ca.DM(np.asarray(x, dtype=float))
+
+    @staticmethod
+    def _symbol(table, item, prefix):
+        clash = [other for other in table if other.name == item.name and other is not item]
+        if clash:
+            raise ModelError(f"two different {type(item).__name__}s are named '{item.name}'")
+        if item not in table:
+            table[item] = ca.SX.sym(f"{prefix}_{item.name}", item.size)
+        return table[item]
 
     # --- residual terms ---------------------------------------------------------------------
     def add_lhs(self, indices, terms) -> None:

@@ -7,6 +7,7 @@ import numpy as np
 from floatframe import rotations
 from floatframe.components.base import Component, resolve
 from floatframe.components.nodes import NodeRigidBodyEP
+from floatframe.parameters import Parameter
 
 
 class Body(Component):
@@ -62,15 +63,18 @@ class ObjectRigidBody(Body):
     def __init__(self, node_number, physics_mass, physics_inertia, name=""):
         super().__init__(name)
         self.node_number = node_number
-        self.physics_mass = float(self.vector(physics_mass, 1, "physics_mass")[0])
-        inertia = np.asarray(physics_inertia, dtype=float)
-        if inertia.size == 6:
-            inertia = inertia_from_six(self.vector(inertia, 6, "physics_inertia"))
-        self.physics_inertia = self.matrix(inertia, (3, 3), "physics_inertia")
-        if self.physics_mass < 0:
-            raise self.error(f"physics_mass must be >= 0, got {self.physics_mass}")
-        if not np.allclose(self.physics_inertia, self.physics_inertia.T, rtol=1e-12, atol=0):
-            raise self.error("physics_inertia must be symmetric")
+        self.physics_mass = self.vector(physics_mass, 1, "physics_mass", symbolic=True)
+        if isinstance(physics_inertia, Parameter):
+            self.physics_inertia = self.vector(physics_inertia, 6, "physics_inertia", symbolic=True)
+        else:
+            inertia = np.asarray(physics_inertia, dtype=float)
+            if inertia.size == 6:
+                inertia = inertia_from_six(self.vector(inertia, 6, "physics_inertia"))
+            self.physics_inertia = self.matrix(inertia, (3, 3), "physics_inertia")
+            if not np.allclose(self.physics_inertia, self.physics_inertia.T, rtol=1e-12, atol=0):
+                raise self.error("physics_inertia must be symmetric")
+        if not isinstance(self.physics_mass, Parameter) and self.physics_mass[0] < 0:
+            raise self.error(f"physics_mass must be >= 0, got {self.physics_mass[0]}")
 
     def connect(self, system):
         self.node = resolve(system, "node", self.node_number, self, "node_number")
@@ -84,9 +88,13 @@ class ObjectRigidBody(Body):
         acceleration = ctx.accelerations(node)
         g_local = rotations.g_local(theta)
         omega = g_local @ theta_t
-        inertia = ca.DM(self.physics_inertia)
+        inertia = ctx.value(self.physics_inertia)
+        if inertia.numel() == 6:  # a Parameter [Jxx, Jyy, Jzz, Jyz, Jxz, Jxy]
+            inertia = ca.vertcat(ca.horzcat(inertia[0], inertia[5], inertia[4]),
+                                 ca.horzcat(inertia[5], inertia[1], inertia[3]),
+                                 ca.horzcat(inertia[4], inertia[3], inertia[2]))
         # m a_t and G_l^T (J (G_l theta_tt + G_l,t theta_t) + omega x J omega)
-        translational = self.physics_mass * acceleration[:3]
+        translational = ctx.value(self.physics_mass) * acceleration[:3]
         rotational = g_local.T @ (inertia @ (g_local @ acceleration[3:] + rotations.g_local(theta_t) @ theta_t)
                                   + ca.cross(omega, inertia @ omega))
         ctx.add_lhs(node.coordinate_indices, ca.vertcat(translational, rotational))

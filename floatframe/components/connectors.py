@@ -5,6 +5,7 @@ import casadi as ca
 import numpy as np
 
 from floatframe.components.base import Component, resolve
+from floatframe.parameters import Parameter
 
 
 class Connector(Component):
@@ -37,8 +38,8 @@ class CoordinateConstraint(Connector):
 
     def __init__(self, marker_numbers, offset=0.0, factor_value1=1.0, name=""):
         super().__init__(marker_numbers, name)
-        self.offset = float(self.vector(offset, 1, "offset")[0])
-        self.factor_value1 = float(self.vector(factor_value1, 1, "factor_value1")[0])
+        self.offset = self.vector(offset, 1, "offset", symbolic=True)
+        self.factor_value1 = self.vector(factor_value1, 1, "factor_value1", symbolic=True)
 
     def connect(self, system):
         super().connect(system)
@@ -48,7 +49,7 @@ class CoordinateConstraint(Connector):
 
     def add_terms(self, ctx):
         q0, q1 = (m.coordinates(ctx) for m in self.markers)
-        ctx.add_constraint(self, self.factor_value1 * q1 - q0 - self.offset)
+        ctx.add_constraint(self, ctx.value(self.factor_value1) * q1 - q0 - ctx.value(self.offset))
 
 
 class CoordinateVectorConstraint(Connector):
@@ -72,7 +73,8 @@ class CoordinateVectorConstraint(Connector):
             if not np.all(np.isfinite(matrix)):
                 raise self.error(f"{what} contains NaN or inf")
         self.n_constraints = m
-        self.offset = self.vector(np.zeros(m) if offset is None or np.size(offset) == 0 else offset, m, "offset")
+        no_offset = offset is None or (not isinstance(offset, Parameter) and np.size(offset) == 0)
+        self.offset = self.vector(np.zeros(m) if no_offset else offset, m, "offset", symbolic=True)
 
     def connect(self, system):
         super().connect(system)
@@ -83,7 +85,7 @@ class CoordinateVectorConstraint(Connector):
                                  f"{n} coordinates")
 
     def add_terms(self, ctx):
-        equations = -ca.DM(self.offset)
+        equations = -ctx.value(self.offset)
         for sign, marker, matrix in zip((-1.0, 1.0), self.markers, (self.scaling_marker0, self.scaling_marker1)):
             if matrix.size:
                 equations = equations + sign * (ca.DM(matrix) @ marker.coordinates(ctx))
@@ -105,15 +107,15 @@ class CartesianSpringDamper(Connector):
 
     def __init__(self, marker_numbers, stiffness, damping=(0.0, 0.0, 0.0), offset=(0.0, 0.0, 0.0), name=""):
         super().__init__(marker_numbers, name)
-        self.stiffness = self.vector(stiffness, 3, "stiffness")
-        self.damping = self.vector(damping, 3, "damping")
-        self.offset = self.vector(offset, 3, "offset")
+        self.stiffness = self.vector(stiffness, 3, "stiffness", symbolic=True)
+        self.damping = self.vector(damping, 3, "damping", symbolic=True)
+        self.offset = self.vector(offset, 3, "offset", symbolic=True)
 
     def force(self, ctx):
         x0, x1 = (m.position(ctx) for m in self.markers)
         difference = x1 - x0
-        return (ca.DM(self.stiffness) * (difference - ca.DM(self.offset))
-                + ca.DM(self.damping) * ctx.time_derivative(difference))
+        return (ctx.value(self.stiffness) * (difference - ctx.value(self.offset))
+                + ctx.value(self.damping) * ctx.time_derivative(difference))
 
     def add_terms(self, ctx):
         force = self.force(ctx)

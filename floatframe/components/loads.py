@@ -1,7 +1,8 @@
 """Loads on markers: a force vector, a torque vector, a load on one coordinate.
 
-Each takes a constant value or a function of time ``f(t)``. A function built from arithmetic and
-CasADi/NumPy functions is traced symbolically; any other callable is called numerically.
+Each takes a constant value, a function of time ``f(t)``, a :class:`Parameter` or an :class:`Input`
+signal u(t). A function built from arithmetic and CasADi/NumPy functions is traced symbolically; any
+other callable is called numerically.
 """
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import numpy as np
 
 from floatframe.components.base import Component, resolve
 from floatframe.components.external import NumericCallback, symbolic_or_callback
+from floatframe.parameters import Input, Parameter
 
 
 class Load(Component):
@@ -21,10 +23,10 @@ class Load(Component):
         super().__init__(name)
         self.marker_number = marker_number
         self.body_fixed = bool(body_fixed)
-        if callable(load):
+        if callable(load) and not isinstance(load, (Parameter, Input)):
             self.load = load
         else:
-            self.load = self.vector(load, self.size, "load vector")
+            self.load = self.vector(load, self.size, "load vector", symbolic="input")
 
     def connect(self, system):
         self.marker = resolve(system, "marker", self.marker_number, self, "marker_number")
@@ -32,15 +34,19 @@ class Load(Component):
             raise self.error(f"marker_number ({self.marker.label}) must be a {' or '.join(self.marker_kinds)} marker")
         if self.body_fixed and self.marker.kind != "rigid":
             raise self.error("body_fixed loads need a rigid-body marker")
-        if callable(self.load):
+        if self.is_function:
             trial = np.asarray(self.load(0.0), dtype=float).reshape(-1)
             if trial.size != self.size:
                 raise self.error(f"load function returned {trial.size} values at t = 0, expected {self.size}")
 
+    @property
+    def is_function(self) -> bool:
+        return callable(self.load) and not isinstance(self.load, (Parameter, Input))
+
     def value(self, ctx):
         """The load vector at the symbolic time, global unless ``body_fixed``."""
-        if not callable(self.load):
-            value = ca.DM(self.load)
+        if not self.is_function:
+            value = ctx.value(self.load)
         else:
             value = symbolic_or_callback(self.load, ctx.t, self.size, "load function", self)
             if value is None:
