@@ -19,7 +19,7 @@ def run_rotor_disc(arguments) -> int:
 
     model = build_rotor_disc(arguments.setup, refinement=arguments.refinement)
     assembled = model.system.assemble()
-    steps = arguments.steps or model.default_steps()
+    steps = arguments.steps
     solver = GeneralizedAlpha(model.spectral_radius, modified_newton=True)
     result = solver.solve(assembled, steps * model.h, steps)
     displacement = result.sensor(model.sensor)
@@ -46,6 +46,10 @@ def run_rotor_disc(arguments) -> int:
     figure.savefig(plot, dpi=120)
     csv = result.write_csv(output / f"rotor_disc_{arguments.setup}_sensor.csv", model.sensor)
     print(f"wrote {plot} and {csv}")
+    if arguments.paraview:
+        from floatframe.export import write_paraview
+        collection = write_paraview(output / f"rotor_disc_{arguments.setup}", assembled, model.body, model.cells, result)
+        print(f"wrote {collection} (open it in ParaView)")
     return 0
 
 
@@ -56,17 +60,23 @@ def main(argv=None) -> int:
                               description="Models: " + "; ".join(f"{k}: {v}" for k, v in MODELS.items()))
     run.add_argument("model", choices=sorted(MODELS))
     run.add_argument("--setup", choices=("tisserand", "constrained"), default="tisserand")
-    run.add_argument("--steps", type=int, default=0, help="number of steps (default: as in the reference runs)")
+    run.add_argument("--steps", type=int, default=200, help="number of steps of 1e-4 s (default 200: one revolution)")
     run.add_argument("--refinement", type=int, default=1, help="mesh refinement factor")
     run.add_argument("--output", default="output", help="folder for the plot and the sensor CSV")
+    run.add_argument("--paraview", action="store_true", help="also write the mesh motion as a VTU/PVD series")
     compare = commands.add_parser("compare", help="compare DAE solvers on a model (work-precision)",
                                   add_help=False)
     compare.add_argument("rest", nargs=argparse.REMAINDER)
+    ocp = commands.add_parser("ocp", help="optimal control with flexible bodies (e.g. 'ocp slew')", add_help=False)
+    ocp.add_argument("rest", nargs=argparse.REMAINDER)
     arguments = parser.parse_args(argv)
     if arguments.command == "run":
         return run_rotor_disc(arguments)
-    from floatframe.compare import compare_main
-    return compare_main(arguments.rest)
+    if arguments.command == "compare":
+        from floatframe.compare import compare_main
+        return compare_main(arguments.rest)
+    from floatframe.ocp import ocp_main
+    return ocp_main(arguments.rest)
 
 
 if __name__ == "__main__":

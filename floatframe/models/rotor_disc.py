@@ -39,6 +39,7 @@ class RotorDisc:
     mesh_nodes: np.ndarray  # (N, 3) reference positions
     unbalance_node: int
     setup: str
+    cells: dict | None = None  # mesh cells for export, e.g. {"hexahedron": (E, 8)}
     h: float = 1e-4
     spectral_radius: float = 0.5
 
@@ -55,21 +56,22 @@ def default_mesh_and_matrices(refinement: int = 1):
         mesh = rotor_disc_mesh(n_circumferential=8 * refinement, n_radial_shaft=refinement,
                                n_radial_disc=refinement, axial_element_size=0.05 / refinement)
     mass, stiffness = linear_elastic_matrices(mesh, **STEEL)
-    return mesh.nodes, mass, stiffness
+    return mesh, mass, stiffness
 
 
 def build_rotor_disc(setup: str = "tisserand", nodes=None, mass_matrix=None, stiffness_matrix=None,
                      unbalance_node: int | None = None, refinement: int = 1, length: float = 0.5,
-                     disc_position: float = 0.25) -> RotorDisc:
+                     disc_position: float = 0.25, cells: dict | None = None) -> RotorDisc:
     """Build one of the two set-ups; without matrices, on the built-in mesh (``refinement`` 1, 2, ...).
 
     ``nodes`` (N, 3), ``mass_matrix``, ``stiffness_matrix`` (3N, 3N) unscaled; ``unbalance_node``
-    defaults to the node of largest y on the plane x = 0 at the disc.
+    defaults to the node of largest y on the plane x = 0; ``cells`` (for export) as in ``RotorDisc``.
     """
     if setup not in SETUPS:
         raise ValueError(f"build_rotor_disc: unknown setup '{setup}'; choose one of {SETUPS}")
     if nodes is None:
-        nodes, mass_matrix, stiffness_matrix = default_mesh_and_matrices(refinement)
+        mesh, mass_matrix, stiffness_matrix = default_mesh_and_matrices(refinement)
+        nodes, cells = mesh.nodes, {"hexahedron": mesh.elements["Hex8"]}
     nodes = np.asarray(nodes, dtype=float)
     if unbalance_node is None:
         on_plane = np.flatnonzero(np.abs(nodes[:, 0]) < 1e-9)
@@ -110,4 +112,4 @@ def build_rotor_disc(setup: str = "tisserand", nodes=None, mass_matrix=None, sti
         system.add(c.CartesianSpringDamper([face_marker, ground_marker], [stiffness, stiffness, axial_stiffness],
                                            [damping] * 3))
     sensor = system.add(c.SensorSuperElement(body, middle, "Displacement"))
-    return RotorDisc(system, body, sensor, nodes, unbalance_node, setup)
+    return RotorDisc(system, body, sensor, nodes, unbalance_node, setup, cells)

@@ -1,0 +1,51 @@
+"""Export of results for ParaView: one VTU file per stored step and a PVD collection over time."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import meshio
+import numpy as np
+
+from floatframe.components.base import Context
+from floatframe.components.ffrf import ObjectFFRF
+
+
+def mesh_node_trajectories(assembled, body: ObjectFFRF, result) -> dict:
+    """Global positions, displacements and velocities of all mesh nodes at every stored step, (k, N, 3)."""
+    import casadi as ca
+
+    symbols = assembled.symbols
+    ctx = Context(t=symbols.t, q=symbols.q, v=symbols.v, a=symbols.a, lam=symbols.lam,
+                  q_reference=assembled.q_reference)
+    ctx.project_rotation_rates([body.rigid_node.coordinate_indices[3:]])
+    outputs = {name: ca.horzcat(*[body.mesh_node_output(ctx, k, name) for k in range(body.n_mesh_nodes)])
+               for name in ("Position", "Displacement", "Velocity")}
+    function = ca.Function("mesh_outputs", [symbols.t, symbols.q, symbols.v], list(outputs.values()))
+    values = {name: [] for name in outputs}
+    for t, q, v in zip(result.t, result.q, result.v):
+        for name, value in zip(outputs, function(t, q, v)):
+            values[name].append(np.asarray(value).T)
+    return {name: np.array(rows) for name, rows in values.items()}
+
+
+def write_paraview(path, assembled, body: ObjectFFRF, cells: dict, result) -> Path:
+    """Write ``path``.pvd and one ``path``_NNNN.vtu per stored step; returns the .pvd path.
+
+    ``cells``: {"hexahedron": (E, 8)} or {"tetra": (E, 4)} mesh-node numbers (0-based, VTK order).
+    Point data: displacement and velocity (global, [m], [m/s]); points at their current global positions.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    trajectories = mesh_node_trajectories(assembled, body, result)
+    cell_blocks = [(kind, np.asarray(block, dtype=int)) for kind, block in cells.items()]
+    entries = []
+    for step, t in enumerate(result.t):
+        file = path.parent / f"{path.stem}_{step:04d}.vtu"
+        meshio.write(file, meshio.Mesh(trajectories["Position"][step], cell_blocks,
+                                       point_data={"displacement": trajectories["Displacement"][step],
+                                                   "velocity": trajectories["Velocity"][step]}))
+        entries.append(f'    <DataSet timestep="{t!r}" part="0" file="{file.name}"/>')
+    collection = path.with_suffix(".pvd")
+    collection.write_text('<?xml version="1.0"?>\n<VTKFile type="Collection" version="0.1">\n  <Collection>\n'
+                          + "\n".join(entries) + "\n  </Collection>\n</VTKFile>\n")
+    return collection
