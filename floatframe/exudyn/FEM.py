@@ -1,0 +1,219 @@
+"""Exudyn's ``FEM`` module for FFRF scripts: FEMinterface and ObjectFFRFinterface on floatframe.fem.
+
+FEMinterface reads Abaqus meshes and matrices with :func:`floatframe.fem.read_abaqus_inp` and
+:func:`floatframe.fem.read_abaqus_mtx` and answers node queries through :class:`floatframe.fem.Mesh`.
+ObjectFFRFinterface adds the frame node, the mesh nodes, the ObjectFFRF and (optionally) the
+Tisserand-frame constraint to a MainSystem, as Exudyn's does.
+"""
+from __future__ import annotations
+
+import numpy as np
+import scipy.linalg
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
+
+from floatframe import fem as core_fem
+from floatframe.exudyn import _items as items
+from floatframe.exudyn._matrix import MatrixContainer
+from floatframe.exudyn._names import ExudynLayerError
+from floatframe.exudyn.utilities import AngularVelocity2EulerParameters_t, ComputeSkewMatrix
+
+# outward triangles of the faces of positively oriented elements (Abaqus/VTK node order)
+_HEX_TRIANGLES = [[0, 3, 2], [0, 2, 1], [4, 5, 6], [4, 6, 7], [0, 1, 5], [0, 5, 4], [1, 2, 6], [1, 6, 5],
+                  [2, 3, 7], [2, 7, 6], [3, 0, 4], [3, 4, 7]]
+_TET_TRIANGLES = [[0, 2, 1], [0, 1, 3], [1, 2, 3], [0, 3, 2]]
+
+
+def ConvertHexToTrigs(nodeNumbers) -> list:
+    """The 12 surface triangles (node-number triples) of one 8-node hexahedron (corner nodes only)."""
+    return [[int(nodeNumbers[i]) for i in triangle] for triangle in _HEX_TRIANGLES]
+
+
+def ConvertTetToTrigs(nodeNumbers) -> list:
+    """The 4 surface triangles of one tetrahedron (corner nodes only)."""
+    return [[int(nodeNumbers[i]) for i in triangle] for triangle in _TET_TRIANGLES]
+
+
+class FEMinterface:
+    """Mesh, mass and stiffness matrices of a finite-element model, with Exudyn's method names.
+
+    Attributes as in Exudyn: ``nodes`` ({'Position': (n, 3)}), ``elements`` (list of dicts with
+    'Hex8'/'Tet4' connectivities, 0-based), ``modeBasis``, ``eigenValues``.
+    """
+
+    def __init__(self):
+        self.nodes = {}
+        self.elements = []
+        self.modeBasis = {}
+        self.eigenValues = []
+        self.surface = []
+        self._mesh = None
+        self._mass = None
+        self._stiffness = None
+
+    # --- import ---------------------------------------------------------------------------------
+    def ImportFromAbaqusInputFile(self, fileName, typeName="Part", name="Part-1", verbose=False,
+                                  createSurfaceTrigs=True, surfaceTrigsAll=False) -> np.ndarray:
+        """Read nodes and Hex8/Tet4 elements; ``typeName='Instance'`` selects the instance ``name``.
+
+        Returns the node positions (n, 3).
+        """
+        instance = name if str(typeName).lower() == "instance" else None
+        self._mesh = core_fem.read_abaqus_inp(fileName, instance=instance)
+        self.nodes = {"Position": self._mesh.nodes.copy()}
+        self.elements = [dict(Name=name, **{kind: c.copy() for kind, c in self._mesh.elements.items()})]
+        if createSurfaceTrigs:
+            self.surface = [dict(Name=name, Trigs=self._mesh.surface_triangles())]
+        return self.nodes["Position"]
+
+    def ReadMassMatrixFromAbaqus(self, fileName, type="SparseRowColumnValue"):
+        self._mass = self._read_matrix(fileName, type, "ReadMassMatrixFromAbaqus")
+
+    def ReadStiffnessMatrixFromAbaqus(self, fileName, type="SparseRowColumnValue"):
+        self._stiffness = self._read_matrix(fileName, type, "ReadStiffnessMatrixFromAbaqus")
+
+    def _read_matrix(self, fileName, kind, what):
+        if kind != "SparseRowColumnValue":
+            raise ExudynLayerError(f"FEMinterface.{what}: type '{kind}' is not supported "
+                                   f"(closest supported name: 'SparseRowColumnValue')")
+        size = self.NumberOfCoordinates() if self._mesh is not None else None
+        return core_fem.read_abaqus_mtx(fileName, size=size)
+
+    # --- matrices -------------------------------------------------------------------------------
+    def _require(self, attribute, what):
+        value = getattr(self, attribute)
+        if value is None:
+            source = "ImportFromAbaqusInputFile" if attribute == "_mesh" else f"Read{what}MatrixFromAbaqus"
+            raise ExudynLayerError(f"FEMinterface: no {what.lower()} data; call {source} first")
+        return value
+
+    def ScaleStiffnessMatrix(self, factor):
+        self._stiffness = (self._require("_stiffness", "Stiffness") * float(factor)).tocsr()
+
+    def ScaleMassMatrix(self, factor):
+        self._mass = (self._require("_mass", "Mass") * float(factor)).tocsr()
+
+    def AddNodeMass(self, nodeNumber, addedMass):
+        """Add a point mass [kg] to the three diagonal entries of a node."""
+        self._mass = core_fem.add_node_mass(self._require("_mass", "Mass"), int(nodeNumber), float(addedMass))
+
+    def GetMassMatrix(self, sparse=True):
+        matrix = self._require("_mass", "Mass")
+        return matrix.copy() if sparse else matrix.toarray()
+
+    def GetStiffnessMatrix(self, sparse=True):
+        matrix = self._require("_stiffness", "Stiffness")
+        return matrix.copy() if sparse else matrix.toarray()
+
+    # --- nodes ----------------------------------------------------------------------------------
+    def GetNodePositionsAsArray(self) -> np.ndarray:
+        return self._require("_mesh", "Mesh").nodes.copy()
+
+    def NumberOfNodes(self) -> int:
+        return self._require("_mesh", "Mesh").n_nodes
+
+    def NumberOfCoordinates(self) -> int:
+        return self._require("_mesh", "Mesh").n_coordinates
+
+    def GetNodeAtPoint(self, point, tolerance=1e-5, raiseException=True) -> int:
+        """Number of the node at ``point`` (within ``tolerance`` in every coordinate); -1 if none and
+        ``raiseException`` is False."""
+        nodes = self._require("_mesh", "Mesh").nodes
+        inside = np.flatnonzero(np.all(np.abs(nodes - np.asarray(point, dtype=float)) <= tolerance, axis=1))
+        if inside.size:
+            return int(inside[0])
+        if raiseException:
+            raise ExudynLayerError(f"FEMinterface.GetNodeAtPoint: no node within {tolerance} of {list(point)}")
+        return -1
+
+    def GetNodesInPlane(self, point, normal, tolerance=1e-5) -> list:
+        return [int(i) for i in self._require("_mesh", "Mesh").nodes_in_plane(point, normal, tol=tolerance)]
+
+    def GetNodesOnCylinder(self, p1, p2, radius, tolerance=1e-5) -> list:
+        """Nodes on the cylinder surface of ``radius`` about the axis through p1 and p2, between them."""
+        mesh = self._require("_mesh", "Mesh")
+        p1, p2 = np.asarray(p1, dtype=float), np.asarray(p2, dtype=float)
+        axis = p2 - p1
+        candidates = mesh.nodes_on_cylinder(p1, axis, radius, tol=tolerance)
+        along = (mesh.nodes[candidates] - p1) @ axis / (axis @ axis)
+        return [int(i) for i, s in zip(candidates, along) if -tolerance <= s <= 1 + tolerance]
+
+    def GetSurfaceTriangles(self) -> np.ndarray:
+        return self._require("_mesh", "Mesh").surface_triangles()
+
+    # --- modes ----------------------------------------------------------------------------------
+    def ComputeEigenmodes(self, nModes, excludeRigidBodyModes=0, useSparseSolver=True):
+        """Lowest ``nModes`` eigenmodes of K x = omega^2 M x after the first ``excludeRigidBodyModes``."""
+        mass, stiffness = self._require("_mass", "Mass"), self._require("_stiffness", "Stiffness")
+        count = int(nModes) + int(excludeRigidBodyModes)
+        n = mass.shape[0]
+        if useSparseSolver and n > 200 and count < n - 1:
+            scale = abs(stiffness).max() / max(abs(mass).max(), 1e-300)
+            values, vectors = spla.eigsh(stiffness.tocsc(), k=count, M=mass.tocsc(), sigma=-1e-6 * scale)
+        else:
+            values, vectors = scipy.linalg.eigh(stiffness.toarray(), mass.toarray())
+        order = np.argsort(values)[excludeRigidBodyModes:count]
+        self.eigenValues = np.abs(values[order])
+        self.modeBasis = {"matrix": vectors[:, order], "type": "NormalModes"}
+
+    def GetEigenFrequenciesHz(self) -> np.ndarray:
+        return np.sqrt(np.asarray(self.eigenValues)) / (2 * np.pi)
+
+
+class ObjectFFRFinterface:
+    """Builds an ObjectFFRF with its nodes (and the Tisserand-frame constraint) from a FEMinterface."""
+
+    def __init__(self, femInterface: FEMinterface):
+        self.fem = femInterface
+        self.xRef = femInterface.GetNodePositionsAsArray().reshape(-1)
+        n = femInterface.NumberOfNodes()
+        self.massMatrix = femInterface.GetMassMatrix(sparse=True)
+        self.Phit = sp.kron(np.ones((n, 1)), sp.identity(3), format="csr")
+        self.PhitTM = np.asarray((self.Phit.T @ self.massMatrix).todense())
+
+    def AddObjectFFRF(self, exu, mbs, positionRef=(0, 0, 0), eulerParametersRef=(1, 0, 0, 0),
+                      initialVelocity=(0, 0, 0), initialAngularVelocity=(0, 0, 0), gravity=(0, 0, 0),
+                      constrainRigidBodyMotion=True, massProportionalDamping=0, stiffnessProportionalDamping=0,
+                      color=(0.1, 0.9, 0.1, 1.0)) -> dict:
+        """Add frame node, mesh nodes, ObjectFFRF and, if ``constrainRigidBodyMotion``, the Tisserand
+        constraint (mean displacement and mean rotation of the mesh w.r.t. the frame vanish, weighted
+        with M). ``gravity`` is stored only, as in Exudyn. Returns the numbers of what was added."""
+        fem = self.fem
+        ep0 = np.asarray(eulerParametersRef, dtype=float)
+        theta_t = AngularVelocity2EulerParameters_t(initialAngularVelocity, ep0)
+        self.gravity = list(gravity)
+        self.nRigidBody = mbs.AddNode(items.NodeRigidBodyEP(
+            referenceCoordinates=list(positionRef) + list(ep0),
+            initialVelocities=list(initialVelocity) + list(theta_t)))
+        self.nodeList = [mbs.AddNode(items.NodePoint(referenceCoordinates=list(p)))
+                         for p in fem.GetNodePositionsAsArray()]
+        stiffness = fem.GetStiffnessMatrix(sparse=True)
+        damping = []
+        if massProportionalDamping or stiffnessProportionalDamping:
+            damping = MatrixContainer(massProportionalDamping * self.massMatrix
+                                      + stiffnessProportionalDamping * stiffness)
+        surface = fem.GetSurfaceTriangles() if fem._mesh is not None and fem._mesh.elements else []
+        self.oFFRF = mbs.AddObject(items.ObjectFFRF(
+            nodeNumbers=[self.nRigidBody] + self.nodeList, massMatrixFF=MatrixContainer(self.massMatrix),
+            stiffnessMatrixFF=MatrixContainer(stiffness), dampingMatrixFF=damping,
+            visualization=dict(show=True, color=list(color), triangleMesh=np.asarray(surface), showNodes=False)))
+        self.oRigidBodyConstraint = None
+        if constrainRigidBodyMotion:
+            self.oRigidBodyConstraint = self._add_tisserand_constraint(mbs)
+        return {"nRigidBody": self.nRigidBody, "nodeList": self.nodeList, "oFFRF": self.oFFRF,
+                "oRigidBodyConstraint": self.oRigidBodyConstraint}
+
+    def _add_tisserand_constraint(self, mbs) -> int:
+        """S q_obj = S q_ref_obj with S = [[0, Phi_t^T M], [0, x_ref~^T M]] (zero on the frame node)."""
+        n_flexible = self.xRef.size
+        scaling = np.zeros((6, 7 + n_flexible))
+        scaling[0:3, 7:] = self.PhitTM
+        scaling[3:6, 7:] = np.asarray((self.massMatrix.T @ ComputeSkewMatrix(self.xRef)).T)
+        offset = np.zeros(6)
+        offset[0:3] = self.PhitTM @ self.xRef
+        offset[3:6] = scaling[3:6, 7:] @ self.xRef
+        marker_object = mbs.AddMarker(items.MarkerObjectODE2Coordinates(objectNumber=self.oFFRF))
+        ground = mbs.AddNode(items.NodePointGround(referenceCoordinates=[0.0, 0.0, 0.0]))
+        marker_ground = mbs.AddMarker(items.MarkerNodeCoordinates(nodeNumber=ground))
+        return mbs.AddObject(items.ObjectConnectorCoordinateVector(
+            markerNumbers=[marker_ground, marker_object], scalingMarker1=scaling, offset=offset))

@@ -1,0 +1,71 @@
+"""MatrixContainer: the matrix holder Exudyn's ObjectFFRF takes (kept as scipy.sparse or dense array)."""
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from floatframe.exudyn._names import ExudynLayerError
+
+
+class MatrixContainer:
+    """A dense or sparse matrix for ``massMatrixFF``, ``stiffnessMatrixFF``, ``dampingMatrixFF``.
+
+    ``MatrixContainer(matrix)`` takes a NumPy array or a scipy.sparse matrix directly.
+    """
+
+    def __init__(self, matrix=None):
+        self.matrix = None
+        if matrix is not None:
+            if sp.issparse(matrix):
+                self.SetWithSparseMatrix(matrix)
+            else:
+                self.SetWithDenseMatrix(matrix)
+
+    def SetWithDenseMatrix(self, pyArray, useDenseMatrix=False, bandwidth=0):
+        """Store a dense matrix (as sparse unless ``useDenseMatrix``)."""
+        array = np.asarray(pyArray, dtype=float)
+        if array.ndim != 2:
+            raise ExudynLayerError(f"MatrixContainer.SetWithDenseMatrix: expected a 2D array, got shape {array.shape}")
+        self.matrix = array.copy() if useDenseMatrix else sp.csr_matrix(array)
+
+    def SetWithSparseMatrix(self, sparseMatrix, numberOfRowsInit=-1, numberOfColumnsInit=-1, useDenseMatrix=False,
+                            factor=1.0):
+        """Store a scipy.sparse matrix (times ``factor``)."""
+        if not sp.issparse(sparseMatrix):
+            raise ExudynLayerError("MatrixContainer.SetWithSparseMatrix: expected a scipy.sparse matrix, got "
+                                   f"{type(sparseMatrix).__name__}")
+        matrix = sp.csr_matrix(sparseMatrix, dtype=float) * float(factor)
+        self.matrix = matrix.toarray() if useDenseMatrix else matrix
+
+    def SetWithSparseMatrixCSR(self, numberOfRowsInit, numberOfColumnsInit, pyArrayCSR, useDenseMatrix=False,
+                               factor=1.0):
+        """Store a matrix given as rows [row, column, value] (0-based); repeated entries are added."""
+        triplets = np.asarray(pyArrayCSR, dtype=float).reshape(-1, 3)
+        shape = (int(numberOfRowsInit), int(numberOfColumnsInit))
+        rows, columns = triplets[:, 0].astype(int), triplets[:, 1].astype(int)
+        if triplets.size and (rows.min() < 0 or columns.min() < 0 or rows.max() >= shape[0]
+                              or columns.max() >= shape[1]):
+            raise ExudynLayerError(f"MatrixContainer.SetWithSparseMatrixCSR: an index lies outside the shape {shape}")
+        matrix = sp.csr_matrix((triplets[:, 2] * float(factor), (rows, columns)), shape=shape)
+        self.matrix = matrix.toarray() if useDenseMatrix else matrix
+
+    def GetPythonObject(self):
+        """The stored matrix (dense array, or the triplets [row, column, value] of a sparse one)."""
+        if self.matrix is None:
+            return np.zeros((0, 0))
+        if sp.issparse(self.matrix):
+            coo = self.matrix.tocoo()
+            return np.column_stack([coo.row, coo.col, coo.data])
+        return self.matrix.copy()
+
+    def Convert2DenseMatrix(self) -> np.ndarray:
+        if self.matrix is None:
+            return np.zeros((0, 0))
+        return self.matrix.toarray() if sp.issparse(self.matrix) else self.matrix.copy()
+
+    def UseDenseMatrix(self) -> bool:
+        return self.matrix is not None and not sp.issparse(self.matrix)
+
+    def __repr__(self):
+        shape = None if self.matrix is None else self.matrix.shape
+        return f"MatrixContainer(shape={shape}, sparse={sp.issparse(self.matrix)})"

@@ -1,0 +1,517 @@
+"""SystemContainer, MainSystem and SolveDynamic: Exudyn's scripting interface on floatframe's core.
+
+A MainSystem keeps the items as Exudyn item records; ``Assemble`` translates them one to one into a
+:class:`floatframe.System` (same numbers per family) and assembles it. Outputs (``GetNodeOutput``, ...)
+are CasADi functions of the core's state, evaluated at the current state: the initial state after
+``Assemble``, the state of the ongoing Newton iteration inside user functions, the final state after
+``SolveDynamic``.
+"""
+from __future__ import annotations
+
+import time
+import warnings
+from pathlib import Path
+
+import casadi as ca
+import numpy as np
+
+from floatframe import rotations
+from floatframe.components import ObjectFFRF
+from floatframe.components.base import Context
+from floatframe.components.nodes import NodeRigidBodyEP
+from floatframe.exudyn import _translate
+from floatframe.exudyn._items import as_item
+from floatframe.exudyn._names import (ConfigurationType, DynamicSolverType, ExudynLayerError, OutputVariableType,
+                                      member_name, unknown)
+from floatframe.exudyn._settings import SimulationSettings, VisualizationSettings, solver_options
+from floatframe.solvers import GeneralizedAlpha
+from floatframe.system import System
+
+FAMILIES = ("node", "object", "marker", "load", "sensor")
+
+
+def renderer_call(name: str):
+    """A renderer function: warns that nothing is rendered and returns."""
+    def call(*arguments, **keywords):
+        warnings.warn(f"{name}: floatframe has no renderer; the call is ignored", stacklevel=2)
+        return False
+    call.__name__ = name
+    return call
+
+
+class _Renderer:
+    """``SC.renderer``: every method warns and returns."""
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return renderer_call(f"renderer.{name}")
+
+
+class SystemContainer:
+    """Holds the systems of a script and the (kept, not rendered) visualization settings."""
+
+    def __init__(self):
+        self.systems = []
+        self.visualizationSettings = VisualizationSettings()
+        self.renderer = _Renderer()
+
+    def AddSystem(self) -> "MainSystem":
+        system = MainSystem(self)
+        self.systems.append(system)
+        return system
+
+    def NumberOfSystems(self) -> int:
+        return len(self.systems)
+
+    def GetSystem(self, number: int) -> "MainSystem":
+        return self.systems[number]
+
+    def Reset(self):
+        self.systems.clear()
+
+    def GetRenderState(self) -> dict:
+        return {}
+
+    SetRenderState = staticmethod(renderer_call("SetRenderState"))
+    WaitForRenderEngineStopFlag = staticmethod(renderer_call("WaitForRenderEngineStopFlag"))
+    RedrawAndSaveImage = staticmethod(renderer_call("RedrawAndSaveImage"))
+    AttachToRenderEngine = staticmethod(renderer_call("AttachToRenderEngine"))
+    DetachFromRenderEngine = staticmethod(renderer_call("DetachFromRenderEngine"))
+
+
+class SystemData:
+    """``mbs.systemData``: the system's coordinate vectors."""
+
+    def __init__(self, mbs: "MainSystem"):
+        self._mbs = mbs
+
+    def GetODE2Coordinates(self, configuration=ConfigurationType.Current) -> np.ndarray:
+        """ODE2 coordinates (change from reference) of the given configuration."""
+        return self._mbs.state(configuration)[1].copy()
+
+    def GetODE2Coordinates_t(self, configuration=ConfigurationType.Current) -> np.ndarray:
+        return self._mbs.state(configuration)[2].copy()
+
+    def GetODE2Coordinates_tt(self, configuration=ConfigurationType.Current) -> np.ndarray:
+        return self._mbs.state(configuration)[3].copy()
+
+    def GetAECoordinates(self, configuration=ConfigurationType.Current) -> np.ndarray:
+        return self._mbs.state(configuration)[4].copy()
+
+    def NumberOfNodes(self) -> int:
+        return len(self._mbs.items("node"))
+
+    def NumberOfObjects(self) -> int:
+        return len(self._mbs.items("object"))
+
+    def NumberOfMarkers(self) -> int:
+        return len(self._mbs.items("marker"))
+
+    def NumberOfLoads(self) -> int:
+        return len(self._mbs.items("load"))
+
+    def NumberOfSensors(self) -> int:
+        return len(self._mbs.items("sensor"))
+
+
+class MainSystem:
+    """Exudyn's MainSystem on floatframe: add items, ``Assemble``, solve, read outputs.
+
+    floatframe extras: :meth:`GetFloatframeSystem` (the core model), :meth:`GetAssembledSystem` (exact
+    sparse Jacobians, CasADi symbols for IDAS and sensitivities), :meth:`GetSimulationResult`.
+    """
+
+    def __init__(self, container: SystemContainer | None = None):
+        self._container = container
+        self._items = {family: [] for family in FAMILIES}
+        self.variables = {}
+        self.sys = {}
+        self.systemData = SystemData(self)
+        self._core = None
+        self._assembled = None
+        self._state = None
+        self._solving = False
+        self._result = None
+        self._sensor_data = {}
+        self._outputs = {}
+        self._dirty = True
+
+    # --- adding and reading items ---------------------------------------------------------------
+    def _add(self, family, item) -> int:
+        item = as_item(family, item)
+        number = len(self._items[family])
+        if not item.name:
+            item.name = f"{family}{number}"
+        self._items[family].append(item)
+        self._dirty = True
+        return number
+
+    def AddNode(self, item) -> int:
+        """Add a node (item or dict); returns its number."""
+        return self._add("node", item)
+
+    def AddObject(self, item) -> int:
+        """Add an object (body or connector; item or dict); returns its number."""
+        return self._add("object", item)
+
+    def AddMarker(self, item) -> int:
+        return self._add("marker", item)
+
+    def AddLoad(self, item) -> int:
+        return self._add("load", item)
+
+    def AddSensor(self, item) -> int:
+        return self._add("sensor", item)
+
+    def items(self, family: str) -> list:
+        return self._items[family]
+
+    def item(self, family: str, number, owner: str = "", what: str = ""):
+        """The item record of a family by number, or an error naming the caller."""
+        items = self._items[family]
+        try:
+            index = int(number)
+        except (TypeError, ValueError):
+            index = -1
+        if not 0 <= index < len(items):
+            where = f"{owner}: {what} " if owner else f"{family} number "
+            raise ExudynLayerError(f"{where}{number!r} does not exist (the system has {len(items)} {family}s)")
+        return items[index]
+
+    def _item_dict(self, family, number) -> dict:
+        item = self.item(family, number)
+        data = dict(item)
+        if family == "object" and item.type_string == "FFRF" and self._core is not None and not self._dirty:
+            data.update(self._ffrf_physics(int(number)))
+        return data
+
+    def _ffrf_physics(self, number) -> dict:
+        component = self._core.objects[number]
+        inertia = np.asarray(component.physics_inertia)
+        center = np.asarray(component.physics_center_of_mass)
+        return dict(physicsMass=component.physics_mass, physicsInertia=inertia, physicsCenterOfMass=center,
+                    mass=component.physics_mass, inertia=inertia, centerOfMass=center)
+
+    def GetNode(self, number) -> dict:
+        return self._item_dict("node", number)
+
+    def GetObject(self, number) -> dict:
+        """The object's parameters; for ObjectFFRF after ``Assemble`` also physicsMass, physicsInertia,
+        physicsCenterOfMass (and the names mass, inertia, centerOfMass)."""
+        return self._item_dict("object", number)
+
+    def GetMarker(self, number) -> dict:
+        return self._item_dict("marker", number)
+
+    def GetLoad(self, number) -> dict:
+        return self._item_dict("load", number)
+
+    def GetSensor(self, number) -> dict:
+        return self._item_dict("sensor", number)
+
+    def _get_parameter(self, family, number, name):
+        data = self._item_dict(family, number)
+        name = self.item(family, number).deprecated.get(name, name)
+        if name not in data:
+            raise unknown("parameter", name, data, f"{type(self.item(family, number)).__name__} {number}")
+        return data[name]
+
+    def _set_parameter(self, family, number, name, value):
+        item = self.item(family, number)
+        try:
+            setattr(item, name, value)
+        except ExudynLayerError:
+            raise unknown("parameter", name, [*item.parameters, *item.deprecated, "name"],
+                          f"{type(item).__name__} {number}") from None
+        self._dirty = True
+
+    def GetObjectParameter(self, objectNumber, parameterName):
+        return self._get_parameter("object", objectNumber, parameterName)
+
+    def SetObjectParameter(self, objectNumber, parameterName, value):
+        """Change a parameter; the system is assembled again before the next solve."""
+        self._set_parameter("object", objectNumber, parameterName, value)
+
+    def GetNodeParameter(self, nodeNumber, parameterName):
+        return self._get_parameter("node", nodeNumber, parameterName)
+
+    def SetNodeParameter(self, nodeNumber, parameterName, value):
+        self._set_parameter("node", nodeNumber, parameterName, value)
+
+    def GetMarkerParameter(self, markerNumber, parameterName):
+        return self._get_parameter("marker", markerNumber, parameterName)
+
+    def GetLoadParameter(self, loadNumber, parameterName):
+        return self._get_parameter("load", loadNumber, parameterName)
+
+    def SetLoadParameter(self, loadNumber, parameterName, value):
+        self._set_parameter("load", loadNumber, parameterName, value)
+
+    def GetSensorParameter(self, sensorNumber, parameterName):
+        return self._get_parameter("sensor", sensorNumber, parameterName)
+
+    def NumberOfNodes(self) -> int:
+        return len(self._items["node"])
+
+    def NumberOfObjects(self) -> int:
+        return len(self._items["object"])
+
+    def NumberOfMarkers(self) -> int:
+        return len(self._items["marker"])
+
+    def NumberOfLoads(self) -> int:
+        return len(self._items["load"])
+
+    def NumberOfSensors(self) -> int:
+        return len(self._items["sensor"])
+
+    # --- assembly ---------------------------------------------------------------------------------
+    def Assemble(self):
+        """Translate all items into core components and assemble the DAE."""
+        core = System()
+        core.user_function_handle = self
+        for family in FAMILIES:
+            translate = _translate.TRANSLATORS[family]
+            for number, item in enumerate(self._items[family]):
+                core.add(translate(item, number, self))
+        self._core, self._assembled, self._outputs = core, None, {}
+        self._state, self._result, self._sensor_data = None, None, {}
+        self._assembled = core.assemble()
+        self._state = self.state(ConfigurationType.Initial)
+        self._dirty = False
+
+    def _require_assembled(self, what: str):
+        if self._core is None or self._dirty:
+            raise ExudynLayerError(f"{what}: call mbs.Assemble() first (items were added or changed)")
+
+    def GetFloatframeSystem(self) -> System:
+        """The core :class:`floatframe.System` built by the last ``Assemble``."""
+        self._require_assembled("GetFloatframeSystem")
+        return self._core
+
+    def GetAssembledSystem(self):
+        """The core :class:`floatframe.AssembledSystem` (exact sparse Jacobians, CasADi symbols)."""
+        self._require_assembled("GetAssembledSystem")
+        return self._assembled
+
+    def GetSimulationResult(self):
+        """The :class:`floatframe.SimulationResult` of the last ``SolveDynamic`` (None before)."""
+        return self._result
+
+    # --- state and outputs --------------------------------------------------------------------------
+    def state(self, configuration=ConfigurationType.Current):
+        """(t, q, v, a, lambda) of a configuration: Current, Initial or Reference."""
+        if self._core is None:
+            raise ExudynLayerError("no coordinates yet: call mbs.Assemble() first")
+        kind = member_name(configuration, ConfigurationType, "MainSystem", "configuration")
+        if kind == "Current":
+            if self._solving and self._assembled is not None and self._assembled.current_state is not None:
+                return self._assembled.current_state
+            if self._state is not None:
+                return self._state
+            kind = "Initial"
+        nodes = [n for n in self._core.nodes if n.n_coordinates]
+        n = sum(node.n_coordinates for node in nodes)
+        m = self._assembled.n_multipliers if self._assembled is not None else 0
+        q, v = np.zeros(n), np.zeros(n)
+        if kind == "Initial":
+            for node in nodes:
+                q[node.coordinate_indices] = node.initial_coordinates
+                v[node.coordinate_indices] = node.initial_velocities
+        elif kind != "Reference":
+            raise ExudynLayerError(f"configuration {kind} is not supported; use Current, Initial or Reference")
+        return (0.0, q, v, np.zeros(n), np.zeros(m))
+
+    def _context(self, m: int) -> Context:
+        nodes = self._core.nodes
+        n = sum(node.n_coordinates for node in nodes)
+        q_reference = np.zeros(n)
+        for node in nodes:
+            if node.n_coordinates:
+                q_reference[node.coordinate_indices] = node.reference_coordinates
+        ctx = Context(t=ca.SX.sym("t"), q=ca.SX.sym("q", n), v=ca.SX.sym("v", n), a=ca.SX.sym("a", n),
+                      lam=ca.SX.sym("lam", m), q_reference=q_reference, system=self._core)
+        ctx.project_rotation_rates([node.coordinate_indices[3:] for node in nodes
+                                    if isinstance(node, NodeRigidBodyEP)])
+        return ctx
+
+    def _evaluate(self, key, build, configuration):
+        if self._core is None:
+            raise ExudynLayerError(f"{key[0]}: call mbs.Assemble() first")
+        t, q, v, a, lam = self.state(configuration)
+        key = (*key, len(lam))
+        function = self._outputs.get(key)
+        if function is None:
+            ctx = self._context(len(lam))
+            expression = ca.vec(build(ctx))
+            if ctx.externals:
+                raise ExudynLayerError(f"{key[0]} {key[1]}: this output needs a user function and cannot be "
+                                       f"evaluated outside the solver")
+            function = ca.Function("output", [ctx.t, ctx.q, ctx.v, ctx.a, ctx.lam], [expression])
+            self._outputs[key] = function
+        value = np.asarray(function(t, q, v, a, lam)).reshape(-1)
+        return value[0] if value.size == 1 else value
+
+    def GetNodeOutput(self, nodeNumber, variableType, configuration=ConfigurationType.Current):
+        """An output variable of a node (Position, Velocity, Displacement, AngularVelocity, RotationMatrix, ...)."""
+        item = self.item("node", nodeNumber, "GetNodeOutput", "nodeNumber")
+        supported = (_translate.RIGID_NODE_OUTPUTS if item.type_string == "RigidBodyEP"
+                     else _translate.NODE_OUTPUTS)
+        variable = _translate.check_output(item, int(nodeNumber), variableType, supported)
+        node = self._core.nodes[int(nodeNumber)] if self._core is not None else None
+        return self._evaluate(("GetNodeOutput", int(nodeNumber), variable),
+                              lambda ctx: node.output(ctx, variable), configuration)
+
+    def GetObjectOutput(self, objectNumber, variableType, configuration=ConfigurationType.Current):
+        """An output variable of an object (ObjectFFRF: Coordinates, Coordinates_t, Coordinates_tt, Force)."""
+        item = self.item("object", objectNumber, "GetObjectOutput", "objectNumber")
+        variable = _translate.check_output(item, int(objectNumber), variableType, _translate.object_outputs(item))
+        component = self._core.objects[int(objectNumber)] if self._core is not None else None
+        return self._evaluate(("GetObjectOutput", int(objectNumber), variable),
+                              lambda ctx: component.output(ctx, variable), configuration)
+
+    def GetObjectOutputBody(self, objectNumber, variableType, localPosition=(0.0, 0.0, 0.0),
+                            configuration=ConfigurationType.Current):
+        """An output variable of a body at a body-fixed point."""
+        item = self.item("object", objectNumber, "GetObjectOutputBody", "objectNumber")
+        variable = _translate.check_output(item, int(objectNumber), variableType, _translate.BODY_OUTPUTS)
+        component = self._core.objects[int(objectNumber)] if self._core is not None else None
+        point = tuple(float(x) for x in localPosition)
+        if item.type_string == "FFRF":
+            def build(ctx):
+                position = component.local_position(ctx, np.asarray(point))
+                if variable == "Velocity":
+                    return ctx.time_derivative(position)
+                if variable == "Displacement":
+                    return position - _frame_point(component, point)
+                return position
+        else:
+            def build(ctx):
+                return component.output(ctx, variable, point)
+        return self._evaluate(("GetObjectOutputBody", int(objectNumber), variable, point), build, configuration)
+
+    def GetObjectOutputSuperElement(self, objectNumber, variableType, meshNodeNumber,
+                                    configuration=ConfigurationType.Current):
+        """An output variable of one mesh node of an ObjectFFRF (0-based mesh node number)."""
+        item = self.item("object", objectNumber, "GetObjectOutputSuperElement", "objectNumber")
+        if item.type_string != "FFRF":
+            raise ExudynLayerError(f"GetObjectOutputSuperElement: object {objectNumber} is a "
+                                   f"{type(item).__name__}, not an ObjectFFRF")
+        variable = _translate.check_output(item, int(objectNumber), variableType, list(ObjectFFRF.mesh_outputs))
+        component = self._core.objects[int(objectNumber)] if self._core is not None else None
+        if component is not None:
+            component.check_mesh_node(int(meshNodeNumber), component)
+        return self._evaluate(("GetObjectOutputSuperElement", int(objectNumber), variable, int(meshNodeNumber)),
+                              lambda ctx: component.mesh_node_output(ctx, int(meshNodeNumber), variable),
+                              configuration)
+
+    def GetSensorStoredData(self, sensorNumber) -> np.ndarray:
+        """Stored sensor values of the last solve, one row per stored step: [t, values...]."""
+        self.item("sensor", sensorNumber, "GetSensorStoredData", "sensorNumber")
+        if int(sensorNumber) not in self._sensor_data:
+            raise ExudynLayerError(f"GetSensorStoredData: sensor {sensorNumber} has no data yet; call "
+                                   f"SolveDynamic first")
+        return self._sensor_data[int(sensorNumber)].copy()
+
+    def GetSensorValues(self, sensorNumber, configuration=ConfigurationType.Current):
+        """Current value of a sensor (as Exudyn: the output it records)."""
+        item = self.item("sensor", sensorNumber, "GetSensorValues", "sensorNumber")
+        self._require_assembled("GetSensorValues")
+        component = self._core.sensors[int(sensorNumber)]
+        return self._evaluate(("GetSensorValues", int(sensorNumber), item.type_string),
+                              component.expression, configuration)
+
+    # --- solving ----------------------------------------------------------------------------------
+    def SolveDynamic(self, simulationSettings=None, **keywords) -> bool:
+        """``mbs.SolveDynamic(settings)``, the same as ``exu.SolveDynamic(mbs, settings)``."""
+        return SolveDynamic(self, simulationSettings, **keywords)
+
+    def store_result(self, result, options):
+        """Keep the final state and the sensor data; write the sensor files that were asked for."""
+        self._result = result
+        self._state = (float(result.t[-1]), result.q[-1].copy(), result.v[-1].copy(), result.a[-1].copy(),
+                       result.lam[-1].copy())
+        self._sensor_data = {i: result.sensor(i, with_time=True) for i in range(len(result.sensors))}
+        if not options["sensors_active"]:
+            return
+        for number, item in enumerate(self._items["sensor"]):
+            if item.writeToFile and item.fileName:
+                write_sensor_file(item, number, self._sensor_data[number], options)
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name in ("WaitForUserToContinue", "SendRedrawSignal", "DrawSystemGraph", "SolutionViewer"):
+            return renderer_call(f"mbs.{name}")
+        supported = [n for n in dir(type(self)) if not n.startswith("_")]
+        raise AttributeError(str(unknown("MainSystem function", name, supported, "floatframe.exudyn")))
+
+    def __repr__(self):
+        counts = ", ".join(f"{len(v)} {k}s" for k, v in self._items.items())
+        return f"MainSystem({counts})"
+
+
+def _frame_point(component, point) -> np.ndarray:
+    """Reference position of a point fixed in an FFRF body's frame."""
+    reference = component.rigid_node.reference_coordinates
+    return reference[:3] + rotations.rotation_matrix(reference[3:]) @ np.asarray(point)
+
+
+def write_sensor_file(item, number, data, options):
+    """Sensor file as Exudyn writes it: '#' header lines, then 'time,value,...' rows."""
+    path = Path(item.fileName)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    precision = options["precision"]
+    variable = member_name(item.outputVariableType, OutputVariableType, item.name, "outputVariableType")
+    with path.open("w") as stream:
+        if options["write_header"]:
+            stream.write(f"#floatframe.exudyn sensor output file\n#sensor {number} ({type(item).__name__})\n"
+                         f"#OutputVariableType = {variable}\n#columns contain: time, comma separated sensor values\n"
+                         f"#number of sensor values = {data.shape[1] - 1}\n#\n")
+        for row in data:
+            stream.write(",".join(f"{value:.{precision}g}" for value in row) + "\n")
+
+
+def SolveDynamic(mbs: MainSystem, simulationSettings=None, solverType=None, updateInitialValues=False,
+                 storeSolver=True, showHints=False, showCausingItems=True, autoAssemble=True, solver=None) -> bool:
+    """Integrate with floatframe's generalized-alpha (or the given floatframe ``solver``); returns True.
+
+    Mapped settings: timeIntegration.numberOfSteps, endTime, startTime, generalizedAlpha.spectralRadius,
+    newton.useModifiedNewton, newton.relativeTolerance, newton.maxIterations, verboseMode,
+    solution(Settings).sensorsWritePeriod; all other fields are ignored.
+    """
+    settings = simulationSettings if simulationSettings is not None else SimulationSettings()
+    if solverType is not None and member_name(solverType, DynamicSolverType, "SolveDynamic",
+                                              "solverType") != "GeneralizedAlpha":
+        raise ExudynLayerError(f"SolveDynamic: solverType {solverType} is not supported (supported: "
+                               f"GeneralizedAlpha, or pass a floatframe solver as solver=...)")
+    if mbs._dirty or mbs._assembled is None:
+        if not autoAssemble:
+            raise ExudynLayerError("SolveDynamic: the system is not assembled (autoAssemble=False)")
+        mbs.Assemble()
+    options = solver_options(settings)
+    if options["steps"] < 1 or not options["end_time"] > options["start_time"]:
+        raise ExudynLayerError(f"SolveDynamic: need numberOfSteps >= 1 and endTime > startTime, got "
+                               f"{options['steps']}, {options['end_time']}, {options['start_time']}")
+    if solver is None:
+        solver = GeneralizedAlpha(spectral_radius=options["spectral_radius"],
+                                  modified_newton=options["modified_newton"],
+                                  relative_tolerance=min(options["relative_tolerance"], 1e-10),
+                                  max_iterations=options["max_iterations"])
+    h = (options["end_time"] - options["start_time"]) / options["steps"]
+    store_every = max(1, int(round(options["sensor_period"] / h))) if options["sensor_period"] > 0 else 1
+    started = time.perf_counter()
+    mbs._solving = True
+    try:
+        result = solver.solve(mbs._assembled, options["end_time"], options["steps"], t0=options["start_time"],
+                              progress=options["verbose"] >= 2, store_every=store_every)
+    finally:
+        mbs._solving = False
+    mbs.store_result(result, options)
+    mbs.sys["dynamicSolver"] = solver
+    if options["verbose"] >= 1:
+        stats = result.statistics
+        print(f"floatframe: {stats.steps} steps to t = {result.t[-1]:.6g} s in {time.perf_counter() - started:.3f} s "
+              f"({stats.newton_iterations} Newton iterations, {stats.jacobian_evaluations} Jacobians)")
+    return True

@@ -1,0 +1,178 @@
+"""The Exudyn-compatible interface itself: items and dicts, settings, outputs, files, bad input."""
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import floatframe.exudyn as exu
+from floatframe.exudyn import graphics
+from floatframe.exudyn.utilities import (AngularVelocity2EulerParameters_t, ComputeSkewMatrix, EulerParameters2G,
+                                         EulerParameters2GLocal, FillInSubMatrix, LoadForceVector,
+                                         LoadTorqueVector, MarkerBodyPosition, MarkerNodeRigid, NodeRigidBodyEP,
+                                         ObjectFFRF, ObjectRigidBody, RotationMatrix2EulerParameters, SensorBody,
+                                         SensorNode, Skew, eulerParameters0, pi)
+
+MASS, INERTIA = 2.0, [0.1, 0.2, 0.3, 0.0, 0.0, 0.0]
+
+
+def spinning_body(as_dicts=False):
+    """A rigid body pushed by a constant force and torque: a quick model with known motion."""
+    SC = exu.SystemContainer()
+    mbs = SC.AddSystem()
+    node = NodeRigidBodyEP(referenceCoordinates=[0, 0, 0] + eulerParameters0,
+                           initialVelocities=[1, 0, 0] + list(AngularVelocity2EulerParameters_t([0, 0, 2],
+                                                                                                 eulerParameters0)))
+    body = ObjectRigidBody(nodeNumber=0, mass=MASS, inertia=INERTIA)
+    n = mbs.AddNode(dict(node) if as_dicts else node)
+    b = mbs.AddObject(dict(body) if as_dicts else body)
+    m_body = mbs.AddMarker(MarkerBodyPosition(bodyNumber=b, localPosition=[0, 0, 0]))
+    m_node = mbs.AddMarker(MarkerNodeRigid(nodeNumber=n))
+    mbs.AddLoad(LoadForceVector(markerNumber=m_body, loadVector=[0, 4.0, 0]))
+    mbs.AddLoad(LoadTorqueVector(markerNumber=m_node, loadVector=[0, 0, 0.6]))
+    sensors = [mbs.AddSensor(SensorNode(nodeNumber=n, outputVariableType=exu.OutputVariableType.Position)),
+               mbs.AddSensor(SensorNode(nodeNumber=n, outputVariableType=exu.OutputVariableType.AngularVelocity)),
+               mbs.AddSensor(SensorBody(bodyNumber=b, localPosition=[1, 0, 0],
+                                        outputVariableType=exu.OutputVariableType.Velocity))]
+    mbs.Assemble()
+    settings = exu.SimulationSettings()
+    settings.timeIntegration.numberOfSteps = 10
+    settings.timeIntegration.endTime = 0.5
+    settings.solutionSettings.sensorsWritePeriod = 0.05
+    return mbs, sensors, settings
+
+
+@pytest.mark.parametrize("as_dicts", [False, True])
+def test_items_and_dicts_give_the_exact_motion(as_dicts):
+    mbs, (position, omega, _), settings = spinning_body(as_dicts)
+    assert mbs.SolveDynamic(settings) if as_dicts else exu.SolveDynamic(mbs, settings)
+    data = mbs.GetSensorStoredData(position)
+    assert data.shape == (11, 4)
+    t = data[:, 0]
+    np.testing.assert_allclose(t, np.linspace(0, 0.5, 11), atol=1e-14)
+    np.testing.assert_allclose(data[:, 1:], np.column_stack([t, t ** 2, 0 * t]), atol=1e-9)  # a_y = 4/2
+    np.testing.assert_allclose(mbs.GetSensorStoredData(omega)[:, 3], 2 + 2 * t, rtol=5e-3)  # 0.6/0.3 (time-discrete)
+    np.testing.assert_allclose(mbs.GetNodeOutput(0, exu.OutputVariableType.Position), [0.5, 0.25, 0], atol=1e-9)
+    rotation = mbs.GetNodeOutput(0, exu.OutputVariableType.RotationMatrix).reshape(3, 3)
+    angle = 2 * 0.5 + 0.25
+    np.testing.assert_allclose(rotation[:2, :2], [[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]],
+                               atol=5e-3)
+    coordinates = mbs.systemData.GetODE2Coordinates()
+    assert coordinates.shape == (7,) and coordinates[0] == pytest.approx(0.5)
+
+
+def test_sensor_file_is_written_like_exudyn(tmp_path):
+    mbs, sensors, settings = spinning_body()
+    path = tmp_path / "solution" / "position.txt"
+    mbs.AddSensor(SensorNode(nodeNumber=0, fileName=str(path), outputVariableType=exu.OutputVariableType.Position))
+    exu.SolveDynamic(mbs, settings)
+    data = np.loadtxt(path, comments="#", delimiter=",")
+    np.testing.assert_allclose(data, mbs.GetSensorStoredData(sensors[0]), rtol=1e-9, atol=1e-12)
+
+
+def test_object_parameters_and_auto_assembly():
+    mbs, (position, _, _), settings = spinning_body()
+    assert mbs.GetObjectParameter(0, "mass") == MASS
+    assert mbs.GetObjectParameter(0, "physicsMass") == MASS  # deprecated name is accepted and stored as 'mass'
+    mbs.SetObjectParameter(0, "mass", 2 * MASS)
+    exu.SolveDynamic(mbs, settings)  # assembles again
+    assert mbs.GetSensorStoredData(position)[-1, 2] == pytest.approx(0.125, abs=1e-9)
+    with pytest.raises(ValueError, match="'inertia'"):
+        mbs.SetObjectParameter(0, "inertial", INERTIA)
+    with pytest.raises(ValueError, match="'mass'"):
+        mbs.GetObjectParameter(0, "mas")
+
+
+def test_matrix_container_forms_agree():
+    dense = np.array([[2.0, -1.0], [-1.0, 2.0]])
+    forms = [exu.MatrixContainer(), exu.MatrixContainer(), exu.MatrixContainer(), exu.MatrixContainer(dense)]
+    forms[0].SetWithDenseMatrix(dense)
+    forms[1].SetWithSparseMatrix(sp.csr_matrix(dense))
+    forms[2].SetWithSparseMatrixCSR(2, 2, [[0, 0, 2.0], [0, 1, -1.0], [1, 0, -1.0], [1, 1, 2.0]])
+    for container in forms:
+        np.testing.assert_array_equal(container.Convert2DenseMatrix(), dense)
+
+
+def test_settings_accept_every_field():
+    settings = exu.SimulationSettings()
+    settings.solutionSettings.coordinatesSolutionFileName = "x.txt"
+    settings.linearSolverType = exu.LinearSolverType.EigenSparse
+    settings.timeIntegration.newton.numericalDifferentiation.relativeEpsilon = 1e-6
+    settings.parallel.numberOfThreads = 4
+    with pytest.warns(UserWarning, match="numberOfSteps"):
+        settings.timeIntegration.numberOfStep = 10
+    assert settings.timeIntegration.numberOfSteps == 100  # Exudyn's default; the misspelt field is ignored
+    sc = exu.SystemContainer()
+    sc.visualizationSettings.nodes.defaultSize = 0.01
+    sc.visualizationSettings.contour.outputVariable = exu.OutputVariableType.DisplacementLocal
+    assert sc.visualizationSettings.nodes.defaultSize == 0.01
+
+
+def test_renderer_calls_warn_and_return():
+    sc = exu.SystemContainer()
+    mbs = sc.AddSystem()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        exu.StartRenderer()
+        mbs.WaitForUserToContinue()
+        sc.WaitForRenderEngineStopFlag()
+        sc.renderer.Start()
+        exu.StopRenderer()
+    assert len(caught) == 5
+    assert graphics.color.red == [1.0, 0.0, 0.0, 1.0] and len(graphics.color.lightred) == 4
+
+
+@pytest.mark.parametrize("action, closest", [
+    (lambda: exu.ObjectFFRFF, "ObjectFFRF"),
+    (lambda: ObjectFFRF(massMatrix=None), "massMatrixFF"),
+    (lambda: exu.SystemContainer().AddSystem().AddObject({"objectType": "RigidBodyy"}), "RigidBody"),
+    (lambda: exu.OutputVariableType.Displacment, "Displacement"),
+    (lambda: exu.SystemContainer().AddSystem().SolveDynamik(), "SolveDynamic"),
+])
+def test_unknown_names_give_the_closest_supported_name(action, closest):
+    with pytest.raises((ValueError, AttributeError), match=f"'{closest}'"):
+        action()
+
+
+def test_unsupported_output_variable_is_named():
+    mbs, _, _ = spinning_body()
+    mbs.AddSensor(SensorNode(nodeNumber=0, outputVariableType=exu.OutputVariableType.AngularVelocityLocal))
+    mbs.AddSensor(SensorNode(nodeNumber=0, outputVariableType=exu.OutputVariableType.Rotation))
+    with pytest.raises(ValueError, match="'Rotation'.*closest supported name: 'RotationMatrix'"):
+        mbs.Assemble()
+
+
+def test_unsupported_parameter_value_is_named():
+    mbs, _, _ = spinning_body()
+    mbs.AddObject(ObjectRigidBody(nodeNumber=0, mass=1.0, inertia=INERTIA, centerOfMass=[0.1, 0, 0]))
+    with pytest.raises(ValueError, match="ObjectRigidBody 1.*'centerOfMass'"):
+        mbs.Assemble()
+
+
+def test_utilities_conventions():
+    theta = np.array([0.9, 0.1, -0.3, 0.2])
+    theta /= np.linalg.norm(theta)
+    omega = np.array([0.3, -1.0, 2.0])
+    np.testing.assert_allclose(EulerParameters2G(theta) @ AngularVelocity2EulerParameters_t(omega, theta), omega)
+    np.testing.assert_allclose(Skew([1, 2, 3]) @ [4, 5, 6], np.cross([1, 2, 3], [4, 5, 6]))
+    assert ComputeSkewMatrix(np.arange(6.0)).shape == (6, 3)
+    assert ComputeSkewMatrix(np.arange(12.0).reshape(6, 2)).shape == (6, 6)
+    target = np.zeros((4, 4))
+    FillInSubMatrix(np.ones((2, 2)), target, 1, 2)
+    assert target[1:3, 2:4].sum() == 4 and target.sum() == 4
+    rotation = exu.utilities.EulerParameters2RotationMatrix(theta)
+    np.testing.assert_allclose(RotationMatrix2EulerParameters(rotation), theta, atol=1e-12)
+    assert pi == np.pi and EulerParameters2GLocal(theta).shape == (3, 4)
+
+
+@pytest.mark.exudyn
+def test_utilities_match_exudyn():
+    pytest.importorskip("exudyn")
+    import exudyn.utilities as reference
+    theta = np.array([0.9, 0.1, -0.3, 0.2]) / np.linalg.norm([0.9, 0.1, -0.3, 0.2])
+    for name in ("EulerParameters2G", "EulerParameters2GLocal"):
+        np.testing.assert_allclose(getattr(exu.utilities, name)(theta), getattr(reference, name)(theta), atol=1e-14)
+    np.testing.assert_allclose(AngularVelocity2EulerParameters_t([1, 2, 3], theta),
+                               reference.AngularVelocity2EulerParameters_t([1, 2, 3], theta), atol=1e-14)
+    vectors = np.arange(12.0).reshape(6, 2)
+    np.testing.assert_allclose(ComputeSkewMatrix(vectors), reference.ComputeSkewMatrix(vectors))
