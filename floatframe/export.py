@@ -3,29 +3,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import casadi as ca
 import meshio
 import numpy as np
 
-from floatframe.components.base import Context
 from floatframe.components.ffrf import ObjectFFRF
 
 
 def mesh_node_trajectories(assembled, body: ObjectFFRF, result) -> dict:
     """Global positions, displacements and velocities of all mesh nodes at every stored step, (k, N, 3)."""
-    import casadi as ca
-
-    symbols = assembled.symbols
-    ctx = Context(t=symbols.t, q=symbols.q, v=symbols.v, a=symbols.a, lam=symbols.lam,
-                  q_reference=assembled.q_reference)
-    ctx.project_rotation_rates([body.rigid_node.coordinate_indices[3:]])
-    outputs = {name: ca.horzcat(*[body.mesh_node_output(ctx, k, name) for k in range(body.n_mesh_nodes)])
-               for name in ("Position", "Displacement", "Velocity")}
-    function = ca.Function("mesh_outputs", [symbols.t, symbols.q, symbols.v], list(outputs.values()))
-    values = {name: [] for name in outputs}
-    for t, q, v in zip(result.t, result.q, result.v):
-        for name, value in zip(outputs, function(t, q, v)):
-            values[name].append(np.asarray(value).T)
-    return {name: np.array(rows) for name, rows in values.items()}
+    names = ("Position", "Displacement", "Velocity")
+    function = assembled.output_function(
+        lambda ctx: ca.vertcat(*[body.mesh_node_output(ctx, k, name) for name in names
+                                 for k in range(body.n_mesh_nodes)]), "mesh_outputs")
+    values = np.array([function(t, q, v, a, lam) for t, q, v, a, lam
+                       in zip(result.t, result.q, result.v, result.a, result.lam)])
+    values = values.reshape(len(result.t), len(names), body.n_mesh_nodes, 3)
+    return {name: values[:, i] for i, name in enumerate(names)}
 
 
 def write_paraview(path, assembled, body: ObjectFFRF, cells: dict, result) -> Path:

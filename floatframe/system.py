@@ -161,6 +161,7 @@ class AssembledSystem:
         self.q_reference, self.q_initial, self.v_initial = q_reference, q_initial, v_initial
         self.constraint_owners = constraint_owners
         self.current_state = None
+        self.context = ctx  # the symbolic context of the assembly, for further outputs
 
         sensors = ca.vertcat(*sensor_expressions) if sensor_expressions else ca.SX(0, 1)
         linear_casadi = {name: to_casadi(matrix) for name, matrix in linear.items()}
@@ -251,6 +252,23 @@ class AssembledSystem:
         rows, column_pointers, shape = self._sparse_cache[name]
         values = np.array(self._call(name, *arguments).nonzeros())
         return sp.csc_matrix((values, rows, column_pointers), shape=shape)
+
+    def output_function(self, build, name: str = "output"):
+        """A numeric function (t, q, v, a, lam) -> array of the expression ``build(context)``.
+
+        ``build`` takes the assembly's symbolic context (e.g. ``lambda ctx: node.output(ctx, "Position")``).
+        """
+        ctx = self.context
+        known_externals = len(ctx.externals)
+        expression = ca.vec(build(ctx))
+        if len(ctx.externals) > known_externals or (ctx.externals and ca.depends_on(
+                expression, ca.vertcat(*[ca.vec(p) for p, _, _ in ctx.externals]))):
+            del ctx.externals[known_externals:]
+            raise ModelError(f"output '{name}' depends on a user function and can only be evaluated by a solver")
+        function = ca.Function(name, [ctx.t, ctx.q, ctx.v, ctx.a, ctx.lam, self.symbols.u, self.symbols.p],
+                               [expression])
+        return lambda t, q, v, a, lam: _dense(function(t, q, v, a, lam, self.input_vector(float(t)),
+                                                       self._parameters_now()))
 
     # --- parameters and inputs --------------------------------------------------------------
     def set_parameter(self, name: str, value) -> None:
