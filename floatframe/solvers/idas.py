@@ -71,6 +71,7 @@ class IDAS:
     projection_tolerance : the projections stop when |C| and |dC/dt| are below this times the
         coordinate (velocity) scale.
     max_projection_iterations : Gauss-Newton iterations of the position projection.
+    suppress_algebraic : leave a and lambda out of IDAS' local error test (they follow from q and v).
     """
 
     name = "idas"
@@ -78,7 +79,7 @@ class IDAS:
 
     def __init__(self, rtol=1e-6, atol=1e-8, max_step=None, linear_solver="csparse", drift="projection",
                  baumgarte=(10.0, 10.0), max_num_steps=100_000, projection_tolerance=1e-12,
-                 max_projection_iterations=20):
+                 max_projection_iterations=20, suppress_algebraic=True):
         if drift not in DRIFT_CONTROLS:
             raise ValueError(f"IDAS: drift must be one of {DRIFT_CONTROLS}, got {drift!r}")
         if not (rtol > 0 and atol > 0):
@@ -93,6 +94,7 @@ class IDAS:
         self.max_num_steps = int(max_num_steps)
         self.projection_tolerance = projection_tolerance
         self.max_projection_iterations = max_projection_iterations
+        self.suppress_algebraic = bool(suppress_algebraic)
         self.statistics = SolverStatistics()
         self._cache = {}
 
@@ -145,28 +147,36 @@ class IDAS:
             raise SolverError("idas: the assembled system has no symbolic residual to reformulate")
         symbol = ca.SX if residual.is_a("SXFunction") else ca.MX  # MX when user callbacks are spliced in
         n, m = system.n_coordinates, system.n_multipliers
+        parameters = system.parameter_vector() if getattr(system, "parameters", None) else np.zeros(0)
+        n_shift = 1 + 2 * n if shifted else 0
         tau, x, z = symbol.sym("t"), symbol.sym("x", 2 * n), symbol.sym("z", n + m)
-        shift = symbol.sym("p", 1 + 2 * n) if shifted else symbol.sym("p", 0)
+        p_all = symbol.sym("p", parameters.size + n_shift)
+        model_p, shift = p_all[:parameters.size], p_all[parameters.size:]
         t = tau + shift[0] if shifted else tau
         state = x + tau * shift[1:] if shifted else x
         q, v, a, lam = state[:n], state[n:], z[:n], z[n:]
-        functions = system.functions
+        u = _symbolic_inputs(system, t, symbol)
+
+        def call(name, *arguments):
+            function = system.functions[name]
+            extra = [u, model_p][:function.n_in() - len(arguments)]
+            return function(*arguments, *extra)
+
         alpha, beta = self.baumgarte
-        acceleration_constraints = (functions["constraint_jacobian"](t, q) @ a
-                                    + functions["constraint_acceleration_rest"](t, q, v))
+        acceleration_constraints = call("constraint_jacobian", t, q) @ a + call("constraint_acceleration_rest", t, q, v)
         if alpha:
-            acceleration_constraints += 2 * alpha * functions["constraint_velocity"](t, q, v)
+            acceleration_constraints += 2 * alpha * call("constraint_velocity", t, q, v)
         if beta:
-            acceleration_constraints += beta ** 2 * functions["constraints"](t, q)
+            acceleration_constraints += beta ** 2 * call("constraints", t, q)
         ode = ca.vertcat(v, a) - (shift[1:] if shifted else 0)
-        alg = ca.vertcat(residual(t, q, v, a, lam), acceleration_constraints)
+        alg = ca.vertcat(call("residual", t, q, v, a, lam), acceleration_constraints)
         options = {"calc_ic": False, "reltol": self.rtol, "abstol": self.atol, "linear_solver": self.linear_solver,
-                   "max_num_steps": self.max_num_steps, "init_xdot": list(np.zeros(2 * n) if shifted else xdot0)}
+                   "max_num_steps": self.max_num_steps, "suppress_algebraic": self.suppress_algebraic, "init_xdot": list(np.zeros(2 * n) if shifted else xdot0)}
         if self.max_step is not None:
             options["max_step_size"] = float(self.max_step)
-        dae = {"t": tau, "x": x, "z": z, "p": shift, "ode": ode, "alg": alg}
+        dae = {"t": tau, "x": x, "z": z, "p": p_all, "ode": ode, "alg": alg}
         try:
-            return ca.integrator("idas", "idas", dae, t0, list(t_out), options)
+            return ca.integrator("idas", "idas", dae, t0, list(t_out), options), parameters
         except RuntimeError as exc:
             raise SolverError(f"idas: could not build the IDAS integrator: {_casadi_message(exc)}") from None
 
@@ -185,25 +195,27 @@ class IDAS:
         setup_time = 0.0
         if self.drift != "projection":
             built = time.perf_counter()
-            integrator = self._integrator(system, False, t_grid[0], t_grid[1:], np.concatenate([state.v, state.a]))
+            integrator, parameters = self._integrator(system, False, t_grid[0], t_grid[1:],
+                                                      np.concatenate([state.v, state.a]))
             setup_time += time.perf_counter() - built
             xf, zf = self._call(integrator, system, t_grid[0], np.concatenate([state.q, state.v]),
-                                np.concatenate([state.a, state.lam]), [])
+                                np.concatenate([state.a, state.lam]), parameters)
             for k in range(1, t_grid.size):
                 stored.append(State(t_grid[k], xf[:n, k - 1], xf[n:, k - 1], zf[:n, k - 1], zf[:n, k - 1],
                                     zf[n:, k - 1]))
         else:
             for k in tqdm(range(1, t_grid.size), disable=not progress, desc="idas", unit="output"):
                 interval = t_grid[k] - t_grid[k - 1]
-                key = (id(system), round(interval, 15), self.rtol, self.atol, self.max_step, self.linear_solver,
+                key = (id(system), round(interval, 15), tuple(system.parameter_vector()) if getattr(system, "parameters", None) else (), self.rtol, self.atol, self.max_step, self.linear_solver,
                        self.max_num_steps)
                 if key not in self._cache:
                     built = time.perf_counter()
                     self._cache = {key: self._integrator(system, True, 0.0, [interval], None)}
                     setup_time += time.perf_counter() - built
                 xdot = np.concatenate([state.v, state.a])
-                xf, zf = self._call(self._cache[key], system, state.t, np.concatenate([state.q, state.v]),
-                                    np.concatenate([state.a, state.lam]), np.concatenate([[state.t], xdot]))
+                integrator, parameters = self._cache[key]
+                xf, zf = self._call(integrator, system, state.t, np.concatenate([state.q, state.v]),
+                                    np.concatenate([state.a, state.lam]), np.concatenate([parameters, [state.t], xdot]))
                 x_end = xf[:, -1] + interval * xdot
                 q, v = x_end[:n], x_end[n:]
                 t = t_grid[k]
@@ -237,10 +249,12 @@ class IDAS:
             at = re.search(r"At t = ([-+0-9.eE]+)", messages.getvalue())
             t_fail = (float(at.group(1)) + (t_start if self.drift == "projection" else 0.0)) if at else t_start
             self._add_statistics(integrator.stats())
-            raise SolverError(f"idas: IDAS failed at t = {t_fail:.6g} ({code}): "
-                              f"{IDAS_FAILURES.get(code, _casadi_message(exc))}"
-                              + (f"; {singular_cause(system, t_fail, system.newton_matrix(t_start, x0[:system.n_coordinates], x0[system.n_coordinates:], z0[:system.n_coordinates], z0[system.n_coordinates:], 1.0, 0.0, 0.0))}" if code in ("IDA_LSETUP_FAIL", "IDA_LSOLVE_FAIL") else ""),
-                              t_fail) from None
+            cause = IDAS_FAILURES.get(code, _casadi_message(exc))
+            if code in ("IDA_LSETUP_FAIL", "IDA_LSOLVE_FAIL"):
+                n = system.n_coordinates
+                matrix = system.newton_matrix(t_start, x0[:n], x0[n:], z0[:n], z0[n:], 1.0, 0.0, 0.0)
+                cause += f"; at the start of the interval: {singular_cause(system, t_start, matrix)}"
+            raise SolverError(f"idas: IDAS failed at t = {t_fail:.6g} ({code}): {cause}", t_fail) from None
         self._add_statistics(integrator.stats())
         return np.asarray(result["xf"]), np.asarray(result["zf"])
 
@@ -252,6 +266,27 @@ class IDAS:
         s.factorizations += int(stats.get("nlinsetups", 0))
         s.residual_evaluations += int(stats.get("nfevals", 0))
         s.rejected_steps += int(stats.get("netfails", 0)) + int(stats.get("nncfails", 0))
+
+
+def _symbolic_inputs(system, t, symbol):
+    """u(t) as an expression of the symbolic time: input signals must be traceable by CasADi."""
+    parts = []
+    for item in getattr(system, "inputs", []):
+        signal = system.input_signals[item.name]
+        if signal is None:
+            raise SolverError(f"idas: Input '{item.name}' has no signal: set one with set_input")
+        try:
+            value = signal(t)
+            expression = ca.vertcat(*value) if isinstance(value, (list, tuple)) else ca.vec(symbol(value))
+        except Exception as exc:
+            raise SolverError(f"idas: the signal of Input '{item.name}' cannot be evaluated on CasADi's symbolic "
+                              f"time ({type(exc).__name__}: {exc}); IDAS needs u(t) inside its steps: write the "
+                              f"signal with CasADi/NumPy arithmetic, or use genalpha") from None
+        if expression.numel() != item.size:
+            raise SolverError(f"idas: the signal of Input '{item.name}' gave {expression.numel()} values, "
+                              f"expected {item.size}")
+        parts.append(expression)
+    return ca.vertcat(*parts) if parts else symbol(0, 1)
 
 
 def consistent_accelerations(system, t, q, v):
@@ -286,14 +321,9 @@ def _solve(system, t, matrix, right, what) -> np.ndarray:
     except RuntimeError:
         solution = np.full(right.shape, np.nan)
     if not np.all(np.isfinite(solution)):
-        raise SolverError(f"idas: singular {what} at t = {t:.6g}; {singular_cause(system, t, _padded(system, matrix))}",
+        raise SolverError(f"idas: singular {what} at t = {t:.6g}; {singular_cause(system, t, matrix)}",
                           t)
     return solution
-
-
-def _padded(system, matrix):
-    """The matrix in the (n + m) layout that ``singular_cause`` reads (C_q in the last m rows)."""
-    return matrix.tocsr()
 
 
 def _max_abs(values) -> float:

@@ -1,0 +1,242 @@
+"""Solver comparison: every solver on the same model, accuracy against cost.
+
+``run_comparison`` runs each chosen solver over a range of tolerances (IDAS) or step sizes (the
+fixed-step schemes) on one assembled model, measures the error of one sensor against a reference
+solution (IDAS at tight tolerances, or generalized-alpha with a small step) and the constraint
+violation at position and velocity level, and writes a table (CSV and Markdown) and a work-precision
+plot (error against wall time, log-log, PNG). ``compare_main(argv)`` is the command line
+``python -m floatframe compare MODEL --solvers idas,genalpha,...``.
+
+The error of a run is max_k |s_k - s_ref,k| / max_k |s_ref,k| over the output times and the sensor's
+components (a relative max-norm error). Wall time is the integration time; IDAS' one-time setup
+(building the index-1 DAE and its Jacobian) is listed separately.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import importlib.util
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+from tqdm import tqdm
+
+from floatframe.solvers.genalpha import GeneralizedAlpha
+from floatframe.solvers.idas import IDAS, constraint_violation
+from floatframe.solvers.newmark import Newmark, Trapezoidal
+from floatframe.solvers.result import SolverError
+
+# name -> (factory(setting) -> solver, kind of setting)
+SOLVERS = {
+    "idas": (lambda rtol: IDAS(rtol=rtol, atol=rtol * 1e-3, drift="projection"), "rtol"),
+    "idas-baumgarte": (lambda rtol: IDAS(rtol=rtol, atol=rtol * 1e-3, drift="baumgarte"), "rtol"),
+    "genalpha": (lambda h: GeneralizedAlpha(0.5, modified_newton=True), "h"),
+    "genalpha-index2": (lambda h: GeneralizedAlpha(0.5, modified_newton=True, index=2), "h"),
+    "trapezoidal": (lambda h: Trapezoidal(modified_newton=True), "h"),
+    "newmark": (lambda h: Newmark(0.6, modified_newton=True), "h"),
+}
+DEFAULT_TOLERANCES = (1e-4, 1e-6, 1e-8)
+DEFAULT_REFINEMENTS = (1, 2, 4, 8)   # fixed steps per output interval
+
+
+@dataclass
+class ComparisonModel:
+    """An assembled model with the sensor to compare and the default time span."""
+
+    system: object        # AssembledSystem
+    sensor: int = 0
+    t_end: float = 1.0
+    n_outputs: int = 20
+    name: str = "model"
+
+
+@dataclass
+class Run:
+    """One row of the comparison table."""
+
+    solver: str
+    setting: str
+    value: float
+    wall_time: float
+    setup_time: float
+    steps: int
+    newton_iterations: int
+    jacobian_evaluations: int
+    error: float
+    position_violation: float
+    velocity_violation: float
+    status: str = "ok"
+
+
+def load_model(model: str, **options) -> ComparisonModel:
+    """A built-in model (``pendulum``, ``rotor_disc``, ``rotor_disc_constrained``) or a Python file.
+
+    A file defines ``build()`` returning a System, an AssembledSystem, a (System, info) pair or an object
+    with ``.system``; optional module constants ``SENSOR``, ``T_END`` and ``N_OUTPUTS``.
+    """
+    if model == "pendulum":
+        from floatframe.models.pendulum import build_pendulum
+        system, info = build_pendulum(**options)
+        return ComparisonModel(system.assemble(), info.position_sensor, 2.0, 40, "pendulum")
+    if model.startswith("rotor_disc"):
+        from floatframe.models.rotor_disc import build_rotor_disc
+        setup = "constrained" if model.endswith("constrained") else "tisserand"
+        rotor = build_rotor_disc(setup, **options)
+        return ComparisonModel(rotor.system.assemble(), rotor.sensor, 1e-3, 10, f"rotor_disc ({setup})")
+    path = Path(model)
+    if not path.is_file():
+        raise ValueError(f"compare: unknown model '{model}': give pendulum, rotor_disc, rotor_disc_constrained "
+                         f"or a Python file that defines build()")
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    if not hasattr(module, "build"):
+        raise ValueError(f"compare: {path} defines no build() function")
+    built = module.build(**options)
+    built = built[0] if isinstance(built, tuple) else built
+    built = getattr(built, "system", built) if not hasattr(built, "assemble") else built
+    assembled = built.assemble() if hasattr(built, "assemble") else built
+    return ComparisonModel(assembled, getattr(module, "SENSOR", 0), getattr(module, "T_END", 1.0),
+                           getattr(module, "N_OUTPUTS", 20), path.stem)
+
+
+def make_solver(name: str, setting: float):
+    if name not in SOLVERS:
+        raise ValueError(f"compare: unknown solver '{name}'; choose from {sorted(SOLVERS)}")
+    return SOLVERS[name][0](setting)
+
+
+def solve(solver, system, t_grid, setting: float):
+    """Run a solver on the output grid (fixed-step schemes take the step size ``setting``)."""
+    if isinstance(solver, IDAS):
+        return solver.solve(system, t_grid)
+    return solver.solve_grid(system, t_grid, h=setting)
+
+
+def reference_solution(model: ComparisonModel, t_grid, reference: str = "idas", rtol: float = 1e-10,
+                       h: float | None = None):
+    """Sensor values of the reference: IDAS at ``rtol`` or generalized-alpha (rho 0.5) with step h."""
+    if reference == "idas":
+        result = IDAS(rtol=rtol, atol=rtol * 1e-3, drift="projection").solve(model.system, t_grid)
+    elif reference == "genalpha":
+        h = (t_grid[1] - t_grid[0]) / 64 if h is None else h
+        result = GeneralizedAlpha(0.5, modified_newton=True).solve_grid(model.system, t_grid, h=h)
+    else:
+        raise ValueError(f"compare: reference must be 'idas' or 'genalpha', got {reference!r}")
+    return result.sensor(model.sensor)
+
+
+def run_comparison(model, solvers=("idas", "genalpha"), tolerances=DEFAULT_TOLERANCES,
+                   refinements=DEFAULT_REFINEMENTS, t_end=None, n_outputs=None, reference="idas",
+                   reference_rtol=1e-10, out_dir=None, progress=True) -> list[Run]:
+    """Run every solver over its settings; returns the rows and, with ``out_dir``, writes
+    ``comparison.csv``, ``comparison.md`` and ``work_precision.png`` there.
+
+    ``model``: a ComparisonModel or a model name/file for :func:`load_model`. ``tolerances``: rtol values
+    of IDAS runs. ``refinements``: fixed steps per output interval (h = output interval / r).
+    """
+    model = load_model(model) if isinstance(model, str) else model
+    t_end = model.t_end if t_end is None else t_end
+    n_outputs = model.n_outputs if n_outputs is None else n_outputs
+    t_grid = np.linspace(0.0, t_end, n_outputs + 1)
+    interval = t_end / n_outputs
+    reference_values = reference_solution(model, t_grid, reference, reference_rtol,
+                                          interval / (4 * max(refinements)))
+    scale = max(np.abs(reference_values).max(), 1e-300)
+    plan = []
+    for name in solvers:
+        if name not in SOLVERS:
+            raise ValueError(f"compare: unknown solver '{name}'; choose from {sorted(SOLVERS)}")
+        kind = SOLVERS[name][1]
+        values = tolerances if kind == "rtol" else [interval / r for r in refinements]
+        plan += [(name, kind, float(value)) for value in values]
+    rows = []
+    for name, kind, value in tqdm(plan, desc=f"compare {model.name}", unit="run", disable=not progress):
+        solver = make_solver(name, value)
+        started = time.perf_counter()
+        try:
+            result = solve(solver, model.system, t_grid, value)
+        except SolverError as failure:
+            rows.append(Run(name, f"{kind}={value:.3g}", value, time.perf_counter() - started, 0.0, 0, 0, 0,
+                            np.nan, np.nan, np.nan, f"failed: {failure}"))
+            continue
+        states = [_State(*row) for row in zip(result.t, result.q, result.v)]
+        position, velocity = constraint_violation(model.system, states)
+        error = np.abs(result.sensor(model.sensor) - reference_values).max() / scale
+        stats = result.statistics
+        rows.append(Run(name, f"{kind}={value:.3g}", value, stats.solve_time, result.info.get("setup_time", 0.0),
+                        stats.steps, stats.newton_iterations, stats.jacobian_evaluations, float(error),
+                        position, velocity))
+    if out_dir is not None:
+        write_outputs(rows, Path(out_dir), model.name, reference)
+    return rows
+
+
+@dataclass
+class _State:
+    t: float
+    q: np.ndarray
+    v: np.ndarray
+
+
+def write_outputs(rows: list[Run], out_dir: Path, title: str, reference: str) -> dict:
+    """Write comparison.csv, comparison.md and work_precision.png; returns their paths."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    fields = list(asdict(rows[0]).keys()) if rows else list(Run.__dataclass_fields__)
+    paths = {"csv": out_dir / "comparison.csv", "md": out_dir / "comparison.md", "png": out_dir / "work_precision.png"}
+    with paths["csv"].open("w", newline="") as stream:
+        writer = csv.DictWriter(stream, fieldnames=fields)
+        writer.writeheader()
+        for row in rows:
+            writer.writerow(asdict(row))
+    header = ["solver", "setting", "wall time [s]", "setup [s]", "steps", "Newton it.", "Jacobians", "error",
+              "max abs C", "max abs dC/dt", "status"]
+    lines = [f"Comparison on {title} (error: relative max-norm of the sensor against the {reference} reference)", "",
+             "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for r in rows:
+        lines.append(f"| {r.solver} | {r.setting} | {r.wall_time:.3f} | {r.setup_time:.3f} | {r.steps} | "
+                     f"{r.newton_iterations} | {r.jacobian_evaluations} | {r.error:.2e} | {r.position_violation:.1e} | "
+                     f"{r.velocity_violation:.1e} | {r.status.splitlines()[0]} |")
+    paths["md"].write_text("\n".join(lines) + "\n")
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    figure, axes = plt.subplots(figsize=(6.4, 4.8))
+    for name in dict.fromkeys(r.solver for r in rows):
+        mine = [r for r in rows if r.solver == name and r.status == "ok" and r.error > 0]
+        if mine:
+            axes.loglog([r.wall_time for r in mine], [r.error for r in mine], "o-", label=name)
+    axes.set_xlabel("wall time [s]")
+    axes.set_ylabel("relative sensor error")
+    axes.set_title(f"Work-precision: {title}")
+    axes.grid(True, which="both", alpha=0.3)
+    axes.legend()
+    figure.tight_layout()
+    figure.savefig(paths["png"], dpi=120)
+    plt.close(figure)
+    return paths
+
+
+def compare_main(argv=None) -> int:
+    """``python -m floatframe compare MODEL --solvers idas,genalpha,...``"""
+    parser = argparse.ArgumentParser(prog="floatframe compare", description=__doc__.splitlines()[0])
+    parser.add_argument("model", help="pendulum, rotor_disc, rotor_disc_constrained, or a Python file with build()")
+    parser.add_argument("--solvers", default="idas,genalpha", help=f"comma-separated, from {','.join(SOLVERS)}")
+    parser.add_argument("--tolerances", default=",".join(f"{x:g}" for x in DEFAULT_TOLERANCES),
+                        help="rtol values of the IDAS runs")
+    parser.add_argument("--refinements", default=",".join(str(x) for x in DEFAULT_REFINEMENTS),
+                        help="fixed steps per output interval of the fixed-step runs")
+    parser.add_argument("--t-end", type=float, default=None)
+    parser.add_argument("--outputs", type=int, default=None, help="number of output intervals")
+    parser.add_argument("--reference", choices=("idas", "genalpha"), default="idas")
+    parser.add_argument("--reference-rtol", type=float, default=1e-10)
+    parser.add_argument("--out", default="comparison", help="output folder")
+    args = parser.parse_args(argv)
+    rows = run_comparison(args.model, [s.strip() for s in args.solvers.split(",") if s.strip()],
+                          [float(x) for x in args.tolerances.split(",")],
+                          [int(x) for x in args.refinements.split(",")], args.t_end, args.outputs,
+                          args.reference, args.reference_rtol, args.out)
+    print((Path(args.out) / "comparison.md").read_text())
+    return 0 if all(r.status == "ok" for r in rows) else 1
