@@ -64,19 +64,17 @@ def main(argv=None) -> int:
     run.add_argument("--refinement", type=int, default=1, help="mesh refinement factor")
     run.add_argument("--output", default="output", help="folder for the plot and the sensor CSV")
     run.add_argument("--paraview", action="store_true", help="also write the mesh motion as a VTU/PVD series")
-    compare = commands.add_parser("compare", help="compare DAE solvers on a model (work-precision)",
-                                  add_help=False)
-    compare.add_argument("rest", nargs=argparse.REMAINDER)
-    ocp = commands.add_parser("ocp", help="optimal control with flexible bodies (e.g. 'ocp slew')", add_help=False)
-    ocp.add_argument("rest", nargs=argparse.REMAINDER)
-    arguments = parser.parse_args(argv)
-    if arguments.command == "run":
-        return run_rotor_disc(arguments)
-    if arguments.command == "compare":
+    commands.add_parser("compare", help="compare DAE solvers on a model: error against cost (see compare --help)")
+    commands.add_parser("ocp", help="optimal control with flexible bodies, e.g. 'ocp slew' (see ocp --help)")
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "compare":  # these subcommands parse their own options
         from floatframe.compare import compare_main
-        return compare_main(arguments.rest)
-    from floatframe.ocp import ocp_main
-    return ocp_main(arguments.rest)
+        return compare_main(argv[1:])
+    if argv and argv[0] == "ocp":
+        from floatframe.ocp import ocp_main
+        return ocp_main(argv[1:])
+    arguments = parser.parse_args(argv)
+    return run_rotor_disc(arguments)
 
 
 if __name__ == "__main__":

@@ -76,6 +76,7 @@ def load_model(model: str, **options) -> ComparisonModel:
     A file defines ``build()`` returning a System, an AssembledSystem, a (System, info) pair or an object
     with ``.system``; optional module constants ``SENSOR``, ``T_END`` and ``N_OUTPUTS``.
     """
+    model = model.replace("-", "_") if not Path(model).is_file() else model  # rotor-disc as in "run"
     if model == "pendulum":
         from floatframe.models.pendulum import build_pendulum
         system, info = build_pendulum(**options)
