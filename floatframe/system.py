@@ -206,10 +206,34 @@ class AssembledSystem:
         self.functions = {name: ca.Function(name, inputs + [u, p], [output]) for name, (inputs, output) in outputs.items()}
         self.parameter_values = {parameter.name: parameter.value for parameter in self.parameters}
         self.input_signals = {item.name: item.signal for item in self.inputs}
+        self._jacobian_parts = (state, nonlinear_residual, residual, linear_casadi, u, p)
+        self._residual_with_jacobian = None
         self._sensor_slices = np.cumsum([0] + [e.numel() for e in sensor_expressions])
         self._sparse_cache = {}
         self._no_shift = np.zeros(self.n_coordinates)
         self.build_time = build_time + time.perf_counter() - started
+
+    def residual_with_jacobian(self) -> ca.Function:
+        """R(t, q, v, a, lam, u, p) as a CasADi Function whose Jacobian is the exact blocked one.
+
+        For integrators that differentiate their DAE themselves (IDAS): CasADi's plain AD of R would
+        colour the dense reference-frame rows and columns column by column. Built on first use.
+        """
+        if self._residual_with_jacobian is None:
+            (t, q, v, a, lam), nonlinear, residual, linear, u, p = self._jacobian_parts
+            inputs = [t, q, v, a, lam, u, p]
+            blocks = [ca.jacobian(residual, t),
+                      sparse_jacobian(nonlinear, q) + linear["q"],
+                      sparse_jacobian(nonlinear, v) + linear["v"],
+                      sparse_jacobian(nonlinear, a) + linear["a"],
+                      sparse_jacobian(residual, lam), ca.jacobian(residual, u), ca.jacobian(residual, p)]
+            names = ["t", "q", "v", "a", "lam", "u", "p"]
+            output = type(q).sym("out_R", residual.shape)
+            jacobian = ca.Function("jac_residual_exact", inputs + [output], blocks, names + ["out_R"],
+                                   [f"jac_R_{name}" for name in names])
+            self._residual_with_jacobian = ca.Function(
+                "residual_exact", inputs, [residual], names, ["R"], {"custom_jacobian": jacobian, "jac_penalty": 0})
+        return self._residual_with_jacobian
 
     # --- evaluation -------------------------------------------------------------------------
     def residual(self, t, q, v, a, lam) -> np.ndarray:

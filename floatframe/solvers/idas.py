@@ -142,10 +142,8 @@ class IDAS:
     # --- the index-1 DAE ----------------------------------------------------------------------
     def _integrator(self, system, shifted: bool, t0: float, t_out, xdot0):
         """casadi IDAS integrator of the index-1 DAE; shifted: over [0, H] for y = x - tau x'_k."""
-        residual = system.functions["residual"]
-        if not (residual.is_a("SXFunction") or residual.is_a("MXFunction")):
-            raise SolverError("idas: the assembled system has no symbolic residual to reformulate")
-        symbol = ca.SX if residual.is_a("SXFunction") else ca.MX  # MX when user callbacks are spliced in
+        residual = system.residual_with_jacobian()  # its Jacobian is the core's exact blocked one
+        symbol = ca.MX
         n, m = system.n_coordinates, system.n_multipliers
         parameters = system.parameter_vector() if getattr(system, "parameters", None) else np.zeros(0)
         n_shift = 1 + 2 * n if shifted else 0
@@ -169,7 +167,7 @@ class IDAS:
         if beta:
             acceleration_constraints += beta ** 2 * call("constraints", t, q)
         ode = ca.vertcat(v, a) - (shift[1:] if shifted else 0)
-        alg = ca.vertcat(call("residual", t, q, v, a, lam), acceleration_constraints)
+        alg = ca.vertcat(residual(t, q, v, a, lam, u, model_p), acceleration_constraints)
         options = {"calc_ic": False, "reltol": self.rtol, "abstol": self.atol, "linear_solver": self.linear_solver,
                    "max_num_steps": self.max_num_steps, "suppress_algebraic": self.suppress_algebraic, "init_xdot": list(np.zeros(2 * n) if shifted else xdot0)}
         if self.max_step is not None:
