@@ -164,6 +164,7 @@ class AssembledSystem:
         self.context = ctx  # the symbolic context of the assembly, for further outputs
 
         sensors = ca.vertcat(*sensor_expressions) if sensor_expressions else ca.SX(0, 1)
+        nonlinear_sx = nonlinear_residual
         linear_casadi = {name: to_casadi(matrix) for name, matrix in linear.items()}
         residual = (nonlinear_residual + linear_casadi["q"] @ ctx.q + linear_casadi["v"] @ ctx.v
                     + linear_casadi["a"] @ ctx.a)
@@ -184,9 +185,15 @@ class AssembledSystem:
         # c_a R_a + c_v R_v + c_q R_q in one exact Jacobian: d/d(delta) of R(q + c_q delta, v + c_v delta,
         # a + c_a delta) at delta = 0, for the nonlinear rest; the constant linear parts are added as they are.
         delta = symbol.sym("delta", self.n_coordinates)
-        nonlinear = ca.Function("nonlinear", [t, q, v, a, lam, u, p], [nonlinear_residual])
-        shifted = nonlinear(t, q + c_q * delta, v + c_v * delta, a + c_a * delta, lam, u, p)
-        iteration = (sparse_jacobian(shifted, delta) + c_a * linear_casadi["a"] + c_v * linear_casadi["v"] + c_q * linear_casadi["q"])
+        if ctx.externals:
+            nonlinear_jacobian = _jacobian_through_callbacks(ctx, nonlinear_sx, u_symbol, p_symbol,
+                                                             [t, q, v, a, lam, u, p], (c_a, c_v, c_q), delta)
+        else:
+            nonlinear = ca.Function("nonlinear", [t, q, v, a, lam, u, p], [nonlinear_residual])
+            shifted = nonlinear(t, q + c_q * delta, v + c_v * delta, a + c_a * delta, lam, u, p)
+            nonlinear_jacobian = sparse_jacobian(shifted, delta)
+        iteration = (nonlinear_jacobian + c_a * linear_casadi["a"] + c_v * linear_casadi["v"]
+                     + c_q * linear_casadi["q"])
         newton_matrix = ca.blockcat([[iteration, sparse_jacobian(residual, lam)],
                                      [constraint_jacobian, symbol(self.n_multipliers, self.n_multipliers)]])
         constraint_velocity = constraint_jacobian @ v + ca.jacobian(constraints, t)             # dC/dt
@@ -380,6 +387,55 @@ def sparse_jacobian(expression, variable, dense_factor: float = 4.0):
 
 def _dense(value) -> np.ndarray:
     return np.asarray(ca.DM(value)).reshape(-1) if not isinstance(value, np.ndarray) else value.reshape(-1)
+
+
+def _jacobian_through_callbacks(ctx, nonlinear_sx, u_sx, p_sx, state_mx, factors_mx, delta_mx):
+    """d/d(delta) of the nonlinear residual with Python callbacks in it, by the chain rule.
+
+    The symbolic part is differentiated as without callbacks (blocked, sparse); each callback adds
+    dR/dE_k dE_k/dX_k dX_k/d(delta), taken as forward directional derivatives of the callback (finite
+    differences, one user call per coordinate that the callback sees) only along the coordinates it
+    depends on.
+    """
+    state_sx = [ctx.t, ctx.q, ctx.v, ctx.a, ctx.lam, u_sx, p_sx]
+    factors_sx = [ca.SX.sym(name) for name in ("c_a", "c_v", "c_q")]
+    delta_sx = ca.SX.sym("delta", ctx.q.numel())
+    placeholders = [placeholder for placeholder, _, _ in ctx.externals]
+
+    def shifted(state, factors, delta):
+        t, q, v, a, lam, u, p = state
+        c_a, c_v, c_q = factors
+        return [t, q + c_q * delta, v + c_v * delta, a + c_a * delta, lam, u, p]
+
+    nonlinear = ca.Function("nonlinear", state_sx + placeholders, [nonlinear_sx])
+    fixed = ca.Function("fixed", state_sx + placeholders + factors_sx + [delta_sx], [sparse_jacobian(
+        nonlinear(*shifted(state_sx, factors_sx, delta_sx), *placeholders), delta_sx)])
+    callback_inputs = [ca.Function(f"inputs{k}", state_sx, [ca.vertcat(*xs)]) for k, (_, _, xs) in enumerate(ctx.externals)]
+    input_values = [inputs(*state_mx) for inputs in callback_inputs]
+
+    def call(k, stacked):
+        callback = ctx.externals[k][1]
+        sizes = np.cumsum([0] + callback.input_sizes)
+        return callback(*[stacked[sizes[i]:sizes[i + 1]] for i in range(len(callback.input_sizes))])
+
+    external_values = [call(k, x) for k, x in enumerate(input_values)]
+    jacobian = fixed(*state_mx, *external_values, *factors_mx, delta_mx)
+    for k, inputs in enumerate(callback_inputs):
+        seeds_sx = ca.jacobian(inputs(*shifted(state_sx, factors_sx, delta_sx)), delta_sx)
+        columns = sorted(set(seeds_sx.sparsity().get_col()))
+        if not columns:
+            continue
+        seeds = ca.Function(f"seeds{k}", state_sx + factors_sx + [delta_sx], [seeds_sx[:, columns]])
+        stacked = ca.MX.sym(f"x{k}", inputs.size1_out(0))
+        values = list(external_values)
+        values[k] = call(k, stacked)
+        directional = ca.jtimes(nonlinear(*state_mx, *values), stacked, seeds(*state_mx, *factors_mx, delta_mx))
+        directional = ca.Function(f"directional{k}", [stacked] + state_mx + list(factors_mx) + [delta_mx],
+                                  [directional])(input_values[k], *state_mx, *factors_mx, delta_mx)
+        selection = ca.DM(ca.Sparsity.triplet(len(columns), ctx.q.numel(), list(range(len(columns))), columns),
+                          1.0)
+        jacobian = jacobian + directional @ selection
+    return jacobian
 
 
 def _splice_externals(symbols, expressions, externals):

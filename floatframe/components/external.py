@@ -18,7 +18,7 @@ class NumericCallback(ca.Callback):
         self.function = function
         self.input_sizes = list(input_sizes)
         self.output_shape = tuple(output_shape)
-        self.construct(name, {"enable_fd": True, "fd_method": "central"})
+        self.construct(name, {"enable_fd": True, "fd_method": "forward"})
 
     def get_n_in(self):
         return len(self.input_sizes)
