@@ -30,6 +30,7 @@ class System:
 
     def __init__(self):
         self._items = {family: [] for family in FAMILIES}
+        self.assembled = None  # the AssembledSystem of the last assemble()
         self.user_function_handle = self  # first argument of user functions (the Exudyn layer sets its mbs)
 
     def items(self, family: str) -> list:
@@ -125,8 +126,12 @@ class System:
         residual += ca.jtimes(constraints, ctx.q, ctx.lam, True)  # + C_q^T lambda
 
         sensor_expressions = [ca.vec(s.expression(ctx)) for s in self.sensors]
-        return AssembledSystem(ctx, residual, linear, constraints, sensor_expressions, q_reference, q_initial,
-                               v_initial, owners, self, time.perf_counter() - started)
+        assembled = AssembledSystem(ctx, residual, linear, constraints, sensor_expressions, q_reference, q_initial,
+                                    v_initial, owners, self, time.perf_counter() - started)
+        self.assembled = assembled  # user functions may query the system during the checks
+        for item in [*self.objects, *self.loads]:
+            item.check(assembled)
+        return assembled
 
 
 @dataclass

@@ -90,6 +90,9 @@ class Component:
     def add_terms(self, ctx: "Context") -> None:
         """Add this component's residual terms and constraints to the context."""
 
+    def check(self, assembled) -> None:
+        """Checks that need the assembled system (e.g. trying user functions), before any solve."""
+
 
 def resolve(system, family: str, ref, owner: Component, what: str):
     """Turn a reference (an item of ``family`` or its number) into the item, or fail clearly."""

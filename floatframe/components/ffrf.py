@@ -157,6 +157,7 @@ class ObjectFFRF(Component):
         self._stiffness = to_casadi(self.stiffness_matrix_ff)
         self._damping = None if self.damping_matrix_ff is None else to_casadi(self.damping_matrix_ff)
         self._system = system
+        self._user_checks = {}
 
     # --- kinematics -------------------------------------------------------------------------
     def frame(self, ctx):
@@ -244,27 +245,32 @@ class ObjectFFRF(Component):
         return terms
 
     def _callback(self, kind, function, shape):
-        """Wrap a user function; its shape is checked now, at the initial state, before any solve."""
+        """Wrap a user function as a CasADi callback; ``check`` tries it once after assembly."""
         system = self._system
 
         def call(t, q, q_t):
             return function(system.user_function_handle, float(t[0]), self.index, q, q_t)
 
-        q0 = np.concatenate([self.rigid_node.initial_coordinates] + [n.initial_coordinates for n in self.mesh_nodes])
-        v0 = np.concatenate([self.rigid_node.initial_velocities] + [n.initial_velocities for n in self.mesh_nodes])
-        try:
-            trial = np.asarray(call(np.zeros(1), q0, v0), dtype=float)
-        except Exception as exc:
-            raise self.error(f"{kind} user function failed at the initial state: {exc!r}") from exc
-        if trial.size != shape[0] * shape[1] or (shape[1] > 1 and trial.shape != shape):
-            raise self.error(f"{kind} user function returned shape {trial.shape}, expected "
-                             f"{shape if shape[1] > 1 else (shape[0],)}")
-        if not np.all(np.isfinite(trial)):
-            raise self.error(f"{kind} user function returned NaN or inf at the initial state")
+        self._user_checks[kind] = (call, shape)
         callback = NumericCallback(f"{self.type_name}{self.index}_{kind}", call, [1, self.n_coordinates,
                                                                                   self.n_coordinates], shape)
         self.__dict__.setdefault("_callbacks", []).append(callback)  # keep alive with the object
         return callback
+
+    def check(self, assembled):
+        """Call each user function once at the initial state: a wrong shape or a failure is reported now."""
+        q0 = np.concatenate([self.rigid_node.initial_coordinates] + [n.initial_coordinates for n in self.mesh_nodes])
+        v0 = np.concatenate([self.rigid_node.initial_velocities] + [n.initial_velocities for n in self.mesh_nodes])
+        for kind, (call, shape) in self._user_checks.items():
+            try:
+                trial = np.asarray(call(np.zeros(1), q0, v0), dtype=float)
+            except Exception as exc:
+                raise self.error(f"{kind} user function failed at the initial state: {exc!r}") from exc
+            if trial.size != shape[0] * shape[1] or (shape[1] > 1 and trial.shape != shape):
+                raise self.error(f"{kind} user function returned shape {trial.shape}, expected "
+                                 f"{shape if shape[1] > 1 else (shape[0],)}")
+            if not np.all(np.isfinite(trial)):
+                raise self.error(f"{kind} user function returned NaN or inf at the initial state")
 
     # --- outputs ----------------------------------------------------------------------------
     def output(self, ctx, variable, local_position=None):

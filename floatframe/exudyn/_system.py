@@ -12,13 +12,11 @@ import time
 import warnings
 from pathlib import Path
 
-import casadi as ca
 import numpy as np
 
 from floatframe import rotations
 from floatframe.components import ObjectFFRF
-from floatframe.components.base import Context
-from floatframe.components.nodes import NodeRigidBodyEP
+from floatframe.components.base import ModelError
 from floatframe.exudyn import _translate
 from floatframe.exudyn._items import as_item
 from floatframe.exudyn._names import (ConfigurationType, DynamicSolverType, ExudynLayerError, OutputVariableType,
@@ -313,7 +311,8 @@ class MainSystem:
             kind = "Initial"
         nodes = [n for n in self._core.nodes if n.n_coordinates]
         n = sum(node.n_coordinates for node in nodes)
-        m = self._assembled.n_multipliers if self._assembled is not None else 0
+        assembled = self._assembled or self._core.assembled
+        m = assembled.n_multipliers if assembled is not None else 0
         q, v = np.zeros(n), np.zeros(n)
         if kind == "Initial":
             for node in nodes:
@@ -323,34 +322,20 @@ class MainSystem:
             raise ExudynLayerError(f"configuration {kind} is not supported; use Current, Initial or Reference")
         return (0.0, q, v, np.zeros(n), np.zeros(m))
 
-    def _context(self, m: int) -> Context:
-        nodes = self._core.nodes
-        n = sum(node.n_coordinates for node in nodes)
-        q_reference = np.zeros(n)
-        for node in nodes:
-            if node.n_coordinates:
-                q_reference[node.coordinate_indices] = node.reference_coordinates
-        ctx = Context(t=ca.SX.sym("t"), q=ca.SX.sym("q", n), v=ca.SX.sym("v", n), a=ca.SX.sym("a", n),
-                      lam=ca.SX.sym("lam", m), q_reference=q_reference, system=self._core)
-        ctx.project_rotation_rates([node.coordinate_indices[3:] for node in nodes
-                                    if isinstance(node, NodeRigidBodyEP)])
-        return ctx
-
     def _evaluate(self, key, build, configuration):
-        if self._core is None:
+        assembled = self._assembled or (self._core.assembled if self._core is not None else None)
+        if assembled is None:
             raise ExudynLayerError(f"{key[0]}: call mbs.Assemble() first")
         t, q, v, a, lam = self.state(configuration)
-        key = (*key, len(lam))
         function = self._outputs.get(key)
         if function is None:
-            ctx = self._context(len(lam))
-            expression = ca.vec(build(ctx))
-            if ctx.externals:
+            try:
+                function = assembled.output_function(build, str(key[0]))
+            except ModelError:
                 raise ExudynLayerError(f"{key[0]} {key[1]}: this output needs a user function and cannot be "
-                                       f"evaluated outside the solver")
-            function = ca.Function("output", [ctx.t, ctx.q, ctx.v, ctx.a, ctx.lam], [expression])
+                                       f"evaluated outside the solver") from None
             self._outputs[key] = function
-        value = np.asarray(function(t, q, v, a, lam)).reshape(-1)
+        value = function(t, q, v, a, lam)
         return value[0] if value.size == 1 else value
 
     def GetNodeOutput(self, nodeNumber, variableType, configuration=ConfigurationType.Current):
