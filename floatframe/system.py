@@ -364,7 +364,7 @@ def sparse_jacobian(expression, variable, dense_factor: float = 4.0):
 
     A few dense rows and columns (the reference-frame coordinates couple to every mesh node) would make
     plain AD colouring need one sweep per column. Rows and columns with more than ``dense_factor`` times
-    the median number of entries are split off: their Jacobian is taken in reverse (rows) or forward
+    the median number of entries and more than a quarter of the full length are split off: their Jacobian is taken in reverse (rows) or forward
     (columns) mode, the sparse rest with colouring. Build time then grows linearly with the mesh.
     """
     n_rows, n_columns = expression.numel(), variable.numel()
@@ -374,8 +374,10 @@ def sparse_jacobian(expression, variable, dense_factor: float = 4.0):
     rows, columns = (np.asarray(index, dtype=int) for index in pattern.get_triplet())
     row_counts = np.bincount(rows, minlength=n_rows)
     column_counts = np.bincount(columns, minlength=n_columns)
-    dense_rows = np.flatnonzero(row_counts > max(dense_factor * np.median(row_counts[row_counts > 0]), 16))
-    dense_columns = np.flatnonzero(column_counts > max(dense_factor * np.median(column_counts[column_counts > 0]), 16))
+    dense_rows = np.flatnonzero(row_counts > max(dense_factor * np.median(row_counts[row_counts > 0]),
+                                                 n_columns / 4, 16))
+    dense_columns = np.flatnonzero(column_counts > max(dense_factor * np.median(column_counts[column_counts > 0]),
+                                                       n_rows / 4, 16))
     if dense_rows.size == 0 and dense_columns.size == 0:
         return ca.jacobian(expression, variable)
     sparse_rows = np.setdiff1d(np.arange(n_rows), dense_rows).tolist()
