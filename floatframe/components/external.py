@@ -6,6 +6,8 @@ finite differences; the system builder wires the callback's output into the symb
 """
 from __future__ import annotations
 
+import warnings
+
 import casadi as ca
 import numpy as np
 
@@ -45,7 +47,9 @@ def symbolic_or_callback(function, t: ca.SX, size: int, name: str, owner):
     numbers (branches on the value, SciPy calls) does not.
     """
     try:
-        value = function(t)
+        with warnings.catch_warnings():  # NumPy ufuncs on CasADi symbols are what tracing relies on
+            warnings.simplefilter("ignore", FutureWarning)
+            value = function(t)
         expression = ca.vec(ca.SX(value)) if not isinstance(value, (list, tuple)) else ca.vertcat(*value)
     except Exception:
         return None
