@@ -1,6 +1,5 @@
 """Claims about the assembled DAE: its Jacobians are exact, its mass matrix is symmetric positive definite."""
 import numpy as np
-import pytest
 
 import floatframe as ff
 from model_helpers import random_state, small_beam

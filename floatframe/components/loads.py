@@ -6,7 +6,6 @@ other callable is called numerically.
 """
 from __future__ import annotations
 
-import casadi as ca
 import numpy as np
 
 from floatframe.components.base import Component, resolve

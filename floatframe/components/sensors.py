@@ -1,8 +1,6 @@
 """Sensors: output variables recorded at every stored step of a solve."""
 from __future__ import annotations
 
-import numpy as np
-
 from floatframe.components.base import Component, resolve
 from floatframe.components.ffrf import ObjectFFRF
 
@@ -88,7 +86,3 @@ class SensorSuperElement(Sensor):
     def expression(self, ctx):
         return self.body.mesh_node_output(ctx, int(self.mesh_node_number), self.output_variable)
 
-
-def stack_columns(values: list) -> np.ndarray:
-    """Sensor rows over time as a (n_steps, k) array."""
-    return np.vstack([np.asarray(v, dtype=float).reshape(1, -1) for v in values])

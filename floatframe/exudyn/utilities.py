@@ -12,7 +12,7 @@ import numpy as np
 from floatframe import rotations
 from floatframe.exudyn._items import ITEM_CLASSES, SHORT_NAMES, VISUALIZATION_CLASSES
 from floatframe.exudyn._names import ExudynLayerError
-from floatframe.exudyn.graphics import color
+from floatframe.exudyn.graphics import color  # noqa: F401  (scripts use it after a star import)
 from floatframe.exudyn.graphicsDataUtilities import *  # noqa: F401,F403  (color4... names)
 
 eulerParameters0 = [1.0, 0.0, 0.0, 0.0]

@@ -20,7 +20,7 @@ When Newton fails, the step is halved and retried down to ``min_step``.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import scipy.linalg

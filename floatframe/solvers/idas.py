@@ -308,7 +308,7 @@ def constraint_violation(system, states) -> tuple[float, float]:
 
 def _minimum_norm_correction(system, t, jacobian, right, what) -> np.ndarray:
     """dq of least norm with C_q dq = right, from [[I, C_q^T], [C_q, 0]]."""
-    n, m = system.n_coordinates, system.n_multipliers
+    n = system.n_coordinates
     matrix = sp.bmat([[sp.identity(n), jacobian.T], [jacobian, None]], format="csc")
     return _solve(system, t, matrix, np.concatenate([np.zeros(n), right]), what)[:n]
 
