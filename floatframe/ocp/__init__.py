@@ -24,7 +24,7 @@ def ocp_main(argv: list[str]) -> int:
     slew.add_argument("--output", default="output", help="folder for the plots and the CSV")
     slew.add_argument("--angle", type=float, default=30.0, help="slew angle [deg]")
     slew.add_argument("--duration", type=float, default=2.0, help="slew time T [s]")
-    slew.add_argument("--steps", type=int, default=40, help="generalized-alpha steps (torque values) on [0, T]")
+    slew.add_argument("--steps", type=int, default=60, help="generalized-alpha steps (torque values) on [0, T]")
     slew.add_argument("--elements", type=int, default=2, help="Hex8 elements along the beam")
     slew.add_argument("--frequency", type=float, default=1.0, help="first clamped bending frequency [Hz]")
     slew.add_argument("--hub-inertia", type=float, default=2.0, help="hub inertia [kg m^2]")

@@ -1,11 +1,11 @@
-"""Claims about the slew OCP on a coarse hub-beam (2 Hex8 elements, 43 coordinates, 30 steps)."""
+"""Claims about the slew OCP on a coarse hub-beam (2 Hex8 elements, 43 coordinates, 60 steps)."""
 import numpy as np
 import pytest
 
 from floatframe.models.slew import build_slew
 from floatframe.ocp.slew import OCPError, reference_torque, simulate, solve_slew
 
-ANGLE, DURATION, STEPS = np.pi / 2, 1.0, 30
+ANGLE, DURATION, STEPS = np.pi / 6, 2.0, 60   # 30 deg in 2 s: tip deflections of a few cm
 
 
 @pytest.fixture(scope="module")
@@ -23,12 +23,12 @@ def test_the_slew_ocp_converges_to_rest_at_the_target_angle(slew):
 
 
 def test_optimal_residual_vibration_is_ten_times_below_bang_bang(slew):
-    """Simulated on past T with zero torque: with the OCP's own step (the model it optimises) the
-    residual tip vibration must be >= 10x below the bang-bang one; with 4x finer steps (which resolve
-    the modes better than the OCP's grid) still >= 5x."""
+    """Simulated on past T with zero torque, both with the OCP's own step (the model it optimises) and
+    with 4x finer steps (closer to the continuous model): the residual tip vibration is >= 10x below
+    the bang-bang one (measured: 21x and 14x)."""
     model, solution = slew
     bang_bang = reference_torque(model, ANGLE, DURATION, STEPS, "bang-bang")
-    for refinement, factor in ((1, 10.0), (4, 5.0)):
+    for refinement, factor in ((1, 10.0), (4, 10.0)):
         optimal = simulate(model, solution.torque, DURATION, 2 * DURATION, refinement)
         reference = simulate(model, bang_bang, DURATION, 2 * DURATION, refinement)
         assert reference.amplitude > factor * optimal.amplitude, (refinement, optimal.amplitude, reference.amplitude)
