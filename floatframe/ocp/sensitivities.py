@@ -19,22 +19,17 @@ from __future__ import annotations
 import casadi as ca
 import numpy as np
 
-from floatframe.ocp.step import _symbols, initial_state, symbol_type
+from floatframe.ocp.step import _symbols, initial_state
+from floatframe.solvers.idas import index1_equations
 
 
 def index1_dae(assembled) -> dict:
     """The index-1 DAE as a ``casadi.integrator`` dict; its parameter is (t0, u, p), time tau = t - t0."""
-    kind = symbol_type(assembled)
-    s = _symbols(assembled, kind, ["t", "q", "v", "a", "lam", "u", "p"])
-    start = kind.sym("t_start")
-    t = start + s["t"]
-    functions = assembled.functions
-    residual = functions["residual"](t, s["q"], s["v"], s["a"], s["lam"], s["u"], s["p"])
-    jacobian = functions["constraint_jacobian"](t, s["q"], s["u"], s["p"])
-    rest = functions["constraint_acceleration_rest"](t, s["q"], s["v"], s["u"], s["p"])
+    s = _symbols(assembled, ca.MX, ["t", "q", "v", "a", "lam", "u", "p"])
+    start = ca.MX.sym("t_start")
+    ode, alg = index1_equations(assembled, start + s["t"], s["q"], s["v"], s["a"], s["lam"], s["u"], s["p"])
     return dict(t=s["t"], x=ca.vertcat(s["q"], s["v"]), z=ca.vertcat(s["a"], s["lam"]),
-                p=ca.vertcat(start, s["u"], s["p"]), ode=ca.vertcat(s["v"], s["a"]),
-                alg=ca.vertcat(residual, jacobian @ s["a"] + rest))
+                p=ca.vertcat(start, s["u"], s["p"]), ode=ode, alg=alg)
 
 
 def idas_final_state(assembled, t_grid, rtol: float = 1e-11, atol: float = 1e-12,

@@ -155,19 +155,8 @@ class IDAS:
         q, v, a, lam = state[:n], state[n:], z[:n], z[n:]
         u = _symbolic_inputs(system, t, symbol)
 
-        def call(name, *arguments):
-            function = system.functions[name]
-            extra = [u, model_p][:function.n_in() - len(arguments)]
-            return function(*arguments, *extra)
-
-        alpha, beta = self.baumgarte
-        acceleration_constraints = call("constraint_jacobian", t, q) @ a + call("constraint_acceleration_rest", t, q, v)
-        if alpha:
-            acceleration_constraints += 2 * alpha * call("constraint_velocity", t, q, v)
-        if beta:
-            acceleration_constraints += beta ** 2 * call("constraints", t, q)
-        ode = ca.vertcat(v, a) - (shift[1:] if shifted else 0)
-        alg = ca.vertcat(residual(t, q, v, a, lam, u, model_p), acceleration_constraints)
+        ode, alg = index1_equations(system, t, q, v, a, lam, u, model_p, self.baumgarte)
+        ode = ode - (shift[1:] if shifted else 0)
         options = {"calc_ic": False, "reltol": self.rtol, "abstol": self.atol, "linear_solver": self.linear_solver,
                    "max_num_steps": self.max_num_steps, "suppress_algebraic": self.suppress_algebraic, "init_xdot": list(np.zeros(2 * n) if shifted else xdot0)}
         if self.max_step is not None:
@@ -264,6 +253,24 @@ class IDAS:
         s.factorizations += int(stats.get("nlinsetups", 0))
         s.residual_evaluations += int(stats.get("nfevals", 0))
         s.rejected_steps += int(stats.get("netfails", 0)) + int(stats.get("nncfails", 0))
+
+
+def index1_equations(system, t, q, v, a, lam, u, p, baumgarte=(0.0, 0.0)):
+    """The index-1 form: ode = [v; a], alg = [R; C_q a + d^2C/dt^2 - C_q a (+ Baumgarte terms)].
+
+    Arguments are MX expressions; R enters with the core's exact blocked Jacobian. Baumgarte
+    (alpha, beta) adds 2 alpha dC/dt + beta^2 C to the acceleration-level constraint.
+    """
+    functions = system.functions
+    alpha, beta = baumgarte
+    constraint_rows = (functions["constraint_jacobian"](t, q, u, p) @ a
+                       + functions["constraint_acceleration_rest"](t, q, v, u, p))
+    if alpha:
+        constraint_rows += 2 * alpha * functions["constraint_velocity"](t, q, v, u, p)
+    if beta:
+        constraint_rows += beta ** 2 * functions["constraints"](t, q, u, p)
+    residual = system.residual_with_jacobian()(t, q, v, a, lam, u, p)
+    return ca.vertcat(v, a), ca.vertcat(residual, constraint_rows)
 
 
 def _symbolic_inputs(system, t, symbol):
