@@ -142,8 +142,7 @@ class IDAS:
     # --- the index-1 DAE ----------------------------------------------------------------------
     def _integrator(self, system, shifted: bool, t0: float, t_out, xdot0):
         """casadi IDAS integrator of the index-1 DAE; shifted: over [0, H] for y = x - tau x'_k."""
-        residual = system.residual_with_jacobian()  # its Jacobian is the core's exact blocked one
-        symbol = ca.MX
+        symbol = ca.MX  # the residual enters with the core's exact blocked Jacobian (an MX Function)
         n, m = system.n_coordinates, system.n_multipliers
         parameters = system.parameter_vector() if getattr(system, "parameters", None) else np.zeros(0)
         n_shift = 1 + 2 * n if shifted else 0
