@@ -149,9 +149,8 @@ class ObjectFFRF(Component):
         self.coordinate_index_per_node = np.cumsum([0, 7] + [3] * len(self.mesh_nodes))[:-1]
         x_ref = self.reference_positions
         self.physics_center_of_mass = (self.mass_phi_t.T @ x_ref) / self.physics_mass if self.physics_mass else np.zeros(3)
-        x_tilde = sp.block_diag([rotations.skew(x_ref[3 * i:3 * i + 3]) for i in range(self.n_mesh_nodes)], format="csr")
-        x_tilde_stacked = x_tilde @ sp.kron(np.ones((self.n_mesh_nodes, 1)), sp.identity(3))
-        self.physics_inertia = np.asarray((x_tilde_stacked.T @ self.mass_matrix_ff @ x_tilde_stacked).todense())
+        x_tilde = stacked_skew(x_ref)
+        self.physics_inertia = np.asarray((x_tilde.T @ self.mass_matrix_ff @ x_tilde).todense())  # x~^T M x~
         self.coordinate_indices = np.concatenate([n.coordinate_indices for n in nodes])
         self._mass = to_casadi(self.mass_matrix_ff)
         self._stiffness = to_casadi(self.stiffness_matrix_ff)
@@ -354,16 +353,27 @@ def add_ffrf_body(system, node_positions, mass_matrix, stiffness_matrix, damping
     return body
 
 
+def stacked_skew(x_ref) -> sp.csr_matrix:
+    """x~: the skew matrices of the nodal 3-vectors in x (n_f,) stacked into an (n_f, 3) sparse matrix."""
+    x_ref = np.asarray(x_ref, dtype=float).reshape(-1)
+    n = x_ref.size // 3
+    blocks = sp.block_diag([rotations.skew(x_ref[3 * i:3 * i + 3]) for i in range(n)], format="csr")
+    return blocks @ sp.kron(np.ones((n, 1)), sp.identity(3), format="csr")
+
+
+def tisserand_rows(mass_matrix, x_ref) -> np.ndarray:
+    """(6, n_f) rows Phi_t^T M and x_ref~^T M of the Tisserand-frame conditions (flexible part only)."""
+    mass = sp.csr_matrix(mass_matrix)
+    n = mass.shape[0] // 3
+    phi_t = sp.kron(np.ones((n, 1)), sp.identity(3), format="csr")
+    return np.vstack([(mass @ phi_t).T.toarray(), (mass.T @ stacked_skew(x_ref)).T.toarray()])
+
+
 def tisserand_scaling(body: ObjectFFRF) -> np.ndarray:
     """(6, n_c) rows [0, 0, Phi_t^T M] and [0, 0, x_ref~^T M] of the Tisserand-frame conditions."""
-    mass = body.mass_matrix_ff
-    n = body.n_mesh_nodes
     x_ref = np.concatenate([np.asarray(r, dtype=float) for r in body.mesh_reference_positions()])
-    x_tilde = sp.block_diag([rotations.skew(x_ref[3 * i:3 * i + 3]) for i in range(n)], format="csr")
-    x_tilde_stacked = x_tilde @ sp.kron(np.ones((n, 1)), sp.identity(3))
     scaling = np.zeros((6, body.n_coordinates))
-    scaling[:3, 7:] = body.mass_phi_t.T                                   # Phi_t^T M
-    scaling[3:, 7:] = np.asarray((x_tilde_stacked.T @ mass).todense())    # x_ref~^T M
+    scaling[:, 7:] = tisserand_rows(body.mass_matrix_ff, x_ref)
     return scaling
 
 

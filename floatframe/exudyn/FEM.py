@@ -16,7 +16,8 @@ from floatframe import fem as core_fem
 from floatframe.exudyn import _items as items
 from floatframe.exudyn._matrix import MatrixContainer
 from floatframe.exudyn._names import ExudynLayerError
-from floatframe.exudyn.utilities import AngularVelocity2EulerParameters_t, ComputeSkewMatrix
+from floatframe.components.ffrf import tisserand_rows
+from floatframe.exudyn.utilities import AngularVelocity2EulerParameters_t
 
 # outward triangles of the faces of positively oriented elements (Abaqus/VTK node order)
 _HEX_TRIANGLES = [[0, 3, 2], [0, 2, 1], [4, 5, 6], [4, 6, 7], [0, 1, 5], [0, 5, 4], [1, 2, 6], [1, 6, 5],
@@ -207,11 +208,8 @@ class ObjectFFRFinterface:
         """S q_obj = S q_ref_obj with S = [[0, Phi_t^T M], [0, x_ref~^T M]] (zero on the frame node)."""
         n_flexible = self.xRef.size
         scaling = np.zeros((6, 7 + n_flexible))
-        scaling[0:3, 7:] = self.PhitTM
-        scaling[3:6, 7:] = np.asarray((self.massMatrix.T @ ComputeSkewMatrix(self.xRef)).T)
-        offset = np.zeros(6)
-        offset[0:3] = self.PhitTM @ self.xRef
-        offset[3:6] = scaling[3:6, 7:] @ self.xRef
+        scaling[:, 7:] = tisserand_rows(self.massMatrix, self.xRef)
+        offset = scaling[:, 7:] @ self.xRef
         marker_object = mbs.AddMarker(items.MarkerObjectODE2Coordinates(objectNumber=self.oFFRF))
         ground = mbs.AddNode(items.NodePointGround(referenceCoordinates=[0.0, 0.0, 0.0]))
         marker_ground = mbs.AddMarker(items.MarkerNodeCoordinates(nodeNumber=ground))
