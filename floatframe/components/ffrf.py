@@ -130,12 +130,10 @@ class ObjectFFRF(Component):
             raise self.error("must be added to a system first")
         return [resolve(self.owner, "node", ref, self, f"node_numbers[{i}]") for i, ref in enumerate(self.node_numbers)]
 
-    def mesh_reference_positions(self) -> list:
-        """Reference positions of the mesh nodes (body-fixed), usable before assembly."""
-        return [node.reference_coordinates for node in self._nodes_before_connect()[1:]]
-
-    def rigid_reference_coordinates(self) -> np.ndarray:
-        return self._nodes_before_connect()[0].reference_coordinates
+    def object_reference_coordinates(self) -> np.ndarray:
+        """Reference values of the object's coordinates (frame node, then mesh nodes), (n_c,), usable
+        before assembly."""
+        return np.concatenate([node.reference_coordinates for node in self._nodes_before_connect()])
 
     def connect(self, system):
         nodes = [resolve(system, "node", ref, self, f"node_numbers[{i}]") for i, ref in enumerate(self.node_numbers)]
@@ -156,7 +154,7 @@ class ObjectFFRF(Component):
         self._stiffness = to_casadi(self.stiffness_matrix_ff)
         self._damping = None if self.damping_matrix_ff is None else to_casadi(self.damping_matrix_ff)
         self._system = system
-        self._user_checks = {}
+        self._user_callbacks = {}
 
     # --- kinematics -------------------------------------------------------------------------
     def frame(self, ctx):
@@ -244,25 +242,26 @@ class ObjectFFRF(Component):
         return terms
 
     def _callback(self, kind, function, shape):
-        """Wrap a user function as a CasADi callback; ``check`` tries it once after assembly."""
-        system = self._system
+        """The user function as a CasADi callback, made once per kind and kept alive with the object;
+        ``check`` tries it after assembly."""
+        if kind not in self._user_callbacks:
+            system = self._system
 
-        def call(t, q, q_t):
-            return function(system.user_function_handle, float(t[0]), self.index, q, q_t)
+            def call(t, q, q_t):
+                return function(system.user_function_handle, float(t[0]), self.index, q, q_t)
 
-        self._user_checks[kind] = (call, shape)
-        callback = NumericCallback(f"{self.type_name}{self.index}_{kind}", call, [1, self.n_coordinates,
-                                                                                  self.n_coordinates], shape)
-        self.__dict__.setdefault("_callbacks", []).append(callback)  # keep alive with the object
-        return callback
+            self._user_callbacks[kind] = NumericCallback(f"{self.type_name}{self.index}_{kind}", call,
+                                                         [1, self.n_coordinates, self.n_coordinates], shape)
+        return self._user_callbacks[kind]
 
     def check(self, assembled):
         """Call each user function once at the initial state: a wrong shape or a failure is reported now."""
         q0 = np.concatenate([self.rigid_node.initial_coordinates] + [n.initial_coordinates for n in self.mesh_nodes])
         v0 = np.concatenate([self.rigid_node.initial_velocities] + [n.initial_velocities for n in self.mesh_nodes])
-        for kind, (call, shape) in self._user_checks.items():
+        for kind, callback in self._user_callbacks.items():
+            shape = callback.output_shape
             try:
-                trial = np.asarray(call(np.zeros(1), q0, v0), dtype=float)
+                trial = np.asarray(callback.function(np.zeros(1), q0, v0), dtype=float)
             except Exception as exc:
                 raise self.error(f"{kind} user function failed at the initial state: {exc!r}") from exc
             if trial.size != shape[0] * shape[1] or (shape[1] > 1 and trial.shape != shape):
@@ -369,14 +368,6 @@ def tisserand_rows(mass_matrix, x_ref) -> np.ndarray:
     return np.vstack([(mass @ phi_t).T.toarray(), (mass.T @ stacked_skew(x_ref)).T.toarray()])
 
 
-def tisserand_scaling(body: ObjectFFRF) -> np.ndarray:
-    """(6, n_c) rows [0, 0, Phi_t^T M] and [0, 0, x_ref~^T M] of the Tisserand-frame conditions."""
-    x_ref = np.concatenate([np.asarray(r, dtype=float) for r in body.mesh_reference_positions()])
-    scaling = np.zeros((6, body.n_coordinates))
-    scaling[:, 7:] = tisserand_rows(body.mass_matrix_ff, x_ref)
-    return scaling
-
-
 def add_tisserand_frame(system, body: ObjectFFRF):
     """Constrain the mesh deformation to the Tisserand frame: Phi_t^T M q_f = 0, x_ref~^T M q_f = 0.
 
@@ -387,9 +378,9 @@ def add_tisserand_frame(system, body: ObjectFFRF):
     from floatframe.components.markers import MarkerNodeCoordinates, MarkerObjectODE2Coordinates
     from floatframe.components.nodes import NodePointGround
 
-    scaling = tisserand_scaling(body)
-    reference = np.concatenate([body.rigid_reference_coordinates()]
-                               + [np.asarray(r, dtype=float) for r in body.mesh_reference_positions()])
+    reference = body.object_reference_coordinates()
+    scaling = np.zeros((6, body.n_coordinates))            # zero on the frame node's 7 coordinates
+    scaling[:, 7:] = tisserand_rows(body.mass_matrix_ff, reference[7:])
     ground = system.add(MarkerNodeCoordinates(system.add(NodePointGround((0.0, 0.0, 0.0)))))
     coordinates = system.add(MarkerObjectODE2Coordinates(body))
     constraint = CoordinateVectorConstraint([ground, coordinates], np.zeros((6, 0)), scaling,
