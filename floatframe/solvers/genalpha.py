@@ -23,10 +23,9 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.linalg
-import scipy.sparse.linalg as spla
 from tqdm import tqdm
 
+from floatframe.solvers.linear import consistent_accelerations, singular_cause, sparse_lu
 from floatframe.solvers.result import SimulationResult, SolverError, SolverStatistics
 
 
@@ -86,14 +85,9 @@ class GeneralizedAlpha:
         Solves [[M, C_q^T], [C_q, 0]] [a; lambda] = [-R(q, v, 0, 0); -(d^2C/dt^2 - C_q a)] at t0.
         """
         q, v = system.q_initial.copy(), system.v_initial.copy()
-        n, m = system.n_coordinates, system.n_multipliers
-        zero_a, zero_lam = np.zeros(n), np.zeros(m)
-        right = np.concatenate([-system.residual(t0, q, v, zero_a, zero_lam),
-                                -system.constraint_acceleration_rest(t0, q, v)])
-        matrix = system.newton_matrix(t0, q, v, zero_a, zero_lam, 1.0, 0.0, 0.0)
-        solution = self._solve_linear(system, matrix, right, t0, "initial accelerations")
-        a = solution[:n]
-        return State(t0, q, v, a, a.copy(), solution[n:])
+        a, lam = consistent_accelerations(system, t0, q, v, "generalized-alpha")
+        self.statistics.factorizations += 1
+        return State(t0, q, v, a, a.copy(), lam)
 
     # --- one step ---------------------------------------------------------------------------
     def step(self, system, state: State, h: float) -> State:
@@ -171,13 +165,6 @@ class GeneralizedAlpha:
         except RuntimeError as exc:
             raise SolverError(f"generalized-alpha: singular {what} at t = {t:.6g} ({exc}); "
                               f"{singular_cause(system, t, matrix)}", t) from None
-
-    def _solve_linear(self, system, matrix, right, t, what):
-        solution = self._lu(system, matrix, t, what).solve(right)
-        if not np.all(np.isfinite(solution)):
-            raise SolverError(f"generalized-alpha: singular {what} at t = {t:.6g}; "
-                              f"{singular_cause(system, t, matrix)}", t)
-        return solution
 
     # --- whole run --------------------------------------------------------------------------
     def solve(self, system, t_end: float, n_steps: int, t0: float = 0.0, progress: bool | None = None,
@@ -259,29 +246,3 @@ def collect(system, states, statistics, solver, info) -> SimulationResult:
         t=np.array([s.t for s in states]), q=np.vstack([s.q for s in states]),
         v=np.vstack([s.v for s in states]), a=np.vstack([s.a for s in states]),
         lam=np.vstack([s.lam for s in states]), sensors=sensors, statistics=statistics, solver=solver, info=info)
-
-
-def sparse_lu(matrix):
-    """SuperLU factorization tuned for FE iteration matrices (symmetric pattern, saddle point).
-
-    A minimum-degree ordering on the pattern of A^T + A with diagonal preference and a small pivot
-    threshold (0.01) keeps the fill-in of 3D meshes 2-4 times below SuperLU's default; threshold
-    pivoting keeps the zero-diagonal constraint block solvable.
-    """
-    return spla.splu(matrix.tocsc(), permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.01,
-                     options=dict(SymmetricMode=True))
-
-
-def singular_cause(system, t, matrix) -> str:
-    """Name the constraints that are redundant (dependent rows of C_q), or say the mass matrix is singular."""
-    n, m = system.n_coordinates, system.n_multipliers
-    if m:
-        jacobian = matrix[n:, :n].toarray()
-        _, r, permutation = scipy.linalg.qr(jacobian.T, pivoting=True, mode="economic")
-        diagonal = np.abs(np.diag(r)) if r.size else np.zeros(0)
-        scale = diagonal.max() if diagonal.size else 0.0
-        dependent = [int(permutation[k]) for k in range(len(diagonal)) if diagonal[k] <= 1e-10 * max(scale, 1e-300)]
-        if dependent or scale == 0.0:
-            rows = dependent or list(range(m))
-            return f"redundant constraints involving: {system.describe_constraints(rows)}"
-    return "the mass matrix (or iteration matrix) is singular: coordinates without mass or stiffness"

@@ -34,10 +34,10 @@ import time
 import casadi as ca
 import numpy as np
 import scipy.sparse as sp
-import scipy.sparse.linalg as spla
 from tqdm import tqdm
 
-from floatframe.solvers.genalpha import State, collect, singular_cause
+from floatframe.solvers.genalpha import State, collect
+from floatframe.solvers.linear import consistent_accelerations, singular_cause, solve_or_explain
 from floatframe.solvers.result import SimulationResult, SolverError, SolverStatistics
 
 DRIFT_CONTROLS = ("projection", "baumgarte", "none")
@@ -103,7 +103,7 @@ class IDAS:
         """Project q onto C = 0 and v onto dC/dt = 0, then solve for a and lambda (raises SolverError)."""
         q = self.project_positions(system, t, np.array(q, dtype=float))
         v = self.project_velocities(system, t, q, np.array(v, dtype=float))
-        a, lam = consistent_accelerations(system, t, q, v)
+        a, lam = consistent_accelerations(system, t, q, v, "idas")
         return State(t, q, v, a, a.copy(), lam)
 
     def project_positions(self, system, t, q) -> np.ndarray:
@@ -293,16 +293,6 @@ def _symbolic_inputs(system, t, symbol):
     return ca.vertcat(*parts) if parts else symbol(0, 1)
 
 
-def consistent_accelerations(system, t, q, v):
-    """a, lambda from [[M, C_q^T], [C_q, 0]] [a; lambda] = [-R(q, v, 0, 0); -(d^2C/dt^2 - C_q a)]."""
-    n, m = system.n_coordinates, system.n_multipliers
-    right = np.concatenate([-system.residual(t, q, v, np.zeros(n), np.zeros(m)),
-                            -system.constraint_acceleration_rest(t, q, v)])
-    matrix = system.newton_matrix(t, q, v, np.zeros(n), np.zeros(m), 1.0, 0.0, 0.0)
-    solution = _solve(system, t, matrix, right, "acceleration-level system [[M, C_q^T], [C_q, 0]]")
-    return solution[:n], solution[n:]
-
-
 def constraint_violation(system, states) -> tuple[float, float]:
     """Largest |C| and |dC/dt| over the given states."""
     if system.n_multipliers == 0:
@@ -316,18 +306,7 @@ def _minimum_norm_correction(system, t, jacobian, right, what) -> np.ndarray:
     """dq of least norm with C_q dq = right, from [[I, C_q^T], [C_q, 0]]."""
     n = system.n_coordinates
     matrix = sp.bmat([[sp.identity(n), jacobian.T], [jacobian, None]], format="csc")
-    return _solve(system, t, matrix, np.concatenate([np.zeros(n), right]), what)[:n]
-
-
-def _solve(system, t, matrix, right, what) -> np.ndarray:
-    try:
-        solution = spla.splu(matrix.tocsc()).solve(right)
-    except RuntimeError:
-        solution = np.full(right.shape, np.nan)
-    if not np.all(np.isfinite(solution)):
-        raise SolverError(f"idas: singular {what} at t = {t:.6g}; {singular_cause(system, t, matrix)}",
-                          t)
-    return solution
+    return solve_or_explain(system, t, matrix, np.concatenate([np.zeros(n), right]), what, "idas")[:n]
 
 
 def _max_abs(values) -> float:
