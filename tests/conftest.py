@@ -6,7 +6,7 @@ import pytest
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 
-@pytest.fixture
+@pytest.fixture(scope="session")
 def shared_data():
     """The reference data folder; the test is skipped where it is absent."""
     if not SHARED_DATA.is_dir():

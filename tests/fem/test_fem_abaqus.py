@@ -1,6 +1,5 @@
 """Abaqus readers, and the package's matrices against the Abaqus matrices of the shared data."""
 
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,30 +10,20 @@ from floatframe.fem import (hex_corner_jacobians, lame_parameters, linear_elasti
                             mass_matrix, read_abaqus_inp, read_abaqus_mtx, rigid_body_modes, rotor_disc_mesh,
                             stiffness_matrix)
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
-ROTOR = DATA / "rotorDisc"
-BLOCK = DATA / "block"
-
-
 @pytest.fixture(scope="module")
-def data():
-    if not DATA.is_dir():
-        pytest.skip(f"shared reference data not found at {DATA}")
-    return DATA
-
-
-@pytest.fixture(scope="module")
-def rotor_data(data):
-    mesh = read_abaqus_inp(ROTOR / "rotorDiscTest.inp", instance="rotor-1")
-    return mesh, read_abaqus_mtx(ROTOR / "rotorDiscTestMASS1.mtx"), read_abaqus_mtx(ROTOR / "rotorDiscTestSTIF1.mtx")
+def rotor_data(shared_data):
+    rotor = shared_data / "rotorDisc"
+    mesh = read_abaqus_inp(rotor / "rotorDiscTest.inp", instance="rotor-1")
+    return mesh, read_abaqus_mtx(rotor / "rotorDiscTestMASS1.mtx"), read_abaqus_mtx(rotor / "rotorDiscTestSTIF1.mtx")
 
 
 @pytest.fixture(scope="module", params=["C3D8", "C3D4"])
-def block_data(data, request):
+def block_data(shared_data, request):
+    block = shared_data / "block"
     name = f"block{request.param}"
-    mesh = read_abaqus_inp(BLOCK / f"{name}.inp", instance="block-1")
-    return request.param, mesh, read_abaqus_mtx(BLOCK / f"{name}_MASS1.mtx"), read_abaqus_mtx(
-        BLOCK / f"{name}_STIF1.mtx")
+    mesh = read_abaqus_inp(block / f"{name}.inp", instance="block-1")
+    return request.param, mesh, read_abaqus_mtx(block / f"{name}_MASS1.mtx"), read_abaqus_mtx(
+        block / f"{name}_STIF1.mtx")
 
 
 def first_frequencies_hz(mass, stiffness, count):
@@ -158,9 +147,9 @@ def test_generated_rotor_with_reference_dimensions_matches_abaqus_frequency(roto
     assert 1.3 < default / reference < 1.5
 
 
-def test_instance_none_reads_the_first_instance_when_parts_are_empty(data):
-    default = read_abaqus_inp(BLOCK / "blockC3D4.inp")
-    named = read_abaqus_inp(BLOCK / "blockC3D4.inp", instance="BLOCK-1")
+def test_instance_none_reads_the_first_instance_when_parts_are_empty(shared_data):
+    default = read_abaqus_inp(shared_data / "block" / "blockC3D4.inp")
+    named = read_abaqus_inp(shared_data / "block" / "blockC3D4.inp", instance="BLOCK-1")
     assert default.n_nodes == named.n_nodes == 214
     assert default.elements["Tet4"].shape == (767, 4)
     np.testing.assert_array_equal(default.elements["Tet4"], named.elements["Tet4"])
