@@ -1,7 +1,7 @@
 """The system builder: items in, one implicit index-3 DAE out.
 
-    R(t, q, v, a, lambda) = M(q) a + (damping, stiffness, quadratic velocity terms) - f + C_q^T lambda = 0
-    C(t, q) = 0
+    R(t, q, v, a, lambda, u, p) = M(q) a + (damping, stiffness, quadratic velocity terms) - f + C_q^T lambda = 0
+    C(t, q, u, p) = 0       (u: input signals, p: symbolic parameters; both usually empty)
 
 ``System`` collects nodes, objects (bodies and connectors), markers, loads and sensors, numbered per
 family in the order added. ``System.assemble()`` gives every node its coordinates, lets each component
@@ -364,8 +364,9 @@ def sparse_jacobian(expression, variable, dense_factor: float = 4.0):
 
     A few dense rows and columns (the reference-frame coordinates couple to every mesh node) would make
     plain AD colouring need one sweep per column. Rows and columns with more than ``dense_factor`` times
-    the median number of entries and more than a quarter of the full length are split off: their Jacobian is taken in reverse (rows) or forward
-    (columns) mode, the sparse rest with colouring. Build time then grows linearly with the mesh.
+    the median number of entries and more than a quarter of the full length are split off: their
+    Jacobian is taken in reverse (rows) or forward (columns) mode, the sparse rest with colouring.
+    Build time then grows linearly with the mesh.
     """
     n_rows, n_columns = expression.numel(), variable.numel()
     if n_rows == 0 or n_columns == 0 or isinstance(expression, ca.MX):

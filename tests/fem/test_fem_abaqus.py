@@ -1,6 +1,5 @@
 """Abaqus readers, and the package's matrices against the Abaqus matrices of the shared data."""
 
-
 import numpy as np
 import pytest
 import scipy.linalg as sla
