@@ -159,7 +159,7 @@ def RotXYZ2GLocal(rot) -> np.ndarray:
 def AngularVelocity2RotXYZ_t(angularVelocity, rotation) -> np.ndarray:
     """Time derivatives of the Tait-Bryan angles for a global angular velocity [rad/s]."""
     angles = _array(rotation, (3,), "AngularVelocity2RotXYZ_t", "rotation")
-    if np.cos(angles[1]) == 0:
+    if abs(np.cos(angles[1])) < 1e-12:
         raise ExudynLayerError("AngularVelocity2RotXYZ_t: singular for rotation[1] = +-pi/2 (gimbal lock)")
     return rotations.rot_xyz_t(angularVelocity, angles)
 
