@@ -47,7 +47,8 @@ def test_rot_xyz_g_matrices_match_finite_differences(angles):
     rates = np.array([0.3, -1.1, 0.7])
     h = 1e-6
     a = rot.rotation_matrix_from_rot_xyz(angles)
-    a_t = (rot.rotation_matrix_from_rot_xyz(angles + h * rates) - rot.rotation_matrix_from_rot_xyz(angles - h * rates)) / (2 * h)
+    a_t = (rot.rotation_matrix_from_rot_xyz(angles + h * rates)
+           - rot.rotation_matrix_from_rot_xyz(angles - h * rates)) / (2 * h)
     omega_skew, omega_local_skew = a_t @ a.T, a.T @ a_t  # skew(omega) = A_t A^T, skew(omega_b) = A^T A_t
     omega = rot.rot_xyz_g_global(angles) @ rates
     np.testing.assert_allclose(rot.skew(omega), omega_skew, atol=1e-8)
@@ -73,18 +74,13 @@ def test_zero_rotation_vector_is_the_identity():
 
 
 def test_casadi_symbols_give_the_numpy_values_and_finite_derivatives():
-    angles, vector, angle = ca.SX.sym("a", 3), ca.SX.sym("v", 3), ca.SX.sym("phi")
-    functions = {
-        "rot_xyz": (ca.Function("f", [angles], [rot.rotation_matrix_from_rot_xyz(angles)]), rot.rotation_matrix_from_rot_xyz),
-        "euler": (ca.Function("f", [angles], [rot.euler_parameters_from_rot_xyz(angles)]), rot.euler_parameters_from_rot_xyz),
-        "g": (ca.Function("f", [angles], [rot.rot_xyz_g_global(angles)]), rot.rot_xyz_g_global),
-        "g_local": (ca.Function("f", [angles], [rot.rot_xyz_g_local(angles)]), rot.rot_xyz_g_local),
-        "rotation_vector": (ca.Function("f", [vector], [rot.rotation_matrix_from_rotation_vector(vector)]),
-                            rot.rotation_matrix_from_rotation_vector),
-    }
+    vector, angle = ca.SX.sym("v", 3), ca.SX.sym("phi")
     x = np.array([0.3, -0.5, 1.2])
-    for name, (symbolic, numeric) in functions.items():
-        np.testing.assert_allclose(np.asarray(symbolic(x)).squeeze(), numeric(x), atol=1e-15, err_msg=name)
+    for function in (rot.rotation_matrix_from_rot_xyz, rot.euler_parameters_from_rot_xyz, rot.rot_xyz_g_global,
+                     rot.rot_xyz_g_local, rot.rotation_matrix_from_rotation_vector):
+        symbolic = ca.Function("f", [vector], [function(vector)])
+        np.testing.assert_allclose(np.asarray(symbolic(x)).squeeze(), function(x), atol=1e-15,
+                                   err_msg=function.__name__)
     for function in (rot.rotation_matrix_x, rot.rotation_matrix_y, rot.rotation_matrix_z):
         np.testing.assert_allclose(np.asarray(ca.Function("f", [angle], [function(angle)])(0.4)), function(0.4),
                                    atol=1e-15)

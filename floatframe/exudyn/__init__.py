@@ -20,7 +20,7 @@ from floatframe.exudyn._settings import SimulationSettings, VisualizationSetting
 from floatframe.exudyn._system import MainSystem, SystemContainer, SolveDynamic, renderer_call
 from floatframe.exudyn import graphics, itemInterface, plot, rigidBodyUtilities, utilities  # noqa: F401
 from floatframe.exudyn.mainSystemExtensions import NodeType
-from floatframe.exudyn.utilities import missing_name
+from floatframe.exudyn._unknown import module_getattr
 
 __version__ = "1.13.6-floatframe"
 
@@ -89,7 +89,4 @@ EXUDYN_NAMES = [
 ]
 
 
-def __getattr__(name):
-    if name.startswith("__"):
-        raise AttributeError(name)
-    raise missing_name(name, [*__all__, *(c.__name__ for c in ITEM_CLASSES)], "floatframe.exudyn", EXUDYN_NAMES)
+__getattr__ = module_getattr("floatframe.exudyn", [*__all__, *(c.__name__ for c in ITEM_CLASSES)], EXUDYN_NAMES)

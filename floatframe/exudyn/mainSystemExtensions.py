@@ -104,8 +104,8 @@ def _add_rigid_body(mbs, name, position, theta, theta_initial, displacement, vel
 def MainSystemCreateRigidBody(mbs, name="", referencePosition=None, referenceRotationMatrix=None,
                               initialVelocity=ZERO3, initialAngularVelocity=ZERO3, initialDisplacement=None,
                               initialRotationMatrix=None, inertia=None, gravity=ZERO3,
-                              nodeType=NodeType.RotationEulerParameters, graphicsDataList=(), graphicsDataUserFunction=0,
-                              drawSize=-1, color=(-1.0, -1.0, -1.0, -1.0), show=True, create2D=False, returnDict=False,
+                              nodeType=NodeType.RotationEulerParameters, graphicsDataList=(),
+                              graphicsDataUserFunction=0, drawSize=-1, color=(-1.0, -1.0, -1.0, -1.0), show=True, create2D=False, returnDict=False,
                               referenceHT=None, initialHT=None):
     """``mbs.CreateRigidBody(...)``: a rigid body with an Euler-parameter node, as in Exudyn 1.13.6.
 

@@ -13,6 +13,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from floatframe.exudyn._names import ExudynLayerError, OutputVariableType, closest, member_name
+from floatframe.exudyn._unknown import module_getattr
 
 componentNorm = -2
 
@@ -267,3 +268,7 @@ def _decorate(plt, ticker, axes, x_label, y_label, title, range_x, range_y, tick
             if len(limits) != 2:
                 raise ExudynLayerError(f"PlotSensor: {what} must be [minimum, maximum], got {limits!r}")
             setter(limits)
+
+
+__all__ = ["componentNorm", "PlotSensorDefaults", "PlotLineCode", "PlotSensor"]
+__getattr__ = module_getattr("floatframe.exudyn.plot", __all__)

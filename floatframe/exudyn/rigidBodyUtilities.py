@@ -16,6 +16,7 @@ import numpy as np
 from floatframe import rotations
 from floatframe.exudyn import graphics
 from floatframe.exudyn._names import ExudynLayerError
+from floatframe.exudyn._unknown import module_getattr
 
 eulerParameters0 = [1.0, 0.0, 0.0, 0.0]
 
@@ -313,7 +314,7 @@ class RigidBodyInertia:
         """Inertia of both bodies together; both must be given about the same reference point and axes."""
         mass = self.mass + other.mass
         if mass == 0:
-            raise ExudynLayerError("RigidBodyInertia: the sum of two inertias with zero total mass has no centre of mass")
+            raise ExudynLayerError("RigidBodyInertia: two inertias of zero total mass have no centre of mass")
         return RigidBodyInertia(mass, self.inertiaTensor + other.inertiaTensor,
                                 (self.mass * self.com + other.mass * other.com) / mass)
 
@@ -350,8 +351,8 @@ class RigidBodyInertia:
         reference point is an error.
         """
         if np.any(self.com != 0):
-            raise ExudynLayerError(f"RigidBodyInertia.Rotated: only for com = [0, 0, 0], got com = {self.com.tolist()}; "
-                                   f"use Transformed(HT) to rotate a body with an offset centre of mass")
+            raise ExudynLayerError(f"RigidBodyInertia.Rotated: only for com = [0, 0, 0], got com = "
+                                   f"{self.com.tolist()}; use Transformed(HT) for a body with an offset centre of mass")
         a = _array(rot, (3, 3), "RigidBodyInertia.Rotated", "rot")
         return RigidBodyInertia(self.mass, a @ self.inertiaTensor @ a.T, self.com)
 
@@ -477,3 +478,4 @@ class InertiaCylinder(RigidBodyInertia):
 __all__ = [name for name, value in dict(globals()).items()
            if not name.startswith("_") and not isinstance(value, ModuleType)
            and getattr(value, "__module__", __name__) == __name__]
+__getattr__ = module_getattr("floatframe.exudyn.rigidBodyUtilities", __all__)

@@ -3,53 +3,22 @@
 ``from floatframe.exudyn.utilities import *`` gives a script what ``from exudyn.utilities import *``
 gives it (Exudyn: basicUtilities, advancedUtilities, rigidBodyUtilities, itemInterface) as far as the
 layer supports it. Every other name of Exudyn 1.13.6's utilities is exported as a placeholder that
-raises an :class:`ExudynLayerError` when the script uses it (see :class:`Unsupported` and
-docs/exudyn.md); a name Exudyn does not have either fails with the closest supported name.
+raises an ExudynLayerError when the script uses it (see :class:`floatframe.exudyn._unknown.Unsupported`
+and docs/exudyn.md); a name Exudyn does not have either fails with the closest supported name.
 """
 from __future__ import annotations
 
-import dis
-import sys
 from math import pi, sqrt
 
 import numpy as np
 
-from floatframe.exudyn import rigidBodyUtilities
 from floatframe.exudyn._items import ITEM_CLASSES, SHORT_NAMES, VISUALIZATION_CLASSES
-from floatframe.exudyn._names import ExudynLayerError, closest
+from floatframe.exudyn._unknown import Unsupported, module_getattr
 from floatframe.exudyn.graphics import color  # noqa: F401  (scripts use it after a star import)
 from floatframe.exudyn.graphicsDataUtilities import *  # noqa: F401,F403  (color4... names)
 from floatframe.exudyn.mainSystemExtensions import AddRigidBody  # noqa: F401
 from floatframe.exudyn.plot import PlotLineCode  # noqa: F401
 from floatframe.exudyn.rigidBodyUtilities import *  # noqa: F401,F403
-
-class UnknownNameError(ExudynLayerError, AttributeError):
-    """``module.X`` for a name X the layer does not have (hasattr gives False)."""
-
-
-class UnknownNameImportError(ExudynLayerError, ImportError):
-    """``from module import X`` for a name X the layer does not have."""
-
-
-def suggestions(names) -> list:
-    """The names to suggest for a misspelt one: visualization classes (V...) are never the closest match."""
-    return [name for name in names if not (name[:1] == "V" and name[1:2].isupper())]
-
-
-def missing_name(name: str, supported, module: str, exudyn_names=()) -> ExudynLayerError:
-    """The error for a module attribute the layer does not have, naming the closest supported name.
-
-    Python turns an AttributeError raised during ``from module import X`` into its own ImportError
-    without our message, so that case (the calling frame is at an IMPORT_FROM instruction) gets an
-    ImportError instead; ``hasattr`` and ``getattr(module, X, default)`` still see an AttributeError.
-    """
-    what = f"does not support exudyn's '{name}'" if name in exudyn_names else f"has no name '{name}'"
-    message = f"{module} {what}{closest(name, suggestions(supported))}"
-    frame = sys._getframe(2)
-    if frame.f_code.co_code[frame.f_lasti] == dis.opmap["IMPORT_FROM"]:
-        return UnknownNameImportError(message)
-    return UnknownNameError(message)
-
 
 sqrt2 = sqrt(2.0)
 g = 9.81  # [m/s^2], Exudyn's standard gravity
@@ -73,8 +42,8 @@ globals().update(SHORT_NAMES)
 globals().update(VISUALIZATION_CLASSES)
 
 SUPPORTED = sorted(name for name in globals() if not name.startswith("_") and name not in (
-    "annotations", "dis", "sys", "np", "sqrt", "rigidBodyUtilities", "ExudynLayerError", "closest", "missing_name", "suggestions",
-    "UnknownNameError", "UnknownNameImportError", "ITEM_CLASSES", "SHORT_NAMES", "VISUALIZATION_CLASSES"))
+    "annotations", "np", "sqrt", "Unsupported", "module_getattr", "ITEM_CLASSES",
+    "SHORT_NAMES", "VISUALIZATION_CLASSES"))
 
 # Names of exudyn.utilities.__all__ (Exudyn 1.13.6) that the layer does not have, taken from exudyn's
 # modules when this list was written; visualization classes (V...) of unsupported items are left out
@@ -149,39 +118,9 @@ UNSUPPORTED_NAMES = [
 ]
 
 
-class Unsupported:
-    """Placeholder for an Exudyn name the layer does not support: calling it, or using it in any
-    other way, raises an ExudynLayerError naming it and the closest supported name."""
-
-    def __init__(self, name: str, module: str):
-        object.__setattr__(self, "_name", name)
-        object.__setattr__(self, "_module", module)
-
-    def _refuse(self, *arguments, **keywords):
-        name = object.__getattribute__(self, "_name")
-        module = object.__getattribute__(self, "_module")
-        raise ExudynLayerError(f"floatframe.exudyn does not support {module}.{name}"
-                               f"{closest(name, suggestions(SUPPORTED))}")
-
-    def __getattr__(self, attribute):
-        if attribute.startswith("__"):
-            raise AttributeError(attribute)
-        self._refuse()
-
-    def __repr__(self):
-        return f"<unsupported exudyn name {object.__getattribute__(self, '_name')}>"
-
-    __call__ = __getitem__ = __setitem__ = __iter__ = __len__ = __bool__ = __float__ = __int__ = __index__ = _refuse
-    __add__ = __radd__ = __sub__ = __rsub__ = __mul__ = __rmul__ = __truediv__ = __matmul__ = __rmatmul__ = _refuse
-    __array__ = _refuse
-
-
-globals().update({name: Unsupported(name, "exudyn.utilities") for name in UNSUPPORTED_NAMES})
+globals().update({name: Unsupported(name, "exudyn.utilities", SUPPORTED) for name in UNSUPPORTED_NAMES})
 
 __all__ = SUPPORTED + UNSUPPORTED_NAMES
 
 
-def __getattr__(name):
-    if name.startswith("__"):
-        raise AttributeError(name)
-    raise missing_name(name, SUPPORTED, "floatframe.exudyn.utilities")
+__getattr__ = module_getattr("floatframe.exudyn.utilities", SUPPORTED)
