@@ -45,10 +45,11 @@ SUPPORTED = sorted(name for name in globals() if not name.startswith("_") and na
     "annotations", "np", "sqrt", "Unsupported", "module_getattr", "ITEM_CLASSES",
     "SHORT_NAMES", "VISUALIZATION_CLASSES"))
 
-# Names of exudyn.utilities.__all__ (Exudyn 1.13.6) that the layer does not have, taken from exudyn's
-# modules when this list was written; visualization classes (V...) of unsupported items are left out
-# on purpose: they must not exist (a script that uses one gets Python's NameError).
-UNSUPPORTED_NAMES = [
+# Names of exudyn.utilities.__all__ (Exudyn 1.13.6) that the layer did not have when this list was
+# taken from exudyn's modules; one the layer has since gained is dropped here, so that no placeholder
+# hides it. Visualization classes (V...) of unsupported items are left out on purpose: they must not
+# exist (a script that uses one gets Python's NameError).
+UNSUPPORTED_NAMES = [name for name in [
     "ClearWorkspace", "SmartRound2String", "gaussIntegrationPoints", "gaussIntegrationWeights", "GaussIntegrate",
     "lobattoIntegrationPoints", "lobattoIntegrationWeights", "LobattoIntegrate", "GetOtherMarker", "GetJointArgs",
     "ShowOnlyObjects", "HighlightItem", "UFsensorRecord", "AddSensorRecorder", "UIWindowSuppressed",
@@ -115,7 +116,7 @@ UNSUPPORTED_NAMES = [
     "MarkerBodiesRelativeRotationCoordinate", "MarkerSuperElementRigid", "MarkerKinematicTreeRigid",
     "MarkerBodyCable2DShape", "MarkerBodyCable2DCoordinates", "MarkerBodyBeamShape", "LoadMassProportional",
     "Gravity", "SensorKinematicTree", "SensorMarker", "SensorLoad", "SensorUserFunction",
-]
+] if name not in SUPPORTED]
 
 
 globals().update({name: Unsupported(name, "exudyn.utilities", SUPPORTED) for name in UNSUPPORTED_NAMES})
