@@ -75,3 +75,133 @@ def euler_parameters_from_rotation_matrix(matrix) -> np.ndarray:
 def euler_parameters_t(angular_velocity, theta) -> np.ndarray:
     """theta_t for a global angular velocity: theta_t = G(theta)^T omega / 4 (valid for |theta| = 1)."""
     return 0.25 * g_global(np.asarray(theta, dtype=float)).T @ np.asarray(angular_velocity, dtype=float)
+
+
+# --- elementary rotations, Tait-Bryan angles, rotation vectors and homogeneous transformations -----
+def _is_symbolic(value) -> bool:
+    return isinstance(value, (ca.SX, ca.MX, ca.DM))
+
+
+def _cos(angle):
+    return ca.cos(angle) if _is_symbolic(angle) else np.cos(angle)
+
+
+def _sin(angle):
+    return ca.sin(angle) if _is_symbolic(angle) else np.sin(angle)
+
+
+def rotation_matrix_x(angle):
+    """A_x(angle), 3x3: rotation by ``angle`` [rad] about the first axis."""
+    c, s = _cos(angle), _sin(angle)
+    return _stack([[1 + 0 * c, 0 * c, 0 * c], [0 * c, c, -s], [0 * c, s, c]], angle)
+
+
+def rotation_matrix_y(angle):
+    """A_y(angle), 3x3: rotation by ``angle`` [rad] about the second axis."""
+    c, s = _cos(angle), _sin(angle)
+    return _stack([[c, 0 * c, s], [0 * c, 1 + 0 * c, 0 * c], [-s, 0 * c, c]], angle)
+
+
+def rotation_matrix_z(angle):
+    """A_z(angle), 3x3: rotation by ``angle`` [rad] about the third axis."""
+    c, s = _cos(angle), _sin(angle)
+    return _stack([[c, -s, 0 * c], [s, c, 0 * c], [0 * c, 0 * c, 1 + 0 * c]], angle)
+
+
+def rotation_matrix_from_rot_xyz(angles):
+    """A = A_x(a0) A_y(a1) A_z(a2), 3x3, for Tait-Bryan angles [a0, a1, a2] [rad] (consecutive x, y, z)."""
+    c0, s0 = _cos(angles[0]), _sin(angles[0])
+    c1, s1 = _cos(angles[1]), _sin(angles[1])
+    c2, s2 = _cos(angles[2]), _sin(angles[2])
+    return _stack([[c1 * c2, -c1 * s2, s1],
+                   [s0 * s1 * c2 + c0 * s2, -s0 * s1 * s2 + c0 * c2, -s0 * c1],
+                   [-c0 * s1 * c2 + s0 * s2, c0 * s1 * s2 + s0 * c2, c0 * c1]], angles)
+
+
+def rot_xyz_from_rotation_matrix(matrix) -> np.ndarray:
+    """Tait-Bryan angles [a0, a1, a2] [rad] with A = A_x A_y A_z; a1 in [-pi/2, pi/2].
+
+    At the singularity cos(a1) = 0 only a0 + a2 (or a2 - a0) is defined: a0 = 0 is returned.
+    """
+    a = np.asarray(matrix, dtype=float)
+    cos_a1 = np.hypot(a[1, 2], a[2, 2])
+    a1 = np.arctan2(a[0, 2], cos_a1)
+    if cos_a1 > 1e-14:
+        return np.array([np.arctan2(-a[1, 2], a[2, 2]), a1, np.arctan2(-a[0, 1], a[0, 0])])
+    return np.array([0.0, a1, np.arctan2(a[1, 0], a[1, 1])])
+
+
+def euler_parameters_from_rot_xyz(angles):
+    """Euler parameters (scalar first) of the Tait-Bryan angles: the product of the three half-angle
+    quaternions q_x(a0) q_y(a1) q_z(a2)."""
+    c0, s0 = _cos(0.5 * angles[0]), _sin(0.5 * angles[0])
+    c1, s1 = _cos(0.5 * angles[1]), _sin(0.5 * angles[1])
+    c2, s2 = _cos(0.5 * angles[2]), _sin(0.5 * angles[2])
+    theta = [c0 * c1 * c2 - s0 * s1 * s2, s0 * c1 * c2 + c0 * s1 * s2,
+             c0 * s1 * c2 - s0 * c1 * s2, c0 * c1 * s2 + s0 * s1 * c2]
+    return ca.vertcat(*theta) if _is_symbolic(angles) else np.array(theta, dtype=float)
+
+
+def rot_xyz_g_global(angles):
+    """G(a), 3x3: global angular velocity omega = G(a) a_t for Tait-Bryan angles a."""
+    c0, s0 = _cos(angles[0]), _sin(angles[0])
+    c1, s1 = _cos(angles[1]), _sin(angles[1])
+    return _stack([[1 + 0 * c0, 0 * c0, s1], [0 * c0, c0, -c1 * s0], [0 * c0, s0, c0 * c1]], angles)
+
+
+def rot_xyz_g_local(angles):
+    """G_local(a), 3x3: body-fixed angular velocity omega_b = G_local(a) a_t for Tait-Bryan angles a."""
+    c1, s1 = _cos(angles[1]), _sin(angles[1])
+    c2, s2 = _cos(angles[2]), _sin(angles[2])
+    return _stack([[c1 * c2, s2, 0 * c1], [-c1 * s2, c2, 0 * c1], [s1, 0 * c1, 1 + 0 * c1]], angles)
+
+
+def rot_xyz_t(angular_velocity, angles) -> np.ndarray:
+    """a_t = G(a)^-1 omega for a global angular velocity [rad/s]; singular where cos(a1) = 0."""
+    g = rot_xyz_g_global(np.asarray(angles, dtype=float))
+    return np.linalg.solve(g, np.asarray(angular_velocity, dtype=float))
+
+
+def rotation_matrix_from_rotation_vector(vector):
+    """A = exp(skew(v)), 3x3 (Rodrigues): rotation by the angle |v| [rad] about the axis v / |v|.
+
+    Exact for every angle (no reduction modulo 2 pi is needed). With CasADi input the small-angle
+    branch keeps the expression finite at v = 0.
+    """
+    if _is_symbolic(vector):
+        angle_squared = ca.dot(vector, vector)
+        angle = ca.sqrt(angle_squared)
+        small = angle_squared < 1e-16
+        a = ca.if_else(small, 1 - angle_squared / 6, ca.sin(angle) / angle)
+        b = ca.if_else(small, 0.5 - angle_squared / 24, (1 - ca.cos(angle)) / angle_squared)
+        s = skew(vector)
+        return ca.DM.eye(3) + a * s + b * (s @ s)
+    v = np.asarray(vector, dtype=float)
+    angle = np.linalg.norm(v)
+    if angle == 0.0:
+        return np.eye(3)
+    s = skew(v)
+    return np.eye(3) + np.sin(angle) / angle * s + (1 - np.cos(angle)) / angle ** 2 * (s @ s)
+
+
+def rotation_vector_from_rotation_matrix(matrix) -> np.ndarray:
+    """Rotation vector v (|v| in [0, pi]) with exp(skew(v)) = A, from the Euler parameters of A."""
+    theta = euler_parameters_from_rotation_matrix(matrix)
+    sine_half = np.linalg.norm(theta[1:])
+    if sine_half == 0.0:
+        return np.zeros(3)
+    return 2 * np.arctan2(sine_half, theta[0]) * theta[1:] / sine_half
+
+
+def homogeneous_transformation(rotation, translation) -> np.ndarray:
+    """T, 4x4: [[A, r], [0, 1]], mapping local points p to global ones A p + r."""
+    t = np.eye(4)
+    t[:3, :3] = np.asarray(rotation, dtype=float)
+    t[:3, 3] = np.asarray(translation, dtype=float)
+    return t
+
+
+def inverse_homogeneous_transformation(transformation) -> np.ndarray:
+    """T^-1, 4x4: [[A^T, -A^T r], [0, 1]]."""
+    t = np.asarray(transformation, dtype=float)
+    return homogeneous_transformation(t[:3, :3].T, -t[:3, :3].T @ t[:3, 3])

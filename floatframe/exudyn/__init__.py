@@ -1,9 +1,12 @@
 """Exudyn-compatible scripting layer: run an Exudyn FFRF script on floatframe by changing its imports.
 
 ``import exudyn as exu`` becomes ``import floatframe.exudyn as exu`` (likewise ``exudyn.utilities``,
-``exudyn.itemInterface``, ``exudyn.FEM``, ``exudyn.graphics``). The layer owns no physics: each item
-becomes one component of :mod:`floatframe.components` and ``SolveDynamic`` runs floatframe's
-generalized-alpha. See ``docs/exudyn.md`` for what is supported and where results differ.
+``exudyn.itemInterface``, ``exudyn.FEM``, ``exudyn.graphics``, ``exudyn.plot``,
+``exudyn.rigidBodyUtilities``). The layer owns no physics: each item becomes one component of
+:mod:`floatframe.components` and ``SolveDynamic`` runs floatframe's generalized-alpha.
+``mbs.CreateRigidBody``, ``mbs.CreateGround`` and ``mbs.PlotSensor`` come from
+:mod:`floatframe.exudyn.mainSystemExtensions`, attached to MainSystem on import. See
+``docs/exudyn.md`` for what is supported and where results differ.
 """
 from __future__ import annotations
 
@@ -12,9 +15,12 @@ import warnings
 from floatframe.exudyn._items import ITEM_CLASSES, SHORT_NAMES, VISUALIZATION_CLASSES
 from floatframe.exudyn._matrix import MatrixContainer
 from floatframe.exudyn._names import (ConfigurationType, DynamicSolverType, ExudynLayerError, ItemType,
-                                      LinearSolverType, OutputVariableType, unknown)
+                                      LinearSolverType, OutputVariableType)
 from floatframe.exudyn._settings import SimulationSettings, VisualizationSettings
 from floatframe.exudyn._system import MainSystem, SystemContainer, SolveDynamic, renderer_call
+from floatframe.exudyn import graphics, itemInterface, plot, rigidBodyUtilities, utilities  # noqa: F401
+from floatframe.exudyn.mainSystemExtensions import NodeType
+from floatframe.exudyn._unknown import module_getattr
 
 __version__ = "1.13.6-floatframe"
 
@@ -51,11 +57,36 @@ globals().update(VISUALIZATION_CLASSES)
 __all__ = ["SystemContainer", "MainSystem", "SolveDynamic", "SimulationSettings", "VisualizationSettings",
            "MatrixContainer", "OutputVariableType", "ConfigurationType", "DynamicSolverType", "LinearSolverType",
            "ItemType", "ExudynLayerError", "Print", "StartRenderer", "StopRenderer", "DoRendererIdleTasks",
-           "GetVersionString", "SetWriteToConsole", "SetWriteToFile"]
+           "GetVersionString", "SetWriteToConsole", "SetWriteToFile", "NodeType"]
+
+# Top-level names of exudyn 1.13.6 that floatframe.exudyn does not have (taken from dir(exudyn)).
+EXUDYN_NAMES = [
+    "AccessFunctionType", "BeamSection", "BeamSectionGeometry", "CSolverTimer", "ComputeItemType",
+    "ComputeLinearizedSystem", "ComputeODE2Eigenvalues", "ComputeSystemDegreeOfFreedom", "Config",
+    "ContactTypeIndex", "CrossSectionType", "DiscontinuousSettings", "Experimental", "ExplicitIntegrationSettings",
+    "ExplicitIntegrationSettingsDeprecated", "ExudynArithmeticError", "ExudynError", "ExudynIndexError",
+    "ExudynTypeError", "ExudynValueError", "GeneralContact", "GeneralizedAlphaSettings", "GraphicsMaterialList",
+    "HT", "Help", "InfoStat", "InspectType", "InternalError", "InvalidIndex", "JointPreCheckCalcBodyMarkers",
+    "JointType", "KeyCode", "LinearSolverSettings", "LinearSolverSettingsDeprecated", "LoadIndex",
+    "MainSolverExplicit", "MainSolverImplicitSecondOrder", "MainSolverStatic", "MarkerIndex", "MarkerType",
+    "Matrix3DList", "Matrix6DList", "ModelError", "NewtonSettings", "NodeGroup", "NodeIndex",
+    "NotImplementedFeatureError", "NumericalDifferentiationSettings", "ObjectIndex", "ObjectType", "Parallel",
+    "RealtimeSettings", "Renderer", "RequireVersion", "SensorIndex", "SetLinalgOutputFormatPython",
+    "SetOutputPrecision", "SetPrintDelayMilliSeconds", "ShowSettings", "SolutionFileExportSettings",
+    "SolutionFileSettings", "SolutionRestartSettings", "SolutionSensorsSettings", "SolutionSettings",
+    "SolutionSettingsDeprecated", "SolveStatic", "SolverConvergenceData", "SolverError", "SolverFileData",
+    "SolverIterationData", "SolverLocalData", "SolverOutputData", "SolverSuccess", "Special", "SpecialBeams",
+    "SpecialDeprecations", "SpecialExceptions", "SpecialSolver", "SpecialUserInterface", "StaticSolverSettings",
+    "SuppressWarnings", "SystemData", "TimeIntegrationSettings", "VSettingsBeams", "VSettingsBodies",
+    "VSettingsCamera", "VSettingsConnectors", "VSettingsContact", "VSettingsContour", "VSettingsContourAdvanced",
+    "VSettingsDialogs", "VSettingsExportImages", "VSettingsGeneral", "VSettingsInteractive",
+    "VSettingsInteractiveAdvanced", "VSettingsKinematicTree", "VSettingsLight", "VSettingsLoads",
+    "VSettingsMarkers", "VSettingsMaterial", "VSettingsNodes", "VSettingsOpenGL", "VSettingsOpenGLAdvanced",
+    "VSettingsRaytracer", "VSettingsRaytracerAdvanced", "VSettingsScene", "VSettingsSensors", "VSettingsShells",
+    "VSettingsTraces", "VSettingsView", "VSettingsWindow", "VSettingsWindowDeprecated", "Vector2DList",
+    "Vector3DList", "Vector6DList", "VisuGeneralContact", "advancedUtilities", "basicUtilities", "config", "demos",
+    "experimental", "interactive", "misc", "solver", "special", "symbolic", "variables",
+]
 
 
-def __getattr__(name):
-    if name.startswith("__"):
-        raise AttributeError(name)
-    raise AttributeError(str(unknown("name", name, [*__all__, *(c.__name__ for c in ITEM_CLASSES)],
-                                     "floatframe.exudyn")))
+__getattr__ = module_getattr("floatframe.exudyn", [*__all__, *(c.__name__ for c in ITEM_CLASSES)], EXUDYN_NAMES)

@@ -32,6 +32,7 @@ class color:
     dodgerblue = [0.12, 0.56, 1.0, 1.0]
     transparent = [0.0, 0.0, 0.0, 0.0]
     default = [-1.0, -1.0, -1.0, -1.0]
+    defaultBody = [0.4, 0.4, 0.9, 1.0]
 
 
 colorList = [color.red, color.green, color.blue, color.yellow, color.cyan, color.magenta, color.orange,

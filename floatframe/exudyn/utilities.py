@@ -1,64 +1,34 @@
-"""Exudyn's ``utilities`` for FFRF scripts: rotation helpers, matrix helpers and the item classes.
+"""Exudyn's ``utilities`` for FFRF scripts: rotation and inertia helpers, matrix helpers and the item classes.
 
 ``from floatframe.exudyn.utilities import *`` gives a script what ``from exudyn.utilities import *``
-gives it for the supported items. The rotation helpers call :mod:`floatframe.rotations`.
+gives it (Exudyn: basicUtilities, advancedUtilities, rigidBodyUtilities, itemInterface) as far as the
+layer supports it. Every other name of Exudyn 1.13.6's utilities is exported as a placeholder that
+raises an ExudynLayerError when the script uses it (see :class:`floatframe.exudyn._unknown.Unsupported`
+and docs/exudyn.md); a name Exudyn does not have either fails with the closest supported name.
 """
 from __future__ import annotations
 
-from math import pi  # noqa: F401  (scripts use it via the star import)
+from math import pi, sqrt
 
 import numpy as np
 
-from floatframe import rotations
 from floatframe.exudyn._items import ITEM_CLASSES, SHORT_NAMES, VISUALIZATION_CLASSES
-from floatframe.exudyn._names import ExudynLayerError
+from floatframe.exudyn._unknown import Unsupported, module_getattr
 from floatframe.exudyn.graphics import color  # noqa: F401  (scripts use it after a star import)
 from floatframe.exudyn.graphicsDataUtilities import *  # noqa: F401,F403  (color4... names)
+from floatframe.exudyn.mainSystemExtensions import AddRigidBody  # noqa: F401
+from floatframe.exudyn.plot import PlotLineCode  # noqa: F401
+from floatframe.exudyn.rigidBodyUtilities import *  # noqa: F401,F403
 
-eulerParameters0 = [1.0, 0.0, 0.0, 0.0]
-
-
-def AngularVelocity2EulerParameters_t(angularVelocity, eulerParameters) -> np.ndarray:
-    """theta_t of a global angular velocity for unit Euler parameters."""
-    return rotations.euler_parameters_t(angularVelocity, eulerParameters)
-
-
-def EulerParameters2GLocal(eulerParameters) -> np.ndarray:
-    """G_local (3 x 4): body-fixed angular velocity = G_local theta_t."""
-    return np.asarray(rotations.g_local(np.asarray(eulerParameters, dtype=float)), dtype=float)
+sqrt2 = sqrt(2.0)
+g = 9.81  # [m/s^2], Exudyn's standard gravity
 
 
-def EulerParameters2G(eulerParameters) -> np.ndarray:
-    """G (3 x 4): global angular velocity = G theta_t."""
-    return np.asarray(rotations.g_global(np.asarray(eulerParameters, dtype=float)), dtype=float)
-
-
-def EulerParameters2RotationMatrix(eulerParameters) -> np.ndarray:
-    return np.asarray(rotations.rotation_matrix(np.asarray(eulerParameters, dtype=float)), dtype=float)
-
-
-def RotationMatrix2EulerParameters(rotationMatrix) -> np.ndarray:
-    return rotations.euler_parameters_from_rotation_matrix(rotationMatrix)
-
-
-def Skew(vector) -> np.ndarray:
-    """3 x 3 matrix with Skew(a) @ b = a x b."""
-    return np.asarray(rotations.skew(np.asarray(vector, dtype=float)), dtype=float)
-
-
-def ComputeSkewMatrix(v) -> np.ndarray:
-    """Skew matrices of the 3-vectors stacked in v: a 3n vector gives (3n x 3), a (3n x m) matrix
-    gives (3n x 3m) (column j of v in columns 3j..3j+2)."""
-    array = np.asarray(v, dtype=float)
-    columns = array.reshape(-1, 1) if array.ndim == 1 else array
-    if columns.ndim != 2 or columns.shape[0] % 3:
-        raise ExudynLayerError(f"ComputeSkewMatrix: expected 3n entries per column, got shape {array.shape}")
-    n = columns.shape[0] // 3
-    result = np.zeros((3 * n, 3 * columns.shape[1]))
-    for j in range(columns.shape[1]):
-        for i in range(n):
-            result[3 * i:3 * i + 3, 3 * j:3 * j + 3] = Skew(columns[3 * i:3 * i + 3, j])
-    return result
+def Normalize(v) -> list:
+    """v / |v| as a list (a zero vector stays zero)."""
+    vector = np.array(v, dtype=float)
+    norm = np.linalg.norm(vector)
+    return (vector / norm if norm else vector).tolist()
 
 
 def FillInSubMatrix(subMatrix, destinationMatrix, destRow, destColumn):
@@ -70,3 +40,88 @@ def FillInSubMatrix(subMatrix, destinationMatrix, destRow, destColumn):
 globals().update({cls.__name__: cls for cls in ITEM_CLASSES})
 globals().update(SHORT_NAMES)
 globals().update(VISUALIZATION_CLASSES)
+
+SUPPORTED = sorted(name for name in globals() if not name.startswith("_") and name not in (
+    "annotations", "np", "sqrt", "Unsupported", "module_getattr", "ITEM_CLASSES",
+    "SHORT_NAMES", "VISUALIZATION_CLASSES"))
+
+# Names of exudyn.utilities.__all__ (Exudyn 1.13.6) that the layer did not have when this list was
+# taken from exudyn's modules; one the layer has since gained is dropped here, so that no placeholder
+# hides it. Visualization classes (V...) of unsupported items are left out on purpose: they must not
+# exist (a script that uses one gets Python's NameError).
+UNSUPPORTED_NAMES = [name for name in [
+    "ClearWorkspace", "SmartRound2String", "gaussIntegrationPoints", "gaussIntegrationWeights", "GaussIntegrate",
+    "lobattoIntegrationPoints", "lobattoIntegrationWeights", "LobattoIntegrate", "GetOtherMarker", "GetJointArgs",
+    "ShowOnlyObjects", "HighlightItem", "UFsensorRecord", "AddSensorRecorder", "UIWindowSuppressed",
+    "OutputFilePath", "CreateDirectoryForFile", "LoadSolutionFile", "NumpyInt8ArrayToString", "BinaryReadIndex",
+    "BinaryReadReal", "BinaryReadString", "BinaryReadArrayIndex", "BinaryReadRealVector", "LoadBinarySolutionFile",
+    "RecoverSolutionFile", "SetSolutionState", "AnimateSolution", "specialExudynTypes", "FindObjectIndex",
+    "FindNodeIndex", "IsListOrArray", "ExpectedType", "RaiseTypeError", "IsNone", "IsNotNone", "IsValidBool",
+    "IsValidRealInt", "IsValidInt", "IsValidPRealInt", "IsValidURealInt", "IsReal", "IsInteger", "IsVector",
+    "IsIntVector", "IsSquareMatrix", "IsValidObjectIndex", "IsValidNodeIndex", "IsValidMarkerIndex", "IsEmptyList",
+    "SweepSin", "SweepCos", "FrequencySweep", "SmoothStep", "SmoothStepDerivative", "IndexFromValue", "RoundMatrix",
+    "ConvertScipySparseToDict", "ConvertDictToScipySparse", "SaveDictToHDF5", "LoadDictFromHDF5",
+    "ConvertFunctionToSymbolic", "CreateSymbolicUserFunction", "TCPIPdata", "CreateTCPIPconnection",
+    "TCPIPsendReceive", "CloseTCPIPconnection", "LoadPotentialEnergy", "CreateLoadEnergySensor", "SystemEnergy",
+    "ItemODE2Coordinates", "NumericalJacobian", "RotationVector2G", "RotationVector2GLocal", "RotXYZ2G_t",
+    "RotXYZ2GLocal_t", "RotationMatrix2RotZYZ", "RotationX2T66", "RotationY2T66", "RotationZ2T66",
+    "Translation2T66", "TranslationX2T66", "TranslationY2T66", "TranslationZ2T66", "T66toRotationTranslation",
+    "InverseT66toRotationTranslation", "RotationTranslation2T66", "RotationTranslation2T66Inverse", "T66Inverse",
+    "T66toHT", "HT2T66Inverse", "TreeLink", "StrNodeType2NodeType", "GetRigidBodyNode", "AddRevoluteJoint",
+    "AddPrismaticJoint", "CopyDictLevel1", "IIDiagMatrix", "CheckForValidUInt", "CheckForValidPInt",
+    "CheckForValidUReal", "CheckForValidPReal", "IsValidNumber", "CheckForValidNumpyArray", "userFunctionArgsDict",
+    "ObjectGroundGraphicsDataUserFunction", "ObjectRigidBodyGraphicsDataUserFunction",
+    "ObjectRigidBody2DGraphicsDataUserFunction", "ObjectGenericODE2ForceUserFunction",
+    "ObjectGenericODE2MassMatrixUserFunction", "ObjectGenericODE2JacobianUserFunction",
+    "ObjectGenericODE2GraphicsDataUserFunction", "ObjectGenericODE1RhsUserFunction",
+    "ObjectKinematicTreeForceUserFunction", "ObjectFFRFForceUserFunction", "ObjectFFRFMassMatrixUserFunction",
+    "ObjectFFRFreducedOrderForceUserFunction", "ObjectFFRFreducedOrderMassMatrixUserFunction",
+    "ObjectANCFCable2DAxialForceUserFunction", "ObjectANCFCable2DBendingMomentUserFunction",
+    "ObjectConnectorSpringDamperSpringForceUserFunction",
+    "ObjectConnectorCartesianSpringDamperSpringForceUserFunction",
+    "ObjectConnectorRigidBodySpringDamperSpringForceTorqueUserFunction",
+    "ObjectConnectorRigidBodySpringDamperPostNewtonStepUserFunction",
+    "ObjectConnectorLinearSpringDamperSpringForceUserFunction",
+    "ObjectConnectorTorsionalSpringDamperSpringTorqueUserFunction",
+    "ObjectConnectorCoordinateSpringDamperSpringForceUserFunction",
+    "ObjectConnectorCoordinateSpringDamperExtSpringForceUserFunction",
+    "ObjectConnectorCoordinateOffsetUserFunction", "ObjectConnectorCoordinateOffsetUserFunction_t",
+    "ObjectConnectorCoordinateVectorConstraintUserFunction", "ObjectConnectorCoordinateVectorJacobianUserFunction",
+    "ObjectJointGenericOffsetUserFunction", "ObjectJointGenericOffsetUserFunction_t",
+    "LoadForceVectorLoadVectorUserFunction", "LoadTorqueVectorLoadVectorUserFunction",
+    "LoadMassProportionalLoadVectorUserFunction", "LoadCoordinateLoadUserFunction",
+    "SensorUserFunctionSensorUserFunction", "NodePoint2D", "Point2D", "NodeRigidBodyRxyz", "RigidRxyz",
+    "NodeRigidBodyRotVecLG", "RigidRotVecLG", "NodeRigidBody2D", "Rigid2D", "Node1D", "NodePoint2DSlope1",
+    "Point2DS1", "NodePointSlope1", "NodePointSlope12", "NodePointSlope23", "NodeGenericODE2", "NodeGenericODE1",
+    "NodeGenericAE", "NodeGenericData", "ObjectMassPoint", "MassPoint", "ObjectMassPoint2D", "MassPoint2D",
+    "ObjectMass1D", "Mass1D", "ObjectRotationalMass1D", "Rotor1D", "ObjectRigidBody2D", "RigidBody2D",
+    "ObjectGenericODE2", "ObjectGenericODE1", "ObjectKinematicTree", "KinematicTree", "ObjectFFRFreducedOrder",
+    "CMSobject", "ObjectANCFCable", "Cable", "ObjectANCFCable2D", "Cable2D", "ObjectALEANCFCable2D", "ALECable2D",
+    "ObjectANCFBeam", "ANCFBeam", "ObjectBeamGeometricallyExact2D", "Beam2D", "ObjectBeamGeometricallyExact",
+    "Beam3D", "ObjectANCFThinPlate", "ObjectConnectorSpringDamper", "SpringDamper",
+    "ObjectConnectorRigidBodySpringDamper", "RigidBodySpringDamper", "ObjectConnectorLinearSpringDamper",
+    "LinearSpringDamper", "ObjectConnectorTorsionalSpringDamper", "TorsionalSpringDamper",
+    "ObjectConnectorCoordinateSpringDamper", "CoordinateSpringDamper", "ObjectConnectorCoordinateSpringDamperExt",
+    "CoordinateSpringDamperExt", "ObjectConnectorGravity", "ConnectorGravity",
+    "ObjectConnectorHydraulicActuatorSimple", "HydraulicActuatorSimple", "ObjectConnectorReevingSystemSprings",
+    "ReevingSystemSprings", "ObjectConnectorDistance", "DistanceConstraint", "ObjectConnectorRollingDiscPenalty",
+    "RollingDiscPenalty", "ObjectContactConvexRoll", "ObjectContactCoordinate", "ObjectContactCircleCable2D",
+    "ObjectContactFrictionCircleCable2D", "ObjectContactSphereSphere", "ObjectContactSphereTorus",
+    "ObjectContactSphereTriangle", "ObjectContactCurveCircles", "CamFollowerContactPlanar", "ObjectJointGeneric",
+    "GenericJoint", "ObjectJointRevoluteZ", "RevoluteJointZ", "ObjectJointPrismaticX", "PrismaticJointX",
+    "ObjectJointRollingDisc", "RollingDiscJoint", "ObjectJointRevolute2D", "RevoluteJoint2D",
+    "ObjectJointPrismatic2D", "PrismaticJoint2D", "ObjectJointSliding", "SlidingJoint", "ObjectJointSliding2D",
+    "SlidingJoint2D", "ObjectJointALEMoving2D", "ALEMovingJoint2D", "MarkerBodyMass", "MarkerNodeODE1Coordinate",
+    "MarkerNodeRotationCoordinate", "MarkerBodiesRelativeTranslationCoordinate",
+    "MarkerBodiesRelativeRotationCoordinate", "MarkerSuperElementRigid", "MarkerKinematicTreeRigid",
+    "MarkerBodyCable2DShape", "MarkerBodyCable2DCoordinates", "MarkerBodyBeamShape", "LoadMassProportional",
+    "Gravity", "SensorKinematicTree", "SensorMarker", "SensorLoad", "SensorUserFunction",
+] if name not in SUPPORTED]
+
+
+globals().update({name: Unsupported(name, "exudyn.utilities", SUPPORTED) for name in UNSUPPORTED_NAMES})
+
+__all__ = SUPPORTED + UNSUPPORTED_NAMES
+
+
+__getattr__ = module_getattr("floatframe.exudyn.utilities", SUPPORTED)
