@@ -9,8 +9,10 @@ from floatframe.components.ffrf import add_tisserand_frame
 
 
 def beam_system(**options):
+    """The small beam with its Tisserand frame (its reference conditions)."""
     system = ff.System()
     body, mesh = small_beam(system, **options)
+    add_tisserand_frame(system, body)
     return system, body, mesh
 
 
@@ -67,8 +69,7 @@ def residual_difference(make_extra):
     rng = np.random.default_rng(5)
     values = []
     for extra in (False, True):
-        system = ff.System()
-        body, _ = small_beam(system)
+        system, body, _ = beam_system()
         if extra:
             make_extra(body)
         assembled = system.assemble()
@@ -116,8 +117,7 @@ def test_user_functions_receive_coordinates_without_reference_and_add_to_force_a
 
 
 def test_without_ffrf_terms_only_stiffness_and_forces_remain():
-    system = ff.System()
-    body, mesh = small_beam(system)
+    system, body, mesh = beam_system()
     body.compute_ffrf_terms = False
     assembled = system.assemble()
     t, q, v, a, lam = random_state(assembled, np.random.default_rng(6))
