@@ -476,12 +476,16 @@ class ObjectFFRF(Component):
 
 def add_ffrf_body(system, node_positions, mass_matrix, stiffness_matrix, damping_matrix=None,
                   position=(0.0, 0.0, 0.0), euler_parameters=(1.0, 0.0, 0.0, 0.0), velocity=(0.0, 0.0, 0.0),
-                  angular_velocity=(0.0, 0.0, 0.0), name=""):
+                  angular_velocity=(0.0, 0.0, 0.0), name="", **options):
     """Add a rigid reference node, one NodePoint per mesh node and the ObjectFFRF; returns the body.
 
-    ``node_positions`` (N, 3) body-fixed reference positions [m]; ``velocity`` and ``angular_velocity``
-    (global, [m/s], [rad/s]) are the initial motion of the frame; mesh nodes start undeformed at rest
-    relative to it.
+    ``node_positions`` (N, 3) body-fixed reference positions [m]; ``position`` [m] and
+    ``euler_parameters`` the frame's reference pose, a unit quaternion with the scalar part first
+    (theta0, theta1, theta2, theta3), so (1, 0, 0, 0) is no rotation; ``velocity`` and
+    ``angular_velocity`` (global, [m/s], [rad/s]) are the initial motion of the frame; mesh nodes start
+    undeformed at rest relative to it. ``options`` go to :class:`ObjectFFRF` (e.g.
+    ``allow_indefinite_stiffness``). The body still needs reference conditions, e.g.
+    :func:`add_tisserand_frame`.
     """
     from floatframe import rotations
     from floatframe.components.nodes import NodePoint, NodeRigidBodyEP
@@ -491,7 +495,7 @@ def add_ffrf_body(system, node_positions, mass_matrix, stiffness_matrix, damping
     rigid = NodeRigidBodyEP(np.concatenate([position, theta]), initial_velocities=np.concatenate([velocity, theta_t]),
                             name=f"{name} frame" if name else "")
     nodes = [system.add(rigid)] + [system.add(NodePoint(p)) for p in np.asarray(node_positions, dtype=float)]
-    body = ObjectFFRF(nodes, mass_matrix, stiffness_matrix, damping_matrix, name=name)
+    body = ObjectFFRF(nodes, mass_matrix, stiffness_matrix, damping_matrix, name=name, **options)
     system.add(body)
     return body
 
@@ -512,11 +516,23 @@ def tisserand_rows(mass_matrix, x_ref) -> np.ndarray:
     return np.vstack([(mass @ phi_t).T.toarray(), (mass.T @ stacked_skew(x_ref)).T.toarray()])
 
 
-def add_tisserand_frame(system, body: ObjectFFRF):
+@dataclass(frozen=True)
+class TisserandFrame:
+    """The items that :func:`add_tisserand_frame` adds, by their numbers within their families."""
+
+    ground_node: int        # node: a NodePointGround at the origin (no coordinates)
+    ground_marker: int      # marker: MarkerNodeCoordinates on that node (an empty coordinate vector)
+    body_marker: int        # marker: MarkerObjectODE2Coordinates on the body (its n_c coordinates)
+    constraint: int         # object: the CoordinateVectorConstraint 'Tisserand frame' (6 equations)
+
+
+def add_tisserand_frame(system, body: ObjectFFRF) -> TisserandFrame:
     """Constrain the mesh deformation to the Tisserand frame: Phi_t^T M q_f = 0, x_ref~^T M q_f = 0.
 
-    Added as a CoordinateVectorConstraint on the body's ODE2 coordinates (which include reference
-    values, hence the offset). Returns the constraint.
+    Adds four items: a NodePointGround at the origin, a MarkerNodeCoordinates on it, a
+    MarkerObjectODE2Coordinates on the body and a CoordinateVectorConstraint named 'Tisserand frame'
+    with 6 equations on the body's ODE2 coordinates (which include reference values, hence the offset
+    S q_ref). These are the body's reference conditions. Returns their numbers as a TisserandFrame.
     """
     from floatframe.components.connectors import CoordinateVectorConstraint
     from floatframe.components.markers import MarkerNodeCoordinates, MarkerObjectODE2Coordinates
@@ -525,9 +541,9 @@ def add_tisserand_frame(system, body: ObjectFFRF):
     reference = body.object_reference_coordinates()
     scaling = np.zeros((6, body.n_coordinates))            # zero on the frame node's 7 coordinates
     scaling[:, 7:] = tisserand_rows(body.mass_matrix_ff, reference[7:])
-    ground = system.add(MarkerNodeCoordinates(system.add(NodePointGround((0.0, 0.0, 0.0)))))
-    coordinates = system.add(MarkerObjectODE2Coordinates(body))
-    constraint = CoordinateVectorConstraint([ground, coordinates], np.zeros((6, 0)), scaling,
-                                            offset=scaling @ reference, name="Tisserand frame")
-    system.add(constraint)
-    return constraint
+    ground_node = system.add(NodePointGround((0.0, 0.0, 0.0)))
+    ground_marker = system.add(MarkerNodeCoordinates(ground_node))
+    body_marker = system.add(MarkerObjectODE2Coordinates(body))
+    constraint = system.add(CoordinateVectorConstraint([ground_marker, body_marker], np.zeros((6, 0)), scaling,
+                                                       offset=scaling @ reference, name="Tisserand frame"))
+    return TisserandFrame(ground_node, ground_marker, body_marker, constraint)

@@ -5,7 +5,7 @@ import pytest
 import floatframe as ff
 from model_helpers import random_state, small_beam
 from floatframe import rotations
-from floatframe.components.ffrf import add_tisserand_frame
+from floatframe.components.ffrf import TisserandFrame, add_tisserand_frame
 
 
 def beam_system(**options):
@@ -172,3 +172,22 @@ def test_free_floating_undamped_body_keeps_momenta_and_euler_parameter_norm():
     assert deformation > 1e-9  # it deforms while it spins: the test is not trivially rigid
     coarse_linear, coarse_angular, _, _ = drifts(200, 0.005)
     assert coarse_linear / linear > 3.5 and coarse_angular / angular > 3.5  # second order in h
+
+
+def test_add_tisserand_frame_returns_the_numbers_of_the_four_items_it_adds():
+    system = ff.System()
+    body, mesh = small_beam(system)
+    counts = {family: len(system.items(family)) for family in ("node", "marker", "object")}
+    frame = add_tisserand_frame(system, body)
+    assert frame == TisserandFrame(ground_node=counts["node"], ground_marker=counts["marker"],
+                                   body_marker=counts["marker"] + 1, constraint=counts["object"])
+    assert {family: len(system.items(family)) - count for family, count in counts.items()} == \
+        {"node": 1, "marker": 2, "object": 1}
+    assert isinstance(system.nodes[frame.ground_node], ff.NodePointGround)
+    assert isinstance(system.markers[frame.ground_marker], ff.MarkerNodeCoordinates)
+    assert isinstance(system.markers[frame.body_marker], ff.MarkerObjectODE2Coordinates)
+    constraint = system.objects[frame.constraint]
+    assert isinstance(constraint, ff.CoordinateVectorConstraint) and constraint.name == "Tisserand frame"
+    assembled = system.assemble()
+    assert assembled.describe_constraints(range(assembled.n_multipliers)).count("Tisserand frame") == 1
+    assert constraint.multiplier_indices.size == 6
