@@ -223,6 +223,7 @@ class AssembledSystem:
         self._sensor_slices = np.cumsum([0] + [e.numel() for e in sensor_expressions])
         self._sparse_cache = {}
         self._no_shift = np.zeros(self.n_coordinates)
+        self.pending_checks = []  # checks (assembled -> None) that wait for the values of all parameters
         self.build_time = build_time + time.perf_counter() - started
 
     def residual_with_jacobian(self) -> ca.Function:
@@ -330,7 +331,9 @@ class AssembledSystem:
 
     # --- parameters and inputs --------------------------------------------------------------
     def set_parameter(self, name: str, value) -> None:
-        """Value of a symbolic Parameter for simulation."""
+        """Value of a symbolic Parameter for simulation. Once all parameters have values, the checks of
+        assembly that needed them run (e.g. an FFRF body's reference conditions, which a rigid body's mass
+        Parameter on its frame node decides)."""
         if name not in self.parameter_values:
             raise KeyError(f"no Parameter '{name}'; the system has {sorted(self.parameter_values) or 'none'}")
         size = next(p.size for p in self.parameters if p.name == name)
@@ -338,6 +341,11 @@ class AssembledSystem:
         if value.size != size:
             raise ValueError(f"Parameter '{name}' has size {size}, got {value.size} values")
         self.parameter_values[name] = value
+        if self.pending_checks and all(v is not None for v in self.parameter_values.values()):
+            self._sparse_cache.pop("initial", None)
+            for check in list(self.pending_checks):
+                check(self)  # may raise; it then stays pending for the next value
+                self.pending_checks.remove(check)
 
     def set_input(self, name: str, signal) -> None:
         """Signal of an Input for simulation: an InputSignal or any callable t -> values."""

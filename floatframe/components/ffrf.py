@@ -334,8 +334,16 @@ class ObjectFFRF(Component):
         """At the initial state: call each user function once (a wrong shape or a failure is reported
         now), and refuse the body if nothing fixes its mesh relative to its frame."""
         self.check_user_functions()
+        self.check_reference_conditions(assembled)
+
+    def check_reference_conditions(self, assembled):
+        """Refuse the body if nothing fixes its mesh relative to its frame at the initial state. Where the
+        mass matrix depends on a Parameter without value, the check waits until all parameters are set
+        (``AssembledSystem.set_parameter``)."""
         free = self.free_frame_motions(assembled)
-        if free:
+        if free is None:
+            assembled.pending_checks.append(self.check_reference_conditions)
+        elif free:
             raise self.error(
                 f"has no reference conditions for {', '.join(free)} (body axes): the frame moving one way and "
                 f"the mesh the other leaves every material point in place, so the mass matrix is singular along "
@@ -380,13 +388,14 @@ class ObjectFFRF(Component):
             motions[7:, 3 + k] = -np.cross(axis, positions).reshape(-1)
         return motions
 
-    def free_frame_motions(self, assembled) -> list[str]:
+    def free_frame_motions(self, assembled) -> list[str] | None:
         """The motions of :meth:`frame_mesh_motions` that stay free at the initial state, named.
 
         Free: in the null space of the mass matrix (another item, e.g. a rigid body with mass on the frame
         node, can make M regular along them) and not removed by the constraint Jacobian (rank of C_q Z).
         Relative tolerances: 1e-9 of |M| |z| for M z = 0, 1e-8 for C_q z = 0 with unit rows of C_q.
-        Returns e.g. ["translation along x", "rotation about z"], or [] if the mesh is fixed.
+        Returns e.g. ["translation along x", "rotation about z"], [] if the mesh is fixed, or None if M or
+        C_q depend on a parameter without value.
         """
         mass, jacobian = assembled.initial_matrices()
         motions = self.frame_mesh_motions(assembled.q_initial)
@@ -396,7 +405,7 @@ class ObjectFFRF(Component):
         scale = np.linalg.norm(abs(mass_columns) @ abs(motions), axis=0)
         inertia = (mass_columns @ motions) / np.where(scale > 0, scale, 1.0)
         if not np.all(np.isfinite(inertia)):
-            return []  # M depends on a parameter without value: undecided here
+            return None
         massless = null_space(inertia, 1e-9)
         if massless.shape[1] == 0:
             return []
@@ -404,7 +413,7 @@ class ObjectFFRF(Component):
         rows = np.flatnonzero(row_norms > 0)
         reaction = sp.diags(1.0 / row_norms[rows]) @ jacobian[rows][:, columns] @ motions @ massless
         if not np.all(np.isfinite(reaction)):
-            return []
+            return None
         free = massless @ null_space(reaction, 1e-8)
         weights = np.linalg.norm(free, axis=1)  # 1: that motion itself is free; 0: it is fixed
         names = [name for name, weight in zip(FRAME_MESH_MOTIONS, weights) if weight > 1 - 1e-6]

@@ -49,7 +49,7 @@ def test_with_the_tisserand_frame_the_body_assembles_and_nothing_is_free():
     system, body = block()
     add_tisserand_frame(system, body)
     assembled = system.assemble()
-    assert body.free_frame_motions(assembled) == []
+    assert body.free_frame_motions(assembled) == [] and assembled.pending_checks == []
 
 
 def test_six_suitable_coordinate_constraints_fix_the_mesh_and_the_block_spins():
@@ -103,6 +103,19 @@ def test_a_rigid_body_with_mass_on_the_frame_node_makes_the_mass_matrix_regular(
     mass = assembled.mass_matrix(0.0, assembled.q_initial, assembled.v_initial).toarray()
     jacobian = assembled.constraint_jacobian(0.0, assembled.q_initial).toarray()
     assert np.linalg.matrix_rank(np.block([[mass, jacobian.T], [jacobian, np.zeros((1, 1))]])) == 44
+
+
+def test_a_frame_mass_given_as_a_parameter_is_checked_once_it_has_a_value():
+    system, body = block()
+    system.add(ff.ObjectRigidBody(body.node_numbers[0], ff.Parameter("frame mass", size=1),
+                                  [1e-3, 1e-3, 1e-3, 0, 0, 0]))
+    assembled = system.assemble()  # M holds the unknown mass: undecided
+    assert len(assembled.pending_checks) == 1
+    with pytest.raises(ModelError, match=r"ObjectFFRF 0 'block': has no reference conditions for translation along "
+                                         r"x, translation along y, translation along z \(body axes\)"):
+        assembled.set_parameter("frame mass", 0.0)  # the rigid body's inertia still holds the rotations
+    assembled.set_parameter("frame mass", 1e-3)
+    assert assembled.pending_checks == []
 
 
 def test_the_six_motions_leave_every_mesh_node_in_place_and_span_the_null_space_of_the_mass_matrix():
