@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import math
 import sys
 from pathlib import Path
 
@@ -23,44 +24,23 @@ HELP_FORMAT = argparse.ArgumentDefaultsHelpFormatter
 
 
 # --- argument types shared by the subcommands (an ArgumentTypeError becomes a usage error) -------
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got '{text}'") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value}")
-    return value
+def number(convert, accept, description: str):
+    """An argument type: ``convert(text)`` (int or float) that ``accept(value)`` must hold for."""
+    def parse(text: str):
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {description}, got '{text}'") from None
+        if not accept(value):
+            raise argparse.ArgumentTypeError(f"must be {description}, got {text}")
+        return value
+    return parse
 
 
-def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive number, got '{text}'") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
-    return value
-
-
-def non_negative_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number >= 0, got '{text}'") from None
-    if not 0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a number >= 0, got {text}")
-    return value
-
-
-def finite_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number, got '{text}'") from None
-    if value != value or abs(value) == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a finite number, got {text}")
-    return value
+positive_int = number(int, lambda value: value >= 1, "a positive integer")
+positive_float = number(float, lambda value: 0 < value < math.inf, "a positive number")
+non_negative_float = number(float, lambda value: 0 <= value < math.inf, "a number >= 0")
+finite_float = number(float, math.isfinite, "a finite number")
 
 
 def comma_list(item_type):

@@ -147,3 +147,14 @@ def test_round_off_negative_eigenvalues_of_the_reference_rotor_matrices_are_acce
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         ff.ObjectFFRF(nodes, mass, stiffness)
+
+
+@pytest.mark.parametrize("shift_index", [6, 10, 20, 35])
+def test_the_negative_eigenvalue_count_of_the_inertia_test_equals_the_dense_count(shift_index):
+    from floatframe.components.ffrf import negative_eigenvalue_count
+
+    eigenvalues = np.linalg.eigvalsh(STIFFNESS.toarray())
+    shifted = STIFFNESS - 0.5 * (eigenvalues[shift_index - 1] + eigenvalues[shift_index]) * sp.identity(36)
+    round_off = 1e-8 * abs(shifted.diagonal()).max()
+    assert negative_eigenvalue_count(shifted, round_off) == shift_index
+    assert np.sum(np.linalg.eigvalsh(shifted.toarray()) < -round_off) == shift_index
