@@ -67,7 +67,7 @@ def null_space(matrix, tolerance: float) -> np.ndarray:
     matrix = np.asarray(matrix, dtype=float)
     if matrix.shape[0] == 0:
         return np.eye(matrix.shape[1])
-    _, singular_values, vt = np.linalg.svd(matrix, full_matrices=True)
+    _, singular_values, vt = np.linalg.svd(matrix, full_matrices=matrix.shape[0] < matrix.shape[1])  # vt: all of R^k
     return vt[int(np.sum(singular_values > tolerance)):].T
 
 
@@ -400,20 +400,18 @@ class ObjectFFRF(Component):
         C_q depend on a parameter without value.
         """
         mass, jacobian = assembled.initial_matrices()
-        motions = self.frame_mesh_motions(assembled.q_initial)
+        motions = np.zeros((assembled.n_coordinates, 6))   # on the system's coordinates
+        motions[self.coordinate_indices] = self.frame_mesh_motions(assembled.q_initial)
         motions /= np.linalg.norm(motions, axis=0)
-        columns = self.coordinate_indices
-        mass_columns = mass[:, columns]
-        scale = np.linalg.norm(abs(mass_columns) @ abs(motions), axis=0)
-        inertia = (mass_columns @ motions) / np.where(scale > 0, scale, 1.0)
+        scale = np.linalg.norm(abs(mass) @ abs(motions), axis=0)
+        inertia = (mass @ motions) / np.where(scale > 0, scale, 1.0)
         if not np.all(np.isfinite(inertia)):
             return None
         massless = null_space(inertia, 1e-9)
         if massless.shape[1] == 0:
             return []
         row_norms = np.sqrt(np.asarray(jacobian.multiply(jacobian).sum(axis=1)).reshape(-1))
-        rows = np.flatnonzero(row_norms > 0)
-        reaction = sp.diags(1.0 / row_norms[rows]) @ jacobian[rows][:, columns] @ motions @ massless
+        reaction = ((jacobian @ motions) / np.where(row_norms > 0, row_norms, 1.0)[:, None]) @ massless
         if not np.all(np.isfinite(reaction)):
             return None
         free = massless @ null_space(reaction, 1e-8)
