@@ -1,11 +1,70 @@
-"""Command line: ``floatframe run rotor-disc``, ``floatframe compare MODEL --solvers ...``."""
+"""Command line: ``floatframe run MODEL``, ``floatframe compare MODEL --solvers ...``, ``floatframe ocp slew``.
+
+Model names are hyphenated and the same in every command: ``rotor-disc`` (Tisserand frame),
+``rotor-disc-constrained`` (mesh-coordinate constraints) and ``pendulum`` (``compare`` only). An
+underscore spelling (``rotor_disc``) is an error that names the hyphenated one. Wrong arguments give
+argparse's usage message and exit status 2; ``--help`` shows the defaults of every subcommand.
+"""
 from __future__ import annotations
 
 import argparse
+import difflib
+import math
 import sys
 from pathlib import Path
 
-MODELS = {"rotor-disc": "a spinning flexible rotor with a disc on spring-damper supports (built-in Hex8 mesh)"}
+MODELS = {
+    "rotor-disc": "a spinning flexible rotor with a disc on spring-damper supports, Tisserand frame "
+                  "(built-in Hex8 mesh)",
+    "rotor-disc-constrained": "the same rotor with 6 mesh-coordinate constraints instead of the Tisserand frame",
+    "pendulum": "a rigid pendulum on a spherical joint (compare only)",
+}
+RUN_MODELS = ("rotor-disc", "rotor-disc-constrained")
+HELP_FORMAT = argparse.ArgumentDefaultsHelpFormatter
+
+
+# --- argument types shared by the subcommands (an ArgumentTypeError becomes a usage error) -------
+def number(convert, accept, description: str):
+    """An argument type: ``convert(text)`` (int or float) that ``accept(value)`` must hold for."""
+    def parse(text: str):
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {description}, got '{text}'") from None
+        if not accept(value):
+            raise argparse.ArgumentTypeError(f"must be {description}, got {text}")
+        return value
+    return parse
+
+
+positive_int = number(int, lambda value: value >= 1, "a positive integer")
+positive_float = number(float, lambda value: 0 < value < math.inf, "a positive number")
+non_negative_float = number(float, lambda value: 0 <= value < math.inf, "a number >= 0")
+finite_float = number(float, math.isfinite, "a finite number")
+
+
+def comma_list(item_type):
+    """An argument type: comma-separated values, each converted (and checked) by ``item_type``."""
+    def convert(text: str) -> list:
+        items = [item.strip() for item in text.split(",") if item.strip()]
+        if not items:
+            raise argparse.ArgumentTypeError(f"must be a comma-separated list, got '{text}'")
+        return [item_type(item) for item in items]
+    return convert
+
+
+def one_of(names, what: str, files: bool = False):
+    """An argument type: one of ``names`` (or, with ``files``, an existing file); else an error that
+    names the closest one (the hyphenated name for an underscore spelling)."""
+    def convert(text: str) -> str:
+        if text in names or (files and Path(text).is_file()):
+            return text
+        hyphenated = text.replace("_", "-")
+        close = [hyphenated] if hyphenated in names else difflib.get_close_matches(text, names, n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        choices = ", ".join(names) + (" or a Python file that defines build()" if files else "")
+        raise argparse.ArgumentTypeError(f"unknown {what} '{text}'{hint} (choose from {choices})")
+    return convert
 
 
 def run_rotor_disc(arguments) -> int:
@@ -17,14 +76,15 @@ def run_rotor_disc(arguments) -> int:
     from floatframe.models.rotor_disc import build_rotor_disc
     from floatframe.solvers import GeneralizedAlpha
 
-    model = build_rotor_disc(arguments.setup, refinement=arguments.refinement)
+    setup = "constrained" if arguments.model == "rotor-disc-constrained" else "tisserand"
+    model = build_rotor_disc(setup, refinement=arguments.refinement)
     assembled = model.system.assemble()
     steps = arguments.steps
     solver = GeneralizedAlpha(model.spectral_radius, modified_newton=True)
     result = solver.solve(assembled, steps * model.h, steps)
     displacement = result.sensor(model.sensor)
     stats = result.statistics
-    print(f"rotor-disc ({arguments.setup}): {assembled.n_coordinates} coordinates, "
+    print(f"{arguments.model}: {assembled.n_coordinates} coordinates, "
           f"{assembled.n_multipliers} constraints, {len(model.mesh_nodes)} mesh nodes")
     print(f"build {assembled.build_time:.3f} s, solve {stats.solve_time:.3f} s, {stats.steps} steps of "
           f"{model.h:g} s, {stats.iterations_per_step:.1f} Newton iterations per step, "
@@ -38,30 +98,31 @@ def run_rotor_disc(arguments) -> int:
         axes.plot(result.t * 1e3, displacement[:, k] * 1e6, label=f"u_{label}")
     axes.set_xlabel("t [ms]")
     axes.set_ylabel("displacement [um]")
-    axes.set_title(f"rotor-disc ({arguments.setup}): axis node at the disc")
+    axes.set_title(f"{arguments.model}: axis node at the disc")
     axes.grid(True)
     axes.legend()
     figure.tight_layout()
-    plot = output / f"rotor_disc_{arguments.setup}.png"
+    plot = output / f"rotor_disc_{setup}.png"
     figure.savefig(plot, dpi=120)
-    csv = result.write_csv(output / f"rotor_disc_{arguments.setup}_sensor.csv", model.sensor)
+    csv = result.write_csv(output / f"rotor_disc_{setup}_sensor.csv", model.sensor)
     print(f"wrote {plot} and {csv}")
     if arguments.paraview:
         from floatframe.export import write_paraview
-        collection = write_paraview(output / f"rotor_disc_{arguments.setup}", assembled, model.body, model.cells, result)
+        collection = write_paraview(output / f"rotor_disc_{setup}", assembled, model.body, model.cells, result)
         print(f"wrote {collection} (open it in ParaView)")
     return 0
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="floatframe", description="Flexible multibody dynamics (FFRF) on CasADi.")
-    commands = parser.add_subparsers(dest="command", required=True)
-    run = commands.add_parser("run", help="run a built-in model",
-                              description="Models: " + "; ".join(f"{k}: {v}" for k, v in MODELS.items()))
-    run.add_argument("model", choices=sorted(MODELS))
-    run.add_argument("--setup", choices=("tisserand", "constrained"), default="tisserand")
-    run.add_argument("--steps", type=int, default=200, help="number of steps of 1e-4 s (default 200: one revolution)")
-    run.add_argument("--refinement", type=int, default=1, help="mesh refinement factor")
+    parser = argparse.ArgumentParser(prog="floatframe", description="Flexible multibody dynamics (FFRF) on CasADi.",
+                                     formatter_class=HELP_FORMAT)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{run,compare,ocp}")
+    run = commands.add_parser("run", help="run a built-in model", formatter_class=HELP_FORMAT,
+                              description="Models: " + "; ".join(f"{k}: {MODELS[k]}" for k in RUN_MODELS))
+    run.add_argument("model", type=one_of(RUN_MODELS, "model"), help=f"one of {', '.join(RUN_MODELS)}")
+    run.add_argument("--steps", type=positive_int, default=200,
+                     help="number of steps of 1e-4 s (200: one revolution)")
+    run.add_argument("--refinement", type=positive_int, default=1, help="mesh refinement factor")
     run.add_argument("--output", default="output", help="folder for the plot and the sensor CSV")
     run.add_argument("--paraview", action="store_true", help="also write the mesh motion as a VTU/PVD series")
     commands.add_parser("compare", help="compare DAE solvers on a model: error against cost (see compare --help)")

@@ -5,7 +5,8 @@ fixed-step schemes) on one assembled model, measures the error of one sensor aga
 solution (IDAS at tight tolerances, or generalized-alpha with a small step) and the constraint
 violation at position and velocity level, and writes a table (CSV and Markdown) and a work-precision
 plot (error against wall time, log-log, PNG). ``compare_main(argv)`` is the command line
-``python -m floatframe compare MODEL --solvers idas,genalpha,...``.
+``python -m floatframe compare MODEL --solvers idas,genalpha,...`` (MODEL: ``pendulum``, ``rotor-disc``,
+``rotor-disc-constrained`` or a model file).
 
 The error of a run is max_k |s_k - s_ref,k| / max_k |s_ref,k| over the output times and the sensor's
 components (a relative max-norm error). Wall time is the integration time; IDAS' one-time setup
@@ -222,22 +223,27 @@ def write_outputs(rows: list[Run], out_dir: Path, title: str, reference: str) ->
 
 def compare_main(argv=None) -> int:
     """``python -m floatframe compare MODEL --solvers idas,genalpha,...``"""
-    parser = argparse.ArgumentParser(prog="floatframe compare", description=__doc__.splitlines()[0])
-    parser.add_argument("model", help="pendulum, rotor_disc, rotor_disc_constrained, or a Python file with build()")
-    parser.add_argument("--solvers", default="idas,genalpha", help=f"comma-separated, from {','.join(SOLVERS)}")
-    parser.add_argument("--tolerances", default=",".join(f"{x:g}" for x in DEFAULT_TOLERANCES),
-                        help="rtol values of the IDAS runs")
-    parser.add_argument("--refinements", default=",".join(str(x) for x in DEFAULT_REFINEMENTS),
+    from floatframe.cli import (HELP_FORMAT, MODELS, comma_list, one_of, positive_float, positive_int)
+
+    parser = argparse.ArgumentParser(prog="floatframe compare", description=__doc__.splitlines()[0],
+                                     formatter_class=HELP_FORMAT)
+    parser.add_argument("model", type=one_of(tuple(MODELS), "model", files=True),
+                        help=f"{', '.join(MODELS)}, or a Python file with build()")
+    parser.add_argument("--solvers", type=comma_list(one_of(tuple(SOLVERS), "solver")), default="idas,genalpha",
+                        help=f"comma-separated, from {','.join(SOLVERS)}")
+    parser.add_argument("--tolerances", type=comma_list(positive_float),
+                        default=",".join(f"{x:g}" for x in DEFAULT_TOLERANCES), help="rtol values of the IDAS runs")
+    parser.add_argument("--refinements", type=comma_list(positive_int),
+                        default=",".join(str(x) for x in DEFAULT_REFINEMENTS),
                         help="fixed steps per output interval of the fixed-step runs")
-    parser.add_argument("--t-end", type=float, default=None)
-    parser.add_argument("--outputs", type=int, default=None, help="number of output intervals")
-    parser.add_argument("--reference", choices=("idas", "genalpha"), default="idas")
-    parser.add_argument("--reference-rtol", type=float, default=1e-10)
+    parser.add_argument("--t-end", type=positive_float, default=None, help="end time [s]; None takes the model's")
+    parser.add_argument("--outputs", type=positive_int, default=None,
+                        help="number of output intervals; None takes the model's")
+    parser.add_argument("--reference", choices=("idas", "genalpha"), default="idas", help="reference solver")
+    parser.add_argument("--reference-rtol", type=positive_float, default=1e-10, help="rtol of the IDAS reference")
     parser.add_argument("--out", default="comparison", help="output folder")
     args = parser.parse_args(argv)
-    rows = run_comparison(args.model, [s.strip() for s in args.solvers.split(",") if s.strip()],
-                          [float(x) for x in args.tolerances.split(",")],
-                          [int(x) for x in args.refinements.split(",")], args.t_end, args.outputs,
+    rows = run_comparison(args.model, args.solvers, args.tolerances, args.refinements, args.t_end, args.outputs,
                           args.reference, args.reference_rtol, args.out)
     print((Path(args.out) / "comparison.md").read_text())
     return 0 if all(r.status == "ok" for r in rows) else 1

@@ -223,6 +223,7 @@ class AssembledSystem:
         self._sensor_slices = np.cumsum([0] + [e.numel() for e in sensor_expressions])
         self._sparse_cache = {}
         self._no_shift = np.zeros(self.n_coordinates)
+        self.pending_checks = []  # checks (assembled -> None) that wait for the values of all parameters
         self.build_time = build_time + time.perf_counter() - started
 
     def residual_with_jacobian(self) -> ca.Function:
@@ -276,17 +277,39 @@ class AssembledSystem:
         lam = np.zeros(self.n_multipliers) if lam is None else lam
         return self._sparse("mass_matrix", t, q, v, a, lam, 1.0, 0.0, 0.0, self._no_shift)
 
+    def initial_matrices(self) -> tuple[sp.csc_matrix, sp.csc_matrix]:
+        """M and C_q at the initial state (t = 0, q_initial, v_initial), for the checks at assembly; cached.
+
+        A parameter without value or an input without signal enters as NaN (a check then cannot decide).
+        """
+        if "initial" not in self._sparse_cache:
+            u = np.concatenate([np.full(item.size, np.nan) if self.input_signals[item.name] is None
+                                else np.atleast_1d(np.asarray(self.input_signals[item.name](0.0), dtype=float))
+                                for item in self.inputs]) if self.inputs else np.zeros(0)
+            p = np.concatenate([np.full(parameter.size, np.nan) if self.parameter_values[parameter.name] is None
+                                else self.parameter_values[parameter.name] for parameter in self.parameters]
+                               ) if self.parameters else np.zeros(0)
+            state = (0.0, self.q_initial, self.v_initial, np.zeros(self.n_coordinates), np.zeros(self.n_multipliers))
+            self._sparse_cache["initial"] = (
+                self._sparse_values("mass_matrix", *state, 1.0, 0.0, 0.0, self._no_shift, u, p),
+                self._sparse_values("constraint_jacobian", 0.0, self.q_initial, u, p))
+        return self._sparse_cache["initial"]
+
     def sensor_values(self, t, q, v, a, lam) -> list[np.ndarray]:
         values = _dense(self._call("sensors", t, q, v, a, lam))
         return [values[self._sensor_slices[i]:self._sensor_slices[i + 1]] for i in range(len(self._sensor_slices) - 1)]
 
-    def _sparse(self, name, *arguments) -> sp.csc_matrix:
+    def _sparse(self, name, t, *arguments) -> sp.csc_matrix:
+        return self._sparse_values(name, t, *arguments, self.input_vector(float(t)), self._parameters_now())
+
+    def _sparse_values(self, name, *arguments) -> sp.csc_matrix:
+        """A sparse output as scipy CSC; ``arguments`` include u and p."""
         function = self.functions[name]
         if name not in self._sparse_cache:
             sparsity = function.sparsity_out(0)
             self._sparse_cache[name] = (np.array(sparsity.row()), np.array(sparsity.colind()), sparsity.shape)
         rows, column_pointers, shape = self._sparse_cache[name]
-        values = np.array(self._call(name, *arguments).nonzeros())
+        values = np.array(function(*arguments).nonzeros())
         return sp.csc_matrix((values, rows, column_pointers), shape=shape)
 
     def output_function(self, build, name: str = "output"):
@@ -308,7 +331,9 @@ class AssembledSystem:
 
     # --- parameters and inputs --------------------------------------------------------------
     def set_parameter(self, name: str, value) -> None:
-        """Value of a symbolic Parameter for simulation."""
+        """Value of a symbolic Parameter for simulation. Once all parameters have values, the checks of
+        assembly that needed them run (e.g. an FFRF body's reference conditions, which a rigid body's mass
+        Parameter on its frame node decides)."""
         if name not in self.parameter_values:
             raise KeyError(f"no Parameter '{name}'; the system has {sorted(self.parameter_values) or 'none'}")
         size = next(p.size for p in self.parameters if p.name == name)
@@ -316,6 +341,11 @@ class AssembledSystem:
         if value.size != size:
             raise ValueError(f"Parameter '{name}' has size {size}, got {value.size} values")
         self.parameter_values[name] = value
+        if self.pending_checks and all(v is not None for v in self.parameter_values.values()):
+            self._sparse_cache.pop("initial", None)
+            for check in list(self.pending_checks):
+                check(self)  # may raise; it then stays pending for the next value
+                self.pending_checks.remove(check)
 
     def set_input(self, name: str, signal) -> None:
         """Signal of an Input for simulation: an InputSignal or any callable t -> values."""
@@ -372,6 +402,8 @@ def sparse_jacobian(expression, variable, dense_factor: float = 4.0):
     if n_rows == 0 or n_columns == 0 or isinstance(expression, ca.MX):
         return ca.jacobian(expression, variable)
     pattern = ca.jacobian_sparsity(expression, variable)
+    if pattern.nnz() == 0:  # no dependence at all (e.g. a model whose residual is linear)
+        return ca.jacobian(expression, variable)
     rows, columns = (np.asarray(index, dtype=int) for index in pattern.get_triplet())
     row_counts = np.bincount(rows, minlength=n_rows)
     column_counts = np.bincount(columns, minlength=n_columns)

@@ -1,5 +1,12 @@
-"""Claims about the assembled DAE: its Jacobians are exact, its mass matrix is symmetric positive definite."""
+"""Claims about the assembled DAE: its Jacobians are exact, its mass matrix is symmetric positive definite;
+and about the package's top level."""
+import re
+import warnings
+from pathlib import Path
+
 import numpy as np
+
+import pytest
 
 import floatframe as ff
 from model_helpers import random_state, small_beam
@@ -114,3 +121,34 @@ def test_iteration_matrix_with_user_functions_matches_finite_differences():
         e[k] = 1e-5
         numeric[:, k] = (shifted(e) - shifted(-e)) / 2e-5
     assert np.abs(exact - numeric).max() <= 1e-5 * np.abs(exact).max()
+
+
+def test_a_model_without_constraints_assembles_without_numpy_warnings():
+    """Its residual does not depend on q, v or a at all: the blocked Jacobian must not take a median of nothing."""
+    system = ff.System()
+    node = system.add(ff.NodePoint([0.0, 0.0, 0.0]))
+    system.add(ff.LoadCoordinate(system.add(ff.MarkerNodeCoordinate(node, 1)), 2.5))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assembled = system.assemble()
+        zeros = np.zeros(3)
+        assert assembled.n_multipliers == 0
+        assert assembled.residual(0.0, zeros, zeros, zeros, np.zeros(0)) == pytest.approx([0.0, -2.5, 0.0], abs=0)
+        assert assembled.newton_matrix(0.0, zeros, zeros, zeros, np.zeros(0), 1.0, 0.5, 0.25).nnz == 0
+
+
+def test_the_top_level_exports_the_solvers_and_the_parameter_types():
+    from floatframe import parameters, solvers
+
+    assert (ff.IDAS, ff.Newmark, ff.Trapezoidal, ff.GeneralizedAlpha) == (
+        solvers.IDAS, solvers.Newmark, solvers.Trapezoidal, solvers.GeneralizedAlpha)
+    assert (ff.Parameter, ff.Input, ff.InputSignal) == (parameters.Parameter, parameters.Input, parameters.InputSignal)
+    assert all(hasattr(ff, name) for name in ff.__all__)
+
+
+def test_every_ff_name_in_the_docs_exists_at_the_top_level():
+    root = Path(__file__).resolve().parents[1]
+    texts = [path.read_text() for path in [root / "README.md", *sorted((root / "docs").glob("*.md"))]]
+    names = {name for text in texts for name in re.findall(r"\bff\.([A-Za-z_]\w*)", text)}
+    assert {"System", "GeneralizedAlpha", "IDAS"} <= names
+    assert sorted(name for name in names if not hasattr(ff, name)) == []

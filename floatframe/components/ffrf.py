@@ -22,14 +22,53 @@ to which K q_f + D v_f, the force vector [f_r, A_bd^T f_f] and the user function
 """
 from __future__ import annotations
 
+import warnings
+from dataclasses import dataclass
+
 import casadi as ca
 import numpy as np
 import scipy.sparse as sp
+import scipy.sparse.linalg as spla
 
 from floatframe import rotations
 from floatframe.components.base import Component, resolve
 from floatframe.components.external import NumericCallback
 from floatframe.components.nodes import NodePoint, NodeRigidBodyEP
+
+
+ROUND_OFF = 1e-8  # relative to the largest diagonal entry: smaller negative values are round-off
+
+
+def negative_eigenvalue_count(matrix, shift: float) -> int:
+    """Number of eigenvalues of the symmetric sparse ``matrix`` below ``-shift``.
+
+    Sylvester's law of inertia: with diagonal pivoting only (a symmetric permutation P), P (K + s I) P^T =
+    L U has as many negative pivots (diagonal of U) as K + s I has negative eigenvalues. A positive
+    definite K + s I never needs another pivot. Where SuperLU needed one, or met an exactly singular
+    matrix, K + s I is not positive definite, and 1 (a lower bound) is returned.
+    """
+    shifted = (sp.csc_matrix(matrix) + shift * sp.identity(matrix.shape[0], format="csc")).tocsc()
+    try:
+        factors = spla.splu(shifted, permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.0,
+                            options=dict(SymmetricMode=True))
+    except RuntimeError:
+        return 1
+    if not np.array_equal(factors.perm_r, factors.perm_c):
+        return 1
+    return int(np.sum(factors.U.diagonal() < 0.0))
+
+
+FRAME_MESH_MOTIONS = ("translation along x", "translation along y", "translation along z",
+                      "rotation about x", "rotation about y", "rotation about z")
+
+
+def null_space(matrix, tolerance: float) -> np.ndarray:
+    """Orthonormal basis (columns) of the directions x with |matrix x| <= tolerance |x| (singular values)."""
+    matrix = np.asarray(matrix, dtype=float)
+    if matrix.shape[0] == 0:
+        return np.eye(matrix.shape[1])
+    _, singular_values, vt = np.linalg.svd(matrix, full_matrices=matrix.shape[0] < matrix.shape[1])  # vt: all of R^k
+    return vt[int(np.sum(singular_values > tolerance)):].T
 
 
 def to_casadi(matrix: sp.spmatrix) -> ca.DM:
@@ -60,6 +99,13 @@ class ObjectFFRF(Component):
     force_user_function : f(system, t, item_number, q, q_t) -> (n_c,), added to the right-hand side.
     mass_matrix_user_function : f(system, t, item_number, q, q_t) -> (n_c, n_c), added to the mass matrix.
     compute_ffrf_terms : if False the FFRF mass terms and quadratic velocity vector are left out.
+    allow_indefinite_stiffness : accept a stiffness matrix with negative eigenvalues (with a warning),
+        e.g. one that includes the geometric stiffness of a compressed or prestressed structure.
+        Otherwise such a matrix is refused: a linear elastic stiffness is positive semidefinite.
+
+    The body needs reference conditions that fix the mesh relative to its frame (the Tisserand frame,
+    :func:`add_tisserand_frame`, or constraints on mesh-node coordinates); ``System.assemble`` refuses a
+    body without them (see :meth:`ObjectFFRF.free_frame_motions`).
     """
 
     family = "object"
@@ -67,7 +113,7 @@ class ObjectFFRF(Component):
 
     def __init__(self, node_numbers, mass_matrix_ff, stiffness_matrix_ff, damping_matrix_ff=None,
                  force_vector=None, force_user_function=None, mass_matrix_user_function=None,
-                 compute_ffrf_terms=True, name=""):
+                 compute_ffrf_terms=True, allow_indefinite_stiffness=False, name=""):
         super().__init__(name)
         self.node_numbers = list(node_numbers)
         if len(self.node_numbers) < 2:
@@ -75,6 +121,9 @@ class ObjectFFRF(Component):
         n_flexible = 3 * (len(self.node_numbers) - 1)
         self.mass_matrix_ff = self.fe_matrix(mass_matrix_ff, n_flexible, "mass_matrix_ff")
         self.stiffness_matrix_ff = self.fe_matrix(stiffness_matrix_ff, n_flexible, "stiffness_matrix_ff")
+        self.check_definiteness(self.mass_matrix_ff, "mass_matrix_ff", eigenvalues=False)
+        self.check_definiteness(self.stiffness_matrix_ff, "stiffness_matrix_ff",
+                                allow_indefinite=bool(allow_indefinite_stiffness))
         self.damping_matrix_ff = (None if damping_matrix_ff is None or np.size(damping_matrix_ff) == 0
                                   else self.fe_matrix(damping_matrix_ff, n_flexible, "damping_matrix_ff",
                                                       symmetric=False))
@@ -115,6 +164,35 @@ class ObjectFFRF(Component):
                                  f"(relative {asymmetry / scale:.3e} > 1e-8)")
         matrix.eliminate_zeros()
         return matrix
+
+    def check_definiteness(self, matrix, what, eigenvalues=True, allow_indefinite=False) -> None:
+        """Refuse a matrix that is not positive semidefinite beyond round-off; warn instead with
+        ``allow_indefinite``.
+
+        Round-off is 1e-8 max |K_ii|. A negative diagonal entry is found directly. With ``eigenvalues``
+        the inertia of K + s I, s = 1e-8 max |K_ii|, is read from the pivots of one sparse symmetric
+        factorization (Sylvester's law of inertia): each negative pivot is an eigenvalue of K below -s.
+        That costs one factorization of the flexible block, once, when the body is made.
+        """
+        diagonal = matrix.diagonal()
+        shift = ROUND_OFF * (np.abs(diagonal).max() if diagonal.size else 0.0)
+        if shift == 0.0:
+            return
+        negative = np.flatnonzero(diagonal < -shift)
+        if negative.size:
+            k = int(negative[np.argmin(diagonal[negative])])
+            fault = (f"{what} has {negative.size} negative diagonal entr{'y' if negative.size == 1 else 'ies'}, "
+                     f"the smallest {diagonal[k]:.6g} at coordinate {k} (mesh node {k // 3}, {'xyz'[k % 3]})")
+        elif eigenvalues and (count := negative_eigenvalue_count(matrix, shift)):
+            fault = (f"{what} has {count} negative eigenvalue{'s' if count > 1 else ''} below -{shift:.3g} "
+                     f"(-1e-8 max |K_ii|): it is indefinite")
+        else:
+            return
+        if not allow_indefinite:
+            remedy = ("; if it is intended (geometric stiffness of a compressed or prestressed structure), pass "
+                      "allow_indefinite_stiffness=True" if what == "stiffness_matrix_ff" else "")
+            raise self.error(f"{fault}; an FE {what.split('_')[0]} matrix is positive semidefinite{remedy}")
+        warnings.warn(f"{self.label}: {fault}; accepted (allow_indefinite_stiffness=True)", stacklevel=3)
 
     def _compute_physics(self):
         """Constant invariants of the mass matrix: Phi_t^T M, M_tt, mass, inertia, COM."""
@@ -255,6 +333,27 @@ class ObjectFFRF(Component):
         return self._user_callbacks[kind]
 
     def check(self, assembled):
+        """At the initial state: call each user function once (a wrong shape or a failure is reported
+        now), and refuse the body if nothing fixes its mesh relative to its frame."""
+        self.check_user_functions()
+        self.check_reference_conditions(assembled)
+
+    def check_reference_conditions(self, assembled):
+        """Refuse the body if nothing fixes its mesh relative to its frame at the initial state. Where the
+        mass matrix depends on a Parameter without value, the check waits until all parameters are set
+        (``AssembledSystem.set_parameter``)."""
+        free = self.free_frame_motions(assembled)
+        if free is None:
+            assembled.pending_checks.append(self.check_reference_conditions)
+        elif free:
+            raise self.error(
+                f"has no reference conditions for {', '.join(free)} (body axes): the frame moving one way and "
+                f"the mesh the other leaves every material point in place, so the mass matrix is singular along "
+                f"these motions and no constraint removes them. Add the Tisserand frame with "
+                f"add_tisserand_frame(system, body) (floatframe.components.ffrf), or constrain mesh-node "
+                f"coordinates that fix them (e.g. CoordinateConstraint on MarkerNodeCoordinate of mesh nodes)")
+
+    def check_user_functions(self):
         """Call each user function once at the initial state: a wrong shape or a failure is reported now."""
         q0 = np.concatenate([self.rigid_node.initial_coordinates] + [n.initial_coordinates for n in self.mesh_nodes])
         v0 = np.concatenate([self.rigid_node.initial_velocities] + [n.initial_velocities for n in self.mesh_nodes])
@@ -269,6 +368,60 @@ class ObjectFFRF(Component):
                                  f"{shape if shape[1] > 1 else (shape[0],)}")
             if not np.all(np.isfinite(trial)):
                 raise self.error(f"{kind} user function returned NaN or inf at the initial state")
+
+    # --- reference conditions -----------------------------------------------------------------
+    def frame_mesh_motions(self, q) -> np.ndarray:
+        """The 6 rigid-body motions of the mesh relative to the frame, each paired with the opposite motion
+        of the frame, at the system state ``q``; columns (n_c, 6) on the object's coordinates.
+
+        Translation along the body axis e: frame position + A e, every mesh node - e. Rotation about e:
+        theta + G_local^+ e (so that omega_b = e and theta . d theta = 0), every mesh node
+        - e x (x_ref + q_f). To first order every material point r + A (x_ref + q_f) stays in place, so
+        each column is a null vector of the body's mass matrix (tested).
+        """
+        theta = self.rigid_node.reference_coordinates[3:] + q[self.rigid_node.coordinate_indices[3:]]
+        rotation, g_local = rotations.rotation_matrix(theta), rotations.g_local(theta)
+        positions = (self.reference_positions + q[self.coordinate_indices[7:]]).reshape(-1, 3)
+        motions = np.zeros((self.n_coordinates, 6))
+        for k, axis in enumerate(np.eye(3)):
+            motions[:3, k] = rotation @ axis
+            motions[7:, k] = -np.tile(axis, self.n_mesh_nodes)
+            motions[3:7, 3 + k] = np.linalg.lstsq(g_local, axis, rcond=None)[0]
+            motions[7:, 3 + k] = -np.cross(axis, positions).reshape(-1)
+        return motions
+
+    def free_frame_motions(self, assembled) -> list[str] | None:
+        """The motions of :meth:`frame_mesh_motions` that stay free at the initial state, named.
+
+        Free: in the null space of the mass matrix (another item, e.g. a rigid body with mass on the frame
+        node, can make M regular along them) and not removed by the constraint Jacobian (rank of C_q Z).
+        Relative tolerances: 1e-9 of |M| |z| for M z = 0, 1e-8 for C_q z = 0 with unit rows of C_q.
+        Returns e.g. ["translation along x", "rotation about z"], [] if the mesh is fixed, or None if M or
+        C_q depend on a parameter without value.
+        """
+        mass, jacobian = assembled.initial_matrices()
+        motions = np.zeros((assembled.n_coordinates, 6))   # on the system's coordinates
+        motions[self.coordinate_indices] = self.frame_mesh_motions(assembled.q_initial)
+        motions /= np.linalg.norm(motions, axis=0)
+        scale = np.linalg.norm(abs(mass) @ abs(motions), axis=0)
+        inertia = (mass @ motions) / np.where(scale > 0, scale, 1.0)
+        if not np.all(np.isfinite(inertia)):
+            return None
+        massless = null_space(inertia, 1e-9)
+        if massless.shape[1] == 0:
+            return []
+        row_norms = np.sqrt(np.asarray(jacobian.multiply(jacobian).sum(axis=1)).reshape(-1))
+        reaction = ((jacobian @ motions) / np.where(row_norms > 0, row_norms, 1.0)[:, None]) @ massless
+        if not np.all(np.isfinite(reaction)):
+            return None
+        free = massless @ null_space(reaction, 1e-8)
+        weights = np.linalg.norm(free, axis=1)  # 1: that motion itself is free; 0: it is fixed
+        names = [name for name, weight in zip(FRAME_MESH_MOTIONS, weights) if weight > 1 - 1e-6]
+        if free.shape[1] > len(names):
+            mixed = [name for name, weight in zip(FRAME_MESH_MOTIONS, weights) if 1e-6 < weight <= 1 - 1e-6]
+            count = free.shape[1] - len(names)
+            names.append(f"{count} combination{'s' if count > 1 else ''} of {', '.join(mixed)}")
+        return names
 
     # --- outputs ----------------------------------------------------------------------------
     def output(self, ctx, variable, local_position=None):
@@ -332,12 +485,16 @@ class ObjectFFRF(Component):
 
 def add_ffrf_body(system, node_positions, mass_matrix, stiffness_matrix, damping_matrix=None,
                   position=(0.0, 0.0, 0.0), euler_parameters=(1.0, 0.0, 0.0, 0.0), velocity=(0.0, 0.0, 0.0),
-                  angular_velocity=(0.0, 0.0, 0.0), name=""):
+                  angular_velocity=(0.0, 0.0, 0.0), name="", **options):
     """Add a rigid reference node, one NodePoint per mesh node and the ObjectFFRF; returns the body.
 
-    ``node_positions`` (N, 3) body-fixed reference positions [m]; ``velocity`` and ``angular_velocity``
-    (global, [m/s], [rad/s]) are the initial motion of the frame; mesh nodes start undeformed at rest
-    relative to it.
+    ``node_positions`` (N, 3) body-fixed reference positions [m]; ``position`` [m] and
+    ``euler_parameters`` the frame's reference pose, a unit quaternion with the scalar part first
+    (theta0, theta1, theta2, theta3), so (1, 0, 0, 0) is no rotation; ``velocity`` and
+    ``angular_velocity`` (global, [m/s], [rad/s]) are the initial motion of the frame; mesh nodes start
+    undeformed at rest relative to it. ``options`` go to :class:`ObjectFFRF` (e.g.
+    ``allow_indefinite_stiffness``). The body still needs reference conditions, e.g.
+    :func:`add_tisserand_frame`.
     """
     from floatframe import rotations
     from floatframe.components.nodes import NodePoint, NodeRigidBodyEP
@@ -347,7 +504,7 @@ def add_ffrf_body(system, node_positions, mass_matrix, stiffness_matrix, damping
     rigid = NodeRigidBodyEP(np.concatenate([position, theta]), initial_velocities=np.concatenate([velocity, theta_t]),
                             name=f"{name} frame" if name else "")
     nodes = [system.add(rigid)] + [system.add(NodePoint(p)) for p in np.asarray(node_positions, dtype=float)]
-    body = ObjectFFRF(nodes, mass_matrix, stiffness_matrix, damping_matrix, name=name)
+    body = ObjectFFRF(nodes, mass_matrix, stiffness_matrix, damping_matrix, name=name, **options)
     system.add(body)
     return body
 
@@ -368,11 +525,23 @@ def tisserand_rows(mass_matrix, x_ref) -> np.ndarray:
     return np.vstack([(mass @ phi_t).T.toarray(), (mass.T @ stacked_skew(x_ref)).T.toarray()])
 
 
-def add_tisserand_frame(system, body: ObjectFFRF):
+@dataclass(frozen=True)
+class TisserandFrame:
+    """The items that :func:`add_tisserand_frame` adds, by their numbers within their families."""
+
+    ground_node: int        # node: a NodePointGround at the origin (no coordinates)
+    ground_marker: int      # marker: MarkerNodeCoordinates on that node (an empty coordinate vector)
+    body_marker: int        # marker: MarkerObjectODE2Coordinates on the body (its n_c coordinates)
+    constraint: int         # object: the CoordinateVectorConstraint 'Tisserand frame' (6 equations)
+
+
+def add_tisserand_frame(system, body: ObjectFFRF) -> TisserandFrame:
     """Constrain the mesh deformation to the Tisserand frame: Phi_t^T M q_f = 0, x_ref~^T M q_f = 0.
 
-    Added as a CoordinateVectorConstraint on the body's ODE2 coordinates (which include reference
-    values, hence the offset). Returns the constraint.
+    Adds four items: a NodePointGround at the origin, a MarkerNodeCoordinates on it, a
+    MarkerObjectODE2Coordinates on the body and a CoordinateVectorConstraint named 'Tisserand frame'
+    with 6 equations on the body's ODE2 coordinates (which include reference values, hence the offset
+    S q_ref). These are the body's reference conditions. Returns their numbers as a TisserandFrame.
     """
     from floatframe.components.connectors import CoordinateVectorConstraint
     from floatframe.components.markers import MarkerNodeCoordinates, MarkerObjectODE2Coordinates
@@ -381,9 +550,9 @@ def add_tisserand_frame(system, body: ObjectFFRF):
     reference = body.object_reference_coordinates()
     scaling = np.zeros((6, body.n_coordinates))            # zero on the frame node's 7 coordinates
     scaling[:, 7:] = tisserand_rows(body.mass_matrix_ff, reference[7:])
-    ground = system.add(MarkerNodeCoordinates(system.add(NodePointGround((0.0, 0.0, 0.0)))))
-    coordinates = system.add(MarkerObjectODE2Coordinates(body))
-    constraint = CoordinateVectorConstraint([ground, coordinates], np.zeros((6, 0)), scaling,
-                                            offset=scaling @ reference, name="Tisserand frame")
-    system.add(constraint)
-    return constraint
+    ground_node = system.add(NodePointGround((0.0, 0.0, 0.0)))
+    ground_marker = system.add(MarkerNodeCoordinates(ground_node))
+    body_marker = system.add(MarkerObjectODE2Coordinates(body))
+    constraint = system.add(CoordinateVectorConstraint([ground_marker, body_marker], np.zeros((6, 0)), scaling,
+                                                       offset=scaling @ reference, name="Tisserand frame"))
+    return TisserandFrame(ground_node, ground_marker, body_marker, constraint)

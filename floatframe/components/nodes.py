@@ -91,6 +91,10 @@ class NodePointGround(Node):
 class NodeRigidBodyEP(Node):
     """Rigid-body node: 3 position and 4 Euler-parameter coordinates [q0, q1, q2, theta0..theta3].
 
+    The Euler parameters are a unit quaternion with the scalar part first: theta0 = cos(phi/2),
+    (theta1, theta2, theta3) = sin(phi/2) * axis, so [1, 0, 0, 0] is no rotation. A quaternion in
+    x, y, z, w order is also of unit norm and cannot be detected: reorder it to (w, x, y, z).
+
     The Euler-parameter norm constraint is added automatically, written as theta^T theta - 1 = 0 (the
     specification states 1 - theta^T theta = 0; the sign only flips the multiplier, and this form gives
     the same multiplier as Exudyn).

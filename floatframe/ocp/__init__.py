@@ -18,18 +18,23 @@ import numpy as np
 
 def ocp_main(argv: list[str]) -> int:
     """Command line of the OCP examples; returns the exit code."""
-    parser = argparse.ArgumentParser(prog="floatframe ocp", description="Optimal control examples.")
+    from floatframe.cli import HELP_FORMAT, finite_float, non_negative_float, positive_float, positive_int
+
+    parser = argparse.ArgumentParser(prog="floatframe ocp", description="Optimal control examples.",
+                                     formatter_class=HELP_FORMAT)
     commands = parser.add_subparsers(dest="example", required=True)
-    slew = commands.add_parser("slew", help="rest-to-rest slew of a flexible hub-beam (optimal vs open-loop torque)")
+    slew = commands.add_parser("slew", help="rest-to-rest slew of a flexible hub-beam (optimal vs open-loop torque)",
+                               formatter_class=HELP_FORMAT)
     slew.add_argument("--output", default="output", help="folder for the plots and the CSV")
-    slew.add_argument("--angle", type=float, default=30.0, help="slew angle [deg]")
-    slew.add_argument("--duration", type=float, default=2.0, help="slew time T [s]")
-    slew.add_argument("--steps", type=int, default=60, help="generalized-alpha steps (torque values) on [0, T]")
-    slew.add_argument("--elements", type=int, default=2, help="Hex8 elements along the beam")
-    slew.add_argument("--frequency", type=float, default=1.0, help="first clamped bending frequency [Hz]")
-    slew.add_argument("--hub-inertia", type=float, default=2.0, help="hub inertia [kg m^2]")
-    slew.add_argument("--weight", type=float, default=10.0, help="weight of the final vibration energy")
-    slew.add_argument("--reference", choices=("bang-bang", "smooth"), default="bang-bang")
+    slew.add_argument("--angle", type=finite_float, default=30.0, help="slew angle [deg]")
+    slew.add_argument("--duration", type=positive_float, default=2.0, help="slew time T [s]")
+    slew.add_argument("--steps", type=positive_int, default=60, help="generalized-alpha steps (torque values) on [0, T]")
+    slew.add_argument("--elements", type=positive_int, default=2, help="Hex8 elements along the beam")
+    slew.add_argument("--frequency", type=positive_float, default=1.0, help="first clamped bending frequency [Hz]")
+    slew.add_argument("--hub-inertia", type=positive_float, default=2.0, help="hub inertia [kg m^2]")
+    slew.add_argument("--weight", type=non_negative_float, default=10.0, help="weight of the final vibration energy")
+    slew.add_argument("--reference", choices=("bang-bang", "smooth"), default="bang-bang",
+                      help="open-loop torque to compare with")
     slew.add_argument("--verbose", action="store_true", help="print IPOPT's iterations")
     arguments = parser.parse_args(argv)
     return run_slew(arguments)

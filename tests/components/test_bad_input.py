@@ -1,6 +1,9 @@
 """Bad input is refused before any integration, with an error naming the component and the fault."""
+import warnings
+
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 import floatframe as ff
 from floatframe.components.base import ModelError
@@ -94,3 +97,64 @@ def test_unknown_output_variable_is_named():
 def test_euler_parameters_must_have_unit_norm():
     with pytest.raises(ModelError, match="NodeRigidBodyEP: Euler parameters must have unit norm"):
         ff.NodeRigidBodyEP([0, 0, 0, 1, 0.1, 0, 0])
+
+
+def test_negative_diagonal_of_the_stiffness_or_mass_matrix_is_refused_with_its_mesh_node():
+    broken = STIFFNESS.tolil()
+    broken[16, 16] = -broken[16, 16]
+    with pytest.raises(ModelError, match=r"ObjectFFRF 'beam': stiffness_matrix_ff has 1 negative diagonal entry, "
+                                         r"the smallest -[0-9.e+]+ at coordinate 16 \(mesh node 5, y\).*"
+                                         r"allow_indefinite_stiffness=True"):
+        ff.ObjectFFRF(body_nodes(ff.System()), MASS, broken.tocsr(), name="beam")
+    broken = MASS.tolil()
+    broken[3, 3] = -broken[3, 3]
+    with pytest.raises(ModelError, match=r"mass_matrix_ff has 1 negative diagonal entry.*\(mesh node 1, x\); "
+                                         r"an FE mass matrix is positive semidefinite$"):
+        ff.ObjectFFRF(body_nodes(ff.System()), broken.tocsr(), STIFFNESS)
+
+
+def indefinite_stiffness():
+    """K - s I with s half the smallest nonzero eigenvalue of K: the six rigid-body modes become -s < 0,
+    while every diagonal entry stays positive."""
+    eigenvalues = np.linalg.eigvalsh(STIFFNESS.toarray())
+    shift = 0.5 * eigenvalues[6]
+    assert eigenvalues[5] < 1e-12 * eigenvalues[-1] and shift < STIFFNESS.diagonal().min()
+    return STIFFNESS - shift * sp.identity(STIFFNESS.shape[0])
+
+
+def test_indefinite_stiffness_with_a_positive_diagonal_is_refused_with_its_negative_eigenvalue_count():
+    with pytest.raises(ModelError, match=r"stiffness_matrix_ff has 6 negative eigenvalues below -[0-9.e+-]+ "
+                                         r"\(-1e-8 max \|K_ii\|\): it is indefinite; .*geometric stiffness"):
+        ff.ObjectFFRF(body_nodes(ff.System()), MASS, indefinite_stiffness())
+
+
+def test_indefinite_stiffness_is_accepted_with_a_warning_when_allowed():
+    with pytest.warns(UserWarning, match=r"ObjectFFRF: stiffness_matrix_ff has 6 negative eigenvalues.*accepted"):
+        body = ff.ObjectFFRF(body_nodes(ff.System()), MASS, indefinite_stiffness(), allow_indefinite_stiffness=True)
+    assert abs(body.stiffness_matrix_ff - indefinite_stiffness()).max() == 0.0
+
+
+def test_round_off_negative_eigenvalues_of_the_reference_rotor_matrices_are_accepted(shared_data):
+    from floatframe.fem import read_abaqus_inp, read_abaqus_mtx
+
+    folder = shared_data / "rotorDisc"
+    mesh = read_abaqus_inp(folder / "rotorDiscTest.inp", instance="rotor-1")
+    mass, stiffness = (read_abaqus_mtx(folder / f"rotorDiscTest{kind}1.mtx") for kind in ("MASS", "STIF"))
+    eigenvalues = np.linalg.eigvalsh(stiffness.toarray())
+    assert eigenvalues[0] < 0.0  # the rigid-body modes carry round-off of either sign
+    system = ff.System()
+    nodes = [system.add(ff.NodeRigidBodyEP([0, 0, 0, 1, 0, 0, 0]))] + [system.add(ff.NodePoint(p)) for p in mesh.nodes]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ff.ObjectFFRF(nodes, mass, stiffness)
+
+
+@pytest.mark.parametrize("shift_index", [6, 10, 20, 35])
+def test_the_negative_eigenvalue_count_of_the_inertia_test_equals_the_dense_count(shift_index):
+    from floatframe.components.ffrf import negative_eigenvalue_count
+
+    eigenvalues = np.linalg.eigvalsh(STIFFNESS.toarray())
+    shifted = STIFFNESS - 0.5 * (eigenvalues[shift_index - 1] + eigenvalues[shift_index]) * sp.identity(36)
+    round_off = 1e-8 * abs(shifted.diagonal()).max()
+    assert negative_eigenvalue_count(shifted, round_off) == shift_index
+    assert np.sum(np.linalg.eigvalsh(shifted.toarray()) < -round_off) == shift_index

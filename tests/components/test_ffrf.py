@@ -5,12 +5,14 @@ import pytest
 import floatframe as ff
 from model_helpers import random_state, small_beam
 from floatframe import rotations
-from floatframe.components.ffrf import add_tisserand_frame
+from floatframe.components.ffrf import TisserandFrame, add_tisserand_frame
 
 
 def beam_system(**options):
+    """The small beam with its Tisserand frame (its reference conditions)."""
     system = ff.System()
     body, mesh = small_beam(system, **options)
+    add_tisserand_frame(system, body)
     return system, body, mesh
 
 
@@ -67,8 +69,7 @@ def residual_difference(make_extra):
     rng = np.random.default_rng(5)
     values = []
     for extra in (False, True):
-        system = ff.System()
-        body, _ = small_beam(system)
+        system, body, _ = beam_system()
         if extra:
             make_extra(body)
         assembled = system.assemble()
@@ -116,8 +117,7 @@ def test_user_functions_receive_coordinates_without_reference_and_add_to_force_a
 
 
 def test_without_ffrf_terms_only_stiffness_and_forces_remain():
-    system = ff.System()
-    body, mesh = small_beam(system)
+    system, body, mesh = beam_system()
     body.compute_ffrf_terms = False
     assembled = system.assemble()
     t, q, v, a, lam = random_state(assembled, np.random.default_rng(6))
@@ -172,3 +172,22 @@ def test_free_floating_undamped_body_keeps_momenta_and_euler_parameter_norm():
     assert deformation > 1e-9  # it deforms while it spins: the test is not trivially rigid
     coarse_linear, coarse_angular, _, _ = drifts(200, 0.005)
     assert coarse_linear / linear > 3.5 and coarse_angular / angular > 3.5  # second order in h
+
+
+def test_add_tisserand_frame_returns_the_numbers_of_the_four_items_it_adds():
+    system = ff.System()
+    body, mesh = small_beam(system)
+    counts = {family: len(system.items(family)) for family in ("node", "marker", "object")}
+    frame = add_tisserand_frame(system, body)
+    assert frame == TisserandFrame(ground_node=counts["node"], ground_marker=counts["marker"],
+                                   body_marker=counts["marker"] + 1, constraint=counts["object"])
+    assert {family: len(system.items(family)) - count for family, count in counts.items()} == \
+        {"node": 1, "marker": 2, "object": 1}
+    assert isinstance(system.nodes[frame.ground_node], ff.NodePointGround)
+    assert isinstance(system.markers[frame.ground_marker], ff.MarkerNodeCoordinates)
+    assert isinstance(system.markers[frame.body_marker], ff.MarkerObjectODE2Coordinates)
+    constraint = system.objects[frame.constraint]
+    assert isinstance(constraint, ff.CoordinateVectorConstraint) and constraint.name == "Tisserand frame"
+    assembled = system.assemble()
+    assert assembled.describe_constraints(range(assembled.n_multipliers)).count("Tisserand frame") == 1
+    assert constraint.multiplier_indices.size == 6

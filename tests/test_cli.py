@@ -1,0 +1,98 @@
+"""Claims about the command line: wrong arguments are usage errors (exit 2, no traceback), model names
+are hyphenated in every command, and --help shows the defaults."""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import floatframe.compare
+from floatframe.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def usage_error(capsys, argv) -> str:
+    """Run the command line, expect argparse's exit 2; returns stderr."""
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    error = capsys.readouterr().err
+    assert error.startswith("usage: floatframe")
+    return error
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["run", "rotor-disc", "--steps", "0"], "argument --steps: must be a positive integer, got 0"),
+    (["run", "rotor-disc", "--steps", "ten"], "argument --steps: must be a positive integer, got 'ten'"),
+    (["run", "rotor-disc", "--refinement", "0"], "argument --refinement: must be a positive integer, got 0"),
+    (["run", "rotor-dsc"], "unknown model 'rotor-dsc'; did you mean 'rotor-disc'?"),
+    (["run", "pendulum"], "unknown model 'pendulum' (choose from rotor-disc, rotor-disc-constrained)"),
+    (["compare", "pendulum", "--solvers", "idas,rk4"], "argument --solvers: unknown solver 'rk4' (choose from idas,"),
+    (["compare", "pendulum", "--tolerances", "1e-6,-1"], "argument --tolerances: must be a positive number, got -1"),
+    (["compare", "pendulum", "--refinements", "2,0"], "argument --refinements: must be a positive integer, got 0"),
+    (["compare", "pendulm"], "unknown model 'pendulm'; did you mean 'pendulum'?"),
+    (["compare", "pendulum", "--t-end", "0"], "argument --t-end: must be a positive number, got 0"),
+    (["ocp", "slew", "--steps", "0"], "argument --steps: must be a positive integer, got 0"),
+    (["ocp", "slew", "--duration", "-2"], "argument --duration: must be a positive number, got -2"),
+    (["ocp", "slew", "--angle", "nan"], "argument --angle: must be a finite number, got nan"),
+    (["ocp", "slew", "--weight", "-1"], "argument --weight: must be a number >= 0, got -1"),
+    (["ocp", "swing"], "argument example: invalid choice: 'swing'"),
+    (["ocp"], "the following arguments are required: example"),
+    ([], "the following arguments are required: {run,compare,ocp}"),
+])
+def test_wrong_arguments_are_usage_errors_naming_the_fault(capsys, argv, message):
+    assert message in usage_error(capsys, argv)
+
+
+@pytest.mark.parametrize("command", [["run"], ["compare"]])
+def test_underscore_model_names_are_refused_naming_the_hyphenated_one(capsys, command):
+    for wrong, right in (("rotor_disc", "rotor-disc"), ("rotor_disc_constrained", "rotor-disc-constrained")):
+        assert f"unknown model '{wrong}'; did you mean '{right}'?" in usage_error(capsys, [*command, wrong])
+
+
+def test_the_same_model_names_reach_the_comparison(monkeypatch, capsys, tmp_path):
+    seen = {}
+
+    def record(model, solvers, tolerances, refinements, t_end, outputs, reference, reference_rtol, out):
+        seen.update(model=model, solvers=solvers, tolerances=tolerances, refinements=refinements, t_end=t_end)
+        Path(out).mkdir()
+        (Path(out) / "comparison.md").write_text("table\n")
+        return []
+
+    monkeypatch.setattr(floatframe.compare, "run_comparison", record)
+    status = main(["compare", "rotor-disc-constrained", "--solvers", "idas, newmark", "--tolerances", "1e-5,1e-7",
+                   "--refinements", "3", "--t-end", "0.5", "--out", str(tmp_path / "out")])
+    assert status == 0 and capsys.readouterr().out == "table\n\n"
+    assert seen == dict(model="rotor-disc-constrained", solvers=["idas", "newmark"], tolerances=[1e-5, 1e-7],
+                        refinements=[3], t_end=0.5)
+
+
+@pytest.mark.parametrize("argv, defaults", [
+    (["run", "--help"], ["(default: 200)", "(default: 1)", "(default: output)"]),
+    (["compare", "--help"], ["(default: idas,genalpha)", "(default: 1,2,4,8)", "(default: 1e-10)",
+                             "(default: comparison)"]),
+    (["ocp", "slew", "--help"], ["(default: 30.0)", "(default: 2.0)", "(default: 60)", "(default: bang-bang)"]),
+])
+def test_help_shows_the_defaults_in_every_subcommand(capsys, argv, defaults):
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())  # argparse wraps lines
+    assert all(default in text for default in defaults)
+
+
+def test_the_installed_command_reports_a_usage_error_without_traceback():
+    completed = subprocess.run([sys.executable, "-m", "floatframe", "run", "rotor-disc", "--steps", "0"],
+                               capture_output=True, text=True, cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": ""})
+    assert completed.returncode == 2
+    assert "Traceback" not in completed.stderr
+    assert "floatframe run: error: argument --steps: must be a positive integer, got 0" in completed.stderr
+
+
+@pytest.mark.slow
+def test_run_takes_the_constrained_set_up_by_its_model_name(capsys, tmp_path):
+    assert main(["run", "rotor-disc-constrained", "--steps", "2", "--output", str(tmp_path)]) == 0
+    summary = capsys.readouterr().out
+    assert summary.startswith("rotor-disc-constrained: 742 coordinates, 7 constraints")
+    assert (tmp_path / "rotor_disc_constrained.png").is_file()
