@@ -75,3 +75,23 @@ def euler_parameters_from_rotation_matrix(matrix) -> np.ndarray:
 def euler_parameters_t(angular_velocity, theta) -> np.ndarray:
     """theta_t for a global angular velocity: theta_t = G(theta)^T omega / 4 (valid for |theta| = 1)."""
     return 0.25 * g_global(np.asarray(theta, dtype=float)).T @ np.asarray(angular_velocity, dtype=float)
+
+
+def tait_bryan_xyz(matrix):
+    """Tait-Bryan angles [phi_x, phi_y, phi_z] [rad] of a rotation matrix A = A_x(phi_x) A_y(phi_y) A_z(phi_z).
+
+    The convention of Exudyn's ``Rotation`` output of Euler-parameter nodes. ``matrix`` is a 3x3
+    CasADi expression or NumPy array; phi_y lies in [-pi/2, pi/2] (singular at |phi_y| = pi/2).
+    """
+    symbolic = isinstance(matrix, (ca.SX, ca.MX, ca.DM))
+    atan2, sqrt, fabs = (ca.atan2, ca.sqrt, ca.fabs) if symbolic else (np.arctan2, np.sqrt, np.abs)
+    a = matrix if symbolic else np.asarray(matrix, dtype=float)
+    angles = [atan2(-a[1, 2], a[2, 2]), atan2(a[0, 2], sqrt(fabs(1.0 - a[0, 2] * a[0, 2]))), atan2(-a[0, 1], a[0, 0])]
+    return ca.vertcat(*angles) if symbolic else np.array(angles)
+
+
+def rotation_matrix_rows(matrix):
+    """The 9 entries of a 3x3 rotation matrix row by row (Exudyn's ``RotationMatrix`` output)."""
+    if isinstance(matrix, (ca.SX, ca.MX, ca.DM)):
+        return ca.vec(matrix.T)
+    return np.asarray(matrix, dtype=float).reshape(-1)

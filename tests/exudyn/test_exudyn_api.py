@@ -137,8 +137,8 @@ def test_unknown_names_give_the_closest_supported_name(action, closest):
 def test_unsupported_output_variable_is_named():
     mbs, _, _ = spinning_body()
     mbs.AddSensor(SensorNode(nodeNumber=0, outputVariableType=exu.OutputVariableType.AngularVelocityLocal))
-    mbs.AddSensor(SensorNode(nodeNumber=0, outputVariableType=exu.OutputVariableType.Rotation))
-    with pytest.raises(ValueError, match="'Rotation'.*closest supported name: 'RotationMatrix'"):
+    mbs.AddSensor(SensorNode(nodeNumber=0, outputVariableType=exu.OutputVariableType.AngularAccelerationLocal))
+    with pytest.raises(ValueError, match="'AngularAccelerationLocal'.*closest supported name: 'AngularAcceleration'"):
         mbs.Assemble()
 
 
