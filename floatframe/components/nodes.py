@@ -43,12 +43,13 @@ class Node(Component):
     def output(self, ctx: Context, variable: str):
         """An output variable of the node as a CasADi expression (names of Exudyn's OutputVariableType).
 
-        Coordinates(_t, _tt) are changes from the reference values, CoordinatesTotal includes them;
+        Coordinates(_t, _tt) are changes from the reference values, CoordinatesTotal includes them (both
+        empty for a node without coordinates, as in Exudyn);
         Position, Displacement, Velocity, Acceleration are global 3-vectors [m, m/s, m/s^2].
         """
         kinematic = {
             "Coordinates": lambda: ctx.coordinates(self),
-            "CoordinatesTotal": lambda: self.total_coordinates(ctx),
+            "CoordinatesTotal": lambda: ctx.total_coordinates(self),
             "Coordinates_t": lambda: ctx.velocities(self),
             "Coordinates_tt": lambda: ctx.accelerations(self),
             "Position": lambda: self.position(ctx),
@@ -64,11 +65,6 @@ class Node(Component):
 
     def extra_outputs(self, ctx: Context) -> dict:
         return {}
-
-    def total_coordinates(self, ctx: Context):
-        """Reference plus current coordinates (for a node without coordinates: its reference coordinates)."""
-        return ctx.total_coordinates(self) if self.n_coordinates else ca.DM(self.reference_coordinates)
-
     def reference_position(self) -> np.ndarray:
         return self.reference_coordinates[:3]
 

@@ -208,7 +208,7 @@ class MainSystem:
 
     def _get_parameter(self, family, number, name):
         data = self._item_dict(family, number)
-        name = self.item(family, number).deprecated.get(name, name)
+        name = self.item(family, number).current_name(name, stacklevel=3)
         if name not in data:
             raise unknown("parameter", name, data, f"{type(self.item(family, number)).__name__} {number}")
         return data[name]
@@ -216,7 +216,7 @@ class MainSystem:
     def _set_parameter(self, family, number, name, value):
         item = self.item(family, number)
         try:
-            setattr(item, name, value)
+            setattr(item, item.current_name(name, stacklevel=3), value)
         except ExudynLayerError:
             raise unknown("parameter", name, [*item.parameters, *item.deprecated, "name"],
                           f"{type(item).__name__} {number}") from None
