@@ -73,7 +73,8 @@ def test_sensor_file_is_written_like_exudyn(tmp_path):
 def test_object_parameters_and_auto_assembly():
     mbs, (position, _, _), settings = spinning_body()
     assert mbs.GetObjectParameter(0, "mass") == MASS
-    assert mbs.GetObjectParameter(0, "physicsMass") == MASS  # deprecated name is accepted and stored as 'mass'
+    with pytest.warns(DeprecationWarning, match="use 'mass'"):
+        assert mbs.GetObjectParameter(0, "physicsMass") == MASS  # deprecated name is accepted and stored as 'mass'
     mbs.SetObjectParameter(0, "mass", 2 * MASS)
     exu.SolveDynamic(mbs, settings)  # assembles again
     assert mbs.GetSensorStoredData(position)[-1, 2] == pytest.approx(0.125, abs=1e-9)
