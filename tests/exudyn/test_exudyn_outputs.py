@@ -29,7 +29,8 @@ def settings(exu, steps, end_time):
     simulation.timeIntegration.endTime = end_time
     simulation.timeIntegration.newton.relativeTolerance = 1e-12
     simulation.timeIntegration.verboseMode = 0
-    simulation.solutionSettings.sensorsWritePeriod = end_time / steps
+    simulation.solution.sensors.writePeriod = end_time / steps
+    simulation.solution.file.write = False  # no coordinatesSolution.txt from exudyn
     return simulation
 
 
