@@ -118,11 +118,17 @@ def rotation_matrix_from_rot_xyz(angles):
                    [-c0 * s1 * c2 + s0 * s2, c0 * s1 * s2 + s0 * c2, c0 * c1]], angles)
 
 
-def rot_xyz_from_rotation_matrix(matrix) -> np.ndarray:
+def rot_xyz_from_rotation_matrix(matrix):
     """Tait-Bryan angles [a0, a1, a2] [rad] with A = A_x A_y A_z; a1 in [-pi/2, pi/2].
 
-    At the singularity cos(a1) = 0 only a0 + a2 (or a2 - a0) is defined: a0 = 0 is returned.
+    The convention of Exudyn's ``Rotation`` output of Euler-parameter nodes and rigid bodies.
+    ``matrix`` is a 3x3 NumPy array or CasADi expression. At the singularity cos(a1) = 0 only
+    a0 + a2 (or a2 - a0) is defined: for a NumPy matrix a0 = 0 is returned.
     """
+    if _is_symbolic(matrix):
+        a = matrix
+        return ca.vertcat(ca.atan2(-a[1, 2], a[2, 2]), ca.atan2(a[0, 2], ca.sqrt(a[1, 2] ** 2 + a[2, 2] ** 2)),
+                          ca.atan2(-a[0, 1], a[0, 0]))
     a = np.asarray(matrix, dtype=float)
     cos_a1 = np.hypot(a[1, 2], a[2, 2])
     a1 = np.arctan2(a[0, 2], cos_a1)
@@ -205,3 +211,10 @@ def inverse_homogeneous_transformation(transformation) -> np.ndarray:
     """T^-1, 4x4: [[A^T, -A^T r], [0, 1]]."""
     t = np.asarray(transformation, dtype=float)
     return homogeneous_transformation(t[:3, :3].T, -t[:3, :3].T @ t[:3, 3])
+
+
+def rotation_matrix_rows(matrix):
+    """The 9 entries of a 3x3 rotation matrix row by row (Exudyn's ``RotationMatrix`` output)."""
+    if _is_symbolic(matrix):
+        return ca.vec(matrix.T)
+    return np.asarray(matrix, dtype=float).reshape(-1)

@@ -11,18 +11,66 @@ from floatframe.parameters import Parameter
 
 
 class Body(Component):
+    """A body with body-fixed points; its outputs are those of a point fixed on it (Exudyn's body outputs)."""
+
     family = "object"
 
     def local_position(self, ctx, local_position):
         """Global position of a body-fixed point [m]."""
         raise self.error("has no body-fixed points")
 
+    # --- motion of the body frame; a body that does not move keeps these defaults ---------------
+    def rotation_matrix(self, ctx):
+        """A, 3x3: body-fixed to global."""
+        return ca.DM.eye(3)
+
+    def angular_velocity(self, ctx):
+        """omega, global [rad/s]."""
+        return ca.DM.zeros(3)
+
+    def angular_velocity_local(self, ctx):
+        """omega_b, body-fixed [rad/s]."""
+        return self.rotation_matrix(ctx).T @ self.angular_velocity(ctx)
+
+    def angular_acceleration(self, ctx):
+        """alpha = d/dt omega, global [rad/s^2]."""
+        return ca.DM.zeros(3)
+
+    def origin_acceleration(self, ctx):
+        """Acceleration of the body's origin (its node), global [m/s^2]."""
+        return ca.DM.zeros(3)
+
+    def point_acceleration(self, ctx, local_position):
+        """a_p = a_0 + alpha x (A r) + omega x (omega x (A r)) for the body-fixed point r, global [m/s^2]."""
+        arm = self.rotation_matrix(ctx) @ ca.DM(local_position)
+        omega = self.angular_velocity(ctx)
+        return (self.origin_acceleration(ctx) + ca.cross(self.angular_acceleration(ctx), arm)
+                + ca.cross(omega, ca.cross(omega, arm)))
+
     def output(self, ctx, variable, local_position=(0.0, 0.0, 0.0)):
-        position = self.local_position(ctx, np.asarray(local_position, dtype=float))
+        """An output variable at the body-fixed point ``local_position`` [m] (Exudyn's names).
+
+        Position, Displacement, Velocity, Acceleration: of the point, global; VelocityLocal and
+        AccelerationLocal: the same in body axes (A^T v, A^T a); AngularVelocity(Local) [rad/s],
+        AngularAcceleration(Local) [rad/s^2]; RotationMatrix (A row by row, 9 entries); Rotation
+        (Tait-Bryan xyz angles of A [rad]).
+        """
+        point = np.asarray(local_position, dtype=float)
+        position = self.local_position(ctx, point)
+        rotation = self.rotation_matrix(ctx)
         outputs = {
             "Position": lambda: position,
-            "Displacement": lambda: position - self.reference_point(local_position),
+            "Displacement": lambda: position - self.reference_point(point),
             "Velocity": lambda: ctx.time_derivative(position),
+            "VelocityLocal": lambda: rotation.T @ ctx.time_derivative(position),
+            "Acceleration": lambda: self.point_acceleration(ctx, point),
+            "AccelerationLocal": lambda: rotation.T @ self.point_acceleration(ctx, point),
+            "AngularVelocity": lambda: self.angular_velocity(ctx),
+            "AngularVelocityLocal": lambda: self.angular_velocity_local(ctx),
+            "AngularAcceleration": lambda: self.angular_acceleration(ctx),
+            "AngularAccelerationLocal": lambda: rotation.T @ self.angular_acceleration(ctx),
+            "RotationMatrix": lambda: rotations.rotation_matrix_rows(rotation),
+            "Rotation": lambda: rotations.rot_xyz_from_rotation_matrix(rotation),
         }
         if variable not in outputs:
             raise self.error(f"has no output variable '{variable}'; available: {sorted(outputs)}")
@@ -54,27 +102,27 @@ def inertia_from_six(values) -> np.ndarray:
 class ObjectRigidBody(Body):
     """Rigid body with its centre of mass at an Euler-parameter node.
 
-    Parameters: ``physics_mass`` [kg], ``physics_inertia`` [kg m^2] about the COM in body axes,
-    as 3x3 or six entries [Jxx, Jyy, Jzz, Jyz, Jxz, Jxy].
+    Parameters: ``mass`` [kg], ``inertia`` [kg m^2] about the COM in body axes, as 3x3 or six
+    entries [Jxx, Jyy, Jzz, Jyz, Jxz, Jxy] (Exudyn's ``mass``, ``inertia``).
     """
 
     type_name = "ObjectRigidBody"
 
-    def __init__(self, node_number, physics_mass, physics_inertia, name=""):
+    def __init__(self, node_number, mass, inertia, name=""):
         super().__init__(name)
         self.node_number = node_number
-        self.physics_mass = self.vector(physics_mass, 1, "physics_mass", symbolic=True)
-        if isinstance(physics_inertia, Parameter):
-            self.physics_inertia = self.vector(physics_inertia, 6, "physics_inertia", symbolic=True)
+        self.mass = self.vector(mass, 1, "mass", symbolic=True)
+        if isinstance(inertia, Parameter):
+            self.inertia = self.vector(inertia, 6, "inertia", symbolic=True)
         else:
-            inertia = np.asarray(physics_inertia, dtype=float)
-            if inertia.size == 6:
-                inertia = inertia_from_six(self.vector(inertia, 6, "physics_inertia"))
-            self.physics_inertia = self.matrix(inertia, (3, 3), "physics_inertia")
-            if not np.allclose(self.physics_inertia, self.physics_inertia.T, rtol=1e-12, atol=0):
-                raise self.error("physics_inertia must be symmetric")
-        if not isinstance(self.physics_mass, Parameter) and self.physics_mass[0] < 0:
-            raise self.error(f"physics_mass must be >= 0, got {self.physics_mass[0]}")
+            matrix = np.asarray(inertia, dtype=float)
+            if matrix.size == 6:
+                matrix = inertia_from_six(self.vector(matrix, 6, "inertia"))
+            self.inertia = self.matrix(matrix, (3, 3), "inertia")
+            if not np.allclose(self.inertia, self.inertia.T, rtol=1e-12, atol=0):
+                raise self.error("inertia must be symmetric")
+        if not isinstance(self.mass, Parameter) and self.mass[0] < 0:
+            raise self.error(f"mass must be >= 0, got {self.mass[0]}")
 
     def connect(self, system):
         self.node = resolve(system, "node", self.node_number, self, "node_number")
@@ -88,19 +136,34 @@ class ObjectRigidBody(Body):
         acceleration = ctx.accelerations(node)
         g_local = rotations.g_local(theta)
         omega = g_local @ theta_t
-        inertia = ctx.value(self.physics_inertia)
+        inertia = ctx.value(self.inertia)
         if inertia.numel() == 6:  # a Parameter [Jxx, Jyy, Jzz, Jyz, Jxz, Jxy]
             inertia = ca.vertcat(ca.horzcat(inertia[0], inertia[5], inertia[4]),
                                  ca.horzcat(inertia[5], inertia[1], inertia[3]),
                                  ca.horzcat(inertia[4], inertia[3], inertia[2]))
         # m a_t and G_l^T (J (G_l theta_tt + G_l,t theta_t) + omega x J omega)
-        translational = ctx.value(self.physics_mass) * acceleration[:3]
+        translational = ctx.value(self.mass) * acceleration[:3]
         rotational = g_local.T @ (inertia @ (g_local @ acceleration[3:] + rotations.g_local(theta_t) @ theta_t)
                                   + ca.cross(omega, inertia @ omega))
         ctx.add_lhs(node.coordinate_indices, ca.vertcat(translational, rotational))
 
     def local_position(self, ctx, local_position):
         return self.node.position(ctx) + self.node.rotation_matrix(ctx) @ ca.DM(local_position)
+
+    def rotation_matrix(self, ctx):
+        return self.node.rotation_matrix(ctx)
+
+    def angular_velocity(self, ctx):
+        return self.node.angular_velocity(ctx)
+
+    def angular_velocity_local(self, ctx):
+        return self.node.angular_velocity_local(ctx)
+
+    def angular_acceleration(self, ctx):
+        return self.node.angular_acceleration(ctx)
+
+    def origin_acceleration(self, ctx):
+        return ctx.accelerations(self.node)[:3]
 
     def reference_point(self, local_position):
         theta = self.node.reference_coordinates[3:]

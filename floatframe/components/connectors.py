@@ -30,16 +30,16 @@ class Connector(Component):
 
 
 class CoordinateConstraint(Connector):
-    """factor_value1 * q_m1 - q_m0 - offset = 0 for two single-coordinate markers."""
+    """factor1 * q_m1 - q_m0 - offset = 0 for two single-coordinate markers (Exudyn's ``factor1``)."""
 
     type_name = "CoordinateConstraint"
     marker_kinds = ("coordinates",)
     n_constraints = 1
 
-    def __init__(self, marker_numbers, offset=0.0, factor_value1=1.0, name=""):
+    def __init__(self, marker_numbers, offset=0.0, factor1=1.0, name=""):
         super().__init__(marker_numbers, name)
         self.offset = self.vector(offset, 1, "offset", symbolic=True)
-        self.factor_value1 = self.vector(factor_value1, 1, "factor_value1", symbolic=True)
+        self.factor1 = self.vector(factor1, 1, "factor1", symbolic=True)
 
     def connect(self, system):
         super().connect(system)
@@ -49,7 +49,7 @@ class CoordinateConstraint(Connector):
 
     def add_terms(self, ctx):
         q0, q1 = (m.coordinates(ctx) for m in self.markers)
-        ctx.add_constraint(self, ctx.value(self.factor_value1) * q1 - q0 - ctx.value(self.offset))
+        ctx.add_constraint(self, ctx.value(self.factor1) * q1 - q0 - ctx.value(self.offset))
 
 
 class CoordinateVectorConstraint(Connector):
@@ -101,7 +101,10 @@ def coordinate_count(marker) -> int:
 
 
 class CartesianSpringDamper(Connector):
-    """Force F = k (x1 - x0 - offset) + d (v1 - v0) per global axis, acting +F on m0 and -F on m1."""
+    """Force F = k (x1 - x0 - offset) + d (v1 - v0) per global axis, acting +F on m0 and -F on m1.
+
+    The output ``Force`` is F, the force on marker 0 (as Exudyn's): positive when the spring is stretched.
+    """
 
     type_name = "CartesianSpringDamper"
 
@@ -132,7 +135,11 @@ class CartesianSpringDamper(Connector):
 
 
 class SphericalJoint(Connector):
-    """x1 - x0 = 0 for the constrained global axes (default all three)."""
+    """x1 - x0 = 0 for the constrained global axes (default all three).
+
+    With C = x1 - x0 the constraint force C_q^T lambda on the left-hand side acts as +lambda on marker 0
+    and -lambda on marker 1. The output ``Force`` is lambda, the force on marker 0 (as Exudyn's).
+    """
 
     type_name = "SphericalJoint"
 
@@ -149,7 +156,7 @@ class SphericalJoint(Connector):
         ctx.add_constraint(self, (x1 - x0)[self.constrained_axes])
 
     def output(self, ctx, variable):
-        if variable == "Force":  # constraint force on marker 1, global
+        if variable == "Force":  # lambda: the constraint force on marker 0 (marker 1 gets -lambda), global
             force = ca.SX.zeros(3)
             force[self.constrained_axes] = ctx.multipliers(self)
             return force

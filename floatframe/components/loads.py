@@ -1,5 +1,8 @@
 """Loads on markers: a force vector, a torque vector, a load on one coordinate.
 
+The value (``load_vector`` of a force or torque, ``load`` of a coordinate load, as in Exudyn) is kept
+as ``load``.
+
 Each takes a constant value, a function of time ``f(t)``, a :class:`Parameter` or an :class:`Input`
 signal u(t). A function built from arithmetic and CasADi/NumPy functions is traced symbolically; any
 other callable is called numerically.
@@ -17,6 +20,7 @@ class Load(Component):
     family = "load"
     size = 3
     marker_kinds = ("position", "rigid")
+    value_name = "load_vector"  # the parameter's name in messages
 
     def __init__(self, marker_number, load, body_fixed=False, name=""):
         super().__init__(name)
@@ -25,7 +29,7 @@ class Load(Component):
         if callable(load) and not isinstance(load, (Parameter, Input)):
             self.load = load
         else:
-            self.load = self.vector(load, self.size, "load vector", symbolic="input")
+            self.load = self.vector(load, self.size, self.value_name, symbolic="input")
 
     def connect(self, system):
         self.marker = resolve(system, "marker", self.marker_number, self, "marker_number")
@@ -59,30 +63,40 @@ class Load(Component):
 
 
 class LoadForceVector(Load):
-    """Force [N] at a position or rigid marker."""
+    """Force ``load_vector`` [N] at a position or rigid marker (global, or body-fixed with ``body_fixed``)."""
 
     type_name = "LoadForceVector"
+
+    def __init__(self, marker_number, load_vector, body_fixed=False, name=""):
+        super().__init__(marker_number, load_vector, body_fixed, name)
 
     def add_terms(self, ctx):
         self.marker.apply_force(ctx, self.value(ctx))
 
 
 class LoadTorqueVector(Load):
-    """Torque [N m] on a rigid marker."""
+    """Torque ``load_vector`` [N m] on a rigid marker (global, or body-fixed with ``body_fixed``)."""
 
     type_name = "LoadTorqueVector"
     marker_kinds = ("rigid",)
+
+    def __init__(self, marker_number, load_vector, body_fixed=False, name=""):
+        super().__init__(marker_number, load_vector, body_fixed, name)
 
     def add_terms(self, ctx):
         self.marker.apply_torque(ctx, self.value(ctx))
 
 
 class LoadCoordinate(Load):
-    """Generalized force on the single coordinate of a MarkerNodeCoordinate."""
+    """Generalized force ``load`` on the single coordinate of a MarkerNodeCoordinate."""
 
     type_name = "LoadCoordinate"
     size = 1
     marker_kinds = ("coordinates",)
+    value_name = "load"
+
+    def __init__(self, marker_number, load, name=""):
+        super().__init__(marker_number, load, name=name)
 
     def connect(self, system):
         super().connect(system)

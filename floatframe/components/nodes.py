@@ -41,9 +41,15 @@ class Node(Component):
         raise self.error("has no orientation")
 
     def output(self, ctx: Context, variable: str):
-        """An output variable of the node as a CasADi expression."""
+        """An output variable of the node as a CasADi expression (names of Exudyn's OutputVariableType).
+
+        Coordinates(_t, _tt) are changes from the reference values, CoordinatesTotal includes them (both
+        empty for a node without coordinates, as in Exudyn);
+        Position, Displacement, Velocity, Acceleration are global 3-vectors [m, m/s, m/s^2].
+        """
         kinematic = {
             "Coordinates": lambda: ctx.coordinates(self),
+            "CoordinatesTotal": lambda: ctx.total_coordinates(self),
             "Coordinates_t": lambda: ctx.velocities(self),
             "Coordinates_tt": lambda: ctx.accelerations(self),
             "Position": lambda: self.position(ctx),
@@ -59,7 +65,6 @@ class Node(Component):
 
     def extra_outputs(self, ctx: Context) -> dict:
         return {}
-
     def reference_position(self) -> np.ndarray:
         return self.reference_coordinates[:3]
 
@@ -127,13 +132,19 @@ class NodeRigidBodyEP(Node):
         """omega = G theta_t, global angular velocity [rad/s]."""
         return rotations.g_global(self.euler_parameters(ctx)) @ ctx.velocities(self)[3:]
 
+    def angular_acceleration(self, ctx):
+        """alpha = d/dt omega = G theta_tt, global angular acceleration [rad/s^2] (G(theta_t) theta_t = 0)."""
+        return ca.jtimes(self.angular_velocity(ctx), ca.vertcat(ctx.q, ctx.v), ca.vertcat(ctx.v, ctx.a))
+
     def extra_outputs(self, ctx):
+        """Orientation outputs: AngularVelocity(Local) [rad/s], AngularAcceleration [rad/s^2] (global),
+        RotationMatrix (A row by row, 9 entries) and Rotation (Tait-Bryan xyz angles of A [rad])."""
         return {
             "AngularVelocity": lambda: self.angular_velocity(ctx),
             "AngularVelocityLocal": lambda: self.angular_velocity_local(ctx),
-            "RotationMatrix": lambda: ca.vec(self.rotation_matrix(ctx).T),  # row-wise, 9 entries
-            "AngularAcceleration": lambda: ca.jtimes(self.angular_velocity(ctx), ca.vertcat(ctx.q, ctx.v),
-                                                     ca.vertcat(ctx.v, ctx.a)),
+            "RotationMatrix": lambda: rotations.rotation_matrix_rows(self.rotation_matrix(ctx)),
+            "Rotation": lambda: rotations.rot_xyz_from_rotation_matrix(self.rotation_matrix(ctx)),
+            "AngularAcceleration": lambda: self.angular_acceleration(ctx),
         }
 
     def add_terms(self, ctx):

@@ -8,9 +8,9 @@ from floatframe.components.ffrf import ObjectFFRF
 class Sensor(Component):
     family = "sensor"
 
-    def __init__(self, output_variable: str, name=""):
+    def __init__(self, output_variable_type: str, name=""):
         super().__init__(name)
-        self.output_variable = str(output_variable)
+        self.output_variable_type = str(output_variable_type)
 
     def expression(self, ctx):
         """The recorded quantity as a CasADi expression of the state."""
@@ -20,15 +20,15 @@ class Sensor(Component):
 class SensorNode(Sensor):
     type_name = "SensorNode"
 
-    def __init__(self, node_number, output_variable, name=""):
-        super().__init__(output_variable, name)
+    def __init__(self, node_number, output_variable_type, name=""):
+        super().__init__(output_variable_type, name)
         self.node_number = node_number
 
     def connect(self, system):
         self.node = resolve(system, "node", self.node_number, self, "node_number")
 
     def expression(self, ctx):
-        return self.node.output(ctx, self.output_variable)
+        return self.node.output(ctx, self.output_variable_type)
 
 
 class SensorBody(Sensor):
@@ -36,8 +36,8 @@ class SensorBody(Sensor):
 
     type_name = "SensorBody"
 
-    def __init__(self, body_number, output_variable, local_position=(0.0, 0.0, 0.0), name=""):
-        super().__init__(output_variable, name)
+    def __init__(self, body_number, output_variable_type, local_position=(0.0, 0.0, 0.0), name=""):
+        super().__init__(output_variable_type, name)
         self.body_number = body_number
         self.local_position = self.vector(local_position, 3, "local_position")
 
@@ -48,20 +48,20 @@ class SensorBody(Sensor):
 
     def expression(self, ctx):
         if isinstance(self.body, ObjectFFRF):
-            return self.body.output(ctx, self.output_variable)
-        return self.body.output(ctx, self.output_variable, self.local_position)
+            return self.body.output(ctx, self.output_variable_type)
+        return self.body.output(ctx, self.output_variable_type, self.local_position)
 
 
 class SensorObject(SensorBody):
     type_name = "SensorObject"
 
-    def __init__(self, object_number, output_variable, name=""):
-        super().__init__(object_number, output_variable, name=name)
+    def __init__(self, object_number, output_variable_type, name=""):
+        super().__init__(object_number, output_variable_type, name=name)
 
     def expression(self, ctx):
         if hasattr(self.body, "local_position") and not isinstance(self.body, ObjectFFRF):
-            return self.body.output(ctx, self.output_variable, self.local_position)
-        return self.body.output(ctx, self.output_variable)
+            return self.body.output(ctx, self.output_variable_type, self.local_position)
+        return self.body.output(ctx, self.output_variable_type)
 
 
 class SensorSuperElement(Sensor):
@@ -69,8 +69,8 @@ class SensorSuperElement(Sensor):
 
     type_name = "SensorSuperElement"
 
-    def __init__(self, body_number, mesh_node_number, output_variable, name=""):
-        super().__init__(output_variable, name)
+    def __init__(self, body_number, mesh_node_number, output_variable_type, name=""):
+        super().__init__(output_variable_type, name)
         self.body_number = body_number
         self.mesh_node_number = mesh_node_number
 
@@ -79,10 +79,10 @@ class SensorSuperElement(Sensor):
         if not isinstance(self.body, ObjectFFRF):
             raise self.error(f"body_number must refer to an ObjectFFRF, got {self.body.label}")
         self.body.check_mesh_node(self.mesh_node_number, self)
-        if self.output_variable not in ObjectFFRF.mesh_outputs:
-            raise self.error(f"mesh nodes have no output variable '{self.output_variable}'; "
+        if self.output_variable_type not in ObjectFFRF.mesh_outputs:
+            raise self.error(f"mesh nodes have no output variable '{self.output_variable_type}'; "
                              f"available: {list(ObjectFFRF.mesh_outputs)}")
 
     def expression(self, ctx):
-        return self.body.mesh_node_output(ctx, int(self.mesh_node_number), self.output_variable)
+        return self.body.mesh_node_output(ctx, int(self.mesh_node_number), self.output_variable_type)
 

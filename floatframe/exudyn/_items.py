@@ -1,15 +1,31 @@
-"""Exudyn item classes (ObjectFFRF, NodePoint, ...): validated parameter records, nothing more.
+"""The table of supported Exudyn items: each one's class, its translation and its output variables.
 
-Each item knows its family (node, object, marker, load, sensor), Exudyn's type string (the value
-of ``objectType``/``nodeType``/... in an item dict), its parameters with default values, and the
-deprecated names Exudyn still accepts. ``dict(item)`` gives the Exudyn-style item dict; visualization
-entries are kept with the prefix ``V`` (e.g. ``VtriangleMesh``) for export only.
+One entry per item, written as a ``@register(...)`` on its translation function:
+
+- the class: family (node, object, marker, load, sensor), Exudyn's type string (the value of
+  ``objectType``/``nodeType``/... in an item dict), the parameters with their default values, the
+  deprecated Exudyn spellings (accepted with a DeprecationWarning naming the current one) and
+  Exudyn's short alias (``RigidBody`` for ObjectRigidBody);
+- the translation: the function decorated, ``(item, number, mbs) -> floatframe component``;
+- the output variables per access (``node``, ``object``, ``body``, ``superElement``; see
+  :mod:`floatframe.exudyn._translate`), used by the ``GetXOutput`` functions and the sensors;
+  sensors name their target instead (family, parameter and access).
+
+Adding an item is adding an entry here. A kind that is not in the table is an error naming it and
+the supported kinds; nothing falls through to another item. ``dict(item)`` gives the Exudyn-style
+item dict; visualization entries are kept with the prefix ``V`` (e.g. ``VtriangleMesh``) for export.
 """
 from __future__ import annotations
 
 import copy
+import warnings
 
+import numpy as np
+
+import floatframe.components as fc
 from floatframe.exudyn._names import ExudynLayerError, unknown
+from floatframe.exudyn._translate import (check_active, check_position_level, check_unset, fe_matrix, is_unset,
+                                          load_value, sensor_output, unsupported)
 
 TYPE_KEYS = {"node": "nodeType", "object": "objectType", "marker": "markerType", "load": "loadType",
              "sensor": "sensorType"}
@@ -28,14 +44,23 @@ class VisualizationItem:
         return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in self.__dict__.items())})"
 
 
+def warn_deprecated(cls, name: str, stacklevel: int):
+    """The layer's own DeprecationWarning for an Exudyn spelling that has a current name."""
+    warnings.warn(f"{cls.__name__}: parameter '{name}' is a deprecated Exudyn name; use '{cls.deprecated[name]}'",
+                  DeprecationWarning, stacklevel=stacklevel + 1)
+
+
 class Item:
-    """Base of the item classes; subclasses set the class attributes below."""
+    """Base of the item classes; :func:`register` sets the class attributes below."""
 
     family = ""
     type_string = ""
     parameters: dict = {}      # name -> default value
     deprecated: dict = {}      # deprecated name -> current name
     ignored: tuple = ()        # accepted, computed by floatframe (e.g. ObjectFFRF's temporary matrices)
+    short_name = None          # Exudyn's alias, e.g. 'RigidBody'
+    outputs: dict = {}         # access ('node', 'object', 'body', 'superElement') -> output variable names
+    target = None              # sensors: (family, parameter, access) of what they measure
 
     def __init__(self, *arguments, **keywords):
         names = ["name", *self.parameters]
@@ -54,6 +79,7 @@ class Item:
             if key in self.parameters or key in self.ignored:
                 values[key] = value
             elif key in self.deprecated:
+                warn_deprecated(type(self), key, stacklevel=2)
                 values[self.deprecated[key]] = value
             elif key.startswith("V") and len(key) > 1:
                 self.visualization[key[1:]] = value
@@ -61,6 +87,14 @@ class Item:
                 raise unknown("parameter", key, [*self.parameters, *self.deprecated, "name", "visualization"],
                               type(self).__name__)
         self.values = values
+
+    @classmethod
+    def current_name(cls, name: str, stacklevel: int = 1) -> str:
+        """The current name of a parameter (a deprecated spelling warns)."""
+        if name in cls.deprecated:
+            warn_deprecated(cls, name, stacklevel + 1)
+            return cls.deprecated[name]
+        return name
 
     def __getattr__(self, name):
         values = self.__dict__.get("values")
@@ -74,7 +108,7 @@ class Item:
         elif name in self.parameters or name in self.ignored:
             self.values[name] = value
         elif name in self.deprecated:
-            self.values[self.deprecated[name]] = value
+            self.values[self.current_name(name, stacklevel=2)] = value
         else:
             raise unknown("parameter", name, self.parameters, type(self).__name__)
 
@@ -89,97 +123,264 @@ class Item:
         return f"{type(self).__name__}({dict(self)!r})"
 
 
-def _item(class_name: str, family: str, type_string: str, parameters: dict, deprecated=None, ignored=(),
-          doc: str = "") -> type:
-    return type(class_name, (Item,), dict(family=family, type_string=type_string, parameters=parameters,
-                                          deprecated=deprecated or {}, ignored=tuple(ignored),
-                                          __doc__=doc or f"Exudyn item {class_name}."))
+ITEM_CLASSES: list = []   # the table, in the order of registration
+
+
+def register(class_name: str, family: str, type_string: str, parameters: dict, *, short: str | None = None,
+             deprecated: dict | None = None, ignored=(), outputs: dict | None = None, target: tuple | None = None,
+             doc: str = ""):
+    """Make the item class ``class_name`` with the decorated function as its translation, and list it."""
+    def make(translation):
+        cls = type(class_name, (Item,), dict(
+            family=family, type_string=type_string, parameters=parameters, deprecated=deprecated or {},
+            ignored=tuple(ignored), short_name=short, outputs=outputs or {}, target=target,
+            translation=staticmethod(translation), __doc__=doc or f"Exudyn item {class_name}."))
+        ITEM_CLASSES.append(cls)
+        return cls
+    return make
 
 
 ZERO3 = [0.0, 0.0, 0.0]
 SENSOR = dict(writeToFile=True, fileName="", outputVariableType=0, storeInternal=False)
 
-NodePoint = _item("NodePoint", "node", "Point", dict(
-    referenceCoordinates=ZERO3, initialCoordinates=ZERO3, initialVelocities=ZERO3))
-NodePointGround = _item("NodePointGround", "node", "PointGround", dict(referenceCoordinates=ZERO3))
-NodeRigidBodyEP = _item("NodeRigidBodyEP", "node", "RigidBodyEP", dict(
-    referenceCoordinates=[0.0] * 7, initialCoordinates=[0.0] * 7, initialVelocities=[0.0] * 7,
-    addConstraintEquation=True))
+NODE_OUTPUTS = ("Coordinates", "Coordinates_t", "Coordinates_tt", "CoordinatesTotal", "Position", "Displacement",
+                "Velocity", "Acceleration")
+RIGID_NODE_OUTPUTS = NODE_OUTPUTS + ("AngularVelocity", "AngularVelocityLocal", "AngularAcceleration", "Rotation",
+                                     "RotationMatrix")
+GROUND_OUTPUTS = ("Position", "Displacement", "Velocity", "AngularVelocity", "RotationMatrix")
+RIGID_BODY_OUTPUTS = ("Position", "Displacement", "Velocity", "VelocityLocal", "Acceleration", "AccelerationLocal",
+                      "AngularVelocity", "AngularVelocityLocal", "AngularAcceleration", "AngularAccelerationLocal",
+                      "Rotation", "RotationMatrix")
+FFRF_OUTPUTS = ("Coordinates", "Coordinates_t", "Coordinates_tt", "Force")
 
-ObjectGround = _item("ObjectGround", "object", "Ground", dict(
-    referencePosition=None, referenceRotation=None, referenceHT=None))
-ObjectRigidBody = _item("ObjectRigidBody", "object", "RigidBody", dict(
-    mass=0.0, inertia=[0.0] * 6, centerOfMass=ZERO3, nodeNumber=-1),
-    deprecated=dict(physicsMass="mass", physicsInertia="inertia", physicsCenterOfMass="centerOfMass"))
-ObjectFFRF = _item("ObjectFFRF", "object", "FFRF", dict(
+
+# --- nodes ----------------------------------------------------------------------------------------
+@register("NodePoint", "node", "Point", dict(
+    referenceCoordinates=ZERO3, initialCoordinates=ZERO3, initialVelocities=ZERO3), short="Point",
+    outputs=dict(node=NODE_OUTPUTS))
+def NodePoint(item, number, mbs):
+    return fc.NodePoint(item.referenceCoordinates, item.initialCoordinates, item.initialVelocities, name=item.name)
+
+
+@register("NodePointGround", "node", "PointGround", dict(referenceCoordinates=ZERO3), short="PointGround",
+          outputs=dict(node=NODE_OUTPUTS))
+def NodePointGround(item, number, mbs):
+    return fc.NodePointGround(item.referenceCoordinates, name=item.name)
+
+
+@register("NodeRigidBodyEP", "node", "RigidBodyEP", dict(
+    referenceCoordinates=[0.0] * 7, initialCoordinates=[0.0] * 7, initialVelocities=[0.0] * 7,
+    addConstraintEquation=True), short="RigidEP", outputs=dict(node=RIGID_NODE_OUTPUTS))
+def NodeRigidBodyEP(item, number, mbs):
+    if not item.addConstraintEquation:
+        raise unsupported(item, number, "addConstraintEquation", "is not supported: the Euler-parameter "
+                          "constraint is always added")
+    return fc.NodeRigidBodyEP(item.referenceCoordinates, item.initialCoordinates, item.initialVelocities,
+                              name=item.name)
+
+
+# --- bodies ---------------------------------------------------------------------------------------
+@register("ObjectGround", "object", "Ground", dict(referencePosition=None, referenceRotation=None, referenceHT=None),
+          outputs=dict(body=GROUND_OUTPUTS))
+def ObjectGround(item, number, mbs):
+    for parameter, identity in (("referenceRotation", np.eye(3)), ("referenceHT", np.eye(4))):
+        value = getattr(item, parameter)
+        if value is not None and not np.allclose(value, identity):
+            raise unsupported(item, number, parameter, "is not supported: the ground is not rotated")
+    position = ZERO3 if item.referencePosition is None else item.referencePosition
+    return fc.ObjectGround(position, name=item.name)
+
+
+@register("ObjectRigidBody", "object", "RigidBody", dict(mass=0.0, inertia=[0.0] * 6, centerOfMass=ZERO3,
+                                                          nodeNumber=-1), short="RigidBody",
+          deprecated=dict(physicsMass="mass", physicsInertia="inertia", physicsCenterOfMass="centerOfMass"),
+          outputs=dict(body=RIGID_BODY_OUTPUTS))
+def ObjectRigidBody(item, number, mbs):
+    if np.any(np.asarray(item.centerOfMass, dtype=float) != 0):
+        raise unsupported(item, number, "centerOfMass", "is not supported: the centre of mass must be at the node")
+    return fc.ObjectRigidBody(item.nodeNumber, item.mass, item.inertia, name=item.name)
+
+
+@register("ObjectFFRF", "object", "FFRF", dict(
     nodeNumbers=[], massMatrixFF=None, stiffnessMatrixFF=None, dampingMatrixFF=None, forceVector=[],
     forceUserFunction=0, massMatrixUserFunction=0, computeFFRFterms=True, objectIsInitialized=False),
     ignored=("physicsMass", "physicsInertia", "physicsCenterOfMass", "mass", "inertia", "centerOfMass",
              "coordinateIndexPerNode", "PHItTM", "referencePositions", "tempVector", "tempCoordinates",
-             "tempCoordinates_t", "tempRefPosSkew", "tempVelSkew"))
-ObjectConnectorCoordinate = _item("ObjectConnectorCoordinate", "object", "ConnectorCoordinate", dict(
+             "tempCoordinates_t", "tempRefPosSkew", "tempVelSkew"),
+    outputs=dict(object=FFRF_OUTPUTS, body=FFRF_OUTPUTS, superElement=fc.ObjectFFRF.mesh_outputs))
+def ObjectFFRF(item, number, mbs):
+    force = None if is_unset(item.forceUserFunction) else item.forceUserFunction
+    mass = None if is_unset(item.massMatrixUserFunction) else item.massMatrixUserFunction
+    return fc.ObjectFFRF(item.nodeNumbers, fe_matrix(item.massMatrixFF), fe_matrix(item.stiffnessMatrixFF),
+                         fe_matrix(item.dampingMatrixFF), item.forceVector, force_user_function=force,
+                         mass_matrix_user_function=mass, compute_ffrf_terms=item.computeFFRFterms, name=item.name)
+
+
+# --- connectors -----------------------------------------------------------------------------------
+@register("ObjectConnectorCoordinate", "object", "ConnectorCoordinate", dict(
     markerNumbers=[-1, -1], offset=0.0, factor1=1.0, velocityLevel=False, offsetUserFunction=0,
-    offsetUserFunction_t=0, activeConnector=True), deprecated=dict(factorValue1="factor1"))
-ObjectConnectorCoordinateVector = _item("ObjectConnectorCoordinateVector", "object", "ConnectorCoordinateVector",
-                                        dict(markerNumbers=[-1, -1], scalingMarker0=[], scalingMarker1=[],
-                                             quadraticTermMarker0=[], quadraticTermMarker1=[], offset=[],
-                                             velocityLevel=False, constraintUserFunction=0, jacobianUserFunction=0,
-                                             activeConnector=True))
-ObjectConnectorCartesianSpringDamper = _item(
-    "ObjectConnectorCartesianSpringDamper", "object", "ConnectorCartesianSpringDamper", dict(
-        markerNumbers=[-1, -1], stiffness=ZERO3, damping=ZERO3, offset=ZERO3, springForceUserFunction=0,
-        activeConnector=True))
-ObjectJointSpherical = _item("ObjectJointSpherical", "object", "JointSpherical", dict(
-    markerNumbers=[-1, -1], constrainedAxes=[1, 1, 1], activeConnector=True))
+    offsetUserFunction_t=0, activeConnector=True), short="CoordinateConstraint",
+    deprecated=dict(factorValue1="factor1"))
+def ObjectConnectorCoordinate(item, number, mbs):
+    check_active(item, number)
+    check_unset(item, number, "offsetUserFunction", "offsetUserFunction_t")
+    check_position_level(item, number)
+    return fc.CoordinateConstraint(item.markerNumbers, item.offset, item.factor1, name=item.name)
 
-MarkerNodeRigid = _item("MarkerNodeRigid", "marker", "NodeRigid", dict(nodeNumber=-1, localHT=None))
-MarkerNodePosition = _item("MarkerNodePosition", "marker", "NodePosition", dict(nodeNumber=-1))
-MarkerNodeCoordinate = _item("MarkerNodeCoordinate", "marker", "NodeCoordinate", dict(nodeNumber=-1, coordinate=-1))
-MarkerNodeCoordinates = _item("MarkerNodeCoordinates", "marker", "NodeCoordinates", dict(nodeNumber=-1))
-MarkerBodyRigid = _item("MarkerBodyRigid", "marker", "BodyRigid", dict(bodyNumber=-1, localPosition=None,
-                                                                        localHT=None))
-MarkerBodyPosition = _item("MarkerBodyPosition", "marker", "BodyPosition", dict(bodyNumber=-1, localPosition=ZERO3))
-MarkerSuperElementPosition = _item("MarkerSuperElementPosition", "marker", "SuperElementPosition", dict(
+
+@register("ObjectConnectorCoordinateVector", "object", "ConnectorCoordinateVector", dict(
+    markerNumbers=[-1, -1], scalingMarker0=[], scalingMarker1=[], quadraticTermMarker0=[], quadraticTermMarker1=[],
+    offset=[], velocityLevel=False, constraintUserFunction=0, jacobianUserFunction=0, activeConnector=True),
+    short="CoordinateVectorConstraint")
+def ObjectConnectorCoordinateVector(item, number, mbs):
+    check_active(item, number)
+    check_unset(item, number, "quadraticTermMarker0", "quadraticTermMarker1", "constraintUserFunction",
+                "jacobianUserFunction")
+    check_position_level(item, number)
+    return fc.CoordinateVectorConstraint(item.markerNumbers, np.asarray(item.scalingMarker0, dtype=float),
+                                         np.asarray(item.scalingMarker1, dtype=float), item.offset, name=item.name)
+
+
+@register("ObjectConnectorCartesianSpringDamper", "object", "ConnectorCartesianSpringDamper", dict(
+    markerNumbers=[-1, -1], stiffness=ZERO3, damping=ZERO3, offset=ZERO3, springForceUserFunction=0,
+    activeConnector=True), short="CartesianSpringDamper", outputs=dict(object=("Force", "Displacement", "Velocity")))
+def ObjectConnectorCartesianSpringDamper(item, number, mbs):
+    check_active(item, number)
+    check_unset(item, number, "springForceUserFunction")
+    return fc.CartesianSpringDamper(item.markerNumbers, item.stiffness, item.damping, item.offset, name=item.name)
+
+
+@register("ObjectJointSpherical", "object", "JointSpherical", dict(
+    markerNumbers=[-1, -1], constrainedAxes=[1, 1, 1], activeConnector=True), short="SphericalJoint",
+    outputs=dict(object=("Force",)))
+def ObjectJointSpherical(item, number, mbs):
+    check_active(item, number)
+    return fc.SphericalJoint(item.markerNumbers, item.constrainedAxes, name=item.name)
+
+
+# --- markers --------------------------------------------------------------------------------------
+def _no_local_frame(item, number):
+    if item.localHT is not None:
+        raise unsupported(item, number, "localHT", "is not supported: markers sit at the node or body point")
+
+
+@register("MarkerNodeRigid", "marker", "NodeRigid", dict(nodeNumber=-1, localHT=None))
+def MarkerNodeRigid(item, number, mbs):
+    _no_local_frame(item, number)
+    return fc.MarkerNodeRigid(item.nodeNumber, name=item.name)
+
+
+@register("MarkerNodePosition", "marker", "NodePosition", dict(nodeNumber=-1))
+def MarkerNodePosition(item, number, mbs):
+    return fc.MarkerNodePosition(item.nodeNumber, name=item.name)
+
+
+@register("MarkerNodeCoordinate", "marker", "NodeCoordinate", dict(nodeNumber=-1, coordinate=-1))
+def MarkerNodeCoordinate(item, number, mbs):
+    return fc.MarkerNodeCoordinate(item.nodeNumber, item.coordinate, name=item.name)
+
+
+@register("MarkerNodeCoordinates", "marker", "NodeCoordinates", dict(nodeNumber=-1))
+def MarkerNodeCoordinates(item, number, mbs):
+    return fc.MarkerNodeCoordinates(item.nodeNumber, name=item.name)
+
+
+@register("MarkerBodyRigid", "marker", "BodyRigid", dict(bodyNumber=-1, localPosition=None, localHT=None))
+def MarkerBodyRigid(item, number, mbs):
+    _no_local_frame(item, number)
+    position = ZERO3 if item.localPosition is None else item.localPosition
+    return fc.MarkerBodyRigid(item.bodyNumber, position, name=item.name)
+
+
+@register("MarkerBodyPosition", "marker", "BodyPosition", dict(bodyNumber=-1, localPosition=ZERO3))
+def MarkerBodyPosition(item, number, mbs):
+    return fc.MarkerBodyPosition(item.bodyNumber, item.localPosition, name=item.name)
+
+
+@register("MarkerSuperElementPosition", "marker", "SuperElementPosition", dict(
     bodyNumber=-1, meshNodeNumbers=[], weightingFactors=[]))
-MarkerObjectODE2Coordinates = _item("MarkerObjectODE2Coordinates", "marker", "ObjectODE2Coordinates",
-                                    dict(objectNumber=-1))
+def MarkerSuperElementPosition(item, number, mbs):
+    return fc.MarkerSuperElementPosition(item.bodyNumber, item.meshNodeNumbers, item.weightingFactors,
+                                         name=item.name)
 
-LoadForceVector = _item("LoadForceVector", "load", "ForceVector", dict(
-    markerNumber=-1, loadVector=ZERO3, bodyFixed=False, loadVectorUserFunction=0))
-LoadTorqueVector = _item("LoadTorqueVector", "load", "TorqueVector", dict(
-    markerNumber=-1, loadVector=ZERO3, bodyFixed=False, loadVectorUserFunction=0))
-LoadCoordinate = _item("LoadCoordinate", "load", "Coordinate", dict(markerNumber=-1, load=0.0, loadUserFunction=0))
 
-SensorNode = _item("SensorNode", "sensor", "Node", dict(nodeNumber=-1, **SENSOR))
-SensorBody = _item("SensorBody", "sensor", "Body", dict(bodyNumber=-1, localPosition=ZERO3, **SENSOR))
-SensorObject = _item("SensorObject", "sensor", "Object", dict(objectNumber=-1, **SENSOR))
-SensorSuperElement = _item("SensorSuperElement", "sensor", "SuperElement", dict(
-    bodyNumber=-1, meshNodeNumber=-1, **SENSOR))
+@register("MarkerObjectODE2Coordinates", "marker", "ObjectODE2Coordinates", dict(objectNumber=-1))
+def MarkerObjectODE2Coordinates(item, number, mbs):
+    return fc.MarkerObjectODE2Coordinates(item.objectNumber, name=item.name)
 
-ITEM_CLASSES = [NodePoint, NodePointGround, NodeRigidBodyEP, ObjectGround, ObjectRigidBody, ObjectFFRF,
-                ObjectConnectorCoordinate, ObjectConnectorCoordinateVector, ObjectConnectorCartesianSpringDamper,
-                ObjectJointSpherical, MarkerNodeRigid, MarkerNodePosition, MarkerNodeCoordinate,
-                MarkerNodeCoordinates, MarkerBodyRigid, MarkerBodyPosition, MarkerSuperElementPosition,
-                MarkerObjectODE2Coordinates, LoadForceVector, LoadTorqueVector, LoadCoordinate, SensorNode,
-                SensorBody, SensorObject, SensorSuperElement]
 
-SHORT_NAMES = {
-    "Point": NodePoint, "PointGround": NodePointGround, "RigidEP": NodeRigidBodyEP, "RigidBody": ObjectRigidBody,
-    "CoordinateConstraint": ObjectConnectorCoordinate, "CoordinateVectorConstraint": ObjectConnectorCoordinateVector,
-    "CartesianSpringDamper": ObjectConnectorCartesianSpringDamper, "SphericalJoint": ObjectJointSpherical,
-    "Force": LoadForceVector, "Torque": LoadTorqueVector,
-}
+# --- loads ----------------------------------------------------------------------------------------
+@register("LoadForceVector", "load", "ForceVector", dict(
+    markerNumber=-1, loadVector=ZERO3, bodyFixed=False, loadVectorUserFunction=0), short="Force")
+def LoadForceVector(item, number, mbs):
+    return fc.LoadForceVector(item.markerNumber, load_value(item, mbs, "loadVector", "loadVectorUserFunction"),
+                              body_fixed=item.bodyFixed, name=item.name)
 
+
+@register("LoadTorqueVector", "load", "TorqueVector", dict(
+    markerNumber=-1, loadVector=ZERO3, bodyFixed=False, loadVectorUserFunction=0), short="Torque")
+def LoadTorqueVector(item, number, mbs):
+    return fc.LoadTorqueVector(item.markerNumber, load_value(item, mbs, "loadVector", "loadVectorUserFunction"),
+                               body_fixed=item.bodyFixed, name=item.name)
+
+
+@register("LoadCoordinate", "load", "Coordinate", dict(markerNumber=-1, load=0.0, loadUserFunction=0))
+def LoadCoordinate(item, number, mbs):
+    return fc.LoadCoordinate(item.markerNumber, load_value(item, mbs, "load", "loadUserFunction"), name=item.name)
+
+
+# --- sensors: target = (family, parameter, access) --------------------------------------------------
+@register("SensorNode", "sensor", "Node", dict(nodeNumber=-1, **SENSOR), target=("node", "nodeNumber", "node"))
+def SensorNode(item, number, mbs):
+    node, variable = sensor_output(item, number, mbs)
+    return fc.SensorNode(node, variable, name=item.name)
+
+
+@register("SensorBody", "sensor", "Body", dict(bodyNumber=-1, localPosition=ZERO3, **SENSOR),
+          target=("object", "bodyNumber", "body"))
+def SensorBody(item, number, mbs):
+    body, variable = sensor_output(item, number, mbs)
+    return fc.SensorBody(body, variable, item.localPosition, name=item.name)
+
+
+@register("SensorObject", "sensor", "Object", dict(objectNumber=-1, **SENSOR),
+          target=("object", "objectNumber", "object"))
+def SensorObject(item, number, mbs):
+    obj, variable = sensor_output(item, number, mbs)
+    return fc.SensorObject(obj, variable, name=item.name)
+
+
+@register("SensorSuperElement", "sensor", "SuperElement", dict(bodyNumber=-1, meshNodeNumber=-1, **SENSOR),
+          target=("object", "bodyNumber", "superElement"))
+def SensorSuperElement(item, number, mbs):
+    body, variable = sensor_output(item, number, mbs)
+    return fc.SensorSuperElement(body, item.meshNodeNumber, variable, name=item.name)
+
+
+# --- what the package exports ---------------------------------------------------------------------
+SHORT_NAMES = {cls.short_name: cls for cls in ITEM_CLASSES if cls.short_name}
 BY_TYPE = {(cls.family, cls.type_string): cls for cls in ITEM_CLASSES}
-
 VISUALIZATION_CLASSES = {
     "V" + cls.__name__: type("V" + cls.__name__, (VisualizationItem,), {"__doc__": f"Visualization of {cls.__name__}."})
     for cls in ITEM_CLASSES}
 VISUALIZATION_CLASSES.update({"V" + short: VISUALIZATION_CLASSES["V" + cls.__name__]
                               for short, cls in SHORT_NAMES.items()})
-for _extra in ("VObjectMassPoint", "VObjectGenericODE2", "VObjectJointGeneric", "VObjectJointRevoluteZ",
-               "VObjectConnectorSpringDamper", "VObjectConnectorCoordinateSpringDamper"):
-    VISUALIZATION_CLASSES[_extra] = type(_extra, (VisualizationItem,), {"__doc__": "Visualization (kept only)."})
+SUPPORTED_NAMES = [cls.__name__ for cls in ITEM_CLASSES] + list(SHORT_NAMES) + list(VISUALIZATION_CLASSES)
+
+
+def supported_kinds(family: str) -> list:
+    """Exudyn type strings of the supported items of a family."""
+    return [type_string for f, type_string in BY_TYPE if f == family]
+
+
+def item_class(family: str, type_string: str) -> type:
+    """The registered item class of a kind, or an error naming the kind and the supported ones."""
+    cls = BY_TYPE.get((family, type_string))
+    if cls is None:
+        supported = supported_kinds(family)
+        error = unknown(f"{family} type", type_string, supported, "floatframe.exudyn")
+        raise ExudynLayerError(f"{error} (supported {family} types: {', '.join(supported)})")
+    return cls
 
 
 def item_from_dict(family: str, data: dict) -> Item:
@@ -188,12 +389,7 @@ def item_from_dict(family: str, data: dict) -> Item:
     data = dict(data)
     if key not in data:
         raise ExudynLayerError(f"{family} dict needs the key '{key}', got keys {sorted(data)}")
-    type_string = data.pop(key)
-    cls = BY_TYPE.get((family, type_string))
-    if cls is None:
-        supported = [t for f, t in BY_TYPE if f == family]
-        raise unknown(f"{family} type", type_string, supported, "floatframe.exudyn")
-    return cls(**data)
+    return item_class(family, data.pop(key))(**data)
 
 
 def as_item(family: str, item) -> Item:
@@ -201,6 +397,7 @@ def as_item(family: str, item) -> Item:
     if isinstance(item, Item):
         if item.family != family:
             raise ExudynLayerError(f"Add{family.capitalize()}: got {type(item).__name__}, which is a {item.family}")
+        item_class(family, item.type_string)
         duplicate = copy.copy(item)
         object.__setattr__(duplicate, "values", dict(item.values))
         return duplicate
@@ -210,3 +407,8 @@ def as_item(family: str, item) -> Item:
         except (TypeError, ValueError):
             raise ExudynLayerError(f"Add{family.capitalize()}: expected an item or a dict, got {item!r}") from None
     return item_from_dict(family, item)
+
+
+def translate(item: Item, number: int, mbs):
+    """The core component of an item; a kind outside the table is an error (no fall-through)."""
+    return item_class(item.family, item.type_string).translation(item, number, mbs)

@@ -14,11 +14,9 @@ from pathlib import Path
 
 import numpy as np
 
-from floatframe import rotations
-from floatframe.components import ObjectFFRF
 from floatframe.components.base import ModelError
-from floatframe.exudyn import _translate
-from floatframe.exudyn._items import as_item
+from floatframe.exudyn._items import as_item, translate
+from floatframe.exudyn._translate import ACCESS_BY_FUNCTION, output_name
 from floatframe.exudyn._names import (ConfigurationType, DynamicSolverType, ExudynLayerError, OutputVariableType,
                                       member_name, unknown)
 from floatframe.exudyn._settings import SimulationSettings, VisualizationSettings, solver_options
@@ -210,7 +208,7 @@ class MainSystem:
 
     def _get_parameter(self, family, number, name):
         data = self._item_dict(family, number)
-        name = self.item(family, number).deprecated.get(name, name)
+        name = self.item(family, number).current_name(name, stacklevel=3)
         if name not in data:
             raise unknown("parameter", name, data, f"{type(self.item(family, number)).__name__} {number}")
         return data[name]
@@ -218,7 +216,7 @@ class MainSystem:
     def _set_parameter(self, family, number, name, value):
         item = self.item(family, number)
         try:
-            setattr(item, name, value)
+            setattr(item, item.current_name(name, stacklevel=3), value)
         except ExudynLayerError:
             raise unknown("parameter", name, [*item.parameters, *item.deprecated, "name"],
                           f"{type(item).__name__} {number}") from None
@@ -270,7 +268,6 @@ class MainSystem:
         core = System()
         core.user_function_handle = self
         for family in FAMILIES:
-            translate = _translate.TRANSLATORS[family]
             for number, item in enumerate(self._items[family]):
                 core.add(translate(item, number, self))
         self._core, self._assembled, self._outputs = core, None, {}
@@ -338,39 +335,34 @@ class MainSystem:
         value = function(t, q, v, a, lam)
         return value[0] if value.size == 1 else value
 
+    def _output(self, function, family, number, variableType):
+        """(item, component, variable name) for an output function, checked against the item table."""
+        item = self.item(family, number, function, f"{family}Number")
+        variable = output_name(item, int(number), variableType, item, int(number), ACCESS_BY_FUNCTION[function])
+        if self._core is None:
+            raise ExudynLayerError(f"{function}: call mbs.Assemble() first")
+        return item, self._core.items(family)[int(number)], variable
+
     def GetNodeOutput(self, nodeNumber, variableType, configuration=ConfigurationType.Current):
-        """An output variable of a node (Position, Velocity, Displacement, AngularVelocity, RotationMatrix, ...)."""
-        item = self.item("node", nodeNumber, "GetNodeOutput", "nodeNumber")
-        supported = (_translate.RIGID_NODE_OUTPUTS if item.type_string == "RigidBodyEP"
-                     else _translate.NODE_OUTPUTS)
-        variable = _translate.check_output(item, int(nodeNumber), variableType, supported)
-        node = self._core.nodes[int(nodeNumber)] if self._core is not None else None
+        """An output variable of a node (Position, Velocity, Displacement, Rotation, RotationMatrix, ...)."""
+        _, node, variable = self._output("GetNodeOutput", "node", nodeNumber, variableType)
         return self._evaluate(("GetNodeOutput", int(nodeNumber), variable),
                               lambda ctx: node.output(ctx, variable), configuration)
 
     def GetObjectOutput(self, objectNumber, variableType, configuration=ConfigurationType.Current):
-        """An output variable of an object (ObjectFFRF: Coordinates, Coordinates_t, Coordinates_tt, Force)."""
-        item = self.item("object", objectNumber, "GetObjectOutput", "objectNumber")
-        variable = _translate.check_output(item, int(objectNumber), variableType, _translate.object_outputs(item))
-        component = self._core.objects[int(objectNumber)] if self._core is not None else None
+        """An output variable of an object (connectors: Force, ...; ObjectFFRF: Coordinates, ..., Force)."""
+        _, component, variable = self._output("GetObjectOutput", "object", objectNumber, variableType)
         return self._evaluate(("GetObjectOutput", int(objectNumber), variable),
                               lambda ctx: component.output(ctx, variable), configuration)
 
     def GetObjectOutputBody(self, objectNumber, variableType, localPosition=(0.0, 0.0, 0.0),
                             configuration=ConfigurationType.Current):
-        """An output variable of a body at a body-fixed point."""
-        item = self.item("object", objectNumber, "GetObjectOutputBody", "objectNumber")
-        variable = _translate.check_output(item, int(objectNumber), variableType, _translate.BODY_OUTPUTS)
-        component = self._core.objects[int(objectNumber)] if self._core is not None else None
+        """An output variable of a body at the body-fixed point ``localPosition`` (ObjectFFRF: of the object)."""
+        item, component, variable = self._output("GetObjectOutputBody", "object", objectNumber, variableType)
         point = tuple(float(x) for x in localPosition)
         if item.type_string == "FFRF":
             def build(ctx):
-                position = component.local_position(ctx, np.asarray(point))
-                if variable == "Velocity":
-                    return ctx.time_derivative(position)
-                if variable == "Displacement":
-                    return position - _frame_point(component, point)
-                return position
+                return component.output(ctx, variable)
         else:
             def build(ctx):
                 return component.output(ctx, variable, point)
@@ -379,14 +371,8 @@ class MainSystem:
     def GetObjectOutputSuperElement(self, objectNumber, variableType, meshNodeNumber,
                                     configuration=ConfigurationType.Current):
         """An output variable of one mesh node of an ObjectFFRF (0-based mesh node number)."""
-        item = self.item("object", objectNumber, "GetObjectOutputSuperElement", "objectNumber")
-        if item.type_string != "FFRF":
-            raise ExudynLayerError(f"GetObjectOutputSuperElement: object {objectNumber} is a "
-                                   f"{type(item).__name__}, not an ObjectFFRF")
-        variable = _translate.check_output(item, int(objectNumber), variableType, list(ObjectFFRF.mesh_outputs))
-        component = self._core.objects[int(objectNumber)] if self._core is not None else None
-        if component is not None:
-            component.check_mesh_node(int(meshNodeNumber), component)
+        _, component, variable = self._output("GetObjectOutputSuperElement", "object", objectNumber, variableType)
+        component.check_mesh_node(int(meshNodeNumber), component)
         return self._evaluate(("GetObjectOutputSuperElement", int(objectNumber), variable, int(meshNodeNumber)),
                               lambda ctx: component.mesh_node_output(ctx, int(meshNodeNumber), variable),
                               configuration)
@@ -435,12 +421,6 @@ class MainSystem:
     def __repr__(self):
         counts = ", ".join(f"{len(v)} {k}s" for k, v in self._items.items())
         return f"MainSystem({counts})"
-
-
-def _frame_point(component, point) -> np.ndarray:
-    """Reference position of a point fixed in an FFRF body's frame."""
-    reference = component.rigid_node.reference_coordinates
-    return reference[:3] + rotations.rotation_matrix(reference[3:]) @ np.asarray(point)
 
 
 def write_sensor_file(item, number, data, options):

@@ -100,7 +100,7 @@ def rotor_constrained(exu, ii, fem_module):
     mass_container.SetWithDenseMatrix(mass, useDenseMatrix=False)
     rotor = mbs.AddObject(ii.ObjectFFRF(nodeNumbers=[frame] + mesh, massMatrixFF=mass_container,
                                         stiffnessMatrixFF=stiffness))
-    mbs.AddObject(ii.ObjectRigidBody(nodeNumber=frame, physicsMass=1e-3, physicsInertia=[1e-3] * 3 + [0] * 3))
+    mbs.AddObject(ii.ObjectRigidBody(nodeNumber=frame, mass=1e-3, inertia=[1e-3] * 3 + [0] * 3))
     ground_left = mbs.AddNode(ii.NodePointGround(referenceCoordinates=[0, 0, 0]))
     ground_right = mbs.AddNode(ii.NodePointGround(referenceCoordinates=[0, 0, 0.5]))
     fixed_left = mbs.AddMarker(ii.MarkerNodeCoordinate(nodeNumber=ground_left, coordinate=0))

@@ -73,7 +73,8 @@ def test_sensor_file_is_written_like_exudyn(tmp_path):
 def test_object_parameters_and_auto_assembly():
     mbs, (position, _, _), settings = spinning_body()
     assert mbs.GetObjectParameter(0, "mass") == MASS
-    assert mbs.GetObjectParameter(0, "physicsMass") == MASS  # deprecated name is accepted and stored as 'mass'
+    with pytest.warns(DeprecationWarning, match="use 'mass'"):
+        assert mbs.GetObjectParameter(0, "physicsMass") == MASS  # deprecated name is accepted and stored as 'mass'
     mbs.SetObjectParameter(0, "mass", 2 * MASS)
     exu.SolveDynamic(mbs, settings)  # assembles again
     assert mbs.GetSensorStoredData(position)[-1, 2] == pytest.approx(0.125, abs=1e-9)
@@ -137,8 +138,8 @@ def test_unknown_names_give_the_closest_supported_name(action, closest):
 def test_unsupported_output_variable_is_named():
     mbs, _, _ = spinning_body()
     mbs.AddSensor(SensorNode(nodeNumber=0, outputVariableType=exu.OutputVariableType.AngularVelocityLocal))
-    mbs.AddSensor(SensorNode(nodeNumber=0, outputVariableType=exu.OutputVariableType.Rotation))
-    with pytest.raises(ValueError, match="'Rotation'.*closest supported name: 'RotationMatrix'"):
+    mbs.AddSensor(SensorNode(nodeNumber=0, outputVariableType=exu.OutputVariableType.AngularAccelerationLocal))
+    with pytest.raises(ValueError, match="'AngularAccelerationLocal'.*closest supported name: 'AngularAcceleration'"):
         mbs.Assemble()
 
 

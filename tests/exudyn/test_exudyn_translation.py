@@ -1,0 +1,208 @@
+"""The item table: every registered item becomes the right core component, lists only outputs the core
+computes, and nothing outside the table gets through; deprecated spellings warn; no stray V-classes."""
+import warnings
+
+import numpy as np
+import pytest
+
+import floatframe.components as ff
+import floatframe.exudyn as exu
+import floatframe.exudyn.itemInterface as ii
+from floatframe.exudyn import ExudynLayerError
+from floatframe.exudyn._items import (ITEM_CLASSES, SHORT_NAMES, SUPPORTED_NAMES, VISUALIZATION_CLASSES, Item,
+                                      translate)
+from floatframe.exudyn._translate import ACCESS_BY_FUNCTION
+
+# item class -> (core component, one of its attributes, the value the catalogue below gives it)
+EXPECTED = {
+    "NodeRigidBodyEP": (ff.NodeRigidBodyEP, "reference_coordinates", [0, 0, 1, 1, 0, 0, 0]),
+    "NodePoint": (ff.NodePoint, "reference_coordinates", [1, 0, 0]),
+    "NodePointGround": (ff.NodePointGround, "reference_coordinates", [0, 0, 0]),
+    "ObjectGround": (ff.ObjectGround, "reference_position", [0, 0, 0.5]),
+    "ObjectRigidBody": (ff.ObjectRigidBody, "mass", [2.0]),
+    "ObjectFFRF": (ff.ObjectFFRF, "n_mesh_nodes", 2),
+    "ObjectConnectorCoordinate": (ff.CoordinateConstraint, "factor1", [0.5]),
+    "ObjectConnectorCoordinateVector": (ff.CoordinateVectorConstraint, "n_constraints", 3),
+    "ObjectConnectorCartesianSpringDamper": (ff.CartesianSpringDamper, "stiffness", [10, 20, 30]),
+    "ObjectJointSpherical": (ff.SphericalJoint, "constrained_axes", [0, 2]),
+    "MarkerNodeRigid": (ff.MarkerNodeRigid, "node_number", 0),
+    "MarkerNodePosition": (ff.MarkerNodePosition, "node_number", 2),
+    "MarkerNodeCoordinate": (ff.MarkerNodeCoordinate, "coordinate", 1),
+    "MarkerNodeCoordinates": (ff.MarkerNodeCoordinates, "node_number", 2),
+    "MarkerBodyRigid": (ff.MarkerBodyRigid, "local_position", [0, 0, 0.1]),
+    "MarkerBodyPosition": (ff.MarkerBodyPosition, "local_position", [0.2, 0, 0]),
+    "MarkerSuperElementPosition": (ff.MarkerSuperElementPosition, "weighting_factors", [0.25, 0.75]),
+    "MarkerObjectODE2Coordinates": (ff.MarkerObjectODE2Coordinates, "object_number", 2),
+    "LoadForceVector": (ff.LoadForceVector, "load", [0, 0, -3]),
+    "LoadTorqueVector": (ff.LoadTorqueVector, "load", [0, 0.5, 0]),
+    "LoadCoordinate": (ff.LoadCoordinate, "load", [4.0]),
+    "SensorNode": (ff.SensorNode, "output_variable_type", "Rotation"),
+    "SensorBody": (ff.SensorBody, "local_position", [0.1, 0.2, 0.3]),
+    "SensorObject": (ff.SensorObject, "output_variable_type", "Force"),
+    "SensorSuperElement": (ff.SensorSuperElement, "mesh_node_number", 1),
+}
+
+
+def catalogue():
+    """A system with every registered item at least once (it is assembled, not solved)."""
+    mbs = exu.SystemContainer().AddSystem()
+    variables = exu.OutputVariableType
+    rigid = mbs.AddNode(ii.NodeRigidBodyEP(referenceCoordinates=[0, 0, 1, 1, 0, 0, 0]))
+    frame = mbs.AddNode(ii.NodeRigidBodyEP(referenceCoordinates=[0, 0, 0, 1, 0, 0, 0]))
+    mesh = [mbs.AddNode(ii.NodePoint(referenceCoordinates=[1, 0, 0])),
+            mbs.AddNode(ii.NodePoint(referenceCoordinates=[0, 1, 0]))]
+    fixed = mbs.AddNode(ii.NodePointGround())
+    ground = mbs.AddObject(ii.ObjectGround(referencePosition=[0, 0, 0.5]))
+    body = mbs.AddObject(ii.ObjectRigidBody(nodeNumber=rigid, mass=2.0, inertia=[1, 2, 3, 0, 0, 0]))
+    matrix = exu.MatrixContainer(np.eye(6))
+    ffrf = mbs.AddObject(ii.ObjectFFRF(nodeNumbers=[frame, *mesh], massMatrixFF=matrix, stiffnessMatrixFF=matrix,
+                                       forceVector=[0.0] * 13))
+    m_rigid = mbs.AddMarker(ii.MarkerNodeRigid(nodeNumber=rigid))
+    m_point = mbs.AddMarker(ii.MarkerNodePosition(nodeNumber=mesh[0]))
+    m_fixed = mbs.AddMarker(ii.MarkerNodeCoordinate(nodeNumber=fixed, coordinate=1))
+    m_coordinate = mbs.AddMarker(ii.MarkerNodeCoordinate(nodeNumber=mesh[0], coordinate=1))
+    m_vectors = [mbs.AddMarker(ii.MarkerNodeCoordinates(nodeNumber=n)) for n in mesh]
+    m_body = mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=body, localPosition=[0, 0, 0.1]))
+    m_ground = mbs.AddMarker(ii.MarkerBodyPosition(bodyNumber=ground, localPosition=[0.2, 0, 0]))
+    mbs.AddMarker(ii.MarkerSuperElementPosition(bodyNumber=ffrf, meshNodeNumbers=[0, 1], weightingFactors=[0.25, 0.75]))
+    mbs.AddMarker(ii.MarkerObjectODE2Coordinates(objectNumber=ffrf))
+    mbs.AddObject(ii.ObjectConnectorCoordinate(markerNumbers=[m_fixed, m_coordinate], factor1=0.5))
+    mbs.AddObject(ii.ObjectConnectorCoordinateVector(markerNumbers=m_vectors, scalingMarker0=np.eye(3),
+                                                     scalingMarker1=np.eye(3)))
+    mbs.AddObject(ii.ObjectConnectorCartesianSpringDamper(markerNumbers=[m_ground, m_point], stiffness=[10, 20, 30]))
+    joint = mbs.AddObject(ii.ObjectJointSpherical(markerNumbers=[m_ground, m_body], constrainedAxes=[1, 0, 1]))
+    mbs.AddLoad(ii.LoadForceVector(markerNumber=m_body, loadVector=[0, 0, -3]))
+    mbs.AddLoad(ii.LoadTorqueVector(markerNumber=m_rigid, loadVector=[0, 0.5, 0]))
+    mbs.AddLoad(ii.LoadCoordinate(markerNumber=m_coordinate, load=4.0))
+    mbs.AddSensor(ii.SensorNode(nodeNumber=rigid, outputVariableType=variables.Rotation))
+    mbs.AddSensor(ii.SensorBody(bodyNumber=body, localPosition=[0.1, 0.2, 0.3],
+                                outputVariableType=variables.AngularAccelerationLocal))
+    mbs.AddSensor(ii.SensorObject(objectNumber=joint, outputVariableType=variables.Force))
+    mbs.AddSensor(ii.SensorSuperElement(bodyNumber=ffrf, meshNodeNumber=1, outputVariableType=variables.Velocity))
+    mbs.Assemble()
+    return mbs
+
+
+@pytest.fixture(scope="module")
+def assembled_catalogue():
+    return catalogue()
+
+
+def first_of(mbs, cls):
+    return next(number for number, item in enumerate(mbs.items(cls.family)) if type(item) is cls)
+
+
+def test_the_table_is_the_list_of_expected_items():
+    assert sorted(cls.__name__ for cls in ITEM_CLASSES) == sorted(EXPECTED)
+
+
+@pytest.mark.parametrize("cls", ITEM_CLASSES, ids=lambda cls: cls.__name__)
+def test_every_registered_item_translates_to_its_component(assembled_catalogue, cls):
+    component_class, attribute, value = EXPECTED[cls.__name__]
+    number = first_of(assembled_catalogue, cls)
+    component = assembled_catalogue.GetFloatframeSystem().items(cls.family)[number]
+    assert type(component) is component_class
+    assert component.name == assembled_catalogue.items(cls.family)[number].name
+    translated = getattr(component, attribute)
+    if isinstance(value, str):
+        assert translated == value
+    else:
+        np.testing.assert_array_equal(np.asarray(translated), value)
+
+
+def expected_size(item, variable):
+    if variable == "RotationMatrix":
+        return 9
+    if variable.startswith("Coordinates") or (item.type_string == "FFRF" and variable == "Force"):
+        return {"RigidBodyEP": 7, "Point": 3, "PointGround": 0, "FFRF": 13}[item.type_string]
+    return 3
+
+
+OUTPUTS = [(cls, function, variable) for cls in ITEM_CLASSES for function, access in ACCESS_BY_FUNCTION.items()
+           for variable in cls.outputs.get(access, ())]
+
+
+@pytest.mark.parametrize("cls, function, variable", OUTPUTS,
+                         ids=[f"{c.__name__}-{f}-{v}" for c, f, v in OUTPUTS])
+def test_every_output_the_table_lists_is_computed_by_the_core(assembled_catalogue, cls, function, variable):
+    mbs = assembled_catalogue
+    number = first_of(mbs, cls)
+    arguments = {"GetObjectOutputBody": dict(localPosition=[0.1, 0.2, 0.3]),
+                 "GetObjectOutputSuperElement": dict(meshNodeNumber=1)}.get(function, {})
+    value = np.atleast_1d(getattr(mbs, function)(number, getattr(exu.OutputVariableType, variable), **arguments))
+    assert value.size == expected_size(mbs.items(cls.family)[number], variable)
+    assert np.all(np.isfinite(value))
+
+
+def test_outputs_a_kind_does_not_list_are_refused_with_the_supported_ones(assembled_catalogue):
+    with pytest.raises(ExudynLayerError, match="ObjectRigidBody 1 .*has no output variables for GetObjectOutput"):
+        assembled_catalogue.GetObjectOutput(1, exu.OutputVariableType.Position)
+    with pytest.raises(ExudynLayerError, match="ObjectJointSpherical 6.*unknown output variable 'Distance'"):
+        assembled_catalogue.GetObjectOutput(6, exu.OutputVariableType.Distance)
+    mbs = catalogue()
+    mbs.AddSensor(ii.SensorObject(objectNumber=1, outputVariableType=exu.OutputVariableType.Position))
+    with pytest.raises(ExudynLayerError, match="SensorObject 4.*ObjectRigidBody 1.*SensorObject"):
+        mbs.Assemble()
+
+
+@pytest.mark.parametrize("family, data, kind", [
+    ("object", {"objectType": "MassPoint", "physicsMass": 1.0}, "MassPoint"),
+    ("object", {"objectType": "JointRevoluteZ"}, "JointRevoluteZ"),
+    ("marker", {"markerType": "BodyMass", "bodyNumber": 0}, "BodyMass"),
+    ("node", {"nodeType": "RigidBodyRxyz"}, "RigidBodyRxyz"),
+])
+def test_a_kind_outside_the_table_raises_naming_it_and_the_supported_kinds(family, data, kind):
+    mbs = exu.SystemContainer().AddSystem()
+    add = getattr(mbs, f"Add{family.capitalize()}")
+    supported = {"object": "Ground, RigidBody, FFRF", "marker": "NodeRigid, NodePosition",
+                 "node": "Point, PointGround, RigidBodyEP"}[family]
+    with pytest.raises(ExudynLayerError, match=f"unknown {family} type '{kind}'.*supported {family} types: {supported}"):
+        add(data)
+
+
+def test_an_item_class_outside_the_table_does_not_fall_through():
+    class ObjectMassPoint(Item):
+        family, type_string, parameters = "object", "MassPoint", {"physicsMass": 0.0}
+
+    mbs = exu.SystemContainer().AddSystem()
+    with pytest.raises(ExudynLayerError, match="unknown object type 'MassPoint'"):
+        mbs.AddObject(ObjectMassPoint(physicsMass=1.0))
+    with pytest.raises(ExudynLayerError, match="unknown object type 'MassPoint'"):
+        translate(ObjectMassPoint(), 0, mbs)
+
+
+@pytest.mark.parametrize("make, old, new, value", [
+    (lambda **k: ii.ObjectRigidBody(nodeNumber=0, **k), "physicsMass", "mass", 3.0),
+    (lambda **k: ii.ObjectRigidBody(nodeNumber=0, **k), "physicsInertia", "inertia", [1.0, 2, 3, 0, 0, 0]),
+    (lambda **k: ii.ObjectRigidBody(nodeNumber=0, **k), "physicsCenterOfMass", "centerOfMass", [0.0, 0, 0]),
+    (lambda **k: ii.ObjectConnectorCoordinate(markerNumbers=[0, 1], **k), "factorValue1", "factor1", 0.5),
+])
+def test_deprecated_exudyn_spellings_are_accepted_with_a_warning_naming_the_current_name(make, old, new, value):
+    with pytest.warns(DeprecationWarning, match=f"parameter '{old}' is a deprecated Exudyn name; use '{new}'"):
+        item = make(**{old: value})
+    assert getattr(item, new) == value and old not in dict(item)
+
+
+def test_deprecated_spellings_warn_in_get_and_set_parameter_too():
+    mbs = exu.SystemContainer().AddSystem()
+    mbs.AddNode(ii.NodeRigidBodyEP(referenceCoordinates=[0, 0, 0, 1, 0, 0, 0]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the current names give no warning
+        mbs.AddObject(ii.ObjectRigidBody(nodeNumber=0, mass=1.0, inertia=[1, 1, 1, 0, 0, 0]))
+    with pytest.warns(DeprecationWarning, match="'physicsMass'.*use 'mass'"):
+        mbs.SetObjectParameter(0, "physicsMass", 4.0)
+    with pytest.warns(DeprecationWarning, match="'physicsMass'.*use 'mass'"):
+        assert mbs.GetObjectParameter(0, "physicsMass") == 4.0
+    assert mbs.GetObjectParameter(0, "mass") == 4.0
+
+
+def test_only_supported_items_have_visualization_classes():
+    expected = {"V" + cls.__name__ for cls in ITEM_CLASSES} | {"V" + short for short in SHORT_NAMES}
+    assert set(VISUALIZATION_CLASSES) == expected
+    assert set(SUPPORTED_NAMES) == {cls.__name__ for cls in ITEM_CLASSES} | set(SHORT_NAMES) | expected
+    assert exu.VObjectRigidBody is ii.VRigidBody
+    for name in ("VObjectMassPoint", "VObjectGenericODE2", "VObjectJointGeneric", "VObjectJointRevoluteZ",
+                 "VObjectConnectorSpringDamper", "VObjectConnectorCoordinateSpringDamper"):
+        assert not hasattr(ii, name)
+        with pytest.raises(AttributeError, match=f"'{name}'.*closest supported name"):
+            getattr(exu, name)
