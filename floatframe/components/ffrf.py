@@ -200,7 +200,7 @@ class ObjectFFRF(Component):
         phi_t = sp.kron(np.ones((n_nodes, 1)), sp.identity(3), format="csr")  # Phi_t, (n_f, 3)
         self.mass_phi_t = np.asarray((self.mass_matrix_ff @ phi_t).todense())  # M Phi_t, (n_f, 3)
         self.mass_tt = phi_t.T @ self.mass_phi_t  # M_tt = Phi_t^T M Phi_t
-        self.physics_mass = float(np.trace(self.mass_tt) / 3.0)
+        self.mass = float(np.trace(self.mass_tt) / 3.0)
         self.n_mesh_nodes = n_nodes
 
     def _nodes_before_connect(self):
@@ -224,9 +224,9 @@ class ObjectFFRF(Component):
         self.reference_positions = np.concatenate([n.reference_coordinates for n in self.mesh_nodes])  # x_ref
         self.coordinate_index_per_node = np.cumsum([0, 7] + [3] * len(self.mesh_nodes))[:-1]
         x_ref = self.reference_positions
-        self.physics_center_of_mass = (self.mass_phi_t.T @ x_ref) / self.physics_mass if self.physics_mass else np.zeros(3)
+        self.center_of_mass = (self.mass_phi_t.T @ x_ref) / self.mass if self.mass else np.zeros(3)
         x_tilde = stacked_skew(x_ref)
-        self.physics_inertia = np.asarray((x_tilde.T @ self.mass_matrix_ff @ x_tilde).todense())  # x~^T M x~
+        self.inertia = np.asarray((x_tilde.T @ self.mass_matrix_ff @ x_tilde).todense())  # x~^T M x~
         self.coordinate_indices = np.concatenate([n.coordinate_indices for n in nodes])
         self._mass = to_casadi(self.mass_matrix_ff)
         self._stiffness = to_casadi(self.stiffness_matrix_ff)

@@ -184,10 +184,10 @@ class MainSystem:
 
     def _ffrf_physics(self, number) -> dict:
         component = self._core.objects[number]
-        inertia = np.asarray(component.physics_inertia)
-        center = np.asarray(component.physics_center_of_mass)
-        return dict(physicsMass=component.physics_mass, physicsInertia=inertia, physicsCenterOfMass=center,
-                    mass=component.physics_mass, inertia=inertia, centerOfMass=center)
+        inertia = np.asarray(component.inertia)
+        center = np.asarray(component.center_of_mass)
+        return dict(physicsMass=component.mass, physicsInertia=inertia, physicsCenterOfMass=center,
+                    mass=component.mass, inertia=inertia, centerOfMass=center)
 
     def GetNode(self, number) -> dict:
         return self._item_dict("node", number)

@@ -115,7 +115,7 @@ def build_slew(length: float = 1.0, width: float = 0.05, n_elements: int = 2, fi
 
     hub_node = system.nodes[hub]
     tip_rows = np.array([system.nodes[body.node_numbers[1 + node]].coordinate_indices[1] for node in tip])
-    beam_inertia = float(body.physics_inertia[2, 2])
+    beam_inertia = float(body.inertia[2, 2])
     hub_zz = float(hub_inertia if np.isscalar(hub_inertia) else np.asarray(hub_inertia.value)[2])
     return SlewModel(assembled, body, hub_node, hub_node.coordinate_indices[[3, 6]], body.coordinate_indices[7:],
                      tip_rows, hub_zz + beam_inertia, first_frequency, mass, stiffness, length)

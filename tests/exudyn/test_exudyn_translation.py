@@ -71,6 +71,8 @@ def catalogue():
                                                      scalingMarker1=np.eye(3)))
     mbs.AddObject(ii.ObjectConnectorCartesianSpringDamper(markerNumbers=[m_ground, m_point], stiffness=[10, 20, 30]))
     joint = mbs.AddObject(ii.ObjectJointSpherical(markerNumbers=[m_ground, m_body], constrainedAxes=[1, 0, 1]))
+    # mass on the FFRF frame node: the two-node mesh needs no reference conditions then (see docs/ffrf.md)
+    mbs.AddObject(ii.ObjectRigidBody(nodeNumber=frame, mass=1.0, inertia=[1, 1, 1, 0, 0, 0]))
     mbs.AddLoad(ii.LoadForceVector(markerNumber=m_body, loadVector=[0, 0, -3]))
     mbs.AddLoad(ii.LoadTorqueVector(markerNumber=m_rigid, loadVector=[0, 0.5, 0]))
     mbs.AddLoad(ii.LoadCoordinate(markerNumber=m_coordinate, load=4.0))
