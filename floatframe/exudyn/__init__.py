@@ -15,6 +15,7 @@ from floatframe.exudyn._names import (ConfigurationType, DynamicSolverType, Exud
                                       LinearSolverType, OutputVariableType, unknown)
 from floatframe.exudyn._settings import SimulationSettings, VisualizationSettings
 from floatframe.exudyn._system import MainSystem, SystemContainer, SolveDynamic, renderer_call
+from floatframe.exudyn._analysis import ComputeODE2Eigenvalues, SolveStatic  # also binds them to MainSystem
 
 __version__ = "1.13.6-floatframe"
 
