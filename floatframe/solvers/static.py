@@ -160,8 +160,7 @@ class StaticSolver:
             lam -= update[n:]
             size = float(np.linalg.norm(update[:n]))
             if not np.all(np.isfinite(update)):
-                raise SolverError(f"static solver: singular Jacobian [[K, C_q^T], [C_q, 0]] at t = {t:.6g}; "
-                                  f"{self._explain_singular(system, t, matrix)}", t)
+                raise singular_jacobian(system, t, matrix)
             scale = np.linalg.norm(q + system.q_reference, np.inf) + 1.0
             if size <= self.relative_tolerance * scale + self.absolute_tolerance:
                 self.residual_norms.append(norms)
@@ -177,19 +176,7 @@ class StaticSolver:
         try:
             return sparse_lu(matrix)
         except RuntimeError:
-            raise SolverError(f"static solver: singular Jacobian [[K, C_q^T], [C_q, 0]] at t = {t:.6g}; "
-                              f"{self._explain_singular(system, t, matrix)}", t) from None
-
-    @staticmethod
-    def _explain_singular(system, t, matrix) -> str:
-        cause = singular_cause(system, t, matrix)
-        if "redundant" in cause:
-            return cause
-        free = coordinates_without_stiffness(system, matrix)
-        if not free:
-            return cause
-        return (f"no stiffness and no constraint holds {free}: add a spring, support or constraint there "
-                f"(a static solution needs K to be regular on the constrained motion)")
+            raise singular_jacobian(system, t, matrix) from None
 
     def _load_part(self, system, t, q):
         """The loads' part of R and its Jacobian d/dq at (t, q), for scaling the loads."""
@@ -199,6 +186,16 @@ class StaticSolver:
         p = system.parameter_vector() if system.parameters else np.zeros(0)
         part, jacobian = self._loads(t, q, u, p)
         return np.asarray(ca.DM(part)).reshape(-1), ca.DM(jacobian).sparse()
+
+
+def singular_jacobian(system, t, matrix) -> SolverError:
+    """The error for a singular static Jacobian, naming redundant constraints or the unheld coordinates."""
+    cause = singular_cause(system, t, matrix)
+    free = "" if "redundant" in cause else coordinates_without_stiffness(system, matrix)
+    if free:
+        cause = (f"no stiffness and no constraint holds {free}: add a spring, support or constraint there "
+                 f"(a static solution needs K to be regular on the constrained motion)")
+    return SolverError(f"static solver: singular Jacobian [[K, C_q^T], [C_q, 0]] at t = {t:.6g}; {cause}", t)
 
 
 class _NotConverged(Exception):

@@ -338,3 +338,13 @@ def test_free_block_eigenvalues_match_exudyn(shared_block_data):
     np.testing.assert_allclose(ours[:6], 0.0, atol=1e-8 * reference[6])
     np.testing.assert_allclose(reference[:6], 0.0, atol=1e-6 * reference[6])
     np.testing.assert_allclose(ours[6:], reference[6:], rtol=1e-8)
+
+
+def test_dynamics_from_the_static_solution_stay_at_rest():
+    mbs, node, _ = rigid_body_on_springs(*FLOATFRAME)
+    mbs.SolveStatic(static_settings(ffexu), updateInitialValues=True)
+    solution = mbs.systemData.GetODE2Coordinates()
+    settings = models.settings(ffexu, 10, 1e-3)
+    ffexu.SolveDynamic(mbs, settings)
+    np.testing.assert_allclose(mbs.systemData.GetODE2Coordinates(), solution, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(mbs.systemData.GetODE2Coordinates_t(), 0.0, atol=1e-9)

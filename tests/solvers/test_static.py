@@ -126,3 +126,16 @@ def test_bad_options_are_refused():
         StaticSolver(number_of_load_steps=0)
     with pytest.raises(ValueError, match="geometric_range must be > 1"):
         StaticSolver(number_of_load_steps=3, geometric_range=0.5)
+
+
+def test_redundant_constraints_are_an_error_naming_them():
+    assembled = rigid_body_on_springs(torque=0.0)
+    system = assembled.system
+    system.assembled = None
+    ground = system.add(ff.MarkerNodeCoordinate(system.add(ff.NodePointGround([0.0, 0.0, 0.0])), 0))
+    node_x = system.add(ff.MarkerNodeCoordinate(0, 0))
+    for name in ("first", "second"):
+        system.add(ff.CoordinateConstraint([ground, node_x], name=name))
+    with pytest.raises(ff.SolverError, match=r"singular Jacobian .*redundant constraints involving: "
+                                             r"CoordinateConstraint 8 'second'"):
+        StaticSolver().solve(system.assemble())
