@@ -126,6 +126,7 @@ def free_block(exu, ii, fem_module):
 def static_settings(exu, **static):
     settings = exu.SimulationSettings()
     settings.staticSolver.verboseMode = 0
+    settings.solution.file.write = False        # exudyn writes solution/coordinatesSolution.txt otherwise
     for name, value in static.items():
         setattr(settings.staticSolver, name, value)
     return settings
