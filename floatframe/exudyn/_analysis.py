@@ -155,6 +155,10 @@ def ComputeODE2Eigenvalues(mbs: MainSystem, simulationSettings=None, useSparseSo
                            singularValuesTolerance=1e-12, autoAssemble=True) -> list:
     """[eigenvalues, eigenvectors] of the system linearized about its initial state, as Exudyn.
 
+    The multipliers are taken as zero (Exudyn uses its initial algebraic coordinates, which differ from
+    zero only after ``SolveStatic(updateInitialValues=True)``; they enter K only through nonlinear
+    constraints under load).
+
     Eigenvalues are omega^2 [rad^2/s^2] (Hz with convert2Frequencies), sorted (by magnitude with
     useAbsoluteValues); eigenvectors are columns in the full ODE2 coordinates. Constraints are taken
     into account through the null space of C_q unless ignoreAlgebraicEquations or constrainedCoordinates
