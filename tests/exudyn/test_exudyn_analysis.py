@@ -67,6 +67,9 @@ def spring_chain(exu, ii, fem_module, count=4, mass=2.0, stiffness=(1e3, 2e3, 4e
     return mbs
 
 
+CHAIN_ROTATIONS = [7 * i + c for i in range(4) for c in (3, 4, 5, 6)]  # Euler parameters of the 4 bodies
+
+
 def chain_closed_form(count=4, mass=2.0, stiffness=(1e3, 2e3, 4e3)) -> np.ndarray:
     """omega^2 of a fixed-free chain of equal masses and springs: 4 k/m sin^2((2j - 1) pi / (2 (2n + 1)))."""
     j = np.arange(1, count + 1)
@@ -246,7 +249,7 @@ def test_static_is_a_module_function_too():
 # --- ComputeODE2Eigenvalues -------------------------------------------------------------------------
 def test_eigenvalues_of_a_spring_chain_match_closed_form():
     mbs = spring_chain(*FLOATFRAME)
-    rotations = [7 * i + c for i in range(4) for c in (3, 4, 5, 6)]
+    rotations = CHAIN_ROTATIONS
     values, vectors = mbs.ComputeODE2Eigenvalues(constrainedCoordinates=rotations, ignoreAlgebraicEquations=True)
     np.testing.assert_allclose(values, chain_closed_form(), rtol=1e-12)
     assert vectors.shape == (28, 12)
@@ -292,8 +295,8 @@ def test_eigenvalue_options_that_conflict_are_errors():
 
 
 @pytest.mark.exudyn
-@pytest.mark.parametrize("options", [{}, dict(constrainedCoordinates=[7 * i + c for i in range(4) for c in (3, 4, 5, 6)],
-                                              ignoreAlgebraicEquations=True, numberOfEigenvalues=5),
+@pytest.mark.parametrize("options", [{}, dict(constrainedCoordinates=CHAIN_ROTATIONS, ignoreAlgebraicEquations=True,
+                                              numberOfEigenvalues=5),
                                      dict(convert2Frequencies=True)])
 def test_eigenvalues_of_a_spring_chain_match_exudyn(options):
     exu, items, FEM = exudyn_modules()
