@@ -104,20 +104,21 @@ def _assembled(mbs, autoAssemble: bool, caller: str):
     return mbs._assembled
 
 
-def set_initial_state(mbs, q) -> None:
-    """Make q (and zero velocities) the initial state of the assembled system, until the next Assemble."""
+def set_initial_coordinates(mbs, q) -> None:
+    """Make q the initial coordinates of the assembled system (velocities kept), until the next Assemble."""
     assembled = mbs._assembled
     assembled.q_initial = np.asarray(q, dtype=float).copy()
-    assembled.v_initial = np.zeros(assembled.n_coordinates)
     for node in mbs._core.nodes:
         if node.n_coordinates:
             node.initial_coordinates = assembled.q_initial[node.coordinate_indices].copy()
-            node.initial_velocities = np.zeros(node.n_coordinates)
 
 
 def SolveStatic(mbs: MainSystem, simulationSettings=None, updateInitialValues=False, storeSolver=True,
                 showHints=False, showCausingItems=True, autoAssemble=True) -> bool:
     """Static equilibrium of the system from its initial state; returns True (raises SolverError if it fails).
+
+    As in Exudyn the velocities stay at their initial values (velocity-dependent forces such as damping
+    enter the equilibrium) and ``updateInitialValues`` changes only the initial coordinates.
 
     Honoured: staticSolver.numberOfLoadSteps, loadStepStart, loadStepDuration, loadStepGeometric(Range),
     useLoadFactor, stabilizerODE2term, adaptiveStep(Decrease, Increase), minimumStepSize, verboseMode,
@@ -133,7 +134,7 @@ def SolveStatic(mbs: MainSystem, simulationSettings=None, updateInitialValues=Fa
     started = time.perf_counter()
     mbs._solving = True
     try:
-        result = solver.solve(assembled, q0=start[1])
+        result = solver.solve(assembled, q0=start[1], v=start[2])
     finally:
         mbs._solving = False
     mbs.store_result(result, solver_options(settings))
@@ -141,7 +142,7 @@ def SolveStatic(mbs: MainSystem, simulationSettings=None, updateInitialValues=Fa
         mbs.sys["staticSolver"] = solver
         mbs.sys["simulationSettings"] = settings
     if updateInitialValues:
-        set_initial_state(mbs, result.q[-1])
+        set_initial_coordinates(mbs, result.q[-1])
     if int(static_setting(settings, "verboseMode")) >= 1:
         stats = result.statistics
         print(f"floatframe: static solution in {stats.steps} load step(s), {stats.newton_iterations} Newton "

@@ -1,6 +1,7 @@
-"""Static equilibrium: Newton on the assembled DAE with v = a = 0.
+"""Static equilibrium: Newton on the assembled DAE with a = 0 and the velocities held fixed (v = 0
+unless given; Exudyn's static solver keeps the initial velocities).
 
-    R(t, q, 0, 0, lambda) = 0,   C(t, q) = 0
+    R(t, q, v, 0, lambda) = 0,   C(t, q) = 0
 
 Newton's matrix is the exact Jacobian of (R, C) with respect to (q, lambda),
 [[K, C_q^T], [C_q, 0]] with K = dR/dq (including d(C_q^T lambda)/dq and the load Jacobian), which is
@@ -81,6 +82,7 @@ class StaticSolver:
         self.statistics = SolverStatistics()
         self.residual_norms = []    # per accepted load step: |(R, C)| at the start of each Newton iteration
         self._loads = None
+        self._velocities = None
 
     def load_factors(self) -> np.ndarray:
         """The load factors f of the n steps, ending at 1."""
@@ -90,20 +92,23 @@ class StaticSolver:
         d = float(self.geometric_range)
         return d ** (np.arange(n) / (n - 1)) / d
 
-    def solve(self, system, q0=None, lam0=None) -> SimulationResult:
-        """Static solution from the start values q0 (default ``system.q_initial``) and lam0 (zeros).
+    def solve(self, system, q0=None, lam0=None, v=None) -> SimulationResult:
+        """Static solution from the start values q0 (default ``system.q_initial``) and lam0 (zeros), with
+        the velocities held at v (default zero).
 
         Returns a SimulationResult with the start state and one state per accepted load step (t is the
-        quasi time, v = a = 0); raises SolverError if Newton fails or the Jacobian is singular.
+        quasi time, a = 0); raises SolverError if Newton fails or the Jacobian is singular.
         """
         n, m = system.n_coordinates, system.n_multipliers
         q = (system.q_initial if q0 is None else np.asarray(q0, dtype=float)).copy()
         lam = np.zeros(m) if lam0 is None else np.asarray(lam0, dtype=float).copy()
         zeros = np.zeros(n)
+        self._velocities = zeros if v is None else np.asarray(v, dtype=float).copy()
+        velocities = self._velocities
         self.statistics, self.residual_norms = SolverStatistics(), []
         self._loads = None
         started = time.perf_counter()
-        stored = [State(self.load_step_start, q.copy(), zeros, zeros, zeros, lam.copy())]
+        stored = [State(self.load_step_start, q.copy(), velocities, zeros, zeros, lam.copy())]
         factor = 0.0
         for target in self.load_factors():
             increment = target - factor   # the whole step, subdivided only where Newton fails
@@ -119,7 +124,7 @@ class StaticSolver:
                                           f"(t = {self._time(trial):.6g}): {failure}", self._time(trial)) from None
                     continue
                 factor = trial
-                stored.append(State(self._time(factor), q.copy(), zeros, zeros, zeros, lam.copy()))
+                stored.append(State(self._time(factor), q.copy(), velocities, zeros, zeros, lam.copy()))
                 self.statistics.steps += 1
                 increment *= self.step_increase
         self.statistics.solve_time = time.perf_counter() - started
@@ -132,24 +137,24 @@ class StaticSolver:
         """Newton iteration at load factor f from (q, lam); returns the converged (q, lam)."""
         n = system.n_coordinates
         t = self._time(factor)
-        zeros = np.zeros(n)
+        zeros, v = np.zeros(n), self._velocities
         scaled = self.use_load_factor and factor < 1.0
         c_a = self.stabilizer * (1.0 - factor ** 2)
         q_start, q, lam = q, q.copy(), lam.copy()
         norms, factorization, previous = [], None, None
         for _ in range(self.max_iterations):
-            residual = np.concatenate([system.residual(t, q, zeros, zeros, lam), system.constraints(t, q)])
+            residual = np.concatenate([system.residual(t, q, v, zeros, lam), system.constraints(t, q)])
             if scaled:
                 load_part, load_jacobian = self._load_part(system, t, q)
                 residual[:n] -= (1.0 - factor) * load_part
             if c_a:
-                residual[:n] += c_a * (system.mass_matrix(t, q, zeros) @ (q - q_start))
+                residual[:n] += c_a * (system.mass_matrix(t, q, v) @ (q - q_start))
             self.statistics.residual_evaluations += 1
             norms.append(float(np.linalg.norm(residual)))
             if not np.all(np.isfinite(residual)):
                 raise _NotConverged(f"the residual is not finite (iteration {len(norms)})")
             if factorization is None or not self.modified_newton:
-                matrix = system.newton_matrix(t, q, zeros, zeros, lam, c_a, 0.0, 1.0)
+                matrix = system.newton_matrix(t, q, v, zeros, lam, c_a, 0.0, 1.0)
                 if scaled:
                     matrix = matrix - (1.0 - factor) * _padded(load_jacobian, matrix.shape)
                 self.statistics.jacobian_evaluations += 1

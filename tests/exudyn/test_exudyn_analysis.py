@@ -352,3 +352,39 @@ def test_dynamics_from_the_static_solution_stay_at_rest():
     ffexu.SolveDynamic(mbs, settings)
     np.testing.assert_allclose(mbs.systemData.GetODE2Coordinates(), solution, rtol=0, atol=1e-12)
     np.testing.assert_allclose(mbs.systemData.GetODE2Coordinates_t(), 0.0, atol=1e-9)
+
+
+def damped_body_moving(exu, ii, fem_module):
+    """A body on three damped springs with an initial velocity: Exudyn's static solver keeps the
+    velocities, so the damping forces -d v enter the equilibrium."""
+    SC = exu.SystemContainer()
+    mbs = SC.AddSystem()
+    node = mbs.AddNode(ii.NodeRigidBodyEP(referenceCoordinates=[0, 0, 0, 1, 0, 0, 0],
+                                          initialVelocities=[1, 2, 3, 0, 0, 0, 0]))
+    body = mbs.AddObject(ii.ObjectRigidBody(nodeNumber=node, mass=2.0, inertia=[1, 1, 1, 0, 0, 0]))
+    ground = mbs.AddObject(ii.ObjectGround())
+    for point in ([0, 0, 0], [1, 0, 0], [0, 1, 0]):
+        markers = [mbs.AddMarker(ii.MarkerBodyPosition(bodyNumber=b, localPosition=point)) for b in (ground, body)]
+        mbs.AddObject(ii.CartesianSpringDamper(markerNumbers=markers, stiffness=[100.0] * 3, damping=[1.0] * 3))
+    mbs.Assemble()
+    return mbs
+
+
+def test_static_keeps_the_initial_velocities():
+    mbs = damped_body_moving(*FLOATFRAME)
+    mbs.SolveStatic(static_settings(ffexu), updateInitialValues=True)
+    np.testing.assert_allclose(mbs.systemData.GetODE2Coordinates()[:3], -0.01 * np.array([1, 2, 3]), rtol=1e-12)
+    np.testing.assert_allclose(mbs.systemData.GetODE2Coordinates_t(), [1, 2, 3, 0, 0, 0, 0])
+    np.testing.assert_allclose(mbs.systemData.GetODE2Coordinates_t(ffexu.ConfigurationType.Initial),
+                               [1, 2, 3, 0, 0, 0, 0])
+
+
+@pytest.mark.exudyn
+def test_static_with_initial_velocities_matches_exudyn():
+    exu, items, FEM = exudyn_modules()
+    states = []
+    for modules in (FLOATFRAME, (exu, items, FEM)):
+        mbs = damped_body_moving(*modules)
+        mbs.SolveStatic(static_settings(modules[0]))
+        states.append(np.concatenate([mbs.systemData.GetODE2Coordinates(), mbs.systemData.GetODE2Coordinates_t()]))
+    np.testing.assert_allclose(states[0], states[1], rtol=0, atol=1e-14)
