@@ -21,6 +21,7 @@ from floatframe.exudyn._system import MainSystem, SystemContainer, SolveDynamic,
 from floatframe.exudyn import graphics, itemInterface, plot, rigidBodyUtilities, utilities  # noqa: F401
 from floatframe.exudyn.mainSystemExtensions import NodeType
 from floatframe.exudyn._unknown import module_getattr
+from floatframe.exudyn._analysis import ComputeODE2Eigenvalues, SolveStatic  # also binds them to MainSystem
 
 __version__ = "1.13.6-floatframe"
 
@@ -57,12 +58,13 @@ globals().update(VISUALIZATION_CLASSES)
 __all__ = ["SystemContainer", "MainSystem", "SolveDynamic", "SimulationSettings", "VisualizationSettings",
            "MatrixContainer", "OutputVariableType", "ConfigurationType", "DynamicSolverType", "LinearSolverType",
            "ItemType", "ExudynLayerError", "Print", "StartRenderer", "StopRenderer", "DoRendererIdleTasks",
-           "GetVersionString", "SetWriteToConsole", "SetWriteToFile", "NodeType"]
+           "GetVersionString", "SetWriteToConsole", "SetWriteToFile", "NodeType",
+           "SolveStatic", "ComputeODE2Eigenvalues"]
 
 # Top-level names of exudyn 1.13.6 that floatframe.exudyn does not have (taken from dir(exudyn)).
 EXUDYN_NAMES = [
     "AccessFunctionType", "BeamSection", "BeamSectionGeometry", "CSolverTimer", "ComputeItemType",
-    "ComputeLinearizedSystem", "ComputeODE2Eigenvalues", "ComputeSystemDegreeOfFreedom", "Config",
+    "ComputeLinearizedSystem", "ComputeSystemDegreeOfFreedom", "Config",
     "ContactTypeIndex", "CrossSectionType", "DiscontinuousSettings", "Experimental", "ExplicitIntegrationSettings",
     "ExplicitIntegrationSettingsDeprecated", "ExudynArithmeticError", "ExudynError", "ExudynIndexError",
     "ExudynTypeError", "ExudynValueError", "GeneralContact", "GeneralizedAlphaSettings", "GraphicsMaterialList",
@@ -74,7 +76,7 @@ EXUDYN_NAMES = [
     "RealtimeSettings", "Renderer", "RequireVersion", "SensorIndex", "SetLinalgOutputFormatPython",
     "SetOutputPrecision", "SetPrintDelayMilliSeconds", "ShowSettings", "SolutionFileExportSettings",
     "SolutionFileSettings", "SolutionRestartSettings", "SolutionSensorsSettings", "SolutionSettings",
-    "SolutionSettingsDeprecated", "SolveStatic", "SolverConvergenceData", "SolverError", "SolverFileData",
+    "SolutionSettingsDeprecated", "SolverConvergenceData", "SolverError", "SolverFileData",
     "SolverIterationData", "SolverLocalData", "SolverOutputData", "SolverSuccess", "Special", "SpecialBeams",
     "SpecialDeprecations", "SpecialExceptions", "SpecialSolver", "SpecialUserInterface", "StaticSolverSettings",
     "SuppressWarnings", "SystemData", "TimeIntegrationSettings", "VSettingsBeams", "VSettingsBodies",
