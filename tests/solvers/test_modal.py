@@ -63,12 +63,22 @@ def test_sparse_shift_invert_gives_the_lowest_dense_modes():
 
 
 def clamped_beam(nx, ny, length=1.0, height=0.05):
-    """A steel cantilever as an FFRF body, its frame and the mesh face x = 0 held fixed."""
+    """A steel cantilever as an FFRF body, its frame and the mesh face x = 0 held fixed.
+
+    The face is clamped by coordinate constraints in the model (its reference conditions) and the
+    same coordinates, with the frame's, are returned for ``constrained_coordinates``.
+    """
     mesh = block_mesh(length, height, height, nx, ny, ny)
     mass, stiffness = linear_elastic_matrices(mesh, **STEEL, formulation="bbar")
     system = ff.System()
-    add_ffrf_body(system, mesh.nodes, mass, stiffness)
-    clamped = [7 + 3 * k + axis for k in mesh.nodes_in_plane([0, 0, 0], [1, 0, 0]) for axis in range(3)]
+    body = add_ffrf_body(system, mesh.nodes, mass, stiffness)
+    face = mesh.nodes_in_plane([0, 0, 0], [1, 0, 0])
+    ground = system.add(ff.MarkerNodeCoordinate(system.add(ff.NodePointGround((0.0, 0.0, 0.0))), 0))
+    for k in face:
+        for axis in range(3):
+            marker = system.add(ff.MarkerNodeCoordinate(body.node_numbers[1 + k], axis))
+            system.add(ff.CoordinateConstraint([ground, marker]))
+    clamped = [7 + 3 * k + axis for k in face for axis in range(3)]
     return system.assemble(), list(range(7)) + clamped
 
 
