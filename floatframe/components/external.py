@@ -40,11 +40,17 @@ class NumericCallback(ca.Callback):
         return [ca.DM(result.reshape(self.output_shape))]
 
 
+SAMPLE_TIMES = (0.0, 0.37, 1.9, 12.5)  # [s] where a traced function is checked against numeric calls
+
+
 def symbolic_or_callback(function, t: ca.SX, size: int, name: str, owner):
     """``function(t)`` as an SX expression if it can be traced, else None (to become a callback).
 
     Functions built from arithmetic and CasADi/NumPy ufuncs trace symbolically; anything that needs
-    numbers (branches on the value, SciPy calls) does not.
+    numbers (branches on the value, SciPy calls) does not. A trace can also go wrong without an error:
+    CasADi turns ``float(symbol)`` into NaN, so ``lambda t: [math.sin(float(t)), 0, 0]`` would trace to
+    a constant. The traced expression is therefore kept only where it gives what the function gives on
+    numbers at ``SAMPLE_TIMES``.
     """
     try:
         with warnings.catch_warnings():  # NumPy ufuncs on CasADi symbols are what tracing relies on
@@ -55,4 +61,16 @@ def symbolic_or_callback(function, t: ca.SX, size: int, name: str, owner):
         return None
     if expression.numel() != size:
         raise owner.error(f"{name} must return {size} values, got {expression.numel()}")
-    return expression
+    return expression if traces_faithfully(function, t, expression) else None
+
+
+def traces_faithfully(function, t: ca.SX, expression: ca.SX) -> bool:
+    """Whether the traced ``expression`` of ``function(t)`` equals the function's numeric values."""
+    traced = ca.Function("traced", [t], [expression])
+    for time in SAMPLE_TIMES:
+        numeric = np.asarray(function(time), dtype=float).reshape(-1)
+        symbolic = np.asarray(traced(time), dtype=float).reshape(-1)
+        scale = max(1.0, float(np.max(np.abs(numeric), initial=0.0)))
+        if not np.allclose(symbolic, numeric, rtol=1e-12, atol=1e-12 * scale):
+            return False
+    return True
