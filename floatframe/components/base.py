@@ -127,6 +127,7 @@ class Context:
     constraints: dict = field(default_factory=dict)  # component -> SX constraint vector
     externals: list = field(default_factory=list)    # (placeholder, callback, input expressions)
     kinematic_velocity: ca.SX = None                 # v with Euler-parameter rates projected, see below
+    rotation_indices: list = field(default_factory=list)  # coordinate indices of each node's Euler parameters
     linear: list = field(default_factory=list)       # (rows, columns, constant sparse matrix, "q" | "v" | "a")
     parameters: dict = field(default_factory=dict)   # Parameter -> SX symbol
     inputs: dict = field(default_factory=dict)       # Input -> SX symbol
@@ -160,13 +161,18 @@ class Context:
         return ca.jtimes(expression, self.q, velocity) + ca.jacobian(expression, self.t)
 
     def project_rotation_rates(self, rotation_indices) -> None:
-        """Set the kinematic velocity: theta_t - theta (theta . theta_t)/(theta . theta) per Euler-parameter node."""
-        velocity = ca.SX(self.v)
-        for indices in rotation_indices:
+        """Set the kinematic velocity: P theta_t per Euler-parameter node, P = I - theta theta^T / (theta^T theta)."""
+        self.rotation_indices = [np.asarray(indices) for indices in rotation_indices]
+        self.kinematic_velocity = self.project_rotations(self.v)
+
+    def project_rotations(self, vector: ca.SX) -> ca.SX:
+        """``vector`` (n,) with P applied to each node's Euler-parameter rows (the part along theta removed)."""
+        projected = ca.SX(vector)
+        for indices in self.rotation_indices:
             theta = self.q[indices] + self.q_reference[indices]
-            theta_t = self.v[indices]
-            velocity[indices] = theta_t - theta * ca.dot(theta, theta_t) / ca.dot(theta, theta)
-        self.kinematic_velocity = velocity
+            part = vector[indices]
+            projected[indices] = part - theta * ca.dot(theta, part) / ca.dot(theta, theta)
+        return projected
 
     def value(self, x):
         """A parameter value as a CasADi expression: a symbol for a Parameter or Input, else a constant."""
@@ -206,9 +212,12 @@ class Context:
     def add_force_at(self, position: ca.SX, force: ca.SX) -> None:
         """Generalized force of a global ``force`` acting at the point ``position(q)``.
 
-        By virtual work this is J^T F with J = d position / d q, computed in reverse mode.
+        By virtual work this is P J^T F with J = d position / d q, computed in reverse mode, and P the
+        projection of the kinematic velocity: rotations do work only through omega = G theta_t, so the
+        Euler-parameter rows get no part along theta (G theta = 0). Without P that part would be
+        carried by the Euler-parameter multiplier, and the multiplier would differ from Exudyn's.
         """
-        generalized = ca.jtimes(position, self.q, force, True)
+        generalized = self.project_rotations(ca.jtimes(position, self.q, force, True))
         self.lhs.append((np.arange(self.q.numel()), -generalized))
 
     def add_constraint(self, component, equations: ca.SX) -> None:
