@@ -46,6 +46,9 @@ def dynamic_solver(settings, solver_type: str):
     alpha = "timeIntegration.generalizedAlpha."
     newton = "timeIntegration.newton."
     trapezoidal = solver_type == "TrapezoidalIndex2"
+    if not trapezoidal and settings.get(alpha + "useIndex2Constraints") and not settings.get(alpha + "useNewmark"):
+        raise ExudynLayerError("SolveDynamic: timeIntegration.generalizedAlpha.useIndex2Constraints = True needs "
+                               "useNewmark = True (Exudyn refuses index 2 with generalized-alpha as well)")
     index = 2 if trapezoidal or settings.get(alpha + "useIndex2Constraints") else 3
     adaptive = bool(settings.get("timeIntegration.adaptiveStep"))
     h = (settings.get("timeIntegration.endTime") - settings.get("timeIntegration.startTime")) / \

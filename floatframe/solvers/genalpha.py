@@ -141,7 +141,7 @@ class GeneralizedAlpha:
             lam -= update[n:]
             size = np.linalg.norm(update[:n])
             error = size  # with an old matrix Newton contracts linearly: estimate the remaining error
-            if not fresh and self.modified_newton:
+            if not fresh and self.modified_newton and size > 0.0:  # (a zero update is converged)
                 rate = size / previous_update if previous_update else 1.0
                 error = size * rate / (1.0 - rate) if rate < 1.0 else np.inf
             if error <= self.relative_tolerance * np.linalg.norm(a) + self.absolute_tolerance + roundoff:
