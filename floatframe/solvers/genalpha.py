@@ -26,7 +26,7 @@ import numpy as np
 from tqdm import tqdm
 
 from floatframe.solvers.linear import consistent_accelerations, singular_cause, sparse_lu
-from floatframe.solvers.result import SimulationResult, SolverError, SolverStatistics, time_grid
+from floatframe.solvers.result import SimulationResult, SolverError, SolverStatistics, time_grid, wants_stop
 
 
 @dataclass
@@ -193,7 +193,7 @@ class GeneralizedAlpha:
         q0, v0 : initial coordinates and velocities (n,) (default: the system's initial values);
         a0, lam0 : initial accelerations and multipliers; without a0 consistent ones are computed.
         pre_step : called as pre_step(t_next, state) before the step to each grid time t_next with the
-            state at its start; when it returns False that step is still taken and stored, and the
+            state at its start; when it returns False (None continues) that step is still taken and stored, and the
             solve ends there (``result.stopped``).
         """
         grid = time_grid(f"{type(self).__name__}.solve", t_end, n_steps, t_grid, t0)
@@ -209,7 +209,7 @@ class GeneralizedAlpha:
         stopped = False
         show = progress if progress is not None else grid.size > 2000
         for k in tqdm(range(1, grid.size), disable=not show, desc=self.name, unit="step"):
-            stopped = pre_step is not None and pre_step(grid[k], state) is False
+            stopped = pre_step is not None and wants_stop(pre_step(grid[k], state))
             count = max(1, int(np.ceil(spacing[k - 1] / h * (1 - 1e-12))))
             for j in range(1, count + 1):
                 target = grid[k] if j == count else grid[k - 1] + j * spacing[k - 1] / count
@@ -268,7 +268,7 @@ def _vector(values, size, what) -> np.ndarray:
 def collect(system, states, statistics, solver, info) -> SimulationResult:
     """Stack stored states and evaluate the sensors on them."""
     sensor_rows = [system.sensor_values(s.t, s.q, s.v, s.a, s.lam) for s in states]
-    names = [sensor.name for sensor in system.system.sensors]
+    names = [sensor.name or sensor.type_name for sensor in system.system.sensors]
     sensors = [np.vstack([row[i] for row in sensor_rows]) for i in range(len(names))]
     return SimulationResult(
         t=np.array([s.t for s in states]), q=np.vstack([s.q for s in states]),

@@ -38,7 +38,7 @@ from tqdm import tqdm
 
 from floatframe.solvers.genalpha import State, collect
 from floatframe.solvers.linear import consistent_accelerations, singular_cause, solve_or_explain
-from floatframe.solvers.result import SimulationResult, SolverError, SolverStatistics, time_grid
+from floatframe.solvers.result import SimulationResult, SolverError, SolverStatistics, time_grid, wants_stop
 
 DRIFT_CONTROLS = ("projection", "baumgarte", "none")
 IDAS_FAILURES = {
@@ -209,7 +209,7 @@ class IDAS:
                                     zf[n:, k - 1]))
         else:
             for k in tqdm(range(1, t_grid.size), disable=not progress, desc="idas", unit="output"):
-                stopped = pre_step is not None and pre_step(t_grid[k], state) is False
+                stopped = pre_step is not None and wants_stop(pre_step(t_grid[k], state))
                 interval = t_grid[k] - t_grid[k - 1]
                 key = (id(system), round(interval, 15), tuple(system.parameter_vector()) if getattr(system, "parameters", None) else (), self.rtol, self.atol, self.max_step, self.linear_solver,
                        self.max_num_steps)

@@ -106,3 +106,8 @@ def time_grid(owner: str, t_end=None, n_steps=None, t_grid=None, t0: float = 0.0
     n_steps = int(n_steps)
     h = (t_end - t0) / n_steps
     return np.array([t0] + [t0 + k * h for k in range(1, n_steps + 1)])
+
+
+def wants_stop(answer) -> bool:
+    """A pre_step function's answer: False (or another false value except None) ends the solve."""
+    return answer is not None and not bool(answer)

@@ -253,3 +253,20 @@ def test_parameters_cannot_change_during_a_solve():
     with pytest.raises(ffexu.ExudynLayerError, match=r"SetLoadParameter\(0, 'loadVector'\).*during a solve.*"
                                                       r"mbs.variables"):
         mbs.SolveDynamic(ss)
+
+
+# --- any floatframe solver in SolveDynamic ---------------------------------------------------------
+@pytest.mark.parametrize("name", ["GeneralizedAlpha", "Newmark", "Trapezoidal", "IDAS"])
+def test_any_floatframe_solver_stands_in_for_the_default(name):
+    """The falling block (z = -t^2/2 exactly, for every second-order scheme and for IDAS to its rtol)."""
+    import floatframe.solvers as solvers
+    solver = dict(GeneralizedAlpha=solvers.GeneralizedAlpha(0.9), Newmark=solvers.Newmark(0.5, 0.25),
+                  Trapezoidal=solvers.Trapezoidal(), IDAS=solvers.IDAS(rtol=1e-10, atol=1e-12))[name]
+    mbs, sensor, _, ss = falling_block(ffexu, ffitems)
+    calls = []
+    mbs.SetPreStepUserFunction(lambda mbs_, t: calls.append(t))
+    assert mbs.SolveDynamic(ss, solver=solver)
+    data = mbs.GetSensorStoredData(sensor)
+    np.testing.assert_allclose(data[:, 0], np.linspace(0, 1, 11), atol=1e-14)
+    np.testing.assert_allclose(data[:, 3], -data[:, 0] ** 2 / 2, atol=1e-8)
+    assert len(calls) == 10 and mbs.sys["dynamicSolver"] is solver
