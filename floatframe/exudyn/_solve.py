@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from floatframe.exudyn._names import DynamicSolverType, ExudynLayerError, OutputVariableType, member_name
-from floatframe.exudyn._settings import SimulationSettings, changed_fields, check_dynamic
+from floatframe.exudyn._settings import HONOURED, SimulationSettings, changed_fields, check_dynamic, classify
 from floatframe.solvers import GeneralizedAlpha, Newmark
 
 IMPLICIT = ("GeneralizedAlpha", "TrapezoidalIndex2")
@@ -102,7 +102,8 @@ SCHEME_FIELDS = ("timeIntegration.generalizedAlpha", "timeIntegration.newton", "
 def _check_no_scheme_settings(settings, solver_type):
     """With solver=..., settings that choose the scheme would be ignored: refuse them."""
     chosen = {path: value for prefix in SCHEME_FIELDS for path, value in changed_fields(settings, prefix).items()
-              if path != "timeIntegration.generalizedAlpha.computeInitialAccelerations"}
+              if classify(path)[0] == HONOURED and not path.endswith(("computeInitialAccelerations",
+                                                                      "resetAccelerations"))}
     if solver_type is not None and member_name(solver_type, DynamicSolverType, "SolveDynamic",
                                                "solverType") != "GeneralizedAlpha":
         chosen["solverType"] = solver_type

@@ -262,7 +262,10 @@ def test_any_floatframe_solver_stands_in_for_the_default(name):
     import floatframe.solvers as solvers
     solver = dict(GeneralizedAlpha=solvers.GeneralizedAlpha(0.9), Newmark=solvers.Newmark(0.5, 0.25),
                   Trapezoidal=solvers.Trapezoidal(), IDAS=solvers.IDAS(rtol=1e-10, atol=1e-12))[name]
-    mbs, sensor, _, ss = falling_block(ffexu, ffitems)
+    mbs, sensor, _, _ = falling_block(ffexu, ffitems)
+    ss = ffexu.SimulationSettings()      # Exudyn's defaults: no setting chooses the scheme
+    ss.timeIntegration.numberOfSteps = 10
+    ss.solution.sensors.writePeriod = 0.1
     calls = []
     mbs.SetPreStepUserFunction(lambda mbs_, t: calls.append(t))
     assert mbs.SolveDynamic(ss, solver=solver)
