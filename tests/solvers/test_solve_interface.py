@@ -109,3 +109,18 @@ def test_solver_errors_still_name_the_time(pendulum):
     system, _ = pendulum
     with pytest.raises(SolverError, match=r"at t = "):
         GeneralizedAlpha(max_iterations=1, min_step=0.05).solve(system, 0.1, 1)
+
+
+def test_a_non_finite_initial_residual_is_named_not_taken_for_a_singular_matrix():
+    import floatframe.exudyn as exu
+    from floatframe.exudyn.itemInterface import LoadForceVector, MarkerNodePosition, NodeRigidBodyEP, ObjectRigidBody
+    mbs = exu.SystemContainer().AddSystem()
+    node = mbs.AddNode(NodeRigidBodyEP(referenceCoordinates=[0, 0, 0, 1, 0, 0, 0]))
+    mbs.AddObject(ObjectRigidBody(nodeNumber=node, mass=1.0, inertia=[1, 1, 1, 0, 0, 0]))
+    marker = mbs.AddMarker(MarkerNodePosition(nodeNumber=node))
+    # a branch on t: evaluated numerically (not traced), NaN from t = 0 on
+    mbs.AddLoad(LoadForceVector(markerNumber=marker, loadVectorUserFunction=lambda mbs_, t, load:
+                                [0.0, 0.0, np.nan if t >= 0 else 0.0]))
+    mbs.Assemble()
+    with pytest.raises(SolverError, match=r"residual is not finite at t = 0 in the initial state \(rows \[2\]\)"):
+        GeneralizedAlpha().solve(mbs.GetAssembledSystem(), 0.1, 1)
