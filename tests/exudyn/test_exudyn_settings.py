@@ -39,20 +39,43 @@ def test_the_field_table_is_exudyns():
     assert exudyn_fields(exudyn) == FIELDS
 
 
+def node_and_name(settings, path):
+    *branches, name = path.split(".")
+    node = settings
+    for part in branches:
+        node = getattr(node, part)
+    return node, name
+
+
+def other_value(default):
+    """A value of the same type that differs from the default."""
+    if isinstance(default, bool):
+        return not default
+    if isinstance(default, (int, float)):
+        return type(default)(default + 3)
+    return "changed"
+
+
 @pytest.mark.exudyn
-def test_the_deprecated_names_are_exudyns():
-    """Each old name is accepted by exudyn and reads the field of its current name."""
+@pytest.mark.parametrize("old", sorted(DEPRECATED))
+def test_the_deprecated_names_are_exudyns(old):
+    """In exudyn, setting the old name changes the field of the new name; the layer does the same."""
     exudyn = pytest.importorskip("exudyn")
-    settings = exudyn.SimulationSettings()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        for old, new in DEPRECATED.items():
-            *branches, name = old.split(".")
-            node = settings
-            for part in branches:
-                node = getattr(node, part)
-            value = getattr(node, name)
-            assert getattr(value, "name", value) == FIELDS[new], old
+    new = DEPRECATED[old]
+    if new.endswith("solverType"):           # an enumeration: another member, by name for the layer
+        value = "EigenSparse" if new.startswith("linearSolver") else "RK44"
+        given = dict(exudyn=getattr(exudyn.LinearSolverType if value == "EigenSparse" else exudyn.DynamicSolverType,
+                                    value), layer=value)
+    else:
+        value = other_value(FIELDS[new])
+        given = dict(exudyn=value, layer=value)
+    for package, key in ((exudyn, "exudyn"), (exu, "layer")):
+        settings = package.SimulationSettings()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            setattr(*node_and_name(settings, old), given[key])
+        read = getattr(*node_and_name(settings, new))
+        assert getattr(read, "name", read) == value, (package.__name__, old)
 
 
 def test_defaults_are_read_back():
