@@ -17,7 +17,8 @@ from floatframe.exudyn._matrix import MatrixContainer
 from floatframe.exudyn._names import (ConfigurationType, DynamicSolverType, ExudynLayerError, ItemType,
                                       LinearSolverType, OutputVariableType)
 from floatframe.exudyn._settings import SimulationSettings, VisualizationSettings
-from floatframe.exudyn._system import MainSystem, SystemContainer, SolveDynamic, renderer_call
+from floatframe.exudyn._solve import SolveDynamic
+from floatframe.exudyn._system import MainSystem, SystemContainer, renderer_call
 from floatframe.exudyn import graphics, itemInterface, plot, rigidBodyUtilities, utilities  # noqa: F401
 from floatframe.exudyn.mainSystemExtensions import NodeType
 from floatframe.exudyn._unknown import module_getattr

@@ -11,36 +11,14 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
-from floatframe.exudyn._names import ConfigurationType, ExudynLayerError, closest
-from floatframe.exudyn._settings import SimulationSettings, solver_options
+from floatframe.exudyn._names import ConfigurationType, ExudynLayerError
+from floatframe.exudyn._settings import SimulationSettings, changed_fields
+from floatframe.exudyn._solve import assemble_if_needed, solver_options, store_result
 from floatframe.exudyn._system import MainSystem
 from floatframe.solvers import modal
 from floatframe.solvers.static import StaticSolver
 
-# Exudyn 1.13.6's defaults of simulationSettings.staticSolver, by field below "staticSolver."
-STATIC_DEFAULTS = {
-    "adaptiveStep": True, "adaptiveStepDecrease": 0.25, "adaptiveStepIncrease": 2.0,
-    "adaptiveStepRecoveryIterations": 7, "adaptiveStepRecoverySteps": 4, "computeLoadsJacobian": True,
-    "constrainODE1Coordinates": True, "loadStepDuration": 1.0, "loadStepGeometric": False,
-    "loadStepGeometricRange": 1000.0, "loadStepStart": 0.0, "minimumStepSize": 1e-8, "numberOfLoadSteps": 1,
-    "stabilizerODE2term": 0.0, "stepInformation": 67, "useLoadFactor": True, "verboseMode": 1,
-    "verboseModeFile": 0,
-    "discontinuous.ignoreMaxIterations": True, "discontinuous.iterationTolerance": 1.0,
-    "discontinuous.maxIterations": 5, "discontinuous.useRecommendedStepSize": True,
-    "newton.absoluteTolerance": 1e-10, "newton.active": True, "newton.adaptInitialResidual": True,
-    "newton.maximumSolutionNorm": 1e38, "newton.maxIterations": 25, "newton.maxModifiedNewtonIterations": 8,
-    "newton.maxModifiedNewtonRestartIterations": 7, "newton.modifiedNewtonContractivity": 0.5,
-    "newton.modifiedNewtonJacUpdatePerStep": False, "newton.relativeTolerance": 1e-8, "newton.residualMode": 0,
-    "newton.useModifiedNewton": False, "newton.weightTolerancePerCoordinate": False,
-    "newton.numericalDifferentiation.addReferenceCoordinatesToEpsilon": False,
-    "newton.numericalDifferentiation.doSystemWideDifferentiation": False,
-    "newton.numericalDifferentiation.forAE": False, "newton.numericalDifferentiation.forODE2": False,
-    "newton.numericalDifferentiation.forODE2Connectors": False,
-    "newton.numericalDifferentiation.jacobianConnectorDerivative": True,
-    "newton.numericalDifferentiation.minimumCoordinateSize": 0.01,
-    "newton.numericalDifferentiation.relativeEpsilon": 1e-7,
-}
-
+# fields below "staticSolver." that SolveStatic maps onto the core's StaticSolver
 HONOURED = {"adaptiveStep", "adaptiveStepDecrease", "adaptiveStepIncrease", "loadStepDuration", "loadStepGeometric",
             "loadStepGeometricRange", "loadStepStart", "minimumStepSize", "numberOfLoadSteps", "stabilizerODE2term",
             "useLoadFactor", "verboseMode", "newton.absoluteTolerance", "newton.maxIterations",
@@ -54,29 +32,26 @@ WITHOUT_EFFECT = {"adaptiveStepRecoveryIterations", "adaptiveStepRecoverySteps",
                   "newton.maxModifiedNewtonRestartIterations", "newton.modifiedNewtonContractivity",
                   "newton.modifiedNewtonJacUpdatePerStep", "newton.residualMode",
                   "newton.weightTolerancePerCoordinate"}
-WITHOUT_EFFECT |= {f for f in STATIC_DEFAULTS if f.startswith(("discontinuous.", "newton.numericalDifferentiation."))}
+WITHOUT_EFFECT_BRANCHES = ("discontinuous.", "newton.numericalDifferentiation.")
 
 
 def static_setting(settings, field: str):
     """``staticSolver.<field>``: the value set by the user, else Exudyn's default."""
-    value = settings.get(f"staticSolver.{field}")
-    return STATIC_DEFAULTS[field] if value is None else value
+    return settings.get(f"staticSolver.{field}")
 
 
 def check_static_settings(settings) -> None:
-    """Raise ExudynLayerError for a staticSolver field that does not exist or that is set to a value
-    other than Exudyn's default but is not honoured."""
-    for path, value in settings.items().items():
-        if not path.startswith("staticSolver."):
-            continue
+    """Raise ExudynLayerError for the staticSolver fields set to a value other than Exudyn's default that
+    SolveStatic does not honour (misspelt fields are refused by the settings tree itself)."""
+    refused = []
+    for path, value in changed_fields(settings, "staticSolver").items():
         field = path[len("staticSolver."):]
-        if field not in STATIC_DEFAULTS:
-            raise ExudynLayerError(f"SolveStatic: '{path}' is not an Exudyn settings field"
-                                   f"{closest(field, STATIC_DEFAULTS)}")
-        if field in HONOURED or field in WITHOUT_EFFECT or value == STATIC_DEFAULTS[field]:
+        if field in HONOURED or field in WITHOUT_EFFECT or field.startswith(WITHOUT_EFFECT_BRANCHES):
             continue
-        raise ExudynLayerError(f"SolveStatic: simulationSettings.{path} = {value!r} is not supported by floatframe "
-                               f"(only Exudyn's default {STATIC_DEFAULTS[field]!r})")
+        refused.append(f"{path} = {value!r}")
+    if refused:
+        raise ExudynLayerError("SolveStatic: unsupported simulation settings: " + "; ".join(refused)
+                               + "; set them back to Exudyn's default")
 
 
 def static_solver(settings) -> StaticSolver:
@@ -96,23 +71,6 @@ def static_solver(settings) -> StaticSolver:
         minimum_step=float(get("minimumStepSize")), stabilizer=float(get("stabilizerODE2term")))
 
 
-def _assembled(mbs, autoAssemble: bool, caller: str):
-    if mbs._dirty or mbs._assembled is None:
-        if not autoAssemble:
-            raise ExudynLayerError(f"{caller}: the system is not assembled (autoAssemble=False)")
-        mbs.Assemble()
-    return mbs._assembled
-
-
-def set_initial_coordinates(mbs, q) -> None:
-    """Make q the initial coordinates of the assembled system (velocities kept), until the next Assemble."""
-    assembled = mbs._assembled
-    assembled.q_initial = np.asarray(q, dtype=float).copy()
-    for node in mbs._core.nodes:
-        if node.n_coordinates:
-            node.initial_coordinates = assembled.q_initial[node.coordinate_indices].copy()
-
-
 def SolveStatic(mbs: MainSystem, simulationSettings=None, updateInitialValues=False, storeSolver=True,
                 showHints=False, showCausingItems=True, autoAssemble=True) -> bool:
     """Static equilibrium of the system from its initial state; returns True (raises SolverError if it fails).
@@ -129,7 +87,7 @@ def SolveStatic(mbs: MainSystem, simulationSettings=None, updateInitialValues=Fa
     """
     settings = simulationSettings if simulationSettings is not None else SimulationSettings()
     solver = static_solver(settings)
-    assembled = _assembled(mbs, autoAssemble, "SolveStatic")
+    assembled = assemble_if_needed(mbs, autoAssemble, "SolveStatic")
     start = mbs.state(ConfigurationType.Initial)
     started = time.perf_counter()
     mbs._solving = True
@@ -137,12 +95,13 @@ def SolveStatic(mbs: MainSystem, simulationSettings=None, updateInitialValues=Fa
         result = solver.solve(assembled, q0=start[1], v=start[2])
     finally:
         mbs._solving = False
-    mbs.store_result(result, solver_options(settings))
+    store_result(mbs, result, solver_options(settings))
     if storeSolver:
         mbs.sys["staticSolver"] = solver
         mbs.sys["simulationSettings"] = settings
     if updateInitialValues:
-        set_initial_coordinates(mbs, result.q[-1])
+        t0, _, v0, a0, lam0 = start  # as in Exudyn, only the initial coordinates change
+        mbs._initial_state = (t0, result.q[-1].copy(), v0.copy(), a0.copy(), lam0.copy())
     if int(static_setting(settings, "verboseMode")) >= 1:
         stats = result.statistics
         print(f"floatframe: static solution in {stats.steps} load step(s), {stats.newton_iterations} Newton "
@@ -167,7 +126,7 @@ def ComputeODE2Eigenvalues(mbs: MainSystem, simulationSettings=None, useSparseSo
     eigenvectors are returned also for constrainedCoordinates with numberOfEigenvalues = 0, and complex
     eigenvectors are [phi; s phi] (2 n rows).
     """
-    assembled = _assembled(mbs, autoAssemble, "ComputeODE2Eigenvalues")
+    assembled = assemble_if_needed(mbs, autoAssemble, "ComputeODE2Eigenvalues")
     t, q, v, _, lam = mbs.state(ConfigurationType.Initial)
     n = assembled.n_coordinates
     fixed = [int(c) for c in constrainedCoordinates]

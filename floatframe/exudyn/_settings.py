@@ -1,103 +1,385 @@
-"""SimulationSettings and visualizationSettings: attribute trees that accept any Exudyn field.
+"""SimulationSettings and visualizationSettings.
 
-Only a few fields reach the solver (see :func:`solver_options`); every other field is stored and
-ignored. In the branches the layer reads (``timeIntegration``, ``timeIntegration.newton``,
-``timeIntegration.generalizedAlpha``) a field Exudyn does not have gives a warning naming the
-closest field, so that a misspelt step count does not pass unnoticed.
+``SimulationSettings()`` is a tree with exactly the fields of Exudyn 1.13.6 (:data:`FIELDS`, walked from
+``exudyn.SimulationSettings()``): setting or reading a field that Exudyn does not have raises
+:class:`UnknownSettingError` naming the closest field. Exudyn's deprecated names (:data:`DEPRECATED`)
+stay accepted, with a DeprecationWarning, and read and write the field under its current name.
+
+Every field is classified in :data:`CLASSIFICATION` as
+
+- ``honoured``: ``SolveDynamic`` maps it onto floatframe's solver or sensor output;
+- ``no effect``: it cannot change the numbers of floatframe's solve (display, verbosity, linear solver
+  choice, threads, files floatframe does not write, explicit-solver settings, ...), the reason is given;
+- ``unsupported``: a value other than Exudyn's default raises :class:`ExudynLayerError` at
+  ``SolveDynamic`` (see :func:`check_dynamic`), the reason is given.
+
+The ``staticSolver`` branch is checked by ``SolveStatic`` (use :func:`changed_fields` with the prefix
+``"staticSolver"``); ``SolveDynamic`` does not read it.
 """
 from __future__ import annotations
 
 import warnings
 
-from floatframe.exudyn._names import closest
+from floatframe.exudyn._names import ExudynLayerError, NamedValue, closest
 
-_CHECKED = {
-    "timeIntegration": {"endTime", "startTime", "numberOfSteps", "verboseMode", "verboseModeFile", "solverType",
-                        "adaptiveStep", "adaptiveStepDecrease", "adaptiveStepIncrease", "adaptiveStepRecoveryIterations",
-                        "adaptiveStepRecoverySteps", "automaticStepSize", "discontinuous", "minimumStepSize",
-                        "stepInformation", "realtimeFactor", "realtimeWaitMicroseconds", "simulateInRealtime",
-                        "reuseConstantMassMatrix", "initialStepSize", "absoluteTolerance", "relativeTolerance",
-                        "computeLoadsJacobian", "newton", "generalizedAlpha", "explicitIntegration", "explicit",
-                        "realtime", "stepSizeMaxIncrease", "stepSizeSafety"},
-    "timeIntegration.newton": {"absoluteTolerance", "active", "adaptInitialResidual", "maxIterations",
-                               "maxModifiedNewtonIterations", "maxModifiedNewtonRestartIterations",
-                               "maximumSolutionNorm", "modifiedNewtonContractivity", "modifiedNewtonJacUpdatePerStep",
-                               "newtonResidualMode", "numericalDifferentiation", "relativeTolerance", "residualMode",
-                               "useModifiedNewton", "useNewtonSolver", "weightTolerancePerCoordinate"},
-    "timeIntegration.generalizedAlpha": {"computeInitialAccelerations", "lieGroupAddTangentOperator",
-                                         "lieGroupSimplifiedKinematicRelations", "newmarkBeta", "newmarkGamma",
-                                         "resetAccelerations", "spectralRadius", "storeInitialAlgebraicCoordinates",
-                                         "useIndex2Constraints", "useNewmark"},
-}
 
-_DEFAULTS = {
-    "timeIntegration.endTime": 1.0, "timeIntegration.startTime": 0.0, "timeIntegration.numberOfSteps": 100,
-    "timeIntegration.verboseMode": 0, "timeIntegration.newton.useModifiedNewton": True,
-    "timeIntegration.newton.relativeTolerance": 1e-8, "timeIntegration.newton.absoluteTolerance": 1e-10,
-    "timeIntegration.newton.maxIterations": 25, "timeIntegration.generalizedAlpha.spectralRadius": 0.9,
-    "solution.sensors.writePeriod": 0.01, "solution.sensors.active": True, "solution.precision": 10,
+class UnknownSettingError(ExudynLayerError, AttributeError):
+    """A settings field that Exudyn does not have."""
+
+
+# --- the fields of exudyn.SimulationSettings() in Exudyn 1.13.6 and their defaults (facts) ---------
+# enumeration defaults are given by member name
+FIELDS = {
+    "cleanUpMemory": False,
+    "consolePrecision": 6,
+    "linearSolver.ignoreSingularJacobian": False,
+    "linearSolver.pivotThreshold": 0.0,
+    "linearSolver.reuseAnalyzedPattern": False,
+    "linearSolver.showCausingItems": True,
+    "linearSolver.solverType": "EXUdense",
+    "parallel.multithreadedLowerLimitJacobians": 20,
+    "parallel.multithreadedLowerLimitLoads": 20,
+    "parallel.multithreadedLowerLimitMassMatrices": 20,
+    "parallel.multithreadedLowerLimitResiduals": 20,
+    "parallel.numberOfThreads": 1,
+    "parallel.taskSplitMinItems": 50,
+    "parallel.taskSplitTasksPerThread": 16,
+    "parallel.useLoadBalancing": True,
+    "pauseAfterEachStep": False,
+    "show.computationTime": False,
+    "show.globalTimers": True,
+    "show.statistics": False,
+    "solution.file.append": False,
+    "solution.file.binary": False,
+    "solution.file.export.ODE1Velocities": True,
+    "solution.file.export.accelerations": True,
+    "solution.file.export.algebraicCoordinates": True,
+    "solution.file.export.dataCoordinates": True,
+    "solution.file.export.velocities": True,
+    "solution.file.flushAboveCoordinates": 10000,
+    "solution.file.information": "",
+    "solution.file.name": "solution/coordinatesSolution",
+    "solution.file.write": True,
+    "solution.file.writeFooter": True,
+    "solution.file.writeHeader": True,
+    "solution.file.writeInitialValues": True,
+    "solution.file.writePeriod": 0.01,
+    "solution.flushFilesImmediately": False,
+    "solution.precision": 10,
+    "solution.recordImagesInterval": -1.0,
+    "solution.restart.continueIfAvailable": False,
+    "solution.restart.name": "solution/restartFile.txt",
+    "solution.restart.write": False,
+    "solution.restart.writePeriod": 0.01,
+    "solution.sensors.active": True,
+    "solution.sensors.append": False,
+    "solution.sensors.writeFooter": False,
     "solution.sensors.writeHeader": True,
+    "solution.sensors.writePeriod": 0.01,
+    "solution.solverInformationFileName": "solution/solverInformation.txt",
+    "staticSolver.adaptiveStep": True,
+    "staticSolver.adaptiveStepDecrease": 0.25,
+    "staticSolver.adaptiveStepIncrease": 2.0,
+    "staticSolver.adaptiveStepRecoveryIterations": 7,
+    "staticSolver.adaptiveStepRecoverySteps": 4,
+    "staticSolver.computeLoadsJacobian": True,
+    "staticSolver.constrainODE1Coordinates": True,
+    "staticSolver.discontinuous.ignoreMaxIterations": True,
+    "staticSolver.discontinuous.iterationTolerance": 1.0,
+    "staticSolver.discontinuous.maxIterations": 5,
+    "staticSolver.discontinuous.useRecommendedStepSize": True,
+    "staticSolver.loadStepDuration": 1.0,
+    "staticSolver.loadStepGeometric": False,
+    "staticSolver.loadStepGeometricRange": 1000.0,
+    "staticSolver.loadStepStart": 0.0,
+    "staticSolver.minimumStepSize": 1e-08,
+    "staticSolver.numberOfLoadSteps": 1,
+    "staticSolver.stabilizerODE2term": 0.0,
+    "staticSolver.stepInformation": 67,
+    "staticSolver.useLoadFactor": True,
+    "staticSolver.verboseMode": 1,
+    "staticSolver.verboseModeFile": 0,
+    "timeIntegration.absoluteTolerance": 1e-08,
+    "timeIntegration.adaptiveStep": True,
+    "timeIntegration.adaptiveStepDecrease": 0.5,
+    "timeIntegration.adaptiveStepIncrease": 2.0,
+    "timeIntegration.adaptiveStepRecoveryIterations": 7,
+    "timeIntegration.adaptiveStepRecoverySteps": 10,
+    "timeIntegration.automaticStepSize": True,
+    "timeIntegration.computeLoadsJacobian": 0,
+    "timeIntegration.discontinuous.ignoreMaxIterations": True,
+    "timeIntegration.discontinuous.iterationTolerance": 1.0,
+    "timeIntegration.discontinuous.maxIterations": 5,
+    "timeIntegration.discontinuous.useRecommendedStepSize": True,
+    "timeIntegration.endTime": 1.0,
+    "timeIntegration.explicit.computeEndOfStepAccelerations": True,
+    "timeIntegration.explicit.computeMassMatrixInversePerBody": False,
+    "timeIntegration.explicit.eliminateConstraints": True,
+    "timeIntegration.explicit.useLieGroupIntegration": True,
+    "timeIntegration.generalizedAlpha.computeInitialAccelerations": True,
+    "timeIntegration.generalizedAlpha.lieGroupAddTangentOperator": True,
+    "timeIntegration.generalizedAlpha.lieGroupSimplifiedKinematicRelations": False,
+    "timeIntegration.generalizedAlpha.newmarkBeta": 0.25,
+    "timeIntegration.generalizedAlpha.newmarkGamma": 0.5,
+    "timeIntegration.generalizedAlpha.resetAccelerations": False,
+    "timeIntegration.generalizedAlpha.spectralRadius": 0.9,
+    "timeIntegration.generalizedAlpha.storeInitialAlgebraicCoordinates": True,
+    "timeIntegration.generalizedAlpha.useIndex2Constraints": False,
+    "timeIntegration.generalizedAlpha.useNewmark": False,
+    "timeIntegration.initialStepSize": 0.0,
+    "timeIntegration.minimumStepSize": 1e-08,
+    "timeIntegration.numberOfSteps": 100.0,
+    "timeIntegration.realtime.active": False,
+    "timeIntegration.realtime.factor": 1.0,
+    "timeIntegration.realtime.waitMicroseconds": 1000,
+    "timeIntegration.relativeTolerance": 1e-08,
+    "timeIntegration.reuseConstantMassMatrix": True,
+    "timeIntegration.solverType": "GeneralizedAlpha",
+    "timeIntegration.startTime": 0.0,
+    "timeIntegration.stepInformation": 67,
+    "timeIntegration.stepSizeMaxIncrease": 2.0,
+    "timeIntegration.stepSizeSafety": 0.9,
+    "timeIntegration.verboseMode": 0,
+    "timeIntegration.verboseModeFile": 0,
+}
+# the newton branch exists under timeIntegration and staticSolver; its defaults are the same except
+# useModifiedNewton (True for time integration, False for statics)
+_NEWTON = {
+    "absoluteTolerance": 1e-10, "active": True, "adaptInitialResidual": True, "maxIterations": 25,
+    "maxModifiedNewtonIterations": 8, "maxModifiedNewtonRestartIterations": 7, "maximumSolutionNorm": 1e38,
+    "modifiedNewtonContractivity": 0.5, "modifiedNewtonJacUpdatePerStep": False, "relativeTolerance": 1e-08,
+    "residualMode": 0, "weightTolerancePerCoordinate": False,
+    "numericalDifferentiation.addReferenceCoordinatesToEpsilon": False,
+    "numericalDifferentiation.doSystemWideDifferentiation": False, "numericalDifferentiation.forAE": False,
+    "numericalDifferentiation.forODE2": False, "numericalDifferentiation.forODE2Connectors": False,
+    "numericalDifferentiation.jacobianConnectorDerivative": True,
+    "numericalDifferentiation.minimumCoordinateSize": 0.01, "numericalDifferentiation.relativeEpsilon": 1e-07,
+}
+for _branch, _modified in (("timeIntegration", True), ("staticSolver", False)):
+    FIELDS.update({f"{_branch}.newton.{name}": value for name, value in _NEWTON.items()})
+    FIELDS[f"{_branch}.newton.useModifiedNewton"] = _modified
+
+# Exudyn's deprecated names (still accepted by 1.13.6 with a DeprecationWarning) -> current names
+DEPRECATED = {
+    "displayComputationTime": "show.computationTime",
+    "displayGlobalTimers": "show.globalTimers",
+    "displayStatistics": "show.statistics",
+    "linearSolverType": "linearSolver.solverType",
+    "outputPrecision": "consolePrecision",
+    **{f"linearSolverSettings.{name}": f"linearSolver.{name}"
+       for name in ("ignoreSingularJacobian", "pivotThreshold", "reuseAnalyzedPattern", "showCausingItems")},
+    **{f"parallel.multithreadedLLimit{name}": f"parallel.multithreadedLowerLimit{name}"
+       for name in ("Jacobians", "Loads", "MassMatrices", "Residuals")},
+    **{f"solutionSettings.{old}": new for old, new in {
+        "appendToFile": "solution.file.append", "binarySolutionFile": "solution.file.binary",
+        "coordinatesSolutionFileName": "solution.file.name",
+        "exportAccelerations": "solution.file.export.accelerations",
+        "exportAlgebraicCoordinates": "solution.file.export.algebraicCoordinates",
+        "exportDataCoordinates": "solution.file.export.dataCoordinates",
+        "exportODE1Velocities": "solution.file.export.ODE1Velocities",
+        "exportVelocities": "solution.file.export.velocities",
+        "flushFilesDOF": "solution.file.flushAboveCoordinates",
+        "flushFilesImmediately": "solution.flushFilesImmediately", "outputPrecision": "solution.precision",
+        "recordImagesInterval": "solution.recordImagesInterval", "restartFileName": "solution.restart.name",
+        "restartWritePeriod": "solution.restart.writePeriod", "sensorsAppendToFile": "solution.sensors.append",
+        "sensorsStoreAndWriteFiles": "solution.sensors.active",
+        "sensorsWriteFileFooter": "solution.sensors.writeFooter",
+        "sensorsWriteFileHeader": "solution.sensors.writeHeader",
+        "sensorsWritePeriod": "solution.sensors.writePeriod", "solutionInformation": "solution.file.information",
+        "solutionWritePeriod": "solution.file.writePeriod",
+        "solverInformationFileName": "solution.solverInformationFileName",
+        "writeFileFooter": "solution.file.writeFooter", "writeFileHeader": "solution.file.writeHeader",
+        "writeInitialValues": "solution.file.writeInitialValues", "writeRestartFile": "solution.restart.write",
+        "writeSolutionToFile": "solution.file.write"}.items()},
+    "staticSolver.constrainODE1coordinates": "staticSolver.constrainODE1Coordinates",
+    **{f"timeIntegration.explicitIntegration.{name}": f"timeIntegration.explicit.{name}"
+       for name in ("computeEndOfStepAccelerations", "computeMassMatrixInversePerBody", "eliminateConstraints",
+                    "useLieGroupIntegration")},
+    "timeIntegration.explicitIntegration.dynamicSolverType": "timeIntegration.solverType",
+    "timeIntegration.realtimeFactor": "timeIntegration.realtime.factor",
+    "timeIntegration.realtimeWaitMicroseconds": "timeIntegration.realtime.waitMicroseconds",
+    "timeIntegration.simulateInRealtime": "timeIntegration.realtime.active",
+}
+for _branch in ("timeIntegration", "staticSolver"):
+    DEPRECATED[f"{_branch}.newton.useNewtonSolver"] = f"{_branch}.newton.active"
+    DEPRECATED[f"{_branch}.newton.newtonResidualMode"] = f"{_branch}.newton.residualMode"
+    DEPRECATED[f"{_branch}.newton.numericalDifferentiation.forODE2connectors"] = (
+        f"{_branch}.newton.numericalDifferentiation.forODE2Connectors")
+
+HONOURED, NO_EFFECT, UNSUPPORTED = "honoured", "no effect", "unsupported"
+
+# --- what SolveDynamic does with each field: the longest matching path prefix decides ---------------
+_NEWTON_STRATEGY = ("Newton strategy only: floatframe iterates with its exact Jacobian until |da| <= "
+                    "min(relativeTolerance, 1e-10) |a| + 1e-12, so the converged step does not depend on it")
+CLASSIFICATION = {
+    "": (NO_EFFECT, "display, memory and console output"),
+    "linearSolver": (NO_EFFECT, "floatframe always uses its sparse LU; the solution of the linear systems is the same"),
+    "linearSolver.ignoreSingularJacobian": (UNSUPPORTED, "floatframe stops with an error on a singular matrix"),
+    "parallel": (NO_EFFECT, "threading does not change the numbers"),
+    "pauseAfterEachStep": (NO_EFFECT, "floatframe has no renderer to pause"),
+    "show": (NO_EFFECT, "console output"),
+    "solution": (NO_EFFECT, "files floatframe does not write (coordinates solution, restart, images, solver "
+                            "information); they do not change the numbers"),
+    "solution.restart.continueIfAvailable": (UNSUPPORTED, "floatframe does not read restart files"),
+    "solution.sensors.active": (HONOURED, "sensor files are written only when True"),
+    "solution.sensors.writePeriod": (HONOURED, "stored sensor rows every writePeriod"),
+    "solution.sensors.writeHeader": (HONOURED, "header lines of sensor files"),
+    "solution.precision": (HONOURED, "digits in sensor files"),
+    "solution.sensors.append": (UNSUPPORTED, "floatframe writes each sensor file anew"),
+    "solution.sensors.writeFooter": (UNSUPPORTED, "floatframe writes no footer in sensor files"),
+    "staticSolver": (NO_EFFECT, "read by SolveStatic, not by SolveDynamic"),
+    "timeIntegration": (NO_EFFECT, "settings of explicit solvers with automatic step size control; floatframe's "
+                                   "implicit fixed-step solvers do not read them"),
+    "timeIntegration.endTime": (HONOURED, "end time"),
+    "timeIntegration.startTime": (HONOURED, "start time"),
+    "timeIntegration.numberOfSteps": (HONOURED, "number of equal steps"),
+    "timeIntegration.solverType": (HONOURED, "GeneralizedAlpha or TrapezoidalIndex2; explicit solvers raise"),
+    "timeIntegration.verboseMode": (NO_EFFECT, "console output (>= 1 a summary, >= 2 a progress bar)"),
+    "timeIntegration.verboseModeFile": (NO_EFFECT, "solver information file floatframe does not write"),
+    "timeIntegration.stepInformation": (NO_EFFECT, "console output"),
+    "timeIntegration.realtime": (NO_EFFECT, "waiting for the wall clock does not change the numbers"),
+    "timeIntegration.reuseConstantMassMatrix": (NO_EFFECT, "masses cannot change during a floatframe solve"),
+    "timeIntegration.computeLoadsJacobian": (NO_EFFECT, "floatframe's Jacobian always contains the loads"),
+    "timeIntegration.discontinuous": (NO_EFFECT, "floatframe has no items with discontinuous iterations "
+                                                 "(contact, friction)"),
+    "timeIntegration.explicit": (NO_EFFECT, "explicit solvers only; explicit solverTypes raise"),
+    "timeIntegration.adaptiveStep": (HONOURED, "False: a failed Newton iteration stops the solve instead of "
+                                               "halving the step"),
+    "timeIntegration.minimumStepSize": (HONOURED, "smallest step the halving may reach"),
+    "timeIntegration.adaptiveStepDecrease": (UNSUPPORTED, "floatframe halves a failed step (factor 0.5)"),
+    "timeIntegration.adaptiveStepIncrease": (UNSUPPORTED, "floatframe doubles the step after a success "
+                                                          "(factor 2)"),
+    "timeIntegration.adaptiveStepRecoveryIterations": (UNSUPPORTED, "floatframe doubles the step after every "
+                                                                    "successful reduced step"),
+    "timeIntegration.adaptiveStepRecoverySteps": (UNSUPPORTED, "floatframe doubles the step after every "
+                                                               "successful reduced step"),
+    "timeIntegration.newton": (NO_EFFECT, _NEWTON_STRATEGY),
+    "timeIntegration.newton.relativeTolerance": (HONOURED, "Newton tolerance min(relativeTolerance, 1e-10)"),
+    "timeIntegration.newton.maxIterations": (HONOURED, "Newton iterations per step before the step fails"),
+    "timeIntegration.newton.useModifiedNewton": (HONOURED, "reuse of the factorized iteration matrix"),
+    "timeIntegration.newton.active": (UNSUPPORTED, "floatframe always iterates Newton to convergence (Exudyn's "
+                                                   "False takes one linearized step)"),
+    "timeIntegration.generalizedAlpha.spectralRadius": (HONOURED, "rho_infinity of GeneralizedAlpha"),
+    "timeIntegration.generalizedAlpha.useIndex2Constraints": (HONOURED, "index=2 (velocity-level constraints)"),
+    "timeIntegration.generalizedAlpha.useNewmark": (HONOURED, "Newmark(gamma=newmarkGamma, beta=newmarkBeta)"),
+    "timeIntegration.generalizedAlpha.newmarkBeta": (HONOURED, "Newmark beta (with useNewmark or "
+                                                               "TrapezoidalIndex2)"),
+    "timeIntegration.generalizedAlpha.newmarkGamma": (HONOURED, "Newmark gamma (with useNewmark or "
+                                                                "TrapezoidalIndex2)"),
+    "timeIntegration.generalizedAlpha.computeInitialAccelerations": (HONOURED, "False: start from the initial "
+                                                                               "accelerations and multipliers"),
+    "timeIntegration.generalizedAlpha.resetAccelerations": (HONOURED, "with computeInitialAccelerations=False: "
+                                                                      "start from zero accelerations"),
+    "timeIntegration.generalizedAlpha.storeInitialAlgebraicCoordinates": (NO_EFFECT, "only the coordinates "
+                                                                                     "solution file"),
+    "timeIntegration.generalizedAlpha.lieGroupAddTangentOperator": (NO_EFFECT, "Lie group nodes only; the layer "
+                                                                               "has none"),
+    "timeIntegration.generalizedAlpha.lieGroupSimplifiedKinematicRelations": (NO_EFFECT, "Lie group nodes only; "
+                                                                                         "the layer has none"),
 }
 
-# deprecated Exudyn names of fields the layer reads -> current names
-_RENAMED = {
-    "solutionSettings.sensorsWritePeriod": "solution.sensors.writePeriod",
-    "solutionSettings.sensorsStoreAndWriteFiles": "solution.sensors.active",
-    "solutionSettings.outputPrecision": "solution.precision",
-    "solutionSettings.sensorsWriteFileHeader": "solution.sensors.writeHeader",
-}
+
+def classify(path: str) -> tuple[str, str]:
+    """(class, reason) of a field: HONOURED, NO_EFFECT or UNSUPPORTED, by the longest matching prefix."""
+    path = DEPRECATED.get(path, path)
+    key = path
+    while key not in CLASSIFICATION:
+        key = key.rsplit(".", 1)[0] if "." in key else ""
+    return CLASSIFICATION[key]
+
+
+def _children(branch: str) -> set[str]:
+    """Names directly below a branch ('' is the root), current and deprecated."""
+    prefix = f"{branch}." if branch else ""
+    return {path[len(prefix):].split(".", 1)[0] for path in (*FIELDS, *DEPRECATED) if path.startswith(prefix)}
+
+
+def _is_branch(path: str) -> bool:
+    prefix = f"{path}."
+    return any(p.startswith(prefix) for p in (*FIELDS, *DEPRECATED))
 
 
 class SettingsTree:
-    """A node of a settings tree: reading a missing branch creates it, any leaf can be set."""
+    """A node of a settings tree.
 
-    def __init__(self, path: str = "", root: "SettingsTree | None" = None, check: bool = False):
+    With ``fields`` (a dict path -> default) only those fields exist; without, any attribute path is
+    accepted and kept (the visualization settings, which floatframe does not render).
+    """
+
+    def __init__(self, path: str = "", root: "SettingsTree | None" = None, fields: dict | None = None):
         object.__setattr__(self, "_path", path)
         object.__setattr__(self, "_root", root if root is not None else self)
-        object.__setattr__(self, "_check", check)
-        object.__setattr__(self, "_values", {} if root is None else None)
+        if root is None:
+            object.__setattr__(self, "_fields", fields)
+            object.__setattr__(self, "_values", {})
+            object.__setattr__(self, "_branches", {})
 
-    def _full(self, name: str) -> str:
+    def _resolve(self, name: str) -> str:
+        """Current dotted path of a child; an unknown name raises naming the closest field."""
         path = f"{self._path}.{name}" if self._path else name
-        return _RENAMED.get(path, path)
+        fields = self._root._fields
+        if fields is None:
+            return path
+        if path in DEPRECATED:
+            warnings.warn(f"SimulationSettings: '{path}' is deprecated in Exudyn; use '{DEPRECATED[path]}'",
+                          DeprecationWarning, stacklevel=3)
+            return DEPRECATED[path]
+        if path in fields or _is_branch(path):
+            return path
+        where = self._path or "SimulationSettings"
+        raise UnknownSettingError(f"SimulationSettings: '{path}' is not an Exudyn settings field"
+                                  f"{closest(name, _children(self._path))} (fields of {where}: "
+                                  f"{', '.join(sorted(_children(self._path)))})")
 
     def __getattr__(self, name):
         if name.startswith("__"):
             raise AttributeError(name)
-        path = self._full(name)
-        values = self._root._values
-        if path in values:
-            return values[path]
-        if path in _DEFAULTS:
-            return _DEFAULTS[path]
-        branch = SettingsTree(path, self._root, self._check)
-        values[path] = branch
+        path = self._resolve(name)
+        root = self._root
+        if path in root._values:
+            return root._values[path]
+        if root._fields is not None and path in root._fields:
+            return _default(root._fields[path], path)
+        branch = root._branches.get(path)
+        if branch is None:
+            branch = root._branches[path] = SettingsTree(path, root)
         return branch
 
     def __setattr__(self, name, value):
-        known = _CHECKED.get(self._path)
-        if self._check and known is not None and name not in known:
-            warnings.warn(f"SimulationSettings: '{self._path}.{name}' is not an Exudyn settings field"
-                          f"{closest(name, known)}; it is ignored", stacklevel=2)
-        self._root._values[self._full(name)] = value
+        path = self._resolve(name)
+        if self._root._fields is not None and path not in self._root._fields:
+            raise ExudynLayerError(f"SimulationSettings: '{path}' is a group of settings, not a field; set its "
+                                   f"fields ({', '.join(sorted(_children(path)))})")
+        self._root._values[path] = value
 
     def get(self, path: str):
-        """Value of a dotted path (default if never set)."""
-        path = _RENAMED.get(path, path)
-        value = self._root._values.get(path, _DEFAULTS.get(path))
-        return None if isinstance(value, SettingsTree) else value
+        """Value of a dotted path (Exudyn's default if never set)."""
+        path = DEPRECATED.get(path, path)
+        if path in self._root._values:
+            return self._root._values[path]
+        fields = self._root._fields
+        return _default(fields[path], path) if fields is not None and path in fields else None
 
     def items(self) -> dict:
         """All fields set so far, by dotted path (for export)."""
-        return {k: v for k, v in self._root._values.items() if not isinstance(v, SettingsTree)}
+        return dict(self._root._values)
 
     def __repr__(self):
         return f"SettingsTree({self._path or 'root'}: {self.items()})"
 
 
+def _default(value, path):
+    """Enumeration defaults are stored by name; give them as members of the layer's enumerations."""
+    if path.endswith("solverType") and isinstance(value, str):
+        from floatframe.exudyn import _names
+        enumeration = _names.DynamicSolverType if path.startswith("timeIntegration") else _names.LinearSolverType
+        return getattr(enumeration, value)
+    return value
+
+
 def SimulationSettings() -> SettingsTree:
-    """Exudyn's SimulationSettings: a settings tree with the defaults of Exudyn for the fields used."""
-    return SettingsTree(check=True)
+    """Exudyn's SimulationSettings: exactly Exudyn's fields, with Exudyn's defaults."""
+    return SettingsTree(fields=FIELDS)
 
 
 def VisualizationSettings() -> SettingsTree:
@@ -105,19 +387,27 @@ def VisualizationSettings() -> SettingsTree:
     return SettingsTree()
 
 
-def solver_options(settings: SettingsTree) -> dict:
-    """The fields that reach floatframe's solver, as plain values."""
-    return dict(
-        end_time=float(settings.get("timeIntegration.endTime")),
-        start_time=float(settings.get("timeIntegration.startTime")),
-        steps=int(round(float(settings.get("timeIntegration.numberOfSteps")))),
-        spectral_radius=float(settings.get("timeIntegration.generalizedAlpha.spectralRadius")),
-        modified_newton=bool(settings.get("timeIntegration.newton.useModifiedNewton")),
-        relative_tolerance=float(settings.get("timeIntegration.newton.relativeTolerance")),
-        max_iterations=int(settings.get("timeIntegration.newton.maxIterations")),
-        verbose=int(settings.get("timeIntegration.verboseMode")),
-        sensor_period=float(settings.get("solution.sensors.writePeriod")),
-        sensors_active=bool(settings.get("solution.sensors.active")),
-        precision=int(settings.get("solution.precision")),
-        write_header=bool(settings.get("solution.sensors.writeHeader")),
-    )
+def _same(value, default) -> bool:
+    if isinstance(default, str) or isinstance(value, NamedValue):
+        name = getattr(value, "name", value)
+        return name == default
+    try:
+        return bool(value == default)
+    except (TypeError, ValueError):
+        return False
+
+
+def changed_fields(settings: SettingsTree, prefix: str = "") -> dict:
+    """Fields under the dotted ``prefix`` (current names) set to a value other than Exudyn's default."""
+    start = f"{prefix}." if prefix else ""
+    return {path: value for path, value in settings.items().items()
+            if (path == prefix or path.startswith(start)) and path in FIELDS and not _same(value, FIELDS[path])}
+
+
+def check_dynamic(settings: SettingsTree):
+    """Raise ExudynLayerError for every field SolveDynamic cannot honour that differs from Exudyn's default."""
+    refused = [f"{path} = {value!r} ({classify(path)[1]})" for path, value in changed_fields(settings).items()
+               if not path.startswith("staticSolver.") and classify(path)[0] == UNSUPPORTED]
+    if refused:
+        raise ExudynLayerError("SolveDynamic: unsupported simulation settings: " + "; ".join(refused)
+                               + "; set them back to Exudyn's default")

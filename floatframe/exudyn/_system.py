@@ -8,19 +8,16 @@ are CasADi functions of the core's state, evaluated at the current state: the in
 """
 from __future__ import annotations
 
-import time
 import warnings
-from pathlib import Path
 
 import numpy as np
 
 from floatframe.components.base import ModelError
+from floatframe.exudyn import _solve
 from floatframe.exudyn._items import as_item, translate
 from floatframe.exudyn._translate import ACCESS_BY_FUNCTION, output_name
-from floatframe.exudyn._names import (ConfigurationType, DynamicSolverType, ExudynLayerError, OutputVariableType,
-                                      member_name, unknown)
-from floatframe.exudyn._settings import SimulationSettings, VisualizationSettings, solver_options
-from floatframe.solvers import GeneralizedAlpha
+from floatframe.exudyn._names import ConfigurationType, ExudynLayerError, member_name, unknown
+from floatframe.exudyn._settings import VisualizationSettings
 from floatframe.system import System
 
 FAMILIES = ("node", "object", "marker", "load", "sensor")
@@ -132,6 +129,8 @@ class MainSystem:
         self._sensor_data = {}
         self._outputs = {}
         self._dirty = True
+        self._initial_state = None       # set by SolveDynamic(updateInitialValues=True)
+        self._pre_step_function = None
 
     # --- adding and reading items ---------------------------------------------------------------
     def _add(self, family, item) -> int:
@@ -215,6 +214,10 @@ class MainSystem:
 
     def _set_parameter(self, family, number, name, value):
         item = self.item(family, number)
+        if self._solving:
+            raise ExudynLayerError(f"Set{family.capitalize()}Parameter({number}, '{name}'): floatframe cannot change "
+                                   f"item parameters during a solve (the DAE is assembled before it); let a user "
+                                   f"function read the value from mbs.variables instead")
         try:
             setattr(item, item.current_name(name, stacklevel=3), value)
         except ExudynLayerError:
@@ -271,7 +274,7 @@ class MainSystem:
             for number, item in enumerate(self._items[family]):
                 core.add(translate(item, number, self))
         self._core, self._assembled, self._outputs = core, None, {}
-        self._state, self._result, self._sensor_data = None, None, {}
+        self._state, self._result, self._sensor_data, self._initial_state = None, None, {}, None
         self._assembled = core.assemble()
         self._state = self.state(ConfigurationType.Initial)
         self._dirty = False
@@ -306,6 +309,8 @@ class MainSystem:
             if self._state is not None:
                 return self._state
             kind = "Initial"
+        if kind == "Initial" and self._initial_state is not None:
+            return self._initial_state
         nodes = [n for n in self._core.nodes if n.n_coordinates]
         n = sum(node.n_coordinates for node in nodes)
         assembled = self._assembled or self._core.assembled
@@ -396,19 +401,15 @@ class MainSystem:
     # --- solving ----------------------------------------------------------------------------------
     def SolveDynamic(self, simulationSettings=None, **keywords) -> bool:
         """``mbs.SolveDynamic(settings)``, the same as ``exu.SolveDynamic(mbs, settings)``."""
-        return SolveDynamic(self, simulationSettings, **keywords)
+        return _solve.SolveDynamic(self, simulationSettings, **keywords)
 
-    def store_result(self, result, options):
-        """Keep the final state and the sensor data; write the sensor files that were asked for."""
-        self._result = result
-        self._state = (float(result.t[-1]), result.q[-1].copy(), result.v[-1].copy(), result.a[-1].copy(),
-                       result.lam[-1].copy())
-        self._sensor_data = {i: result.sensor(i, with_time=True) for i in range(len(result.sensors))}
-        if not options["sensors_active"]:
-            return
-        for number, item in enumerate(self._items["sensor"]):
-            if item.writeToFile and item.fileName:
-                write_sensor_file(item, number, self._sensor_data[number], options)
+    def SetPreStepUserFunction(self, function):
+        """Call function(mbs, t) before each step of SolveDynamic, t being the step's end time and the
+        outputs those at its start; when it returns False the solve ends after that step (as Exudyn).
+        None removes it."""
+        if function is not None and not callable(function):
+            raise ExudynLayerError(f"SetPreStepUserFunction: expected a function f(mbs, t), got {function!r}")
+        self._pre_step_function = function
 
     def __getattr__(self, name):
         if name.startswith("_"):
@@ -423,60 +424,3 @@ class MainSystem:
         return f"MainSystem({counts})"
 
 
-def write_sensor_file(item, number, data, options):
-    """Sensor file as Exudyn writes it: '#' header lines, then 'time,value,...' rows."""
-    path = Path(item.fileName)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    precision = options["precision"]
-    variable = member_name(item.outputVariableType, OutputVariableType, item.name, "outputVariableType")
-    with path.open("w") as stream:
-        if options["write_header"]:
-            stream.write(f"#floatframe.exudyn sensor output file\n#sensor {number} ({type(item).__name__})\n"
-                         f"#OutputVariableType = {variable}\n#columns contain: time, comma separated sensor values\n"
-                         f"#number of sensor values = {data.shape[1] - 1}\n#\n")
-        for row in data:
-            stream.write(",".join(f"{value:.{precision}g}" for value in row) + "\n")
-
-
-def SolveDynamic(mbs: MainSystem, simulationSettings=None, solverType=None, updateInitialValues=False,
-                 storeSolver=True, showHints=False, showCausingItems=True, autoAssemble=True, solver=None) -> bool:
-    """Integrate with floatframe's generalized-alpha (or the given floatframe ``solver``); returns True.
-
-    Mapped settings: timeIntegration.numberOfSteps, endTime, startTime, generalizedAlpha.spectralRadius,
-    newton.useModifiedNewton, newton.relativeTolerance, newton.maxIterations, verboseMode,
-    solution(Settings).sensorsWritePeriod; all other fields are ignored.
-    """
-    settings = simulationSettings if simulationSettings is not None else SimulationSettings()
-    if solverType is not None and member_name(solverType, DynamicSolverType, "SolveDynamic",
-                                              "solverType") != "GeneralizedAlpha":
-        raise ExudynLayerError(f"SolveDynamic: solverType {solverType} is not supported (supported: "
-                               f"GeneralizedAlpha, or pass a floatframe solver as solver=...)")
-    if mbs._dirty or mbs._assembled is None:
-        if not autoAssemble:
-            raise ExudynLayerError("SolveDynamic: the system is not assembled (autoAssemble=False)")
-        mbs.Assemble()
-    options = solver_options(settings)
-    if options["steps"] < 1 or not options["end_time"] > options["start_time"]:
-        raise ExudynLayerError(f"SolveDynamic: need numberOfSteps >= 1 and endTime > startTime, got "
-                               f"{options['steps']}, {options['end_time']}, {options['start_time']}")
-    if solver is None:
-        solver = GeneralizedAlpha(spectral_radius=options["spectral_radius"],
-                                  modified_newton=options["modified_newton"],
-                                  relative_tolerance=min(options["relative_tolerance"], 1e-10),
-                                  max_iterations=options["max_iterations"])
-    h = (options["end_time"] - options["start_time"]) / options["steps"]
-    store_every = max(1, int(round(options["sensor_period"] / h))) if options["sensor_period"] > 0 else 1
-    started = time.perf_counter()
-    mbs._solving = True
-    try:
-        result = solver.solve(mbs._assembled, options["end_time"], options["steps"], t0=options["start_time"],
-                              progress=options["verbose"] >= 2, store_every=store_every)
-    finally:
-        mbs._solving = False
-    mbs.store_result(result, options)
-    mbs.sys["dynamicSolver"] = solver
-    if options["verbose"] >= 1:
-        stats = result.statistics
-        print(f"floatframe: {stats.steps} steps to t = {result.t[-1]:.6g} s in {time.perf_counter() - started:.3f} s "
-              f"({stats.newton_iterations} Newton iterations, {stats.jacobian_evaluations} Jacobians)")
-    return True

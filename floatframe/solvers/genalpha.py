@@ -26,7 +26,7 @@ import numpy as np
 from tqdm import tqdm
 
 from floatframe.solvers.linear import consistent_accelerations, singular_cause, sparse_lu
-from floatframe.solvers.result import SimulationResult, SolverError, SolverStatistics
+from floatframe.solvers.result import SimulationResult, SolverError, SolverStatistics, time_grid, wants_stop
 
 
 @dataclass
@@ -79,14 +79,25 @@ class GeneralizedAlpha:
         self._factorization = None
 
     # --- start ------------------------------------------------------------------------------
-    def init(self, system, t0: float = 0.0) -> State:
-        """Initial state with consistent accelerations and multipliers.
+    def init(self, system, t0: float = 0.0, q=None, v=None, accelerations=None, multipliers=None) -> State:
+        """Initial state at t0: coordinates q, velocities v (default: the system's initial values).
 
-        Solves [[M, C_q^T], [C_q, 0]] [a; lambda] = [-R(q, v, 0, 0); -(d^2C/dt^2 - C_q a)] at t0.
+        Without ``accelerations`` the accelerations and multipliers are the consistent ones, from
+        [[M, C_q^T], [C_q, 0]] [a; lambda] = [-R(q, v, 0, 0); -(d^2C/dt^2 - C_q a)] at t0. With
+        ``accelerations`` (n,) the solve starts from them and from ``multipliers`` (m,) (default
+        zero), as Exudyn does with computeInitialAccelerations=False.
         """
-        q, v = system.q_initial.copy(), system.v_initial.copy()
-        a, lam = consistent_accelerations(system, t0, q, v, "generalized-alpha")
-        self.statistics.factorizations += 1
+        q = system.q_initial.copy() if q is None else _vector(q, system.n_coordinates, "q")
+        v = system.v_initial.copy() if v is None else _vector(v, system.n_coordinates, "v")
+        if accelerations is None:
+            if multipliers is not None:
+                raise ValueError(f"{self.name}: initial multipliers need initial accelerations as well")
+            a, lam = consistent_accelerations(system, t0, q, v, self.name)
+            self.statistics.factorizations += 1
+        else:
+            a = _vector(accelerations, system.n_coordinates, "accelerations")
+            lam = (np.zeros(system.n_multipliers) if multipliers is None
+                   else _vector(multipliers, system.n_multipliers, "multipliers"))
         return State(t0, q, v, a, a.copy(), lam)
 
     # --- one step ---------------------------------------------------------------------------
@@ -130,7 +141,7 @@ class GeneralizedAlpha:
             lam -= update[n:]
             size = np.linalg.norm(update[:n])
             error = size  # with an old matrix Newton contracts linearly: estimate the remaining error
-            if not fresh and self.modified_newton:
+            if not fresh and self.modified_newton and size > 0.0:  # (a zero update is converged)
                 rate = size / previous_update if previous_update else 1.0
                 error = size * rate / (1.0 - rate) if rate < 1.0 else np.inf
             if error <= self.relative_tolerance * np.linalg.norm(a) + self.absolute_tolerance + roundoff:
@@ -167,45 +178,54 @@ class GeneralizedAlpha:
                               f"{singular_cause(system, t, matrix)}", t) from None
 
     # --- whole run --------------------------------------------------------------------------
-    def solve(self, system, t_end: float, n_steps: int, t0: float = 0.0, progress: bool | None = None,
-              store_every: int = 1) -> SimulationResult:
-        """Integrate from t0 to t_end in n_steps equal steps; stores every ``store_every``-th step."""
-        if n_steps < 1 or not t_end > t0:
-            raise ValueError(f"GeneralizedAlpha.solve: need n_steps >= 1 and t_end > t0, got {n_steps}, {t_end}")
-        h = (t_end - t0) / n_steps
+    def solve(self, system, t_end=None, n_steps=None, *, t_grid=None, t0: float = 0.0, h=None,
+              progress: bool | None = None, store_every: int = 1, q0=None, v0=None, a0=None, lam0=None,
+              pre_step=None) -> SimulationResult:
+        """Integrate over a time grid and store the states at its times.
+
+        Parameters
+        ----------
+        t_end, n_steps : n_steps equal steps from t0 to t_end [s] (also positionally), or
+        t_grid : increasing output times [s] (t0 is then t_grid[0]); each interval is divided into
+            equal steps of at most h [s] (default: the smallest grid spacing).
+        progress : show a progress bar (default: for 2000 steps or more).
+        store_every : store every store_every-th grid time (and the last one).
+        q0, v0 : initial coordinates and velocities (n,) (default: the system's initial values);
+        a0, lam0 : initial accelerations and multipliers; without a0 consistent ones are computed.
+        pre_step : called as pre_step(t_next, state) before the step to each grid time t_next with the
+            state at its start; when it returns False (None continues) that step is still taken and stored, and the
+            solve ends there (``result.stopped``).
+        """
+        grid = time_grid(f"{type(self).__name__}.solve", t_end, n_steps, t_grid, t0)
+        spacing = np.diff(grid)
+        h = float(np.min(spacing)) if h is None else float(h)
+        if not h > 0:
+            raise ValueError(f"{type(self).__name__}.solve: the step h must be positive, got {h}")
         self.statistics = SolverStatistics()
         self._factorization = None
         started = time.perf_counter()
-        state = self.init(system, t0)
+        state = self.init(system, grid[0], q0, v0, a0, lam0)
         stored = [state]
-        show = progress if progress is not None else n_steps >= 2000
-        for k in tqdm(range(1, n_steps + 1), disable=not show, desc="generalized-alpha", unit="step"):
-            state = self.advance(system, state, t0 + k * h, h)
-            if k % store_every == 0 or k == n_steps:
+        stopped = False
+        show = progress if progress is not None else grid.size > 2000
+        for k in tqdm(range(1, grid.size), disable=not show, desc=self.name, unit="step"):
+            stopped = pre_step is not None and wants_stop(pre_step(grid[k], state))
+            count = max(1, int(np.ceil(spacing[k - 1] / h * (1 - 1e-12))))
+            for j in range(1, count + 1):
+                target = grid[k] if j == count else grid[k - 1] + j * spacing[k - 1] / count
+                state = self.advance(system, state, target, spacing[k - 1] / count)
+            if k % store_every == 0 or k == grid.size - 1 or stopped:
                 stored.append(state)
+            if stopped:
+                break
         self.statistics.solve_time = time.perf_counter() - started
-        return collect(system, stored, self.statistics, self.name, self.describe(h))
+        result = collect(system, stored, self.statistics, self.name, self.describe(h))
+        result.stopped = stopped
+        return result
 
     def solve_grid(self, system, t_grid, h=None, progress: bool = False) -> SimulationResult:
-        """Integrate over the output times ``t_grid`` with steps of at most h (default: the grid spacing)."""
-        t_grid = np.asarray(t_grid, dtype=float)
-        if t_grid.ndim != 1 or t_grid.size < 2 or np.any(np.diff(t_grid) <= 0):
-            raise ValueError("GeneralizedAlpha.solve_grid: t_grid must be increasing with at least 2 times")
-        h = float(np.min(np.diff(t_grid))) if h is None else float(h)
-        self.statistics = SolverStatistics()
-        self._factorization = None
-        started = time.perf_counter()
-        state = self.init(system, t_grid[0])
-        stored = [state]
-        for k in tqdm(range(1, t_grid.size), disable=not progress, desc=self.name, unit="output"):
-            interval = t_grid[k] - t_grid[k - 1]
-            count = max(1, int(np.ceil(interval / h * (1 - 1e-12))))
-            for j in range(1, count + 1):
-                target = t_grid[k] if j == count else t_grid[k - 1] + j * interval / count
-                state = self.advance(system, state, target, interval / count)
-            stored.append(state)
-        self.statistics.solve_time = time.perf_counter() - started
-        return collect(system, stored, self.statistics, self.name, self.describe(h))
+        """``solve(system, t_grid=t_grid, h=h)``: the output times with steps of at most h."""
+        return self.solve(system, t_grid=t_grid, h=h, progress=progress)
 
     def advance(self, system, state: State, t_target: float, h: float) -> State:
         """Step to t_target (= state.t + h); on a failed step halve the step and retry.
@@ -238,11 +258,20 @@ class GeneralizedAlpha:
         return self.alpha_f / (1 - self.alpha_f)
 
 
+def _vector(values, size, what) -> np.ndarray:
+    vector = np.array(values, dtype=float).reshape(-1)
+    if vector.size != size:
+        raise ValueError(f"initial {what} must have {size} entries, got {vector.size}")
+    return vector
+
+
 def collect(system, states, statistics, solver, info) -> SimulationResult:
     """Stack stored states and evaluate the sensors on them."""
     sensor_rows = [system.sensor_values(s.t, s.q, s.v, s.a, s.lam) for s in states]
-    sensors = [np.vstack([row[i] for row in sensor_rows]) for i in range(len(system.system.sensors))]
+    names = [sensor.name or sensor.type_name for sensor in system.system.sensors]
+    sensors = [np.vstack([row[i] for row in sensor_rows]) for i in range(len(names))]
     return SimulationResult(
         t=np.array([s.t for s in states]), q=np.vstack([s.q for s in states]),
         v=np.vstack([s.v for s in states]), a=np.vstack([s.a for s in states]),
-        lam=np.vstack([s.lam for s in states]), sensors=sensors, statistics=statistics, solver=solver, info=info)
+        lam=np.vstack([s.lam for s in states]), sensors=sensors, statistics=statistics, solver=solver, info=info,
+        sensor_names=names)

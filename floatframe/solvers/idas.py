@@ -38,7 +38,7 @@ from tqdm import tqdm
 
 from floatframe.solvers.genalpha import State, collect
 from floatframe.solvers.linear import consistent_accelerations, singular_cause, solve_or_explain
-from floatframe.solvers.result import SimulationResult, SolverError, SolverStatistics
+from floatframe.solvers.result import SimulationResult, SolverError, SolverStatistics, time_grid, wants_stop
 
 DRIFT_CONTROLS = ("projection", "baumgarte", "none")
 IDAS_FAILURES = {
@@ -167,14 +167,32 @@ class IDAS:
             raise SolverError(f"idas: could not build the IDAS integrator: {_casadi_message(exc)}") from None
 
     # --- whole run --------------------------------------------------------------------------
-    def solve(self, system, t_grid, progress: bool = False) -> SimulationResult:
-        """Integrate over the output times ``t_grid``; returns the stored consistent states."""
-        t_grid = np.asarray(t_grid, dtype=float)
-        if t_grid.ndim != 1 or t_grid.size < 2 or np.any(np.diff(t_grid) <= 0):
-            raise ValueError("IDAS.solve: t_grid must be increasing with at least 2 times")
+    def solve(self, system, t_end=None, n_steps=None, *, t_grid=None, t0: float = 0.0, h=None,
+              progress: bool | None = None, store_every: int = 1, q0=None, v0=None, a0=None, lam0=None,
+              pre_step=None) -> SimulationResult:
+        """Integrate over a time grid (t_end with n_steps equal intervals from t0, or t_grid) and
+        return the stored consistent states; the arguments are those of ``GeneralizedAlpha.solve``.
+
+        IDAS chooses its own steps: ``h`` must be None (limit the steps with ``max_step``). It starts
+        from q0, v0 (projected onto the constraints) with consistent accelerations: ``a0`` and ``lam0``
+        must be None. ``pre_step`` is called before each output interval and needs
+        ``drift="projection"`` (the other modes integrate the whole grid in one IDAS call).
+        """
+        owner = "IDAS.solve"
+        t_grid = time_grid(owner, t_end, n_steps, t_grid, t0)
+        if h is not None:
+            raise ValueError(f"{owner}: IDAS chooses its own steps; h is not used (limit them with max_step)")
+        if a0 is not None or lam0 is not None:
+            raise ValueError(f"{owner}: IDAS starts from consistent accelerations and multipliers; a0 and lam0 "
+                             f"cannot be given")
+        if pre_step is not None and self.drift != "projection":
+            raise ValueError(f"{owner}: pre_step needs drift='projection' (drift={self.drift!r} integrates the "
+                             f"whole grid in one IDAS call)")
         self.statistics = SolverStatistics()
         started = time.perf_counter()
-        state = self.consistent_state(system, t_grid[0], system.q_initial, system.v_initial)
+        state = self.consistent_state(system, t_grid[0], system.q_initial if q0 is None else q0,
+                                      system.v_initial if v0 is None else v0)
+        stopped = False
         n = system.n_coordinates
         drift_before_projection = [0.0, 0.0]
         stored = [state]
@@ -191,6 +209,7 @@ class IDAS:
                                     zf[n:, k - 1]))
         else:
             for k in tqdm(range(1, t_grid.size), disable=not progress, desc="idas", unit="output"):
+                stopped = pre_step is not None and wants_stop(pre_step(t_grid[k], state))
                 interval = t_grid[k] - t_grid[k - 1]
                 key = (id(system), round(interval, 15), tuple(system.parameter_vector()) if getattr(system, "parameters", None) else (), self.rtol, self.atol, self.max_step, self.linear_solver,
                        self.max_num_steps)
@@ -210,6 +229,8 @@ class IDAS:
                                                  _max_abs(system.constraint_velocity(t, q, v)))
                 state = self.consistent_state(system, t, q, v)
                 stored.append(state)
+                if stopped:
+                    break
         self.statistics.solve_time = time.perf_counter() - started - setup_time
         position, velocity = constraint_violation(system, stored)
         info = dict(rtol=self.rtol, atol=self.atol, max_step=self.max_step, linear_solver=self.linear_solver,
@@ -218,9 +239,15 @@ class IDAS:
         if self.drift == "projection":
             info.update(position_drift_before_projection=drift_before_projection[0],
                         velocity_drift_before_projection=drift_before_projection[1])
-        return collect(system, stored, self.statistics, self.name, info)
+        if store_every > 1:
+            stored = [s for k, s in enumerate(stored) if k % store_every == 0 or k == len(stored) - 1]
+        result = collect(system, stored, self.statistics, self.name, info)
+        result.stopped = stopped
+        return result
 
-    solve_grid = solve
+    def solve_grid(self, system, t_grid, h=None, progress: bool = False) -> SimulationResult:
+        """``solve(system, t_grid=t_grid)``, for the interface shared with GeneralizedAlpha."""
+        return self.solve(system, t_grid=t_grid, h=h, progress=progress)
 
     def _call(self, integrator, system, t_start, x0, z0, p):
         """One IDAS call; failures become SolverError naming the cause and the time."""

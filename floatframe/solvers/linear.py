@@ -51,6 +51,10 @@ def consistent_accelerations(system, t, q, v, solver: str):
     n, m = system.n_coordinates, system.n_multipliers
     right = np.concatenate([-system.residual(t, q, v, np.zeros(n), np.zeros(m)),
                             -system.constraint_acceleration_rest(t, q, v)])
+    if not np.all(np.isfinite(right)):
+        rows = np.flatnonzero(~np.isfinite(right))
+        raise SolverError(f"{solver}: the residual is not finite at t = {t:.6g} in the initial state (rows "
+                          f"{rows[:6].tolist()}): a load, user function or initial value gives NaN or inf", t)
     matrix = system.newton_matrix(t, q, v, np.zeros(n), np.zeros(m), 1.0, 0.0, 0.0)
     solution = solve_or_explain(system, t, matrix, right, "acceleration-level system [[M, C_q^T], [C_q, 0]]",
                                 solver)

@@ -1,4 +1,5 @@
-"""The result type every solver returns, and the error a failed solve raises."""
+"""The result type every solver returns, the error a failed solve raises, and the time grid every
+solver's ``solve`` takes."""
 from __future__ import annotations
 
 import csv
@@ -6,6 +7,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+
+
+class UnknownSensorError(IndexError):
+    """``SimulationResult.sensor`` was given a number that is not one of the result's sensors."""
 
 
 class SolverError(RuntimeError):
@@ -36,7 +41,8 @@ class SimulationResult:
     """Stored states and sensor values over time.
 
     ``t`` (k,), ``q``, ``v``, ``a`` (k, n) coordinates as change from reference, ``lam`` (k, m),
-    ``sensors`` a list (one per sensor, in sensor order) of (k, size) arrays, ``statistics``.
+    ``sensors`` a list (one per sensor, in sensor order) of (k, size) arrays, ``sensor_names`` their
+    names, ``statistics``. ``stopped`` is True when a ``pre_step`` function ended the solve early.
     """
 
     t: np.ndarray
@@ -48,9 +54,20 @@ class SimulationResult:
     statistics: SolverStatistics
     solver: str = ""
     info: dict = field(default_factory=dict)
+    sensor_names: list = field(default_factory=list)
+    stopped: bool = False
 
     def sensor(self, number: int, with_time: bool = False) -> np.ndarray:
-        """Values of sensor ``number`` (k, size); with a leading time column if ``with_time``."""
+        """Values of sensor ``number`` (k, size); with a leading time column if ``with_time``.
+
+        Raises UnknownSensorError (an IndexError) naming the sensors there are.
+        """
+        if not isinstance(number, (int, np.integer)) or isinstance(number, bool) or \
+                not 0 <= number < len(self.sensors):
+            names = self.sensor_names if len(self.sensor_names) == len(self.sensors) else [""] * len(self.sensors)
+            there = ", ".join(f"{i} '{name}'" if name else str(i) for i, name in enumerate(names)) or "none"
+            raise UnknownSensorError(f"SimulationResult.sensor: no sensor {number!r}; the result has "
+                                     f"{len(self.sensors)} sensors: {there}")
         values = self.sensors[number]
         return np.column_stack([self.t, values]) if with_time else values
 
@@ -64,3 +81,33 @@ class SimulationResult:
             writer.writerow(["t"] + [f"value{i}" for i in range(data.shape[1] - 1)])
             writer.writerows(data.tolist())
         return path
+
+
+def time_grid(owner: str, t_end=None, n_steps=None, t_grid=None, t0: float = 0.0) -> np.ndarray:
+    """The output times of a solve: ``t_grid`` as given, or t0 + k (t_end - t0) / n_steps, k = 0..n_steps.
+
+    An array given as ``t_end`` is taken as the grid (the older form ``solve(system, t_grid)``).
+    Raises ValueError naming ``owner`` for a missing, non-increasing or ambiguous grid.
+    """
+    if t_grid is None and t_end is not None and np.ndim(t_end) == 1:
+        t_grid, t_end = t_end, None
+    if t_grid is not None:
+        if t_end is not None or n_steps is not None:
+            raise ValueError(f"{owner}: give either t_grid or t_end with n_steps, not both")
+        grid = np.asarray(t_grid, dtype=float)
+        if grid.ndim != 1 or grid.size < 2 or np.any(np.diff(grid) <= 0) or not np.all(np.isfinite(grid)):
+            raise ValueError(f"{owner}: t_grid must be increasing with at least 2 finite times")
+        return grid
+    if t_end is None or n_steps is None:
+        raise ValueError(f"{owner}: give t_end and n_steps, or t_grid")
+    if int(n_steps) != n_steps or n_steps < 1 or not t_end > t0:
+        raise ValueError(f"{owner}: need an integer n_steps >= 1 and t_end > t0, got n_steps = {n_steps}, "
+                         f"t_end = {t_end}, t0 = {t0}")
+    n_steps = int(n_steps)
+    h = (t_end - t0) / n_steps
+    return np.array([t0] + [t0 + k * h for k in range(1, n_steps + 1)])
+
+
+def wants_stop(answer) -> bool:
+    """A pre_step function's answer: False (or another false value except None) ends the solve."""
+    return answer is not None and not bool(answer)

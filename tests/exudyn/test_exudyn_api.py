@@ -100,9 +100,9 @@ def test_settings_accept_every_field():
     settings.linearSolverType = exu.LinearSolverType.EigenSparse
     settings.timeIntegration.newton.numericalDifferentiation.relativeEpsilon = 1e-6
     settings.parallel.numberOfThreads = 4
-    with pytest.warns(UserWarning, match="numberOfSteps"):
+    with pytest.raises(exu.ExudynLayerError, match="numberOfStep' is not an Exudyn settings field.*'numberOfSteps'"):
         settings.timeIntegration.numberOfStep = 10
-    assert settings.timeIntegration.numberOfSteps == 100  # Exudyn's default; the misspelt field is ignored
+    assert settings.timeIntegration.numberOfSteps == 100  # Exudyn's default; the misspelt field is refused
     sc = exu.SystemContainer()
     sc.visualizationSettings.nodes.defaultSize = 0.01
     sc.visualizationSettings.contour.outputVariable = exu.OutputVariableType.DisplacementLocal

@@ -1,0 +1,212 @@
+"""SolveDynamic: Exudyn's simulation settings mapped onto floatframe's solvers, and the sensor output.
+
+The settings choose the scheme as Exudyn does:
+
+- ``timeIntegration.solverType = GeneralizedAlpha`` (default): ``GeneralizedAlpha(spectralRadius)``, or with
+  ``generalizedAlpha.useNewmark`` ``Newmark(gamma=newmarkGamma, beta=newmarkBeta)``; index 2 with
+  ``generalizedAlpha.useIndex2Constraints``;
+- ``TrapezoidalIndex2``: Exudyn sets useNewmark and useIndex2Constraints for the run, i.e. Newmark with
+  newmarkBeta, newmarkGamma (default 1/4, 1/2: the trapezoidal rule) on the index-2 DAE.
+
+Every other field is honoured, has no effect on the numbers, or raises (see ``_settings.CLASSIFICATION``).
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+
+from floatframe.exudyn._names import DynamicSolverType, ExudynLayerError, OutputVariableType, member_name
+from floatframe.exudyn._settings import HONOURED, SimulationSettings, changed_fields, check_dynamic, classify
+from floatframe.solvers import GeneralizedAlpha, Newmark
+
+IMPLICIT = ("GeneralizedAlpha", "TrapezoidalIndex2")
+
+
+def solver_options(settings) -> dict:
+    """The fields that reach floatframe's solver and sensor output, as plain values."""
+    get = settings.get
+    return dict(
+        end_time=float(get("timeIntegration.endTime")),
+        start_time=float(get("timeIntegration.startTime")),
+        steps=float(get("timeIntegration.numberOfSteps")),
+        verbose=int(get("timeIntegration.verboseMode")),
+        sensor_period=float(get("solution.sensors.writePeriod")),
+        sensors_active=bool(get("solution.sensors.active")),
+        precision=int(get("solution.precision")),
+        write_header=bool(get("solution.sensors.writeHeader")),
+        compute_initial_accelerations=bool(get("timeIntegration.generalizedAlpha.computeInitialAccelerations")),
+        reset_accelerations=bool(get("timeIntegration.generalizedAlpha.resetAccelerations")),
+    )
+
+
+def dynamic_solver(settings, solver_type: str):
+    """floatframe's solver for the implicit Exudyn scheme the settings describe."""
+    alpha = "timeIntegration.generalizedAlpha."
+    newton = "timeIntegration.newton."
+    trapezoidal = solver_type == "TrapezoidalIndex2"
+    if not trapezoidal and settings.get(alpha + "useIndex2Constraints") and not settings.get(alpha + "useNewmark"):
+        raise ExudynLayerError("SolveDynamic: timeIntegration.generalizedAlpha.useIndex2Constraints = True needs "
+                               "useNewmark = True (Exudyn refuses index 2 with generalized-alpha as well)")
+    index = 2 if trapezoidal or settings.get(alpha + "useIndex2Constraints") else 3
+    adaptive = bool(settings.get("timeIntegration.adaptiveStep"))
+    h = (settings.get("timeIntegration.endTime") - settings.get("timeIntegration.startTime")) / \
+        settings.get("timeIntegration.numberOfSteps")
+    if not adaptive:
+        min_step = h * (1 - 1e-9)  # no halving: the first failed Newton iteration ends the solve
+    elif "timeIntegration.minimumStepSize" in changed_fields(settings, "timeIntegration.minimumStepSize"):
+        min_step = float(settings.get("timeIntegration.minimumStepSize"))
+    else:
+        min_step = None  # floatframe's default, h / 2^10 (Exudyn's 1e-8 s is only reached on failure)
+    common = dict(modified_newton=bool(settings.get(newton + "useModifiedNewton")),
+                  relative_tolerance=min(float(settings.get(newton + "relativeTolerance")), 1e-10),
+                  max_iterations=int(settings.get(newton + "maxIterations")), index=index, min_step=min_step)
+    if trapezoidal or settings.get(alpha + "useNewmark"):
+        return Newmark(gamma=float(settings.get(alpha + "newmarkGamma")), beta=float(settings.get(alpha + "newmarkBeta")),
+                       **common)
+    return GeneralizedAlpha(spectral_radius=float(settings.get(alpha + "spectralRadius")), **common)
+
+
+def _steps(options) -> int:
+    steps = options["steps"]
+    if abs(steps - round(steps)) > 100 * np.finfo(float).eps * max(abs(steps), 1.0):
+        raise ExudynLayerError(f"SolveDynamic: timeIntegration.numberOfSteps must be an integer, got {steps}")
+    steps = int(round(steps))
+    if steps < 1 or not options["end_time"] > options["start_time"]:
+        raise ExudynLayerError(f"SolveDynamic: need numberOfSteps >= 1 and endTime > startTime, got "
+                               f"{steps}, {options['end_time']}, {options['start_time']}")
+    return steps
+
+
+def assemble_if_needed(mbs, autoAssemble: bool, caller: str = "SolveDynamic"):
+    """The assembled system; assembles first if items were added or changed, keeping the initial state
+    of updateInitialValues when only parameters changed (Exudyn does not re-assemble for SetParameter
+    calls)."""
+    if not (mbs._dirty or mbs._assembled is None):
+        return mbs._assembled
+    if not autoAssemble:
+        raise ExudynLayerError(f"{caller}: the system is not assembled (autoAssemble=False)")
+    kept = mbs._initial_state
+    same_items = mbs._core is not None and all(len(mbs._core.items(family)) == len(mbs.items(family))
+                                               for family in ("node", "object", "marker", "load", "sensor"))
+    mbs.Assemble()
+    if kept is not None and same_items and kept[1].size == mbs._assembled.n_coordinates \
+            and kept[4].size == mbs._assembled.n_multipliers:
+        mbs._initial_state = kept
+    return mbs._assembled
+
+
+SCHEME_FIELDS = ("timeIntegration.generalizedAlpha", "timeIntegration.newton", "timeIntegration.adaptiveStep",
+                 "timeIntegration.minimumStepSize", "timeIntegration.solverType")
+
+
+def _check_no_scheme_settings(settings, solver_type):
+    """With solver=..., settings that choose the scheme would be ignored: refuse them."""
+    chosen = {path: value for prefix in SCHEME_FIELDS for path, value in changed_fields(settings, prefix).items()
+              if classify(path)[0] == HONOURED and not path.endswith(("computeInitialAccelerations",
+                                                                      "resetAccelerations"))}
+    if solver_type is not None and member_name(solver_type, DynamicSolverType, "SolveDynamic",
+                                               "solverType") != "GeneralizedAlpha":
+        chosen["solverType"] = solver_type
+    if chosen:
+        raise ExudynLayerError(f"SolveDynamic: with solver=... the scheme is that solver's; the settings "
+                               f"{', '.join(f'{k} = {v!r}' for k, v in chosen.items())} would not be used: set "
+                               f"them back to Exudyn's default or leave solver out")
+
+
+def _pre_step(mbs):
+    """The core solver's pre_step hook for mbs.SetPreStepUserFunction: f(mbs, t) with t the end time of the
+    step about to be taken, outputs evaluated at its start; False ends the solve after that step."""
+    function = mbs._pre_step_function
+    if function is None:
+        return None
+
+    def call(t_next, state):
+        mbs._assembled.current_state = (state.t, state.q, state.v, state.a, state.lam)
+        return function(mbs, float(t_next))
+    return call
+
+
+def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialValues=False, storeSolver=True,
+                 showHints=False, showCausingItems=True, autoAssemble=True, solver=None) -> bool:
+    """Integrate with the scheme the settings describe (or the given floatframe ``solver``); returns True.
+
+    ``solverType`` takes the place of timeIntegration.solverType for this run (GeneralizedAlpha or
+    TrapezoidalIndex2). With ``updateInitialValues`` the end state (coordinates, velocities,
+    accelerations, multipliers) becomes the initial state of the next solve, as in Exudyn; an explicit
+    ``mbs.Assemble()`` resets it. ``solver`` may be any floatframe solver (GeneralizedAlpha, Newmark,
+    Trapezoidal, IDAS): the settings then give only the time grid and the output.
+    Unsupported settings raise ExudynLayerError naming the field before anything is solved.
+    """
+    settings = simulationSettings if simulationSettings is not None else SimulationSettings()
+    check_dynamic(settings)
+    kind = member_name(solverType if solverType is not None else settings.get("timeIntegration.solverType"),
+                       DynamicSolverType, "SolveDynamic", "solverType")
+    if kind not in IMPLICIT:
+        raise ExudynLayerError(f"SolveDynamic: solverType {kind} is not supported (supported: "
+                               f"{', '.join(IMPLICIT)}, or pass a floatframe solver as solver=...)")
+    assemble_if_needed(mbs, autoAssemble)
+    options = solver_options(settings)
+    steps = _steps(options)
+    if solver is None:
+        solver = dynamic_solver(settings, kind)
+    else:
+        _check_no_scheme_settings(settings, solverType)
+    h = (options["end_time"] - options["start_time"]) / steps
+    store_every = max(1, int(round(options["sensor_period"] / h))) if options["sensor_period"] > 0 else 1
+    start = dict(q0=None, v0=None)
+    if mbs._initial_state is not None:
+        start.update(q0=mbs._initial_state[1], v0=mbs._initial_state[2])
+    if not options["compute_initial_accelerations"]:
+        n, m = mbs._assembled.n_coordinates, mbs._assembled.n_multipliers
+        keep = mbs._initial_state is not None and not options["reset_accelerations"]
+        start.update(a0=mbs._initial_state[3] if keep else np.zeros(n),
+                     lam0=mbs._initial_state[4] if keep else np.zeros(m))
+    started = time.perf_counter()
+    mbs._solving = True
+    try:
+        result = solver.solve(mbs._assembled, options["end_time"], steps, t0=options["start_time"],
+                              progress=options["verbose"] >= 2, store_every=store_every,
+                              pre_step=_pre_step(mbs), **start)
+    finally:
+        mbs._solving = False
+    store_result(mbs, result, options)
+    if updateInitialValues:
+        mbs._initial_state = (options["start_time"], *(np.copy(x) for x in mbs._state[1:]))
+    if storeSolver:
+        mbs.sys["dynamicSolver"] = solver
+        mbs.sys["simulationSettings"] = settings
+    if options["verbose"] >= 1:
+        stats = result.statistics
+        print(f"floatframe: {stats.steps} steps to t = {result.t[-1]:.6g} s in {time.perf_counter() - started:.3f} s "
+              f"({stats.newton_iterations} Newton iterations, {stats.jacobian_evaluations} Jacobians)")
+    return True
+
+
+def store_result(mbs, result, options):
+    """Keep the final state and the sensor data on mbs; write the sensor files that were asked for."""
+    mbs._result = result
+    mbs._state = (float(result.t[-1]), result.q[-1].copy(), result.v[-1].copy(), result.a[-1].copy(),
+                  result.lam[-1].copy())
+    mbs._sensor_data = {i: result.sensor(i, with_time=True) for i in range(len(result.sensors))}
+    if not options["sensors_active"]:
+        return
+    for number, item in enumerate(mbs.items("sensor")):
+        if item.writeToFile and item.fileName:
+            write_sensor_file(item, number, mbs._sensor_data[number], options)
+
+
+def write_sensor_file(item, number, data, options):
+    """Sensor file as Exudyn writes it: '#' header lines, then 'time,value,...' rows."""
+    path = Path(item.fileName)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    precision = options["precision"]
+    variable = member_name(item.outputVariableType, OutputVariableType, item.name, "outputVariableType")
+    with path.open("w") as stream:
+        if options["write_header"]:
+            stream.write(f"#floatframe.exudyn sensor output file\n#sensor {number} ({type(item).__name__})\n"
+                         f"#OutputVariableType = {variable}\n#columns contain: time, comma separated sensor values\n"
+                         f"#number of sensor values = {data.shape[1] - 1}\n#\n")
+        for row in data:
+            stream.write(",".join(f"{value:.{precision}g}" for value in row) + "\n")
