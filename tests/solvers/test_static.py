@@ -48,8 +48,10 @@ def test_newton_converges_quadratically():
     solver.solve(rigid_body_on_springs(0.9 * 4 * SPRING * ARM ** 2))
     (norms,) = solver.residual_norms
     assert len(norms) <= 8 and norms[-1] < 1e-15 * norms[0]
-    # in the last iterations r_{k+1} = C r_k^2 with one constant C (linear convergence: r_{k+1} = c r_k)
-    constants = [norms[k + 1] / norms[k] ** 2 for k in range(len(norms) - 4, len(norms) - 1)]
+    # in the last iterations r_{k+1} = C r_k^2 with one constant C (linear convergence: r_{k+1} = c r_k);
+    # an iterate at the rounding floor (|r| ~ 1e3 eps |r_0|) measures rounding, not convergence
+    resolved = [norm for norm in norms if norm > 1e3 * np.finfo(float).eps * norms[0]]
+    constants = [resolved[k + 1] / resolved[k] ** 2 for k in range(len(resolved) - 4, len(resolved) - 1)]
     assert max(constants) < 10 * min(constants)
     assert norms[-2] / norms[-3] < 1e-2 * norms[-4] / norms[-5]  # the rate itself shrinks fast
 
