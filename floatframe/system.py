@@ -154,7 +154,8 @@ class AssembledSystem:
     """Numeric functions of an assembled model; what solvers work with.
 
     Attributes: ``n_coordinates`` (n), ``n_multipliers`` (m), ``q_reference``, ``q_initial``,
-    ``v_initial`` (n,), ``build_time`` [s], ``symbols``.
+    ``v_initial`` (n,), ``euler_parameter_rows`` (the coordinate indices of each Euler-parameter
+    node's theta), ``build_time`` [s], ``symbols``.
     """
 
     def __init__(self, ctx, nonlinear_residual, linear, constraints, sensor_expressions, q_reference, q_initial,
@@ -167,6 +168,7 @@ class AssembledSystem:
         self.constraint_owners = constraint_owners
         self.current_state = None
         self.context = ctx  # the symbolic context of the assembly, for further outputs
+        self.euler_parameter_rows = list(ctx.rotation_indices)  # coordinate indices of each node's theta (4,)
 
         sensors = ca.vertcat(*sensor_expressions) if sensor_expressions else ca.SX(0, 1)
         nonlinear_sx = nonlinear_residual
@@ -220,6 +222,7 @@ class AssembledSystem:
         self.input_signals = {item.name: item.signal for item in self.inputs}
         self._jacobian_parts = (state, nonlinear_residual, residual, linear_casadi, u, p)
         self._residual_with_jacobian = None
+        self._load_residual = None
         self._sensor_slices = np.cumsum([0] + [e.numel() for e in sensor_expressions])
         self._sparse_cache = {}
         self._no_shift = np.zeros(self.n_coordinates)
@@ -382,6 +385,41 @@ class AssembledSystem:
 
     def _parameters_now(self):
         return self.parameter_vector() if self.parameters else np.zeros(0)
+
+    def load_residual(self) -> ca.Function:
+        """(t, q, u, p) -> (R_loads, dR_loads/dq): the loads' own part of the residual R (i.e. -f_loads).
+
+        For load stepping and for linearizations without the loads. Built on first use from the loads'
+        terms on a context that shares the assembly's symbols; loads given by numeric (non-traceable)
+        user functions cannot be taken apart this way and raise ModelError.
+        """
+        if self._load_residual is None:
+            ctx = self.context
+            loads_ctx = Context(t=ctx.t, q=ctx.q, v=ctx.v, a=ctx.a, lam=ctx.lam, q_reference=ctx.q_reference,
+                                system=ctx.system, kinematic_velocity=ctx.kinematic_velocity,
+                                rotation_indices=ctx.rotation_indices, parameters=ctx.parameters, inputs=ctx.inputs)
+            for load in self.system.loads:
+                load.add_terms(loads_ctx)
+            if loads_ctx.externals:
+                raise ModelError("the loads' part of the residual cannot be taken apart where loads are given by "
+                                 "numeric user functions: use a load function of t built from arithmetic and "
+                                 "CasADi/NumPy functions")
+            part = ca.SX.zeros(self.n_coordinates)
+            for indices, terms in loads_ctx.lhs:
+                part[indices] += terms
+            self._load_residual = ca.Function("load_residual", [ctx.t, ctx.q, self.symbols.u, self.symbols.p],
+                                              [part, ca.jacobian(part, ctx.q)])
+        return self._load_residual
+
+    def describe_coordinates(self, coordinates) -> str:
+        """The nodes owning the given coordinate indices and their local numbers, for error messages."""
+        wanted = set(int(c) for c in coordinates)
+        parts = []
+        for node in self.system.nodes:
+            local = [k for k, index in enumerate(node.coordinate_indices) if int(index) in wanted]
+            if local:
+                parts.append(f"{node.label} coordinate{'s' if len(local) > 1 else ''} {', '.join(map(str, local))}")
+        return "; ".join(parts)
 
     def describe_constraints(self, rows) -> str:
         """Owners of the given constraint rows, for error messages."""

@@ -14,7 +14,10 @@ The undamped eigenproblem K phi = omega^2 M phi is solved on the constrained mot
 - with the constraints ignored.
 
 K and M are symmetrized; ``ModalResult.asymmetry`` reports the relative size of the skew part of K
-that this drops (non-zero for follower loads or a non-equilibrium state).
+that this drops (non-zero for follower loads or a non-equilibrium state). It is measured on the motions
+the coordinates can make: Euler parameters do no work along theta (forces enter their rows as
+P J^T F, P = I - theta theta^T / theta^T theta), so K is taken as P K P, which the constraint
+theta^T theta = 1 leaves unchanged on the constrained motion.
 """
 from __future__ import annotations
 
@@ -27,7 +30,6 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from floatframe.solvers.result import SolverError
-from floatframe.solvers.static import load_residual_function
 
 CONSTRAINT_MODES = ("null_space", "ignore")
 
@@ -40,12 +42,14 @@ class LinearizedSystem:
     damping: sp.csc_matrix
     stiffness: sp.csc_matrix
     constraint_jacobian: sp.csc_matrix
+    q: np.ndarray  # the state's coordinates (change from reference)
 
 
 @dataclass
 class ModalResult:
     """Eigenvalues omega^2 [rad^2/s^2] in ascending order, (k,), and mode shapes phi as columns, (n, k),
-    in the full coordinates; ``asymmetry`` = |K - K^T|_F / |K + K^T|_F before symmetrizing."""
+    in the full coordinates; ``asymmetry`` = |K - K^T|_F / |K + K^T|_F of P K P before symmetrizing
+    (P: the Euler-parameter projection, see the module docstring)."""
 
     eigenvalues: np.ndarray
     eigenvectors: np.ndarray
@@ -71,12 +75,12 @@ def linearize(system, t=0.0, q=None, v=None, lam=None, load_stiffness=True) -> L
     mass = system.mass_matrix(t, q, v, a, lam)
     stiffness = system.newton_matrix(t, q, v, a, lam, 0.0, 0.0, 1.0)[:n, :n]
     damping = system.newton_matrix(t, q, v, a, lam, 0.0, 1.0, 0.0)[:n, :n]
-    if not load_stiffness and system.system.loads:
-        jacobian = load_residual_function(system)(t, q, system.input_vector(float(t)),
+    if not load_stiffness:
+        jacobian = system.load_residual()(t, q, system.input_vector(float(t)),
                                                   system.parameter_vector() if system.parameters else np.zeros(0))[1]
         stiffness = stiffness - ca.DM(jacobian).sparse()
     return LinearizedSystem(sp.csc_matrix(mass), sp.csc_matrix(damping), sp.csc_matrix(stiffness),
-                            system.constraint_jacobian(t, q))
+                            system.constraint_jacobian(t, q), q)
 
 
 def constraint_null_space(constraint_jacobian, tolerance=1e-12) -> np.ndarray:
@@ -121,7 +125,7 @@ def eigenmodes(system, t=0.0, q=None, v=None, lam=None, n_modes=0, constraints="
         raise ValueError(f"eigenmodes: the sparse solver needs 0 < n_modes < {n - fixed.size}, got {n_modes}")
     linear = linearize(system, t, q, v, lam, load_stiffness)
     stiffness, mass = linear.stiffness, linear.mass
-    asymmetry = _asymmetry(stiffness)
+    asymmetry = _asymmetry(_rotation_projection(system, linear.q) @ stiffness @ _rotation_projection(system, linear.q))
     stiffness, mass = (stiffness + stiffness.T) / 2, (mass + mass.T) / 2
     free = np.setdiff1d(np.arange(n), fixed)
     if fixed.size:
@@ -165,6 +169,15 @@ def complex_eigenvalues(linear: LinearizedSystem, basis=None) -> tuple[np.ndarra
     if basis is not None:
         vectors = np.block([[basis, np.zeros_like(basis)], [np.zeros_like(basis), basis]]) @ vectors
     return values, vectors
+
+
+def _rotation_projection(system, q) -> sp.csc_matrix:
+    """P (n, n): the identity with I - theta theta^T / theta^T theta on each Euler-parameter node's rows."""
+    projection = sp.lil_matrix(sp.eye(system.n_coordinates))
+    for rows in system.euler_parameter_rows:
+        theta = system.q_reference[rows] + q[rows]
+        projection[np.ix_(rows, rows)] = np.eye(4) - np.outer(theta, theta) / (theta @ theta)
+    return projection.tocsc()
 
 
 def _asymmetry(matrix) -> float:

@@ -24,7 +24,7 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 
-from floatframe.components.base import Context
+from floatframe.components.base import ModelError
 from floatframe.solvers.genalpha import State, collect
 from floatframe.solvers.linear import singular_cause, sparse_lu
 from floatframe.solvers.result import SimulationResult, SolverError, SolverStatistics
@@ -81,7 +81,6 @@ class StaticSolver:
         self.stabilizer = float(stabilizer)
         self.statistics = SolverStatistics()
         self.residual_norms = []    # per accepted load step: |(R, C)| at the start of each Newton iteration
-        self._loads = None
         self._velocities = None
 
     def load_factors(self) -> np.ndarray:
@@ -106,7 +105,6 @@ class StaticSolver:
         self._velocities = zeros if v is None else np.asarray(v, dtype=float).copy()
         velocities = self._velocities
         self.statistics, self.residual_norms = SolverStatistics(), []
-        self._loads = None
         started = time.perf_counter()
         stored = [State(self.load_step_start, q.copy(), velocities, zeros, zeros, lam.copy())]
         factor = 0.0
@@ -185,11 +183,14 @@ class StaticSolver:
 
     def _load_part(self, system, t, q):
         """The loads' part of R and its Jacobian d/dq at (t, q), for scaling the loads."""
-        if self._loads is None:
-            self._loads = load_residual_function(system)
+        try:
+            loads = system.load_residual()
+        except ModelError as exc:
+            raise SolverError(f"static solver: load stepping cannot scale the loads ({exc}); use a single load "
+                              f"step or use_load_factor=False") from None
         u = system.input_vector(float(t))
         p = system.parameter_vector() if system.parameters else np.zeros(0)
-        part, jacobian = self._loads(t, q, u, p)
+        part, jacobian = loads(t, q, u, p)
         return np.asarray(ca.DM(part)).reshape(-1), ca.DM(jacobian).sparse()
 
 
@@ -205,29 +206,6 @@ def singular_jacobian(system, t, matrix) -> SolverError:
 
 class _NotConverged(Exception):
     """Newton failed in one load step (the step may be retried smaller)."""
-
-
-def load_residual_function(system) -> ca.Function:
-    """(t, q, u, p) -> (R_loads, dR_loads/dq): the loads' own part of the residual R (i.e. -f_loads).
-
-    Built from the loads' terms on a context that shares the assembly's symbols. Loads given by
-    numeric (non-traceable) user functions cannot be taken apart this way and raise SolverError.
-    """
-    ctx = system.context
-    loads_ctx = Context(t=ctx.t, q=ctx.q, v=ctx.v, a=ctx.a, lam=ctx.lam, q_reference=ctx.q_reference,
-                        system=ctx.system, kinematic_velocity=ctx.kinematic_velocity, parameters=ctx.parameters,
-                        inputs=ctx.inputs)
-    for load in system.system.loads:
-        load.add_terms(loads_ctx)
-    if loads_ctx.externals:
-        raise SolverError("static solver: load stepping cannot scale loads given by numeric user functions; "
-                          "use a single load step, use_load_factor=False, or a load function of t built "
-                          "from arithmetic and CasADi/NumPy functions")
-    part = ca.SX.zeros(system.n_coordinates)
-    for indices, terms in loads_ctx.lhs:
-        part[indices] += terms
-    symbols = system.symbols
-    return ca.Function("load_residual", [ctx.t, ctx.q, symbols.u, symbols.p], [part, ca.jacobian(part, ctx.q)])
 
 
 def _padded(block, shape):
@@ -253,9 +231,4 @@ def coordinates_without_stiffness(system, matrix, max_size: int = 3000) -> str:
         return ""
     motion = np.abs(null[:, :n]).max(axis=0)
     moving = motion > 1e-6 * max(motion.max(), 1e-300)
-    parts = []
-    for node in system.system.nodes:
-        local = [k for k, index in enumerate(node.coordinate_indices) if moving[index]]
-        if local:
-            parts.append(f"{node.label} coordinate{'s' if len(local) > 1 else ''} {', '.join(map(str, local))}")
-    return "; ".join(parts)
+    return system.describe_coordinates(np.flatnonzero(moving))
