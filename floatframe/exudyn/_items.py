@@ -25,7 +25,7 @@ import numpy as np
 import floatframe.components as fc
 from floatframe.exudyn._names import ExudynLayerError, unknown
 from floatframe.exudyn._translate import (check_active, check_position_level, check_unset, fe_matrix, is_unset,
-                                          load_value, sensor_output, unsupported)
+                                          live_value, load_value, sensor_output, unsupported)
 
 TYPE_KEYS = {"node": "nodeType", "object": "objectType", "marker": "markerType", "load": "loadType",
              "sensor": "sensorType"}
@@ -60,6 +60,7 @@ class Item:
     ignored: tuple = ()        # accepted, computed by floatframe (e.g. ObjectFFRF's temporary matrices)
     short_name = None          # Exudyn's alias, e.g. 'RigidBody'
     outputs: dict = {}         # access ('node', 'object', 'body', 'superElement') -> output variable names
+    live: tuple = ()           # parameters Set...Parameter changes without re-assembly, also during a solve
     target = None              # sensors: (family, parameter, access) of what they measure
 
     def __init__(self, *arguments, **keywords):
@@ -128,12 +129,17 @@ ITEM_CLASSES: list = []   # the table, in the order of registration
 
 def register(class_name: str, family: str, type_string: str, parameters: dict, *, short: str | None = None,
              deprecated: dict | None = None, ignored=(), outputs: dict | None = None, target: tuple | None = None,
-             doc: str = ""):
-    """Make the item class ``class_name`` with the decorated function as its translation, and list it."""
+             live=(), doc: str = ""):
+    """Make the item class ``class_name`` with the decorated function as its translation, and list it.
+
+    ``live`` parameters are translated as core :class:`floatframe.Parameter` values (see
+    :func:`live_value`), so that ``Set...Parameter`` changes them in the assembled system at once, also
+    from a pre-step function during a solve, as in Exudyn.
+    """
     def make(translation):
         cls = type(class_name, (Item,), dict(
             family=family, type_string=type_string, parameters=parameters, deprecated=deprecated or {},
-            ignored=tuple(ignored), short_name=short, outputs=outputs or {}, target=target,
+            ignored=tuple(ignored), short_name=short, outputs=outputs or {}, target=target, live=tuple(live),
             translation=staticmethod(translation), __doc__=doc or f"Exudyn item {class_name}."))
         ITEM_CLASSES.append(cls)
         return cls
@@ -220,12 +226,13 @@ def ObjectFFRF(item, number, mbs):
 @register("ObjectConnectorCoordinate", "object", "ConnectorCoordinate", dict(
     markerNumbers=[-1, -1], offset=0.0, factor1=1.0, velocityLevel=False, offsetUserFunction=0,
     offsetUserFunction_t=0, activeConnector=True), short="CoordinateConstraint",
-    deprecated=dict(factorValue1="factor1"))
+    deprecated=dict(factorValue1="factor1"), live=("offset", "factor1"))
 def ObjectConnectorCoordinate(item, number, mbs):
     check_active(item, number)
     check_unset(item, number, "offsetUserFunction", "offsetUserFunction_t")
     check_position_level(item, number)
-    return fc.CoordinateConstraint(item.markerNumbers, item.offset, item.factor1, name=item.name)
+    return fc.CoordinateConstraint(item.markerNumbers, live_value(item, number, "offset"),
+                                   live_value(item, number, "factor1"), name=item.name)
 
 
 @register("ObjectConnectorCoordinateVector", "object", "ConnectorCoordinateVector", dict(
@@ -243,11 +250,14 @@ def ObjectConnectorCoordinateVector(item, number, mbs):
 
 @register("ObjectConnectorCartesianSpringDamper", "object", "ConnectorCartesianSpringDamper", dict(
     markerNumbers=[-1, -1], stiffness=ZERO3, damping=ZERO3, offset=ZERO3, springForceUserFunction=0,
-    activeConnector=True), short="CartesianSpringDamper", outputs=dict(object=("Force", "Displacement", "Velocity")))
+    activeConnector=True), short="CartesianSpringDamper", outputs=dict(object=("Force", "Displacement", "Velocity")),
+    live=("stiffness", "damping", "offset"))
 def ObjectConnectorCartesianSpringDamper(item, number, mbs):
     check_active(item, number)
     check_unset(item, number, "springForceUserFunction")
-    return fc.CartesianSpringDamper(item.markerNumbers, item.stiffness, item.damping, item.offset, name=item.name)
+    return fc.CartesianSpringDamper(item.markerNumbers, *(live_value(item, number, name)
+                                                          for name in ("stiffness", "damping", "offset")),
+                                    name=item.name)
 
 
 @register("ObjectJointSpherical", "object", "JointSpherical", dict(
@@ -311,22 +321,23 @@ def MarkerObjectODE2Coordinates(item, number, mbs):
 
 # --- loads ----------------------------------------------------------------------------------------
 @register("LoadForceVector", "load", "ForceVector", dict(
-    markerNumber=-1, loadVector=ZERO3, bodyFixed=False, loadVectorUserFunction=0), short="Force")
+    markerNumber=-1, loadVector=ZERO3, bodyFixed=False, loadVectorUserFunction=0), short="Force", live=("loadVector",))
 def LoadForceVector(item, number, mbs):
-    return fc.LoadForceVector(item.markerNumber, load_value(item, mbs, "loadVector", "loadVectorUserFunction"),
+    return fc.LoadForceVector(item.markerNumber, load_value(item, number, mbs, "loadVector", "loadVectorUserFunction"),
                               body_fixed=item.bodyFixed, name=item.name)
 
 
 @register("LoadTorqueVector", "load", "TorqueVector", dict(
-    markerNumber=-1, loadVector=ZERO3, bodyFixed=False, loadVectorUserFunction=0), short="Torque")
+    markerNumber=-1, loadVector=ZERO3, bodyFixed=False, loadVectorUserFunction=0), short="Torque", live=("loadVector",))
 def LoadTorqueVector(item, number, mbs):
-    return fc.LoadTorqueVector(item.markerNumber, load_value(item, mbs, "loadVector", "loadVectorUserFunction"),
+    return fc.LoadTorqueVector(item.markerNumber, load_value(item, number, mbs, "loadVector", "loadVectorUserFunction"),
                                body_fixed=item.bodyFixed, name=item.name)
 
 
-@register("LoadCoordinate", "load", "Coordinate", dict(markerNumber=-1, load=0.0, loadUserFunction=0))
+@register("LoadCoordinate", "load", "Coordinate", dict(markerNumber=-1, load=0.0, loadUserFunction=0), live=("load",))
 def LoadCoordinate(item, number, mbs):
-    return fc.LoadCoordinate(item.markerNumber, load_value(item, mbs, "load", "loadUserFunction"), name=item.name)
+    return fc.LoadCoordinate(item.markerNumber, load_value(item, number, mbs, "load", "loadUserFunction"),
+                             name=item.name)
 
 
 # --- sensors: target = (family, parameter, access) --------------------------------------------------

@@ -15,7 +15,7 @@ import numpy as np
 from floatframe.components.base import ModelError
 from floatframe.exudyn import _solve
 from floatframe.exudyn._items import as_item, translate
-from floatframe.exudyn._translate import ACCESS_BY_FUNCTION, output_name
+from floatframe.exudyn._translate import ACCESS_BY_FUNCTION, live_parameter_name, output_name
 from floatframe.exudyn._names import ConfigurationType, ExudynLayerError, member_name, unknown
 from floatframe.exudyn._settings import VisualizationSettings
 from floatframe.system import System
@@ -213,17 +213,28 @@ class MainSystem:
         return data[name]
 
     def _set_parameter(self, family, number, name, value):
+        """Change an item parameter. A live one (loads, connector offsets and coefficients) takes effect in
+        the assembled system at once, also during a solve; any other one marks the system for assembly."""
         item = self.item(family, number)
-        if self._solving:
-            raise ExudynLayerError(f"Set{family.capitalize()}Parameter({number}, '{name}'): floatframe cannot change "
-                                   f"item parameters during a solve (the DAE is assembled before it); let a user "
-                                   f"function read the value from mbs.variables instead")
+        current = item.current_name(name, stacklevel=3)
+        live = current in item.live and self._assembled is not None and not self._dirty
+        if self._solving and not live:
+            changeable = f"only {', '.join(item.live)}" if item.live else "no parameter"
+            raise ExudynLayerError(f"Set{family.capitalize()}Parameter({number}, '{name}'): floatframe can change "
+                                   f"{changeable} of a {type(item).__name__} during a solve (the DAE is assembled "
+                                   f"before it); let a user function read the value from mbs.variables instead")
         try:
-            setattr(item, item.current_name(name, stacklevel=3), value)
+            setattr(item, current, value)
         except ExudynLayerError:
             raise unknown("parameter", name, [*item.parameters, *item.deprecated, "name"],
                           f"{type(item).__name__} {number}") from None
-        self._dirty = True
+        if live:
+            try:
+                self._assembled.set_parameter(live_parameter_name(item, int(number), current), value)
+            except ValueError as exc:
+                raise ExudynLayerError(f"Set{family.capitalize()}Parameter({number}, '{name}'): {exc}") from None
+        else:
+            self._dirty = True
 
     def GetObjectParameter(self, objectNumber, parameterName):
         return self._get_parameter("object", objectNumber, parameterName)

@@ -21,6 +21,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from floatframe.exudyn._names import ExudynLayerError, OutputVariableType, member_name, unknown
+from floatframe.parameters import Parameter
 
 ACCESS_BY_FUNCTION = {"GetNodeOutput": "node", "GetObjectOutput": "object", "GetObjectOutputBody": "body",
                       "GetObjectOutputSuperElement": "superElement"}
@@ -77,12 +78,22 @@ def user_function_for_load(function, mbs, nominal):
     return lambda t: function(mbs, t, nominal)
 
 
-def load_value(item, mbs, value_parameter, function_parameter):
-    """The load value of a load item for the core: the constant, or its user function as f(t)."""
+def live_parameter_name(item, number, parameter) -> str:
+    """The name of the core Parameter that carries a live item parameter, e.g. 'load2.loadVector'."""
+    return f"{item.family}{number}.{parameter}"
+
+
+def live_value(item, number, parameter):
+    """A live item parameter (see ``register(live=...)``) as a core Parameter holding its value."""
+    return Parameter(live_parameter_name(item, number, parameter), getattr(item, parameter))
+
+
+def load_value(item, number, mbs, value_parameter, function_parameter):
+    """The load value of a load item for the core: its live value, or its user function as f(t)."""
     value = getattr(item, value_parameter)
     function = getattr(item, function_parameter)
     if is_unset(function):
-        return value
+        return live_value(item, number, value_parameter)
     nominal = value if np.ndim(value) == 0 else np.asarray(value, dtype=float)
     return user_function_for_load(function, mbs, nominal)
 

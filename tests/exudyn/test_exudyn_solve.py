@@ -247,14 +247,6 @@ def test_pre_step_function_is_called_as_in_exudyn(stop_after):
     assert our_data[-1, 0] == pytest.approx(0.1 * len(our_calls))
 
 
-def test_parameters_cannot_change_during_a_solve():
-    mbs, sensor, load, ss = falling_block(ffexu, ffitems)
-    mbs.SetPreStepUserFunction(lambda mbs_, t: mbs_.SetLoadParameter(load, "loadVector", [0, 0, -t]))
-    with pytest.raises(ffexu.ExudynLayerError, match=r"SetLoadParameter\(0, 'loadVector'\).*during a solve.*"
-                                                      r"mbs.variables"):
-        mbs.SolveDynamic(ss)
-
-
 # --- any floatframe solver in SolveDynamic ---------------------------------------------------------
 @pytest.mark.parametrize("name", ["GeneralizedAlpha", "Newmark", "Trapezoidal", "IDAS"])
 def test_any_floatframe_solver_stands_in_for_the_default(name):

@@ -1,0 +1,101 @@
+"""Set...Parameter on loads and connector coefficients takes effect at once, also from a pre-step
+function during a solve, with exudyn 1.13.6's numbers; other parameters are refused during a solve."""
+import numpy as np
+import pytest
+
+import floatframe.exudyn as ffexu
+from floatframe.exudyn import itemInterface as ffitems
+
+EP0 = [1.0, 0.0, 0.0, 0.0]
+
+
+def settings(exu, steps=40, h=0.01):
+    ss = exu.SimulationSettings()
+    ss.timeIntegration.numberOfSteps = steps
+    ss.timeIntegration.endTime = steps * h
+    ss.solution.file.write = False
+    ss.solution.sensors.writePeriod = h
+    ss.timeIntegration.newton.relativeTolerance = 1e-12
+    ss.timeIntegration.newton.absoluteTolerance = 1e-14
+    return ss
+
+
+def driven_body(exu, ii):
+    """A rigid body on a spring to the ground (x) and on a prescribed coordinate (y); a pre-step function
+    switches the push along x with time and moves the prescribed y coordinate, as Exudyn scripts do."""
+    mbs = exu.SystemContainer().AddSystem()
+    node = mbs.AddNode(ii.NodeRigidBodyEP(referenceCoordinates=[0, 0, 0] + EP0))
+    body = mbs.AddObject(ii.ObjectRigidBody(nodeNumber=node, mass=2.0, inertia=[0.1, 0.2, 0.3, 0, 0, 0]))
+    ground = mbs.AddObject(ii.ObjectGround(referencePosition=[0, 0, 0]))
+    fixed = mbs.AddMarker(ii.MarkerBodyPosition(bodyNumber=ground, localPosition=[0, 0, 0]))
+    point = mbs.AddMarker(ii.MarkerBodyPosition(bodyNumber=body, localPosition=[0.1, 0, 0]))
+    spring = mbs.AddObject(ii.ObjectConnectorCartesianSpringDamper(markerNumbers=[fixed, point],
+                                                                   stiffness=[100.0, 0, 100.0], damping=[1.0, 0, 1.0],
+                                                                   offset=[0.1, 0, 0]))
+    ground_node = mbs.AddNode(ii.NodePointGround(referenceCoordinates=[0, 0, 0]))
+    ground_y = mbs.AddMarker(ii.MarkerNodeCoordinate(nodeNumber=ground_node, coordinate=1))
+    body_y = mbs.AddMarker(ii.MarkerNodeCoordinate(nodeNumber=node, coordinate=1))
+    slider = mbs.AddObject(ii.ObjectConnectorCoordinate(markerNumbers=[ground_y, body_y]))
+    push = mbs.AddLoad(ii.LoadForceVector(markerNumber=point, loadVector=[0, 0, 0]))
+    sensor = mbs.AddSensor(ii.SensorNode(nodeNumber=node, storeInternal=True, writeToFile=False,
+                                         outputVariableType=exu.OutputVariableType.Position))
+
+    def pre_step(mbs, t):
+        mbs.SetLoadParameter(push, "loadVector", [5.0 if t > 0.1 else 0.0, 0, 2.0 * t])
+        mbs.SetObjectParameter(slider, "offset", 0.3 * np.sin(4 * t))
+        mbs.SetObjectParameter(spring, "stiffness", [100.0 + 500.0 * t, 0, 100.0])
+        return True
+
+    mbs.SetPreStepUserFunction(pre_step)
+    mbs.Assemble()
+    return mbs, sensor
+
+
+def run(exu, ii):
+    mbs, sensor = driven_body(exu, ii)
+    mbs.SolveDynamic(settings(exu))
+    return mbs.GetSensorStoredData(sensor)
+
+
+@pytest.mark.exudyn
+def test_loads_offsets_and_stiffness_changed_in_a_pre_step_function_give_exudyns_motion():
+    exu = pytest.importorskip("exudyn")
+    import exudyn.itemInterface as items
+    reference, ours = run(exu, items), run(ffexu, ffitems)
+    scale = np.abs(reference[:, 1:]).max()
+    np.testing.assert_allclose(ours[:, 0], reference[:, 0], atol=1e-12)
+    np.testing.assert_allclose(ours[:, 1:], reference[:, 1:], rtol=0, atol=1e-8 * scale)
+    np.testing.assert_allclose(ours[1:, 2], 0.3 * np.sin(4 * ours[1:, 0]), atol=1e-12)  # prescribed y
+
+
+def test_the_changes_do_move_the_body():
+    """Without the pre-step function the body stays at rest: the agreement above is not trivial."""
+    mbs, sensor = driven_body(ffexu, ffitems)
+    mbs.SetPreStepUserFunction(None)
+    mbs.SolveDynamic(settings(ffexu))
+    still = mbs.GetSensorStoredData(sensor)
+    moved = run(ffexu, ffitems)
+    assert np.abs(still[:, 1:]).max() < 1e-12
+    assert np.abs(moved[:, 1:]).max() > 1e-2
+
+
+def test_a_parameter_that_needs_assembly_is_refused_during_a_solve():
+    """Other parameters would need a new assembly: refused, naming what can change and what to do."""
+    mbs, _ = driven_body(ffexu, ffitems)
+
+    def pre_step(mbs, t):
+        mbs.SetObjectParameter(0, "mass", 3.0)
+        return True
+
+    mbs.SetPreStepUserFunction(pre_step)
+    with pytest.raises(ffexu.ExudynLayerError, match=r"SetObjectParameter\(0, 'mass'\): floatframe can change "
+                                                     r"no parameter of a ObjectRigidBody during a solve.*"
+                                                     r"mbs.variables"):
+        mbs.SolveDynamic(settings(ffexu))
+
+
+def test_outside_a_solve_a_live_parameter_changes_the_assembled_system_without_assembly():
+    mbs, _ = driven_body(ffexu, ffitems)
+    mbs.SetLoadParameter(0, "loadVector", [1.0, 2.0, 3.0])
+    assembled = mbs.GetAssembledSystem()  # still assembled: no error
+    np.testing.assert_allclose(assembled.parameter_values["load0.loadVector"], [1.0, 2.0, 3.0])
