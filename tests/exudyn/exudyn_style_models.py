@@ -30,6 +30,18 @@ def settings(exu, steps, h, spectral_radius=0.5):
     return ss
 
 
+def tight_settings(exu, steps, h):
+    """Default scheme, sensors every step, Newton converged to 1e-12: for comparisons to 1e-8 of the scale."""
+    ss = exu.SimulationSettings()
+    ss.timeIntegration.numberOfSteps = steps
+    ss.timeIntegration.endTime = steps * h
+    ss.solution.file.write = False
+    ss.solution.sensors.writePeriod = h
+    ss.timeIntegration.newton.relativeTolerance = 1e-12
+    ss.timeIntegration.newton.absoluteTolerance = 1e-14
+    return ss
+
+
 def rotor_fem(fem_module, unbalance_in_fem=True):
     """The rotor mesh and matrices, stiffness scaled to 1 %, unbalance 0.1 kg at mesh node 9."""
     fem = fem_module.FEMinterface()

@@ -4,20 +4,10 @@ import numpy as np
 import pytest
 
 import floatframe.exudyn as ffexu
+from exudyn_style_models import tight_settings
 from floatframe.exudyn import itemInterface as ffitems
 
 EP0 = [1.0, 0.0, 0.0, 0.0]
-
-
-def settings(exu, steps=40, h=0.01):
-    ss = exu.SimulationSettings()
-    ss.timeIntegration.numberOfSteps = steps
-    ss.timeIntegration.endTime = steps * h
-    ss.solution.file.write = False
-    ss.solution.sensors.writePeriod = h
-    ss.timeIntegration.newton.relativeTolerance = 1e-12
-    ss.timeIntegration.newton.absoluteTolerance = 1e-14
-    return ss
 
 
 def driven_body(exu, ii):
@@ -53,7 +43,7 @@ def driven_body(exu, ii):
 
 def run(exu, ii):
     mbs, sensor = driven_body(exu, ii)
-    mbs.SolveDynamic(settings(exu))
+    mbs.SolveDynamic(tight_settings(exu, 40, 0.01))
     return mbs.GetSensorStoredData(sensor)
 
 
@@ -72,7 +62,7 @@ def test_the_changes_do_move_the_body():
     """Without the pre-step function the body stays at rest: the agreement above is not trivial."""
     mbs, sensor = driven_body(ffexu, ffitems)
     mbs.SetPreStepUserFunction(None)
-    mbs.SolveDynamic(settings(ffexu))
+    mbs.SolveDynamic(tight_settings(ffexu, 40, 0.01))
     still = mbs.GetSensorStoredData(sensor)
     moved = run(ffexu, ffitems)
     assert np.abs(still[:, 1:]).max() < 1e-12
@@ -91,7 +81,7 @@ def test_a_parameter_that_needs_assembly_is_refused_during_a_solve():
     with pytest.raises(ffexu.ExudynLayerError, match=r"SetObjectParameter\(0, 'mass'\): floatframe can change "
                                                      r"no parameter of a ObjectRigidBody during a solve.*"
                                                      r"mbs.variables"):
-        mbs.SolveDynamic(settings(ffexu))
+        mbs.SolveDynamic(tight_settings(ffexu, 40, 0.01))
 
 
 def test_outside_a_solve_a_live_parameter_changes_the_assembled_system_without_assembly():

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import floatframe.exudyn as ffexu
+from exudyn_style_models import tight_settings
 from floatframe.exudyn import itemInterface as ffitems
 
 TOLERANCE = 1e-8      # relative to the largest sensor value
@@ -24,17 +25,6 @@ def packages():
     return [(exu, items), (ffexu, ffitems)]
 
 
-def base_settings(exu, steps, h):
-    ss = exu.SimulationSettings()
-    ss.timeIntegration.numberOfSteps = steps
-    ss.timeIntegration.endTime = steps * h
-    ss.solution.file.write = False
-    ss.solution.sensors.writePeriod = h
-    ss.timeIntegration.newton.relativeTolerance = 1e-12
-    ss.timeIntegration.newton.absoluteTolerance = 1e-14
-    return ss
-
-
 def falling_block(exu, ii):
     """A rigid block of 2 kg under a force of 2 N along -z: z = -t^2 / 2 from rest."""
     SC = exu.SystemContainer()
@@ -46,7 +36,7 @@ def falling_block(exu, ii):
     sensor = mbs.AddSensor(ii.SensorNode(nodeNumber=node, storeInternal=True, writeToFile=False,
                                          outputVariableType=exu.OutputVariableType.Position))
     mbs.Assemble()
-    return mbs, sensor, load, base_settings(exu, 10, 0.1)
+    return mbs, sensor, load, tight_settings(exu, 10, 0.1)
 
 
 def pendulum(exu, ii):
@@ -65,7 +55,7 @@ def pendulum(exu, ii):
                                            outputVariableType=variable))
                for variable in (exu.OutputVariableType.Position, exu.OutputVariableType.Velocity)]
     mbs.Assemble()
-    return mbs, sensors, base_settings(exu, 40, 0.01)
+    return mbs, sensors, tight_settings(exu, 40, 0.01)
 
 
 def tumbling_body(exu, ii):
@@ -79,7 +69,7 @@ def tumbling_body(exu, ii):
     sensor = mbs.AddSensor(ii.SensorNode(nodeNumber=node, storeInternal=True, writeToFile=False,
                                          outputVariableType=exu.OutputVariableType.Coordinates))
     mbs.Assemble()
-    return mbs, [sensor], base_settings(exu, 40, 0.01)
+    return mbs, [sensor], tight_settings(exu, 40, 0.01)
 
 
 def solve(exu, builder, fields=(), solver_type=None):
