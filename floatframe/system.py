@@ -81,11 +81,12 @@ class System:
         for item in [*bodies, *self.markers, *connectors, *self.loads, *self.sensors]:
             item.connect(self)
         offset = 0
-        owners = []
+        owners, norm_rows = [], []  # norm_rows: the Euler-parameter norm constraints
         for item in [*self.nodes, *connectors]:
             count = getattr(item, "n_constraints", 0)
             item.multiplier_indices = np.arange(offset, offset + count)
             owners += [item.label] * count
+            norm_rows += [isinstance(item, NodeRigidBodyEP)] * count
             offset += count
         n_multipliers = offset
 
@@ -123,7 +124,7 @@ class System:
         constraints = ca.vertcat(*constraint_parts) if constraint_parts else ca.SX(0, 1)
         if ca.depends_on(constraints, ca.vertcat(ctx.v, ctx.a, ctx.lam)):
             raise ModelError("position-level constraints may depend only on q and t")
-        residual += ca.jtimes(constraints, ctx.q, ctx.lam, True)  # + C_q^T lambda
+        residual += reaction_forces(ctx, constraints, norm_rows)  # + C_q^T lambda, see there
 
         sensor_expressions = [ca.vec(s.expression(ctx)) for s in self.sensors]
         assembled = AssembledSystem(ctx, residual, linear, constraints, sensor_expressions, q_reference, q_initial,
@@ -425,6 +426,22 @@ class AssembledSystem:
         """Owners of the given constraint rows, for error messages."""
         names = sorted({self.constraint_owners[r] for r in rows if 0 <= r < len(self.constraint_owners)})
         return ", ".join(names) if names else "(none)"
+
+
+def reaction_forces(ctx, constraints, norm_rows) -> ca.SX:
+    """C_q^T lambda, with the reactions of all constraints but the Euler-parameter norms projected (P).
+
+    Like applied forces (``Context.add_force_at``), joint reactions do work on rotations only through
+    omega = G theta_t: their part along theta is removed, and only the norm constraint
+    theta^T theta - 1 = 0 acts along theta. Coordinates do not change (that part was carried by the norm
+    constraint's multiplier before), and the multipliers agree with Exudyn's.
+    """
+    if constraints.numel() == 0:
+        return ca.SX.zeros(ctx.q.numel())
+    mask = ca.DM(np.asarray(norm_rows, dtype=float))
+    norms = ca.jtimes(constraints, ctx.q, mask * ctx.lam, True)
+    others = ca.jtimes(constraints, ctx.q, (1 - mask) * ctx.lam, True)
+    return norms + ctx.project_rotations(others)
 
 
 def sparse_jacobian(expression, variable, dense_factor: float = 4.0):
