@@ -42,6 +42,25 @@ def tight_settings(exu, steps, h):
     return ss
 
 
+def pendulum(exu, ii):
+    """A rigid body on a spherical joint 0.5 m from its centre of mass, under gravity (index-3 DAE)."""
+    SC = exu.SystemContainer()
+    mbs = SC.AddSystem()
+    node = mbs.AddNode(ii.NodeRigidBodyEP(referenceCoordinates=[0.5, 0, 0, 1.0, 0.0, 0.0, 0.0]))
+    body = mbs.AddObject(ii.ObjectRigidBody(nodeNumber=node, mass=2.0, inertia=[0.1, 0.2, 0.3, 0, 0, 0]))
+    ground = mbs.AddObject(ii.ObjectGround(referencePosition=[0, 0, 0]))
+    pivot = mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=ground, localPosition=[0, 0, 0]))
+    joint = mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=body, localPosition=[-0.5, 0, 0]))
+    mbs.AddObject(ii.ObjectJointSpherical(markerNumbers=[pivot, joint]))
+    centre = mbs.AddMarker(ii.MarkerBodyPosition(bodyNumber=body, localPosition=[0, 0, 0]))
+    mbs.AddLoad(ii.LoadForceVector(markerNumber=centre, loadVector=[0, -2 * 9.81, 0]))
+    sensors = [mbs.AddSensor(ii.SensorNode(nodeNumber=node, storeInternal=True, writeToFile=False,
+                                           outputVariableType=variable))
+               for variable in (exu.OutputVariableType.Position, exu.OutputVariableType.Velocity)]
+    mbs.Assemble()
+    return mbs, sensors, tight_settings(exu, 40, 0.01)
+
+
 def rotor_fem(fem_module, unbalance_in_fem=True):
     """The rotor mesh and matrices, stiffness scaled to 1 %, unbalance 0.1 kg at mesh node 9."""
     fem = fem_module.FEMinterface()

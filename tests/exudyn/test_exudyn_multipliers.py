@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import floatframe.exudyn as ffexu
-from exudyn_style_models import tight_settings
+from exudyn_style_models import pendulum
 from floatframe.exudyn import itemInterface as ffitems
 
 
@@ -38,19 +38,10 @@ def test_a_force_off_the_centre_puts_no_load_on_the_euler_parameter_constraint()
     assert abs(lam[0]) < 1e-8
 
 
-def pendulum(exu, items):
-    """A rigid body on a spherical joint 0.5 m from its centre of mass under gravity, 0.4 s."""
-    mbs = exu.SystemContainer().AddSystem()
-    node = mbs.AddNode(items.NodeRigidBodyEP(referenceCoordinates=[0.5, 0, 0, 1, 0, 0, 0]))
-    body = mbs.AddObject(items.ObjectRigidBody(nodeNumber=node, mass=2.0, inertia=[0.1, 0.2, 0.3, 0, 0, 0]))
-    ground = mbs.AddObject(items.ObjectGround(referencePosition=[0, 0, 0]))
-    pivot = mbs.AddMarker(items.MarkerBodyRigid(bodyNumber=ground, localPosition=[0, 0, 0]))
-    joint = mbs.AddMarker(items.MarkerBodyRigid(bodyNumber=body, localPosition=[-0.5, 0, 0]))
-    mbs.AddObject(items.ObjectJointSpherical(markerNumbers=[pivot, joint]))
-    centre = mbs.AddMarker(items.MarkerBodyPosition(bodyNumber=body, localPosition=[0, 0, 0]))
-    mbs.AddLoad(items.LoadForceVector(markerNumber=centre, loadVector=[0, -2 * 9.81, 0]))
-    mbs.Assemble()
-    exu.SolveDynamic(mbs, tight_settings(exu, 40, 0.01))  # Newton to 1e-12: multipliers comparable to 1e-8
+def pendulum_multipliers(exu, items):
+    """The pendulum of exudyn_style_models after 0.4 s, Newton to 1e-12: multipliers comparable to 1e-8."""
+    mbs, _, settings = pendulum(exu, items)
+    exu.SolveDynamic(mbs, settings)
     return mbs.systemData.GetODE2Coordinates(), mbs.systemData.GetAECoordinates()
 
 
@@ -61,8 +52,8 @@ def test_joint_reactions_put_no_load_on_the_euler_parameter_constraint():
     (it was 18.0 when the reactions kept a part along theta)."""
     exu = pytest.importorskip("exudyn")
     import exudyn.itemInterface as items
-    reference_q, reference_lambda = pendulum(exu, items)
-    q, lam = pendulum(ffexu, ffitems)
+    reference_q, reference_lambda = pendulum_multipliers(exu, items)
+    q, lam = pendulum_multipliers(ffexu, ffitems)
     np.testing.assert_allclose(q, reference_q, rtol=0, atol=1e-9)
     np.testing.assert_allclose(lam[1:], reference_lambda[1:], rtol=0, atol=1e-8 * np.abs(reference_lambda).max())
     assert abs(reference_lambda[0]) < 1e-8
