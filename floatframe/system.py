@@ -169,7 +169,6 @@ class AssembledSystem:
         self.constraint_owners = constraint_owners
         self.current_state = None
         self.context = ctx  # the symbolic context of the assembly, for further outputs
-        self.euler_parameter_rows = list(ctx.rotation_indices)  # coordinate indices of each node's theta (4,)
 
         sensors = ca.vertcat(*sensor_expressions) if sensor_expressions else ca.SX(0, 1)
         nonlinear_sx = nonlinear_residual
@@ -229,6 +228,11 @@ class AssembledSystem:
         self._no_shift = np.zeros(self.n_coordinates)
         self.pending_checks = []  # checks (assembled -> None) that wait for the values of all parameters
         self.build_time = build_time + time.perf_counter() - started
+
+    @property
+    def euler_parameter_rows(self) -> list:
+        """The coordinate indices (4,) of each Euler-parameter node's theta."""
+        return self.context.rotation_indices
 
     def residual_with_jacobian(self) -> ca.Function:
         """R(t, q, v, a, lam, u, p) as a CasADi Function whose Jacobian is the exact blocked one.

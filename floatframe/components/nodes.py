@@ -65,6 +65,7 @@ class Node(Component):
 
     def extra_outputs(self, ctx: Context) -> dict:
         return {}
+
     def reference_position(self) -> np.ndarray:
         return self.reference_coordinates[:3]
 

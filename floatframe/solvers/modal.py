@@ -125,7 +125,8 @@ def eigenmodes(system, t=0.0, q=None, v=None, lam=None, n_modes=0, constraints="
         raise ValueError(f"eigenmodes: the sparse solver needs 0 < n_modes < {n - fixed.size}, got {n_modes}")
     linear = linearize(system, t, q, v, lam, load_stiffness)
     stiffness, mass = linear.stiffness, linear.mass
-    asymmetry = _asymmetry(_rotation_projection(system, linear.q) @ stiffness @ _rotation_projection(system, linear.q))
+    projection = _rotation_projection(system, linear.q)
+    asymmetry = _asymmetry(projection @ stiffness @ projection)
     stiffness, mass = (stiffness + stiffness.T) / 2, (mass + mass.T) / 2
     free = np.setdiff1d(np.arange(n), fixed)
     if fixed.size:
