@@ -31,6 +31,7 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from floatframe import rotations
+from floatframe.linalg import null_space
 from floatframe.components.base import Component, resolve
 from floatframe.components.external import NumericCallback
 from floatframe.components.nodes import NodePoint, NodeRigidBodyEP
@@ -60,15 +61,6 @@ def negative_eigenvalue_count(matrix, shift: float) -> int:
 
 FRAME_MESH_MOTIONS = ("translation along x", "translation along y", "translation along z",
                       "rotation about x", "rotation about y", "rotation about z")
-
-
-def null_space(matrix, tolerance: float) -> np.ndarray:
-    """Orthonormal basis (columns) of the directions x with |matrix x| <= tolerance |x| (singular values)."""
-    matrix = np.asarray(matrix, dtype=float)
-    if matrix.shape[0] == 0:
-        return np.eye(matrix.shape[1])
-    _, singular_values, vt = np.linalg.svd(matrix, full_matrices=matrix.shape[0] < matrix.shape[1])  # vt: all of R^k
-    return vt[int(np.sum(singular_values > tolerance)):].T
 
 
 def to_casadi(matrix: sp.spmatrix) -> ca.DM:

@@ -29,6 +29,7 @@ import scipy.linalg
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
+from floatframe.linalg import null_space
 from floatframe.solvers.result import SolverError
 
 CONSTRAINT_MODES = ("null_space", "ignore")
@@ -87,12 +88,7 @@ def constraint_null_space(constraint_jacobian, tolerance=1e-12) -> np.ndarray:
     """Orthonormal basis N (n, n - r) of the null space of C_q (m, n); r counts the singular values
     above ``tolerance`` (absolute, as Exudyn)."""
     dense = constraint_jacobian.toarray() if sp.issparse(constraint_jacobian) else np.asarray(constraint_jacobian)
-    n = dense.shape[1]
-    if dense.shape[0] == 0:
-        return np.eye(n)
-    u, singular_values, _ = scipy.linalg.svd(dense.T)
-    rank = int(np.sum(np.abs(singular_values) > tolerance))
-    return u[:, rank:]
+    return null_space(dense, tolerance)
 
 
 def eigenmodes(system, t=0.0, q=None, v=None, lam=None, n_modes=0, constraints="null_space",
