@@ -8,9 +8,7 @@ Tisserand-frame constraint to a MainSystem, as Exudyn's does.
 from __future__ import annotations
 
 import numpy as np
-import scipy.linalg
 import scipy.sparse as sp
-import scipy.sparse.linalg as spla
 
 from floatframe import fem as core_fem
 from floatframe.exudyn import _items as items
@@ -144,18 +142,14 @@ class FEMinterface:
 
     # --- modes ----------------------------------------------------------------------------------
     def ComputeEigenmodes(self, nModes, excludeRigidBodyModes=0, useSparseSolver=True):
-        """Lowest ``nModes`` eigenmodes of K x = omega^2 M x after the first ``excludeRigidBodyModes``."""
+        """Lowest ``nModes`` eigenmodes of K x = omega^2 M x after the first ``excludeRigidBodyModes``
+        (:func:`floatframe.fem.eigenmodes`: mass-normalised, canonical where eigenvalues repeat, and the
+        excluded ones checked to be zero)."""
         mass, stiffness = self._require("_mass", "Mass"), self._require("_stiffness", "Stiffness")
-        count = int(nModes) + int(excludeRigidBodyModes)
-        n = mass.shape[0]
-        if useSparseSolver and n > 200 and count < n - 1:
-            scale = abs(stiffness).max() / max(abs(mass).max(), 1e-300)
-            values, vectors = spla.eigsh(stiffness.tocsc(), k=count, M=mass.tocsc(), sigma=-1e-6 * scale)
-        else:
-            values, vectors = scipy.linalg.eigh(stiffness.toarray(), mass.toarray())
-        order = np.argsort(values)[excludeRigidBodyModes:count]
-        self.eigenValues = np.abs(values[order])
-        self.modeBasis = {"matrix": vectors[:, order], "type": "NormalModes"}
+        modes = core_fem.eigenmodes(mass, stiffness, int(nModes), int(excludeRigidBodyModes),
+                                    solver="sparse" if useSparseSolver else "dense")
+        self.eigenValues = modes.eigenvalues
+        self.modeBasis = {"matrix": modes.vectors, "type": "NormalModes"}
 
     def GetEigenFrequenciesHz(self) -> np.ndarray:
         return np.sqrt(np.asarray(self.eigenValues)) / (2 * np.pi)

@@ -9,12 +9,16 @@ from .forms import lame_parameters
 from .matrices import (FORMULATIONS, add_node_mass, linear_elastic_matrices, lumped_mass_matrix, mass_matrix,
                        rigid_body_modes, stiffness_matrix)
 from .mesh import Mesh, block_mesh, hex_corner_jacobians, rotor_disc_mesh
+from .modes import ModeBasis, canonical_basis, eigenmodes
 
 __all__ = [
     "FORMULATIONS",
     "Mesh",
+    "ModeBasis",
     "add_node_mass",
     "block_mesh",
+    "canonical_basis",
+    "eigenmodes",
     "hex_corner_jacobians",
     "lame_parameters",
     "linear_elastic_matrices",

@@ -388,3 +388,21 @@ def test_static_with_initial_velocities_matches_exudyn():
         mbs.SolveStatic(static_settings(modules[0]))
         states.append(np.concatenate([mbs.systemData.GetODE2Coordinates(), mbs.systemData.GetODE2Coordinates_t()]))
     np.testing.assert_allclose(states[0], states[1], rtol=0, atol=1e-14)
+
+
+@pytest.mark.exudyn
+@pytest.mark.parametrize("sparse", [True, False])
+def test_fem_interface_eigenmodes_match_exudyn(shared_rotor_data, sparse):
+    """FEMinterface.ComputeEigenmodes: the frequencies of exudyn's, and the same eigenspace. Exudyn's
+    dense path keeps the frequencies of all modes, rigid ones included; floatframe those of the basis."""
+    exudyn_fem = pytest.importorskip("exudyn.FEM")
+    ours, theirs = models.rotor_fem(ffFEM), models.rotor_fem(exudyn_fem)
+    for fem in (ours, theirs):
+        fem.ComputeEigenmodes(8, excludeRigidBodyModes=6, useSparseSolver=sparse)
+    reference_hz = theirs.GetEigenFrequenciesHz()
+    reference_hz = reference_hz if sparse else reference_hz[6:14]
+    np.testing.assert_allclose(ours.GetEigenFrequenciesHz(), reference_hz, rtol=1e-8)
+    basis, reference = ours.modeBasis["matrix"], theirs.modeBasis["matrix"]
+    mass = ours.GetMassMatrix(sparse=True)
+    projected = basis @ (basis.T @ (mass @ reference))
+    assert np.abs(projected - reference).max() < 1e-6 * np.abs(reference).max()

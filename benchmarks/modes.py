@@ -1,0 +1,76 @@
+"""Benchmark: free-free eigenmodes (floatframe.fem.eigenmodes) against mesh size, and against Exudyn.
+
+    python benchmarks/modes.py                 # block meshes up to ~100,000 coordinates, 8 modes
+    python benchmarks/modes.py --quick         # the two smaller meshes only
+
+Part 1: steel block meshes (Hex8) of growing size; FE assembly time and mode time separately, with the
+sparse shift-invert solver. Part 2 (needs ../shared/data and exudyn): the rotor-disc matrices, 8 modes,
+floatframe and Exudyn's FEMinterface.ComputeEigenmodes (sparse) in one run, median of --repeat.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from floatframe.fem import add_node_mass, block_mesh, eigenmodes, linear_elastic_matrices  # noqa: E402
+from floatframe.fem import read_abaqus_mtx  # noqa: E402
+
+SIZES = [(20, 4, 4), (40, 8, 8), (60, 14, 14), (80, 19, 19)]
+ROTOR = HERE.parent.parent / "shared" / "data" / "rotorDisc" / "rotorDiscTest"
+
+
+def mesh_sizes(quick: bool) -> None:
+    print("| coordinates | assembly [s] | 8 modes [s] | lowest f [Hz] |")
+    print("|---:|---:|---:|---:|")
+    for nx, ny, nz in SIZES[:2] if quick else SIZES:
+        start = time.perf_counter()
+        mesh = block_mesh(2.0, 0.4, 0.4, nx, ny, nz)
+        mass, stiffness = linear_elastic_matrices(mesh, youngs_modulus=2.1e11, poissons_ratio=0.3, density=7850)
+        assembled = time.perf_counter()
+        modes = eigenmodes(mass, stiffness, 8, solver="sparse")
+        done = time.perf_counter()
+        print(f"| {mass.shape[0]} | {assembled - start:.2f} | {done - assembled:.2f} | {modes.frequencies_hz[0]:.3f} |")
+
+
+def against_exudyn(repeat: int) -> None:
+    if not ROTOR.with_suffix(".inp").exists():
+        print("rotor-disc data not found: part 2 skipped")
+        return
+    try:
+        import exudyn.FEM as exudyn_fem
+    except ImportError:
+        print("exudyn not installed: part 2 skipped")
+        return
+    mass = add_node_mass(read_abaqus_mtx(f"{ROTOR}MASS1.mtx"), 9, 0.1)
+    stiffness = 1e-2 * read_abaqus_mtx(f"{ROTOR}STIF1.mtx")
+    fem = exudyn_fem.FEMinterface()
+    fem.ReadMassMatrixFromAbaqus(f"{ROTOR}MASS1.mtx")
+    fem.ReadStiffnessMatrixFromAbaqus(f"{ROTOR}STIF1.mtx")
+    fem.ScaleStiffnessMatrix(1e-2)
+    fem.AddNodeMass(9, 0.1)
+    ours, theirs = [], []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        eigenmodes(mass, stiffness, 8, solver="sparse")
+        ours.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        fem.ComputeEigenmodes(8, excludeRigidBodyModes=6, useSparseSolver=True)
+        theirs.append(time.perf_counter() - start)
+    a, b = statistics.median(ours), statistics.median(theirs)
+    print(f"rotor disc ({mass.shape[0]} coordinates), 8 modes: floatframe {a:.3f} s, exudyn {b:.3f} s, "
+          f"ratio exudyn/floatframe {b / a:.2f}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="the two smaller meshes only")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of part 2 (median)")
+    arguments = parser.parse_args()
+    mesh_sizes(arguments.quick)
+    against_exudyn(arguments.repeat)
