@@ -23,6 +23,7 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from floatframe.components.base import ModelError
+from floatframe.solvers.linear import sparse_lu
 
 CLUSTER_TOLERANCE = 1e-6   # relative gap of omega^2 below which eigenvalues count as repeated
 RIGID_TOLERANCE = 1e-9     # |omega^2| of a rigid-body mode, relative to the typical omega^2
@@ -86,8 +87,10 @@ def eigenmodes(mass_matrix, stiffness_matrix, n_modes: int, n_rigid_body_modes: 
     else:
         sigma = _default_shift(stiffness, mass) if shift is None else float(shift)
         try:
+            shifted = sparse_lu(stiffness - sigma * mass)  # (K - sigma M)^-1 with a fill-reducing ordering
+            inverse = spla.LinearOperator((n, n), matvec=shifted.solve, dtype=float)
             values, vectors = spla.eigsh(stiffness.tocsc(), k=count, M=mass.tocsc(), sigma=sigma, which="LM",
-                                         v0=np.ones(n))
+                                         v0=np.ones(n), OPinv=inverse)
         except RuntimeError as exc:
             raise ModelError(f"eigenmodes: shift-invert at sigma = {sigma:.3g} failed ({exc}); give another "
                              f"shift") from None
