@@ -50,6 +50,7 @@ def against_exudyn(repeat: int) -> None:
     mass = add_node_mass(read_abaqus_mtx(f"{ROTOR}MASS1.mtx"), 9, 0.1)
     stiffness = 1e-2 * read_abaqus_mtx(f"{ROTOR}STIF1.mtx")
     fem = exudyn_fem.FEMinterface()
+    fem.ImportFromAbaqusInputFile(f"{ROTOR}.inp", typeName="Instance", name="rotor-1")
     fem.ReadMassMatrixFromAbaqus(f"{ROTOR}MASS1.mtx")
     fem.ReadStiffnessMatrixFromAbaqus(f"{ROTOR}STIF1.mtx")
     fem.ScaleStiffnessMatrix(1e-2)
