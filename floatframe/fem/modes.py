@@ -23,6 +23,7 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from floatframe.components.base import ModelError
+from floatframe.linalg import shift_below_spectrum, typical_eigenvalue
 from floatframe.solvers.linear import sparse_lu
 
 CLUSTER_TOLERANCE = 1e-6   # relative gap of omega^2 below which eigenvalues count as repeated
@@ -85,7 +86,7 @@ def eigenmodes(mass_matrix, stiffness_matrix, n_modes: int, n_rigid_body_modes: 
         values, vectors = scipy.linalg.eigh(stiffness.toarray(), mass.toarray())
         values, vectors = values[:count], vectors[:, :count]
     else:
-        sigma = _default_shift(stiffness, mass) if shift is None else float(shift)
+        sigma = shift_below_spectrum(stiffness, mass) if shift is None else float(shift)
         try:
             shifted = sparse_lu(stiffness - sigma * mass)  # (K - sigma M)^-1 with a fill-reducing ordering
             inverse = spla.LinearOperator((n, n), matvec=shifted.solve, dtype=float)
@@ -96,7 +97,7 @@ def eigenmodes(mass_matrix, stiffness_matrix, n_modes: int, n_rigid_body_modes: 
                              f"shift") from None
         order = np.argsort(values)
         values, vectors = values[order], vectors[:, order]
-    _check_rigid_body_modes(values, n_rigid, _typical_eigenvalue(stiffness, mass))
+    _check_rigid_body_modes(values, n_rigid, typical_eigenvalue(stiffness, mass))
     values, vectors = values[n_rigid:], vectors[:, n_rigid:]
     vectors = vectors / np.sqrt(np.einsum("ij,ij->j", vectors, mass @ vectors))
     vectors = canonical_basis(vectors, values, mass)
@@ -109,8 +110,10 @@ def canonical_basis(vectors, eigenvalues, mass_matrix) -> np.ndarray:
     ``vectors`` are M-orthonormal eigenvectors sorted by ``eigenvalues``. Within a cluster X of equal
     eigenvalues the probe columns P (fixed, pseudo-random with seed 0) are projected onto span(X) in
     the M inner product, Y = X X^T M P, and orthonormalised in order (Cholesky of Y^T M Y): Y and so the
-    result depend on span(X), not on the vectors the solver happened to return. Every column's sign
-    makes its largest-magnitude entry positive.
+    result depend on span(X), not on the vectors the solver happened to return; the k-th vector of a
+    cluster has a positive M inner product with the k-th probe column (the diagonal of L). A single
+    vector's sign makes its M inner product with the first probe column positive (the largest entry
+    would not do: symmetric meshes have modes with equal entries of both signs).
     """
     vectors = np.array(vectors, dtype=float)
     mass = sp.csr_matrix(mass_matrix)
@@ -134,8 +137,8 @@ def _clusters(eigenvalues):
 
 
 def _check_rigid_body_modes(values, n_rigid, typical):
-    """``n_rigid`` of the computed eigenvalues, and no more where n_rigid > 0, are zero to round-off (RIGID_TOLERANCE of the
-    typical omega^2, the mean diagonal of K over that of M)."""
+    """``n_rigid`` of the computed eigenvalues, and no more where n_rigid > 0, are zero to round-off
+    (RIGID_TOLERANCE of the typical omega^2)."""
     zero = np.abs(values) <= RIGID_TOLERANCE * typical
     n_zero = int(np.sum(zero))
     if n_zero < n_rigid:
@@ -161,14 +164,3 @@ def _checked_pair(mass_matrix, stiffness_matrix):
         raise ModelError(f"eigenmodes: mass matrix {matrices[0].shape} and stiffness matrix {matrices[1].shape} "
                          f"differ in shape")
     return matrices
-
-
-def _typical_eigenvalue(stiffness, mass) -> float:
-    """The typical omega^2 [1/s^2]: mean diagonal of K over that of M (1 where K is zero)."""
-    typical = np.abs(stiffness.diagonal()).mean() / max(np.abs(mass.diagonal()).mean(), 1e-300)
-    return typical if typical > 0 else 1.0
-
-
-def _default_shift(stiffness, mass) -> float:
-    """Below zero by 1 % of the typical omega^2."""
-    return -1e-2 * _typical_eigenvalue(stiffness, mass)

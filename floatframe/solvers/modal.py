@@ -29,7 +29,7 @@ import scipy.linalg
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from floatframe.linalg import null_space
+from floatframe.linalg import null_space, shift_below_spectrum
 from floatframe.solvers.result import SolverError
 
 CONSTRAINT_MODES = ("null_space", "ignore")
@@ -192,16 +192,8 @@ def _dense_modes(stiffness, mass, what):
                           f"definite: some coordinates (or constrained directions) have no mass") from None
 
 
-def _default_shift(stiffness, mass) -> float:
-    """Below zero by 1 % of the typical omega^2 (mean diagonal of K over that of M): close enough that
-    the lowest modes are the nearest, far enough that rigid-body zeros do not swamp their accuracy."""
-    k_diagonal, m_diagonal = np.abs(stiffness.diagonal()), np.abs(mass.diagonal())
-    typical = k_diagonal.mean() / m_diagonal.mean() if m_diagonal.mean() > 0 else 1.0
-    return -1e-2 * (typical if typical > 0 else 1.0)
-
-
 def _shift_invert(stiffness, mass, n_modes, shift):
-    sigma = _default_shift(stiffness, mass) if shift is None else shift
+    sigma = shift_below_spectrum(stiffness, mass) if shift is None else shift
     try:
         return spla.eigsh(sp.csc_matrix(stiffness), k=n_modes, M=sp.csc_matrix(mass), sigma=sigma, which="LM")
     except RuntimeError as exc:
@@ -217,7 +209,7 @@ def _saddle_point_modes(stiffness, mass, constraint_jacobian, n_modes, shift):
     nearest the shift. The q-part of each eigenvector satisfies C phi = 0.
     """
     n, m = stiffness.shape[0], constraint_jacobian.shape[0]
-    sigma = _default_shift(stiffness, mass) if shift is None else shift
+    sigma = shift_below_spectrum(stiffness, mass) if shift is None else shift
     a_matrix = sp.bmat([[stiffness, constraint_jacobian.T], [constraint_jacobian, None]], format="csc")
     b_matrix = sp.bmat([[mass, None], [None, sp.csc_matrix((m, m))]], format="csc")
     try:
