@@ -319,3 +319,22 @@ def test_interfaces_that_do_not_hold_the_mesh_are_refused(square_beam):
     twice = (sp.block_diag([mass, mass]).tocsr(), sp.block_diag([stiffness, stiffness]).tocsr())
     with pytest.raises(ModelError, match="do not hold the mesh"):
         craig_bampton_modes(*twice, np.vstack([mesh.nodes, mesh.nodes + 1.0]), end_faces(mesh), 4, solver="dense")
+
+
+@pytest.mark.parametrize("variant", ["RBE2", "RBE3"])
+def test_craig_bampton_basis_of_the_axisymmetric_rotor_is_reproducible(shared_data, variant):
+    """Rotor disc without unbalance, end faces as interfaces: pairs of equal fixed-interface frequencies;
+    sparse and dense solvers give one basis, and so does a basis rotated within the pair."""
+    folder = shared_data / "rotorDisc"
+    mesh = read_abaqus_inp(folder / "rotorDiscTest.inp", instance="rotor-1")
+    mass = read_abaqus_mtx(folder / "rotorDiscTestMASS1.mtx")
+    stiffness = 1e-2 * read_abaqus_mtx(folder / "rotorDiscTestSTIF1.mtx")
+    faces = [mesh.nodes_in_plane((0.0, 0.0, z), (0.0, 0.0, 1.0)) for z in (0.0, 0.5)]
+    dense = craig_bampton_modes(mass, stiffness, mesh.nodes, faces, 8, variant=variant, solver="dense")
+    sparse = craig_bampton_modes(mass, stiffness, mesh.nodes, faces, 8, variant=variant, solver="sparse")
+    values = dense.eigenvalues[6:]
+    assert values[1] == pytest.approx(values[2], rel=1e-9) and values[3] == pytest.approx(values[4], rel=1e-9)
+    np.testing.assert_allclose(sparse.vectors, dense.vectors, atol=1e-10 * np.abs(dense.vectors).max())
+    modes = dense.vectors[:, 6:].copy()
+    modes[:, 1:3] = modes[:, 1:3] @ np.array([[0.6, -0.8], [0.8, 0.6]])
+    np.testing.assert_allclose(canonical_basis(modes, values, mass), dense.vectors[:, 6:], atol=1e-12)
