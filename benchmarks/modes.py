@@ -6,6 +6,9 @@
 Part 1: steel block meshes (Hex8) of growing size; FE assembly time and mode time separately, with the
 sparse shift-invert solver. Part 2 (needs ../shared/data and exudyn): the rotor-disc matrices, 8 modes,
 floatframe and Exudyn's FEMinterface.ComputeEigenmodes (sparse) in one run, median of --repeat.
+Part 3 (same needs): Hurty-Craig-Bampton modes of the rotor disc, end faces as interfaces, 8
+fixed-interface modes, RBE2 and RBE3: floatframe.fem.craig_bampton_modes and Exudyn's
+FEMinterface.ComputeHurtyCraigBamptonModes (sparse) in one run, median of --repeat.
 """
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from floatframe.fem import add_node_mass, block_mesh, eigenmodes, linear_elastic_matrices  # noqa: E402
-from floatframe.fem import read_abaqus_mtx  # noqa: E402
+from floatframe.fem import craig_bampton_modes, read_abaqus_inp, read_abaqus_mtx  # noqa: E402
 
 SIZES = [(20, 4, 4), (40, 8, 8), (60, 14, 14), (80, 19, 19)]
 ROTOR = HERE.parent.parent / "shared" / "data" / "rotorDisc" / "rotorDiscTest"
@@ -68,6 +71,40 @@ def against_exudyn(repeat: int) -> None:
           f"ratio exudyn/floatframe {b / a:.2f}")
 
 
+def craig_bampton_against_exudyn(repeat: int) -> None:
+    if not ROTOR.with_suffix(".inp").exists():
+        print("rotor-disc data not found: part 3 skipped")
+        return
+    try:
+        import exudyn.FEM as exudyn_fem
+    except ImportError:
+        print("exudyn not installed: part 3 skipped")
+        return
+    mesh = read_abaqus_inp(f"{ROTOR}.inp", instance="rotor-1")
+    mass = add_node_mass(read_abaqus_mtx(f"{ROTOR}MASS1.mtx"), 9, 0.1)
+    stiffness = 1e-2 * read_abaqus_mtx(f"{ROTOR}STIF1.mtx")
+    faces = [mesh.nodes_in_plane((0.0, 0.0, z), (0.0, 0.0, 1.0)) for z in (0.0, 0.5)]
+    fem = exudyn_fem.FEMinterface()
+    fem.ImportFromAbaqusInputFile(f"{ROTOR}.inp", typeName="Instance", name="rotor-1")
+    fem.ReadMassMatrixFromAbaqus(f"{ROTOR}MASS1.mtx")
+    fem.ReadStiffnessMatrixFromAbaqus(f"{ROTOR}STIF1.mtx")
+    fem.ScaleStiffnessMatrix(1e-2)
+    fem.AddNodeMass(9, 0.1)
+    for variant in ("RBE2", "RBE3"):
+        mode = getattr(exudyn_fem.HCBstaticModeSelection, variant)
+        ours, theirs = [], []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            craig_bampton_modes(mass, stiffness, mesh.nodes, faces, 8, variant=variant, solver="sparse")
+            ours.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            fem.ComputeHurtyCraigBamptonModes(faces, 8, useSparseSolver=True, computationMode=mode)
+            theirs.append(time.perf_counter() - start)
+        a, b = statistics.median(ours), statistics.median(theirs)
+        print(f"rotor disc ({mass.shape[0]} coordinates), Craig-Bampton {variant}, 6 static + 8 modes: "
+              f"floatframe {a:.4f} s, exudyn {b:.4f} s, ratio exudyn/floatframe {b / a:.2f}")
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="the two smaller meshes only")
@@ -75,3 +112,4 @@ if __name__ == "__main__":
     arguments = parser.parse_args()
     mesh_sizes(arguments.quick)
     against_exudyn(arguments.repeat)
+    craig_bampton_against_exudyn(arguments.repeat)

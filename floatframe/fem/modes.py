@@ -85,27 +85,34 @@ def eigenmodes(mass_matrix, stiffness_matrix, n_modes: int, n_rigid_body_modes: 
     if solver not in ("auto", "sparse", "dense"):
         raise ModelError(f"eigenmodes: solver must be 'auto', 'sparse' or 'dense', got {solver!r}")
     count = min(n_modes + n_rigid + EXTRA_MODES, n)
-    use_dense = solver == "dense" or (solver == "auto" and n <= DENSE_LIMIT) or count >= n - 1
-    if use_dense:
-        values, vectors = scipy.linalg.eigh(stiffness.toarray(), mass.toarray())
-        values, vectors = values[:count], vectors[:, :count]
-    else:
-        sigma = shift_below_spectrum(stiffness, mass) if shift is None else float(shift)
-        try:
-            shifted = sparse_lu(stiffness - sigma * mass)  # (K - sigma M)^-1 with a fill-reducing ordering
-            inverse = spla.LinearOperator((n, n), matvec=shifted.solve, dtype=float)
-            values, vectors = spla.eigsh(stiffness.tocsc(), k=count, M=mass.tocsc(), sigma=sigma, which="LM",
-                                         v0=np.ones(n), OPinv=inverse)
-        except RuntimeError as exc:
-            raise ModelError(f"eigenmodes: shift-invert at sigma = {sigma:.3g} failed ({exc}); give another "
-                             f"shift") from None
-        order = np.argsort(values)
-        values, vectors = values[order], vectors[:, order]
+    values, vectors = _lowest_eigenpairs(mass, stiffness, count, solver, shift)
     _check_rigid_body_modes(values, n_rigid, typical_eigenvalue(stiffness, mass))
     values, vectors = values[n_rigid:], vectors[:, n_rigid:]
     vectors = vectors / np.sqrt(np.einsum("ij,ij->j", vectors, mass @ vectors))
     vectors = canonical_basis(vectors, values, mass)
     return ModeBasis(vectors[:, :n_modes], values[:n_modes], "eigenmodes")
+
+
+def _lowest_eigenpairs(mass, stiffness, count, solver, shift, shifted_factorization=None):
+    """The ``count`` lowest eigenpairs of K x = omega^2 M x, sorted, not normalised: dense (eigh) or
+    sparse shift-invert at ``shift`` (default: shift_below_spectrum); ``shifted_factorization`` may
+    hand over an existing sparse_lu of K - shift M."""
+    n = mass.shape[0]
+    use_dense = solver == "dense" or (solver == "auto" and n <= DENSE_LIMIT) or count >= n - 1
+    if use_dense:
+        values, vectors = scipy.linalg.eigh(stiffness.toarray(), mass.toarray())
+        return values[:count], vectors[:, :count]
+    sigma = shift_below_spectrum(stiffness, mass) if shift is None else float(shift)
+    try:
+        shifted = shifted_factorization or sparse_lu(stiffness - sigma * mass)  # (K - sigma M)^-1, fill-reducing
+        inverse = spla.LinearOperator((n, n), matvec=shifted.solve, dtype=float)
+        values, vectors = spla.eigsh(stiffness.tocsc(), k=count, M=mass.tocsc(), sigma=sigma, which="LM",
+                                     v0=np.ones(n), OPinv=inverse)
+    except RuntimeError as exc:
+        raise ModelError(f"eigenmodes: shift-invert at sigma = {sigma:.3g} failed ({exc}); give another "
+                         f"shift") from None
+    order = np.argsort(values)
+    return values[order], vectors[:, order]
 
 
 def craig_bampton_modes(mass_matrix, stiffness_matrix, node_positions, boundary_node_sets, n_eigenmodes: int,
@@ -161,8 +168,9 @@ def craig_bampton_modes(mass_matrix, stiffness_matrix, node_positions, boundary_
     static_sets = interfaces[1:] if exclude_rigid_body_motion else interfaces
     boundary = np.concatenate([interface.coordinates for interface in interfaces])
     interior = np.setdiff1d(np.arange(n), boundary)
+    stiffness_interior_lu = None
     if variant == "RBE2":
-        static = _rbe2_static_modes(stiffness, static_sets, interior, n)
+        static, stiffness_interior_lu = _rbe2_static_modes(stiffness, static_sets, interior, n)
         constrained_space = sp.identity(n, format="csc")[:, interior]        # u_b = 0
     else:
         static = _rbe3_static_modes(stiffness, interfaces, static_sets, n, what)
@@ -170,7 +178,8 @@ def craig_bampton_modes(mass_matrix, stiffness_matrix, node_positions, boundary_
     if static.shape[1] + n_eigenmodes == 0:
         raise ModelError(f"{what}: the basis would be empty (one boundary set, excluded as rigid-body motion, "
                          f"and n_eigenmodes = 0)")
-    values, vectors = _fixed_interface_modes(mass, stiffness, constrained_space, n_eigenmodes, solver, what)
+    values, vectors = _fixed_interface_modes(mass, stiffness, constrained_space, n_eigenmodes, solver, what,
+                                             stiffness_interior_lu)
     rayleigh = (np.einsum("ij,ij->j", static, stiffness @ static)
                 / np.einsum("ij,ij->j", static, mass @ static))          # psi^T K psi / psi^T M psi
     return ModeBasis(np.hstack([static, vectors]), np.concatenate([rayleigh, values]),
@@ -262,18 +271,20 @@ def _interfaces(positions, boundary_node_sets, boundary_weights, what):
 
 
 def _rbe2_static_modes(stiffness, static_sets, interior, n):
-    """Columns with set k rigid (T_k), the other boundary nodes held and u_i = -K_ii^-1 K_ib u_b."""
+    """Columns with set k rigid (T_k), the other boundary nodes held and u_i = -K_ii^-1 K_ib u_b; and the
+    factorization of K_ii (None without static columns), which the fixed-interface modes reuse."""
     static = np.zeros((n, 6 * len(static_sets)))
     for k, interface in enumerate(static_sets):
         static[interface.coordinates, 6 * k:6 * k + 6] = interface.rigid_motion
-    if static.shape[1]:
-        stiffness_interior = stiffness[interior][:, interior]
-        try:
-            static[interior] = sparse_lu(stiffness_interior).solve(-(stiffness[interior] @ static))
-        except RuntimeError:
-            raise ModelError("craig_bampton_modes: K_ii with all boundary nodes held is singular; the boundary "
-                             "node sets do not hold the mesh (a part of it is free)") from None
-    return static
+    if not static.shape[1]:
+        return static, None
+    try:
+        stiffness_interior_lu = sparse_lu(stiffness[interior][:, interior])
+        static[interior] = stiffness_interior_lu.solve(-(stiffness[interior] @ static))
+    except RuntimeError:
+        raise ModelError("craig_bampton_modes: K_ii with all boundary nodes held is singular; the boundary "
+                         "node sets do not hold the mesh (a part of it is free)") from None
+    return static, stiffness_interior_lu
 
 
 def _rbe3_static_modes(stiffness, interfaces, static_sets, n, what):
@@ -327,22 +338,25 @@ def _rbe3_constrained_space(interfaces, interior, n, what):
     return ordered[np.argsort(np.concatenate(order))].tocsc()
 
 
-def _fixed_interface_modes(mass, stiffness, space, count, solver, what):
+def _fixed_interface_modes(mass, stiffness, space, count, solver, what, reduced_stiffness_lu=None):
     """The ``count`` lowest modes of K, M on the subspace u = P y (P: ``space``), mass-normalised and
-    canonical in the full coordinates; the lowest must be clearly above zero (the interfaces hold the mesh)."""
+    canonical in the full coordinates; the lowest must be clearly above zero (the interfaces hold the mesh).
+    ``reduced_stiffness_lu``, a factorization of P^T K P, makes the shift-invert point zero."""
     n = mass.shape[0]
     if count == 0:
         return np.zeros(0), np.zeros((n, 0))
     if count > space.shape[1]:
         raise ModelError(f"{what}: {count} fixed-interface eigenmodes asked for, but only {space.shape[1]} "
                          f"coordinates remain with the interfaces held")
-    reduced = eigenmodes((space.T @ mass @ space).tocsr(), (space.T @ stiffness @ space).tocsr(), count,
-                         n_rigid_body_modes=0, solver=solver)
-    if reduced.eigenvalues[0] <= RIGID_TOLERANCE * typical_eigenvalue(stiffness, mass):
-        raise ModelError(f"{what}: the lowest fixed-interface eigenvalue {reduced.eigenvalues[0]:.4g} is zero to "
-                         f"round-off; the boundary node sets do not hold the mesh (a part of it is free)")
-    vectors = np.asarray(space @ reduced.vectors)
-    return reduced.eigenvalues, canonical_basis(vectors, reduced.eigenvalues, mass)
+    reduced_mass, reduced_stiffness = (space.T @ mass @ space).tocsr(), (space.T @ stiffness @ space).tocsr()
+    values, vectors = _lowest_eigenpairs(reduced_mass, reduced_stiffness, min(count + EXTRA_MODES, space.shape[1]),
+                                         solver, None if reduced_stiffness_lu is None else 0.0, reduced_stiffness_lu)
+    if values[0] <= RIGID_TOLERANCE * typical_eigenvalue(stiffness, mass):
+        raise ModelError(f"{what}: the lowest fixed-interface eigenvalue {values[0]:.4g} is zero to round-off; "
+                         f"the boundary node sets do not hold the mesh (a part of it is free)")
+    vectors = np.asarray(space @ vectors)
+    vectors = vectors / np.sqrt(np.einsum("ij,ij->j", vectors, mass @ vectors))
+    return values[:count], canonical_basis(vectors, values, mass)[:, :count]
 
 
 def canonical_basis(vectors, eigenvalues, mass_matrix) -> np.ndarray:
