@@ -24,7 +24,7 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from floatframe.components.base import ModelError
-from floatframe.linalg import null_space, shift_below_spectrum, typical_eigenvalue
+from floatframe.linalg import shift_below_spectrum, typical_eigenvalue
 from floatframe.solvers.linear import sparse_lu
 
 CLUSTER_TOLERANCE = 1e-6   # relative gap of omega^2 below which eigenvalues count as repeated
@@ -324,18 +324,25 @@ def _mean_motion_matrix(interfaces, n):
 
 
 def _rbe3_constrained_space(interfaces, interior, n, what):
-    """P (n_f, n_f - 6 n_sets), sparse: interior coordinates free, each set's coordinates in the null
-    space of its C_k (orthonormal, from the SVD), so that C P = 0."""
-    blocks, order = [], []
+    """P (n_f, n_f - 6 n_sets), sparse, with C P = 0: interior coordinates free; in each set, 6 dependent
+    coordinates (the pivots of a QR with column pivoting of C_k = [A B]) follow from the others,
+    u_dependent = -A^-1 B u_free, so that P has one dense row per dependent coordinate only."""
+    rows, columns, values, column = [], [], [], 0
     for k, interface in enumerate(interfaces):
         local = interface.mean_motion_rows
-        null = null_space(local, 1e-10 * np.abs(local).max())
-        if null.shape[1] != local.shape[1] - 6:
+        _, triangle, pivots = scipy.linalg.qr(local, mode="economic", pivoting=True)
+        if abs(triangle[5, 5]) <= 1e-10 * abs(triangle[0, 0]):
             raise ModelError(f"{what}: the mean-motion rows of boundary node set {k} are rank deficient")
-        blocks.append(sp.csr_matrix(null)), order.append(interface.coordinates)
-    blocks.append(sp.identity(interior.size, format="csr")), order.append(interior)
-    ordered = sp.block_diag(blocks, format="csr")
-    return ordered[np.argsort(np.concatenate(order))].tocsc()
+        dependent, free = pivots[:6], np.sort(pivots[6:])
+        elimination = -np.linalg.solve(local[:, dependent], local[:, free])        # -A^-1 B, (6, m)
+        new_columns = column + np.arange(free.size)
+        rows += [interface.coordinates[free], np.repeat(interface.coordinates[dependent], free.size)]
+        columns += [new_columns, np.tile(new_columns, 6)]
+        values += [np.ones(free.size), elimination.reshape(-1)]
+        column += free.size
+    rows.append(interior), columns.append(column + np.arange(interior.size)), values.append(np.ones(interior.size))
+    return sp.csc_matrix((np.concatenate(values), (np.concatenate(rows), np.concatenate(columns))),
+                         shape=(n, column + interior.size))
 
 
 def _fixed_interface_modes(mass, stiffness, space, count, solver, what, reduced_stiffness_lu=None):
