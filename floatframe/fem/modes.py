@@ -93,10 +93,10 @@ def eigenmodes(mass_matrix, stiffness_matrix, n_modes: int, n_rigid_body_modes: 
     return ModeBasis(vectors[:, :n_modes], values[:n_modes], "eigenmodes")
 
 
-def _lowest_eigenpairs(mass, stiffness, count, solver, shift, shifted_factorization=None):
+def _lowest_eigenpairs(mass, stiffness, count, solver, shift, shifted_solve=None):
     """The ``count`` lowest eigenpairs of K x = omega^2 M x, sorted, not normalised: dense (eigh) or
-    sparse shift-invert at ``shift`` (default: shift_below_spectrum); ``shifted_factorization`` may
-    hand over an existing sparse_lu of K - shift M."""
+    sparse shift-invert at ``shift`` (default: shift_below_spectrum); ``shifted_solve`` may hand over
+    b -> (K - shift M)^-1 b from an existing factorization."""
     n = mass.shape[0]
     use_dense = solver == "dense" or (solver == "auto" and n <= DENSE_LIMIT) or count >= n - 1
     if use_dense:
@@ -104,8 +104,8 @@ def _lowest_eigenpairs(mass, stiffness, count, solver, shift, shifted_factorizat
         return values[:count], vectors[:, :count]
     sigma = shift_below_spectrum(stiffness, mass) if shift is None else float(shift)
     try:
-        shifted = shifted_factorization or sparse_lu(stiffness - sigma * mass)  # (K - sigma M)^-1, fill-reducing
-        inverse = spla.LinearOperator((n, n), matvec=shifted.solve, dtype=float)
+        solve = shifted_solve or sparse_lu(stiffness - sigma * mass).solve  # (K - sigma M)^-1, fill-reducing
+        inverse = spla.LinearOperator((n, n), matvec=solve, dtype=float)
         values, vectors = spla.eigsh(stiffness.tocsc(), k=count, M=mass.tocsc(), sigma=sigma, which="LM",
                                      v0=np.ones(n), OPinv=inverse)
     except RuntimeError as exc:
@@ -168,18 +168,16 @@ def craig_bampton_modes(mass_matrix, stiffness_matrix, node_positions, boundary_
     static_sets = interfaces[1:] if exclude_rigid_body_motion else interfaces
     boundary = np.concatenate([interface.coordinates for interface in interfaces])
     interior = np.setdiff1d(np.arange(n), boundary)
-    stiffness_interior_lu = None
-    if variant == "RBE2":
-        static, stiffness_interior_lu = _rbe2_static_modes(stiffness, static_sets, interior, n)
-        constrained_space = sp.identity(n, format="csc")[:, interior]        # u_b = 0
-    else:
-        static = _rbe3_static_modes(stiffness, interfaces, static_sets, n, what)
-        constrained_space = _rbe3_constrained_space(interfaces, interior, n, what)   # C u = 0
-    if static.shape[1] + n_eigenmodes == 0:
+    if 6 * len(static_sets) + n_eigenmodes == 0:
         raise ModelError(f"{what}: the basis would be empty (one boundary set, excluded as rigid-body motion, "
                          f"and n_eigenmodes = 0)")
-    values, vectors = _fixed_interface_modes(mass, stiffness, constrained_space, n_eigenmodes, solver, what,
-                                             stiffness_interior_lu)
+    if variant == "RBE2":
+        static, held_solve = _rbe2_static_modes(stiffness, static_sets, interior, n)
+        held_space = sp.identity(n, format="csc")[:, interior]                     # u_b = 0
+    else:
+        static, held_solve = _rbe3_static_modes(stiffness, interfaces, static_sets, n, what)
+        held_space = _rbe3_constrained_space(interfaces, interior, n, what)        # C u = 0
+    values, vectors = _fixed_interface_modes(mass, stiffness, held_space, held_solve, n_eigenmodes, solver, what)
     rayleigh = (np.einsum("ij,ij->j", static, stiffness @ static)
                 / np.einsum("ij,ij->j", static, mass @ static))          # psi^T K psi / psi^T M psi
     return ModeBasis(np.hstack([static, vectors]), np.concatenate([rayleigh, values]),
@@ -272,24 +270,29 @@ def _interfaces(positions, boundary_node_sets, boundary_weights, what):
 
 def _rbe2_static_modes(stiffness, static_sets, interior, n):
     """Columns with set k rigid (T_k), the other boundary nodes held and u_i = -K_ii^-1 K_ib u_b; and the
-    factorization of K_ii (None without static columns), which the fixed-interface modes reuse."""
+    held mesh's solve b -> u (u_i = K_ii^-1 b_i, u_b = 0) on the same factorization."""
     static = np.zeros((n, 6 * len(static_sets)))
     for k, interface in enumerate(static_sets):
         static[interface.coordinates, 6 * k:6 * k + 6] = interface.rigid_motion
-    if not static.shape[1]:
-        return static, None
     try:
         stiffness_interior_lu = sparse_lu(stiffness[interior][:, interior])
-        static[interior] = stiffness_interior_lu.solve(-(stiffness[interior] @ static))
     except RuntimeError:
         raise ModelError("craig_bampton_modes: K_ii with all boundary nodes held is singular; the boundary "
                          "node sets do not hold the mesh (a part of it is free)") from None
-    return static, stiffness_interior_lu
+    if static.shape[1]:
+        static[interior] = stiffness_interior_lu.solve(-(stiffness[interior] @ static))
+
+    def held_solve(load):
+        displacement = np.zeros(n)
+        displacement[interior] = stiffness_interior_lu.solve(load[interior])
+        return displacement
+    return static, held_solve
 
 
 def _rbe3_static_modes(stiffness, interfaces, static_sets, n, what):
     """Minimum-energy displacements with the mean motions C u = f prescribed: [[K, C^T], [C, 0]] [u; lambda]
-    = [0; f], f = block_diag(I, W) for the set, 0 for the others; each 6-column block / its largest entry."""
+    = [0; f], f = block_diag(I, W) for the set, 0 for the others; each 6-column block / its largest entry.
+    Also the held mesh's solve b -> u ([[K, C^T], [C, 0]] [u; lambda] = [b; 0]) on the same factorization."""
     constraint = _mean_motion_matrix(interfaces, n)
     n_rows = constraint.shape[0]
     saddle_point = sp.bmat([[stiffness, constraint.T], [constraint, None]], format="csc")
@@ -298,18 +301,20 @@ def _rbe3_static_modes(stiffness, interfaces, static_sets, n, what):
     for k, interface in enumerate(static_sets):
         row = n + 6 * (first + k)
         right[row:row + 6, 6 * k:6 * k + 6] = interface.prescribed_mean_motion
-    if not right.shape[1]:
-        return np.zeros((n, 0))
     try:
-        static = sparse_lu(saddle_point).solve(right)[:n]
+        saddle_point_lu = sparse_lu(saddle_point)
     except RuntimeError:
         raise ModelError(f"{what}: the RBE3 saddle-point system is singular; the boundary node sets do not "
                          f"hold the rigid-body motion of the mesh") from None
+    static = saddle_point_lu.solve(right)[:n] if right.shape[1] else np.zeros((n, 0))
     for k in range(len(static_sets)):
         block = static[:, 6 * k:6 * k + 6]
         largest = block.max()
         static[:, 6 * k:6 * k + 6] = block / (largest if largest != 0 else 1.0)
-    return static
+
+    def held_solve(load):
+        return saddle_point_lu.solve(np.concatenate([load, np.zeros(n_rows)]))[:n]
+    return static, held_solve
 
 
 def _mean_motion_matrix(interfaces, n):
@@ -345,23 +350,30 @@ def _rbe3_constrained_space(interfaces, interior, n, what):
                          shape=(n, column + interior.size))
 
 
-def _fixed_interface_modes(mass, stiffness, space, count, solver, what, reduced_stiffness_lu=None):
-    """The ``count`` lowest modes of K, M on the subspace u = P y (P: ``space``), mass-normalised and
+def _fixed_interface_modes(mass, stiffness, space, held_solve, count, solver, what):
+    """The ``count`` lowest modes of K, M on the held subspace u = P y (P: ``space``), mass-normalised and
     canonical in the full coordinates; the lowest must be clearly above zero (the interfaces hold the mesh).
-    ``reduced_stiffness_lu``, a factorization of P^T K P, makes the shift-invert point zero."""
-    n = mass.shape[0]
+
+    Dense: eigh of P^T K P, P^T M P. Sparse: shift-invert at zero in the full coordinates with
+    ``held_solve`` as the operator G = P (P^T K P)^-1 P^T; G M has the held modes as its eigenvectors
+    with 1 / omega^2, and zeros off the subspace, which Lanczos (largest first) leaves alone.
+    """
+    n, n_free = mass.shape[0], space.shape[1]
     if count == 0:
         return np.zeros(0), np.zeros((n, 0))
-    if count > space.shape[1]:
-        raise ModelError(f"{what}: {count} fixed-interface eigenmodes asked for, but only {space.shape[1]} "
+    if count > n_free:
+        raise ModelError(f"{what}: {count} fixed-interface eigenmodes asked for, but only {n_free} "
                          f"coordinates remain with the interfaces held")
-    reduced_mass, reduced_stiffness = (space.T @ mass @ space).tocsr(), (space.T @ stiffness @ space).tocsr()
-    values, vectors = _lowest_eigenpairs(reduced_mass, reduced_stiffness, min(count + EXTRA_MODES, space.shape[1]),
-                                         solver, None if reduced_stiffness_lu is None else 0.0, reduced_stiffness_lu)
+    computed = min(count + EXTRA_MODES, n_free)
+    if solver == "dense" or (solver == "auto" and n_free <= DENSE_LIMIT) or computed >= n_free - 1:
+        values, reduced = _lowest_eigenpairs((space.T @ mass @ space).tocsr(), (space.T @ stiffness @ space).tocsr(),
+                                             computed, "dense", None)
+        vectors = np.asarray(space @ reduced)
+    else:
+        values, vectors = _lowest_eigenpairs(mass, stiffness, computed, "sparse", 0.0, held_solve)
     if values[0] <= RIGID_TOLERANCE * typical_eigenvalue(stiffness, mass):
         raise ModelError(f"{what}: the lowest fixed-interface eigenvalue {values[0]:.4g} is zero to round-off; "
                          f"the boundary node sets do not hold the mesh (a part of it is free)")
-    vectors = np.asarray(space @ vectors)
     vectors = vectors / np.sqrt(np.einsum("ij,ij->j", vectors, mass @ vectors))
     return values[:count], canonical_basis(vectors, values, mass)[:, :count]
 
