@@ -157,7 +157,7 @@ def craig_bampton_modes(mass_matrix, stiffness_matrix, node_positions, boundary_
         raise ModelError(f"{what}: variant must be 'RBE2' or 'RBE3', got {variant!r}")
     if solver not in ("auto", "sparse", "dense"):
         raise ModelError(f"{what}: solver must be 'auto', 'sparse' or 'dense', got {solver!r}")
-    if isinstance(n_eigenmodes, bool) or int(n_eigenmodes) != n_eigenmodes or n_eigenmodes < 0:
+    if not isinstance(n_eigenmodes, (int, np.integer)) or isinstance(n_eigenmodes, bool) or n_eigenmodes < 0:
         raise ModelError(f"{what}: n_eigenmodes must be an integer of at least 0, got {n_eigenmodes!r}")
     n_eigenmodes = int(n_eigenmodes)
     positions = np.asarray(node_positions, dtype=float)

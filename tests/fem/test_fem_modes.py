@@ -304,6 +304,7 @@ def test_keeping_the_first_interface_adds_its_six_columns(square_beam):
     (lambda faces: [[0, 1, 2]], {}, "on one line"),
     (lambda faces: faces, dict(variant="RBE4"), "variant must be"),
     (lambda faces: faces, dict(n_eigenmodes=-1), "n_eigenmodes must be"),
+    (lambda faces: faces, dict(n_eigenmodes="8"), "n_eigenmodes must be"),
     (lambda faces: faces, dict(n_eigenmodes=500), "only 243 coordinates remain"),
     (lambda faces: faces, dict(boundary_weights=[[1.0]]), "1 weight arrays for 2"),
 ])
