@@ -444,6 +444,26 @@ def test_craig_bampton_modes_of_the_rotor_match_exudyn(shared_rotor_data, varian
 
 
 @pytest.mark.exudyn
+@pytest.mark.parametrize("variant", ["RBE2", "RBE3"])
+def test_craig_bampton_modes_with_node_weights_match_exudyn(shared_rotor_data, variant):
+    """boundaryNodesWeights (here growing with the distance from the axis) move the interface midpoints
+    and, for RBE3, weight the mean motions."""
+    exudyn_fem = pytest.importorskip("exudyn.FEM")
+    ours, theirs = models.rotor_fem(ffFEM), models.rotor_fem(exudyn_fem)
+    interfaces = rotor_interfaces(theirs, "faces")
+    positions = theirs.GetNodePositionsAsArray()
+    weights = [1.0 + 10.0 * np.hypot(*positions[nodes, :2].T) + 0.1 * np.arange(len(nodes)) for nodes in interfaces]
+    weights = [w / w.sum() for w in weights]
+    for module, fem in ((ffFEM, ours), (exudyn_fem, theirs)):
+        fem.ComputeHurtyCraigBamptonModes(interfaces, 6, boundaryNodesWeights=weights,
+                                          computationMode=getattr(module.HCBstaticModeSelection, variant))
+    np.testing.assert_allclose(ours.eigenValues, theirs.eigenValues, rtol=1e-8)
+    basis, reference = ours.modeBasis["matrix"], theirs.modeBasis["matrix"]
+    assert largest_principal_angle_sine(basis, reference) < 1e-8
+    np.testing.assert_allclose(basis[:, :6], reference[:, :6], atol=1e-10 * np.abs(reference[:, :6]).max())
+
+
+@pytest.mark.exudyn
 def test_craig_bampton_dense_path_and_all_interfaces_match_exudyn(shared_rotor_data):
     """useSparseSolver=False and excludeRigidBodyMotion=False (12 static columns). Exudyn's dense path
     keeps all fixed-interface eigenvalues; floatframe those of the basis."""
