@@ -295,12 +295,13 @@ def _rbe3_static_modes(stiffness, interfaces, static_sets, n, what):
     Also the held mesh's solve b -> u ([[K, C^T], [C, 0]] [u; lambda] = [b; 0]) on the same factorization."""
     constraint = _mean_motion_matrix(interfaces, n)
     n_rows = constraint.shape[0]
-    saddle_point = sp.bmat([[stiffness, constraint.T], [constraint, None]], format="csc")
+    scale = np.abs(stiffness.diagonal()).mean() / np.abs(constraint.data).max()   # rows s C, same u, better pivots
+    saddle_point = sp.bmat([[stiffness, scale * constraint.T], [scale * constraint, None]], format="csc")
     right = np.zeros((n + n_rows, 6 * len(static_sets)))
     first = len(interfaces) - len(static_sets)                      # 1 where the first set is excluded
     for k, interface in enumerate(static_sets):
         row = n + 6 * (first + k)
-        right[row:row + 6, 6 * k:6 * k + 6] = interface.prescribed_mean_motion
+        right[row:row + 6, 6 * k:6 * k + 6] = scale * interface.prescribed_mean_motion
     try:
         saddle_point_lu = sparse_lu(saddle_point)
     except RuntimeError:

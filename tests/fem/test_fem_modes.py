@@ -195,6 +195,27 @@ def test_rbe2_static_modes_move_each_interface_rigidly_and_leave_the_interior_fo
                                / np.einsum("ij,ij->j", static, mass @ static), rtol=1e-12)
 
 
+def test_rbe3_static_modes_prescribe_the_mean_motion_of_their_interface_only(square_beam):
+    """C_1 psi = block_diag(I, W_1) / (largest entry), C_0 psi = 0, and off the interfaces the columns are
+    force-free: K psi is a reaction C^T lambda of the mean motions. (Exudyn divides each block of
+    6 columns by one number, so translations and rotations keep the ratio of I to W_1.)"""
+    mesh, mass, stiffness = square_beam
+    faces = end_faces(mesh)
+    static = craig_bampton_modes(mass, stiffness, mesh.nodes, faces, 2, variant="RBE3").vectors[:, :6]
+    held, moved = mean_motion_rows(mesh, faces[0]), mean_motion_rows(mesh, faces[1])
+    assert np.abs(held @ static).max() < 1e-12 * np.abs(static).max()
+    offsets = mesh.nodes[faces[1]] - mesh.nodes[faces[1]].mean(axis=0)
+    second_moment = sum((p @ p) * np.eye(3) - np.outer(p, p) for p in offsets) / len(offsets)   # -sum w skew(p)^2
+    mean_motion = moved @ static
+    scaling = mean_motion[0, 0]                      # 1 / the largest entry before scaling
+    assert 0 < scaling < 2 and static.max() == pytest.approx(1.0, rel=1e-15)
+    prescribed = scaling * scipy.linalg.block_diag(np.eye(3), second_moment)
+    np.testing.assert_allclose(mean_motion, prescribed, rtol=0, atol=1e-12 * np.abs(prescribed).max())
+    constraint = np.vstack([held, moved])
+    multipliers, *_ = np.linalg.lstsq(constraint.T, stiffness @ static, rcond=None)
+    assert np.abs(constraint.T @ multipliers - stiffness @ static).max() < 1e-9 * np.abs(stiffness @ static).max()
+
+
 @pytest.mark.parametrize("variant", ["RBE2", "RBE3"])
 def test_fixed_interface_modes_are_m_orthonormal_eigenmodes_of_the_held_mesh(square_beam, variant):
     """RBE2: zero on every boundary node, K psi = omega^2 M psi on the interior rows. RBE3: the mean
