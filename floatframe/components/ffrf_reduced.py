@@ -341,4 +341,6 @@ def add_reduced_ffrf_body(system, node_positions, mass_matrix, stiffness_matrix,
                                        initial_velocities=np.concatenate([velocity, theta_t]),
                                        name=f"{name} frame" if name else ""))
     modal = system.add(NodeGenericODE2(np.zeros(invariants.n_modes), name=f"{name} modes" if name else ""))
-    return system.add(ObjectFFRFReducedOrder([rigid, modal], invariants, name=name, **options))
+    body = ObjectFFRFReducedOrder([rigid, modal], invariants, name=name, **options)
+    system.add(body)
+    return body
