@@ -36,7 +36,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from floatframe import rotations
-from floatframe.components.base import ModelError, resolve
+from floatframe.components.base import Context, ModelError, resolve
 from floatframe.components.ffrf import FloatingFrameBody, stacked_skew
 from floatframe.components.nodes import NodeGenericODE2, NodeRigidBodyEP
 
@@ -152,6 +152,43 @@ class ReducedOrderInvariants:
         invariants.check(fault)
         return invariants
 
+    @classmethod
+    def validated(cls, what="reduced-order body", **fields):
+        """The invariants from their values as given (e.g. by an Exudyn item), with shapes, finiteness, rank and
+        the absence of rigid-body motion checked; ``what`` names the body in errors."""
+        def fault(text):
+            return ModelError(f"{what}: {text}")
+
+        basis = np.asarray(fields["mode_basis"], dtype=float)
+        if basis.ndim != 2 or basis.shape[1] == 0 or basis.shape[0] % 3 or basis.shape[0] == 0:
+            raise fault(f"the mode basis must be (3 x mesh nodes, n_modes) with at least one mode, got shape "
+                        f"{basis.shape}")
+        n_f, n_m = basis.shape
+        shapes = dict(mode_basis=(n_f, n_m), reference_positions=(n_f,), mass_reduced=(n_m, n_m),
+                      stiffness_reduced=(n_m, n_m), damping_reduced=(n_m, n_m), mass=(), inertia=(3, 3),
+                      center_of_mass=(3,), psi_tilde_psi=(3 * n_m, n_m), psi_tilde_psi_tilde=(3 * n_m, 3 * n_m),
+                      phit_t_psi=(3, n_m), phit_t_psi_tilde=(3, 3 * n_m), xref_tilde_psi=(3, n_m),
+                      xref_tilde_psi_tilde=(3, 3 * n_m))
+        values = {}
+        for name, shape in shapes.items():
+            value = fields.get(name)
+            if value is None and name == "damping_reduced":
+                values[name] = None
+                continue
+            if value is None:
+                raise fault(f"{name} is required")
+            array = np.asarray(value.toarray() if sp.issparse(value) else value, dtype=float)
+            if name == "reference_positions":
+                array = array.reshape(-1)
+            if array.shape != shape:
+                raise fault(f"{name} must have shape {shape} for a mode basis of shape {basis.shape}, got {array.shape}")
+            if not np.all(np.isfinite(array)):
+                raise fault(f"{name} contains NaN or inf")
+            values[name] = float(array) if name == "mass" else array
+        invariants = cls(**values)
+        invariants.check(fault)
+        return invariants
+
     def check(self, fault) -> None:
         """Refuse a basis that is rank-deficient (in the M inner product) or that contains a rigid-body motion
         of the mesh, which the frame describes already: either leaves the body's mass matrix singular."""
@@ -211,8 +248,10 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
     invariants : :class:`ReducedOrderInvariants` of the mode basis (``ReducedOrderInvariants.from_fe_matrices``).
     force_user_function : f(system, t, item_number, q, q_t) -> (n_c,), added to the right-hand side.
     mass_matrix_user_function : f(system, t, item_number, q, q_t) -> (n_c, n_c), added to the mass matrix.
-    compute_ffrf_terms : if False the FFRF mass terms (M_red included) and quadratic velocity vector are
-        left out, as in the specification; stiffness and damping stay.
+    compute_ffrf_terms : if False the object adds nothing but its user functions: no mass terms (M_red
+        included), no quadratic velocity vector, and also no K_red and D_red. The specification's text keeps
+        stiffness and damping; Exudyn 1.13.6 leaves them out (its CMS user functions add them, and a body with
+        them gives the numbers of the body without), and floatframe does as Exudyn does.
 
     n_c = 7 + n_m. Mesh-node outputs and markers use the 3 rows of Psi of their nodes only.
     """
@@ -269,17 +308,32 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
     def add_terms(self, ctx):
         modal = self.modal_node.coordinate_indices
         ctx.add_lhs(self.coordinate_indices, self.generalized_terms(ctx, self.accelerations(ctx), linear=False))
-        ctx.add_linear(modal, modal, sp.csr_matrix(self.invariants.stiffness_reduced), "q")          # K_red zeta
-        if self.invariants.damping_reduced is not None:
-            ctx.add_linear(modal, modal, sp.csr_matrix(self.invariants.damping_reduced), "v")        # D_red zeta_t
         if self.compute_ffrf_terms:
             ctx.add_linear(modal, modal, sp.csr_matrix(self.invariants.mass_reduced), "a")           # M_red zeta_tt
+            ctx.add_linear(modal, modal, sp.csr_matrix(self.invariants.stiffness_reduced), "q")      # K_red zeta
+            if self.invariants.damping_reduced is not None:
+                ctx.add_linear(modal, modal, sp.csr_matrix(self.invariants.damping_reduced), "v")    # D_red zeta_t
 
-    def generalized_terms(self, ctx, acceleration, linear=True):
+    def ffrf_function(self) -> ca.Function:
+        """(q, q_t) -> (M, f) of the object alone (n_c,), without user functions: its mass matrix (n_c, n_c) and
+        f = f_v - [0, 0, K_red zeta + D_red zeta_t], the quadratic velocity vector and the elastic and damping forces,
+        so that the equations of motion are M q_tt = f + (other forces). q without reference values."""
+        if getattr(self, "_ffrf_function", None) is None:
+            ctx, q_object, v_object = object_context(self)
+            acceleration = ctx.object_accelerations
+            terms = self.generalized_terms(ctx, acceleration, user_functions=False, ffrf_terms=True)
+            mass = ca.jacobian(terms, acceleration)
+            force = -ca.substitute(terms, acceleration, ca.SX.zeros(acceleration.numel()))
+            self._ffrf_function = ca.Function(f"{self.type_name}{self.index}_ffrf", [q_object, v_object],
+                                              [ca.densify(mass), force])
+        return self._ffrf_function
+
+    def generalized_terms(self, ctx, acceleration, linear=True, user_functions=True, ffrf_terms=None):
         """Left-hand side of the object's equations for the given accelerations (n_c,).
 
         With ``linear=False`` the constant terms K_red zeta, D_red zeta_t and M_red zeta_tt are left out
-        (``add_terms`` declares them separately as linear terms).
+        (``add_terms`` declares them separately as linear terms); ``user_functions=False`` leaves out the user
+        functions, ``ffrf_terms`` overrides ``compute_ffrf_terms``.
         """
         inv = self.invariants
         frame = self.frame(ctx)
@@ -287,7 +341,7 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
         zeta, zeta_t = self.modal(ctx, "q"), self.modal(ctx, "v")
         a_t, theta_tt, zeta_tt = acceleration[:3], acceleration[3:7], acceleration[7:]
         terms = ca.SX.zeros(self.n_coordinates)
-        if self.compute_ffrf_terms:
+        if self.compute_ffrf_terms if ffrf_terms is None else ffrf_terms:
             alpha = g_local @ theta_tt + rotations.g_local(frame["theta_t"]) @ frame["theta_t"]
             eye = ca.DM.eye(3)
             z = ca.kron(zeta, eye)                                               # Z = zeta (x) I (3 n_m, 3)
@@ -311,13 +365,33 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
                           - ca.reshape(centrifugal_f, 3, self.n_modes).T @ omega
                           - 2 * ca.DM(inv.psi_tilde_psi).T @ zeta_t_omega)
             if linear:
-                terms[7:] += ca.DM(inv.mass_reduced) @ zeta_tt
-        if linear:
-            terms[7:] += ca.DM(inv.stiffness_reduced) @ zeta
-            if inv.damping_reduced is not None:
-                terms[7:] += ca.DM(inv.damping_reduced) @ zeta_t
-        terms += self._user_terms(ctx, acceleration)
+                terms[7:] += ca.DM(inv.mass_reduced) @ zeta_tt + ca.DM(inv.stiffness_reduced) @ zeta
+                if inv.damping_reduced is not None:
+                    terms[7:] += ca.DM(inv.damping_reduced) @ zeta_t
+        if user_functions:
+            terms += self._user_terms(ctx, acceleration)
         return terms
+
+
+def object_context(body) -> tuple[Context, ca.SX, ca.SX]:
+    """A context in which only the coordinates of ``body`` are symbols: (ctx, q_object, v_object), each (n_c,).
+
+    Used to evaluate a body's own terms outside the assembled system (e.g. the numbers of Exudyn's CMS user
+    functions). The body must be connected (added to an assembled system).
+    """
+    indices = body.coordinate_indices
+    size = int(indices.max()) + 1
+    q_object, v_object = ca.SX.sym("q", indices.size), ca.SX.sym("v", indices.size)
+    q, v, a = ca.SX.zeros(size), ca.SX.zeros(size), ca.SX.zeros(size)
+    a_object = ca.SX.sym("a", indices.size)
+    for vector, values in ((q, q_object), (v, v_object), (a, a_object)):
+        for row, index in enumerate(indices):
+            vector[int(index)] = values[row]
+    reference = np.zeros(size)
+    reference[indices] = np.concatenate([node.reference_coordinates for node in body.object_nodes])
+    ctx = Context(t=ca.SX.sym("t"), q=q, v=v, a=a, lam=ca.SX.sym("lam", 0), q_reference=reference)
+    ctx.object_accelerations = a_object
+    return ctx, q_object, v_object
 
 
 def add_reduced_ffrf_body(system, node_positions, mass_matrix, stiffness_matrix, modes, damping_matrix=None,
