@@ -131,6 +131,19 @@ class FloatingFrameBody(Component):
         """Body-fixed displacement u_f ("q"), its velocity ("v") or acceleration ("a") of one mesh node, 3-vector."""
         raise NotImplementedError
 
+    def local_displacements(self, ctx, which: str = "q"):
+        """u_f (or its rates) of all mesh nodes as a 3 x n_mesh_nodes matrix."""
+        return ca.horzcat(*[self.mesh_node_local(ctx, k, which) for k in range(self.n_mesh_nodes)])
+
+    def mesh_motion(self, ctx) -> dict:
+        """Global Position, Displacement [m] and Velocity [m/s] of all mesh nodes, each 3 x n_mesh_nodes."""
+        frame = self.frame(ctx)
+        local = self.reference_positions.reshape(-1, 3).T + self.local_displacements(ctx)
+        positions = frame["position"] + frame["rotation"] @ local
+        reference = np.column_stack([self.reference_mesh_position(k) for k in range(self.n_mesh_nodes)])
+        velocities = ca.reshape(ctx.time_derivative(ca.vec(positions)), 3, self.n_mesh_nodes)
+        return {"Position": positions, "Displacement": positions - reference, "Velocity": velocities}
+
     def weighted_local_displacement(self, ctx, mesh_nodes, weights):
         """sum_k w_k u_f,k, body-fixed (3,)."""
         return sum(w * self.mesh_node_local(ctx, k, "q") for k, w in zip(mesh_nodes, weights))
@@ -388,6 +401,10 @@ class ObjectFFRF(FloatingFrameBody):
         """u_f, its velocity or acceleration of one mesh node: the coordinates of its NodePoint."""
         getter = {"q": ctx.coordinates, "v": ctx.velocities, "a": ctx.accelerations}[which]
         return getter(self.mesh_nodes[mesh_node])
+
+    def local_displacements(self, ctx, which: str = "q"):
+        """u_f (or its rates) of all mesh nodes as a 3 x n_mesh_nodes matrix."""
+        return ca.reshape(self.flexible(ctx, which), 3, self.n_mesh_nodes)
 
     def local_positions(self, ctx):
         """p = x_ref + q_f as a 3 x n_nf matrix (one column per mesh node)."""

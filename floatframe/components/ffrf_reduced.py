@@ -298,6 +298,10 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
         rows = self.invariants.mode_basis[3 * mesh_node:3 * mesh_node + 3]
         return ca.DM(rows) @ self.modal(ctx, which)
 
+    def local_displacements(self, ctx, which: str = "q"):
+        """Psi zeta (or its rates) as a 3 x n_mesh_nodes matrix."""
+        return ca.reshape(ca.DM(self.invariants.mode_basis) @ self.modal(ctx, which), 3, self.n_mesh_nodes)
+
     def weighted_local_displacement(self, ctx, mesh_nodes, weights):
         """(sum_k w_k Psi_k) zeta, with the weighted rows summed once."""
         basis = self.invariants.mode_basis.reshape(self.n_mesh_nodes, 3, self.n_modes)
