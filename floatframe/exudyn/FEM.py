@@ -7,7 +7,10 @@ Tisserand-frame constraint to a MainSystem, as Exudyn's does.
 """
 from __future__ import annotations
 
+import pickle
 import warnings
+from enum import Enum
+from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
@@ -19,6 +22,7 @@ from floatframe.exudyn._matrix import MatrixContainer
 from floatframe.exudyn._names import ExudynLayerError
 from floatframe.components.ffrf import tisserand_rows
 from floatframe.exudyn.utilities import AngularVelocity2EulerParameters_t, Skew
+from floatframe.fem.mesh import NODES_PER_ELEMENT
 
 # outward triangles of the faces of positively oriented elements (Abaqus/VTK node order)
 _HEX_TRIANGLES = [[0, 3, 2], [0, 2, 1], [4, 5, 6], [4, 6, 7], [0, 1, 5], [0, 5, 4], [1, 2, 6], [1, 6, 5],
@@ -36,11 +40,26 @@ def ConvertTetToTrigs(nodeNumbers) -> list:
     return [[int(nodeNumbers[i]) for i in triangle] for triangle in _TET_TRIANGLES]
 
 
+class HCBstaticModeSelection(Enum):
+    """Static modes of FEMinterface.ComputeHurtyCraigBamptonModes (Exudyn's values); floatframe supports
+    RBE2 (each interface moves rigidly) and RBE3 (each interface's weighted mean motion)."""
+
+    allBoundaryNodes = 1
+    RBE2 = 2
+    RBE3 = 3
+    noStaticModes = 4
+
+
+_FILE_KEYS = ("metaData", "nodes", "elements", "massMatrix", "stiffnessMatrix", "surface", "nodeSets",
+              "elementSets", "modeBasis", "eigenValues", "postProcessingModes")
+
+
 class FEMinterface:
     """Mesh, mass and stiffness matrices of a finite-element model, with Exudyn's method names.
 
     Attributes as in Exudyn: ``nodes`` ({'Position': (n, 3)}), ``elements`` (list of dicts with
-    'Hex8'/'Tet4' connectivities, 0-based), ``modeBasis``, ``eigenValues``.
+    'Hex8'/'Tet4' connectivities, 0-based), ``modeBasis``, ``eigenValues``, and (stored in files only)
+    ``surface``, ``nodeSets``, ``elementSets``, ``postProcessingModes``, ``metaData``.
     """
 
     def __init__(self):
@@ -49,6 +68,10 @@ class FEMinterface:
         self.modeBasis = {}
         self.eigenValues = []
         self.surface = []
+        self.nodeSets = []
+        self.elementSets = []
+        self.postProcessingModes = {}
+        self.metaData = {"source": "unknown"}
         self._mesh = None
         self._mass = None
         self._stiffness = None
@@ -154,8 +177,139 @@ class FEMinterface:
         self.eigenValues = modes.eigenvalues
         self.modeBasis = {"matrix": modes.vectors, "type": "NormalModes"}
 
+    def ComputeHurtyCraigBamptonModes(self, boundaryNodesList, nEigenModes, useSparseSolver=True,
+                                      computationMode=HCBstaticModeSelection.RBE2, boundaryNodesWeights=[],
+                                      excludeRigidBodyMotion=True, RBE3secondMomentOfAreaWeighting=True,
+                                      numberOfRigidBodyModes=None, verboseMode=False, timerTreshold=20000):
+        """Craig-Bampton basis (:func:`floatframe.fem.craig_bampton_modes`): 6 static modes per boundary node
+        list (the first one's dropped if ``excludeRigidBodyMotion``), then ``nEigenModes`` fixed-interface
+        eigenmodes. ``modeBasis['matrix']`` holds all columns, ``eigenValues`` the fixed-interface omega^2
+        only, as in Exudyn. ``verboseMode``, ``timerTreshold`` only print in Exudyn and are ignored."""
+        variants = {HCBstaticModeSelection.RBE2: "RBE2", HCBstaticModeSelection.RBE3: "RBE3"}
+        if computationMode not in variants:
+            raise ExudynLayerError(f"FEMinterface.ComputeHurtyCraigBamptonModes: computationMode {computationMode} "
+                                   f"is not supported (supported: HCBstaticModeSelection.RBE2, .RBE3)")
+        if not RBE3secondMomentOfAreaWeighting:
+            raise ExudynLayerError("FEMinterface.ComputeHurtyCraigBamptonModes: RBE3secondMomentOfAreaWeighting=False "
+                                   "is not supported (only the second-moment weighting W = -sum w skew(p)^2)")
+        if len(boundaryNodesList) == 0:
+            raise ExudynLayerError("FEMinterface.ComputeHurtyCraigBamptonModes: boundaryNodesList is empty; give "
+                                   "at least one boundary node list, or use ComputeEigenmodes for free-free modes")
+        modes = core_fem.craig_bampton_modes(
+            self._require("_mass", "Mass"), self._require("_stiffness", "Stiffness"),
+            self._require("_mesh", "Mesh").nodes, boundaryNodesList, int(nEigenModes),
+            variant=variants[computationMode], solver="sparse" if useSparseSolver else "dense",
+            boundary_weights=list(boundaryNodesWeights) or None, exclude_rigid_body_motion=bool(excludeRigidBodyMotion))
+        self.modeBasis = {"matrix": modes.vectors, "type": "HCBmodes"}
+        self.eigenValues = np.abs(modes.eigenvalues[modes.n_static:])
+
     def GetEigenFrequenciesHz(self) -> np.ndarray:
+        """Frequencies [Hz] of ``eigenValues`` (after Craig-Bampton: of the fixed-interface modes only)."""
         return np.sqrt(np.asarray(self.eigenValues)) / (2 * np.pi)
+
+    # --- node selection -------------------------------------------------------------------------
+    def GetNodesOnCircle(self, point, normal, r, tolerance=1e-5) -> list:
+        """Nodes within ``tolerance`` of the plane through ``point`` with ``normal`` (taken as given, not
+        normalised) whose squared distance from ``point`` is r^2 within tolerance^2."""
+        offsets = self._require("_mesh", "Mesh").nodes - np.asarray(point, dtype=float)
+        in_plane = np.abs(offsets @ np.asarray(normal, dtype=float)) <= tolerance
+        on_radius = np.abs(np.einsum("ij,ij->i", offsets, offsets) - float(r) ** 2) <= tolerance ** 2
+        return [int(i) for i in np.flatnonzero(in_plane & on_radius)]
+
+    def GetNodesInCube(self, pMin, pMax) -> list:
+        """Nodes with pMin <= x <= pMax in every coordinate (bounds included)."""
+        nodes = self._require("_mesh", "Mesh").nodes
+        inside = np.all((nodes >= np.asarray(pMin, dtype=float)) & (nodes <= np.asarray(pMax, dtype=float)), axis=1)
+        return [int(i) for i in np.flatnonzero(inside)]
+
+    # --- files ----------------------------------------------------------------------------------
+    def SaveToFile(self, fileName, fileVersion=4, mode=None):
+        """Write mesh, matrices and modes as Exudyn 1.13.6 does: one dictionary of the keys metaData, nodes,
+        elements, massMatrix, stiffnessMatrix (scipy csr_matrix), surface, nodeSets, elementSets, modeBasis,
+        eigenValues, postProcessingModes, fileVersion and type='FEMinterface', in a NumPy .npz (default)
+        or a pickle (.pkl). Each file can be read by either package."""
+        path, mode = _file_name_and_mode(fileName, mode, "SaveToFile")
+        if int(fileVersion) < 1:
+            raise ExudynLayerError(f"FEMinterface.SaveToFile: fileVersion must be at least 1, got {fileVersion}")
+        data = {key: value for key, value in zip(_FILE_KEYS, self._file_contents())}
+        data.update(fileVersion=int(fileVersion), type="FEMinterface")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if mode == "NPZ":
+            np.savez(path, **data)
+        else:
+            with open(path, "wb") as file:
+                pickle.dump(data, file)
+
+    def LoadFromFile(self, fileName, forceVersion=None, mode=None):
+        """Read a file of SaveToFile (floatframe's or Exudyn's, .npz or .pkl); returns its fileVersion."""
+        path, mode = _file_name_and_mode(fileName, mode, "LoadFromFile")
+        if not path.is_file():
+            raise ExudynLayerError(f"FEMinterface.LoadFromFile: file '{path}' not found")
+        if mode == "NPZ":
+            with np.load(path, allow_pickle=True) as stored:
+                data = {key: _unpack_npz(stored[key]) for key in stored.files}
+        else:
+            with open(path, "rb") as file:
+                data = pickle.load(file)
+        missing = [key for key in ("nodes", "elements", "massMatrix", "stiffnessMatrix") if key not in data]
+        if missing:
+            raise ExudynLayerError(f"FEMinterface.LoadFromFile: '{path}' is not a FEMinterface file (no {missing})")
+        self._set_file_contents(data)
+        return int(data["fileVersion"]) if forceVersion is None and "fileVersion" in data else forceVersion
+
+    def _file_contents(self):
+        matrices = [None if m is None else sp.csr_matrix(m) for m in (self._mass, self._stiffness)]
+        return (dict(self.metaData), dict(self.nodes), list(self.elements), matrices[0], matrices[1],
+                list(self.surface), list(self.nodeSets), list(self.elementSets), dict(self.modeBasis),
+                np.asarray(self.eigenValues), dict(self.postProcessingModes))
+
+    def _set_file_contents(self, data):
+        nodes = dict(data["nodes"])
+        if set(nodes) != {"Position"}:
+            raise ExudynLayerError(f"FEMinterface.LoadFromFile: only 'Position' nodes are supported, the file has "
+                                   f"{sorted(nodes)}")
+        self.elements = [{key: np.asarray(value) if key != "Name" else value for key, value in dict(item).items()}
+                         for item in data["elements"]]
+        connectivity = {}
+        for item in self.elements:
+            for kind, value in item.items():
+                if kind in NODES_PER_ELEMENT:
+                    connectivity.setdefault(kind, []).append(np.asarray(value, dtype=np.int64))
+        self.nodes = {"Position": np.asarray(nodes["Position"], dtype=float)}
+        self._mesh = core_fem.Mesh(self.nodes["Position"], {kind: np.vstack(c) for kind, c in connectivity.items()})
+        self._mass, self._stiffness = (None if data[key] is None else sp.csr_matrix(data[key], dtype=float)
+                                       for key in ("massMatrix", "stiffnessMatrix"))
+        self.surface = [dict(item) for item in data.get("surface", [])]
+        self.nodeSets = list(data.get("nodeSets", []))
+        self.elementSets = list(data.get("elementSets", []))
+        self.modeBasis = dict(data.get("modeBasis", {}))
+        self.eigenValues = np.asarray(data.get("eigenValues", []), dtype=float)
+        self.postProcessingModes = dict(data.get("postProcessingModes", {}))
+        self.metaData = dict(data.get("metaData", {"source": "unknown"}))
+
+
+def _file_name_and_mode(fileName, mode, what):
+    """The path with its extension and the format, 'NPZ' (default, '.npz') or 'PKL' ('.pkl')."""
+    extensions = {".npz": "NPZ", ".pkl": "PKL"}
+    path = Path(str(fileName))
+    if mode is not None and mode not in extensions.values():
+        raise ExudynLayerError(f"FEMinterface.{what}: mode {mode!r} is not supported (supported: 'NPZ', 'PKL')")
+    suffix = path.suffix.lower()
+    if suffix in (".npy", ".hdf5"):
+        raise ExudynLayerError(f"FEMinterface.{what}: '{suffix}' files are not supported (use '.npz' or '.pkl')")
+    if suffix in extensions:
+        if mode is not None and extensions[suffix] != mode:
+            raise ExudynLayerError(f"FEMinterface.{what}: extension '{suffix}' and mode {mode!r} disagree")
+        return path, extensions[suffix]
+    mode = mode or "NPZ"
+    return path.with_name(path.name + "." + mode.lower()), mode
+
+
+def _unpack_npz(value):
+    """An entry of np.load: 0-d object arrays hold a dict, a matrix or None; 1-d object arrays a list."""
+    if value.dtype == object:
+        return value.item() if value.ndim == 0 else value.tolist()
+    return value if value.ndim else value.item()
 
 
 class ObjectFFRFinterface:
