@@ -8,6 +8,7 @@ Tisserand-frame constraint to a MainSystem, as Exudyn's does.
 from __future__ import annotations
 
 import pickle
+import warnings
 from enum import Enum
 from pathlib import Path
 
@@ -15,11 +16,12 @@ import numpy as np
 import scipy.sparse as sp
 
 from floatframe import fem as core_fem
+from floatframe import rotations
 from floatframe.exudyn import _items as items
 from floatframe.exudyn._matrix import MatrixContainer
 from floatframe.exudyn._names import ExudynLayerError
 from floatframe.components.ffrf import tisserand_rows
-from floatframe.exudyn.utilities import AngularVelocity2EulerParameters_t
+from floatframe.exudyn.utilities import AngularVelocity2EulerParameters_t, Skew
 from floatframe.fem.mesh import NODES_PER_ELEMENT
 
 # outward triangles of the faces of positively oriented elements (Abaqus/VTK node order)
@@ -364,3 +366,142 @@ class ObjectFFRFinterface:
         marker_ground = mbs.AddMarker(items.MarkerNodeCoordinates(nodeNumber=ground))
         return mbs.AddObject(items.ObjectConnectorCoordinateVector(
             markerNumbers=[marker_ground, marker_object], scalingMarker1=scaling, offset=offset))
+
+
+def _round_small_entries(matrix: np.ndarray, relative: float) -> np.ndarray:
+    """Exudyn's rounding of reduced matrices: entries below ``relative`` x max |entry| set to zero."""
+    rounded = np.array(matrix, dtype=float)
+    rounded[np.abs(rounded) < relative * np.abs(rounded).max(initial=0.0)] = 0.0
+    return rounded
+
+
+class ObjectFFRFreducedOrderInterface:
+    """Builds an ObjectFFRFreducedOrder (CMS body) with its two nodes from a FEMinterface with a mode basis.
+
+    The invariants are computed by :class:`floatframe.components.ReducedOrderInvariants`; their Exudyn
+    names are kept as attributes (``massMatrixReduced``, ``mPsiTildePsi``, ..., ``totalMass``, ``chiU``).
+    Only Euler parameters are supported for the frame node. Reduced mass and stiffness matrices are
+    rounded as Exudyn rounds them (entries below 1e-13 of the largest set to zero).
+    """
+
+    def __init__(self, femInterface: FEMinterface | None = None,
+                 rigidBodyNodeType="NodeType.RotationEulerParameters", roundMassMatrix=1e-13,
+                 roundStiffnessMatrix=1e-13):
+        if "EulerParameters" not in str(rigidBodyNodeType):
+            raise ExudynLayerError(f"ObjectFFRFreducedOrderInterface: rigidBodyNodeType {rigidBodyNodeType} is not "
+                                   f"supported; the frame node has Euler parameters (NodeType.RotationEulerParameters)")
+        self.rigidBodyNodeType = "NodeType.RotationEulerParameters"
+        self.postProcessingModes = {}
+        self.trigList = []
+        self.oFFRFreducedOrder = None
+        if femInterface is None:
+            return
+        if not femInterface.modeBasis or "matrix" not in femInterface.modeBasis:
+            raise ExudynLayerError("ObjectFFRFreducedOrderInterface: the FEMinterface has no mode basis; call "
+                                   "ComputeEigenmodes(...) or ComputeHurtyCraigBamptonModes(...) first")
+        positions = femInterface.GetNodePositionsAsArray()
+        invariants = core_fem_invariants(femInterface, positions)
+        self.modeBasis = invariants.mode_basis
+        self.trigList = (femInterface.GetSurfaceTriangles().tolist()
+                         if femInterface._mesh is not None and femInterface._mesh.elements else [])
+        self.massMatrixReduced = _round_small_entries(invariants.mass_reduced, roundMassMatrix)
+        self.stiffnessMatrixReduced = _round_small_entries(invariants.stiffness_reduced, roundStiffnessMatrix)
+        self.nModes, self.nNodes, self.dim3D = invariants.n_modes, len(positions), 3
+        self.nODE2rot, self.nODE2rigid = 4, 7
+        self.nODE2FFRFreduced = 7 + self.nModes
+        self.xRef = invariants.reference_positions
+        self.inertiaLocal = invariants.inertia
+        self.totalMass = invariants.mass
+        self.Mtt = invariants.mass * np.eye(3)
+        self.chiU = invariants.center_of_mass
+        self.chiUtilde = Skew(self.chiU)
+        for name, field in items.REDUCED_ORDER_MATRICES.items():
+            setattr(self, name, getattr(invariants, field))
+
+    def AddObjectFFRFreducedOrderWithUserFunctions(self, exu, mbs, positionRef=(0, 0, 0), initialVelocity=(0, 0, 0),
+                                                   rotationMatrixRef=(), initialAngularVelocity=(0, 0, 0),
+                                                   gravity=(0, 0, 0), UFforce=0, UFmassMatrix=0,
+                                                   massProportionalDamping=0, stiffnessProportionalDamping=0,
+                                                   color=(0.1, 0.9, 0.1, 1.0), eulerParametersRef=(), name="") -> dict:
+        """Add the frame node (NodeRigidBodyEP), the modal node (NodeGenericODE2) and the ObjectFFRFreducedOrder.
+
+        As in Exudyn: without both user functions the body computes its FFRF terms itself (no Python call in the
+        Newton loop); with both, computeFFRFterms is False and the two functions provide mass matrix and forces
+        (e.g. through :meth:`UFmassFFRFreducedOrder` and :meth:`UFforceFFRFreducedOrder`). Rayleigh damping acts on
+        the modal coordinates. Returns {'nRigidBody', 'nGenericODE2', 'oFFRFreducedOrder', 'loadGravity'}.
+        """
+        if np.any(np.asarray(gravity, dtype=float) != 0):
+            raise ExudynLayerError("AddObjectFFRFreducedOrder: gravity is not supported yet (Exudyn adds it as "
+                                   "LoadMassProportional, which floatframe does not translate)")
+        if len(rotationMatrixRef) and len(eulerParametersRef):
+            raise ExudynLayerError("AddObjectFFRFreducedOrderWithUserFunctions: give rotationMatrixRef or "
+                                   "eulerParametersRef, not both")
+        if len(eulerParametersRef):
+            warnings.warn("AddObjectFFRFreducedOrderWithUserFunctions: eulerParametersRef is deprecated; use "
+                          "rotationMatrixRef", DeprecationWarning, stacklevel=2)
+            theta = np.asarray(eulerParametersRef, dtype=float)
+        else:
+            rotation = np.eye(3) if not len(rotationMatrixRef) else np.asarray(rotationMatrixRef, dtype=float)
+            theta = rotations.euler_parameters_from_rotation_matrix(rotation)
+        self.rotationParameters0 = list(theta)
+        self.rotationParameters_t0 = list(AngularVelocity2EulerParameters_t(initialAngularVelocity, theta))
+        self.nRigidBody = mbs.AddNode(items.NodeRigidBodyEP(
+            name=f"NodeRigidBody:{name}" if name else "", referenceCoordinates=list(positionRef) + list(theta),
+            initialVelocities=list(initialVelocity) + self.rotationParameters_t0))
+        self.nGenericODE2 = mbs.AddNode(items.NodeGenericODE2(
+            name=f"NodeGeneric:{name}" if name else "", numberOfODE2Coordinates=self.nModes,
+            referenceCoordinates=[0.0] * self.nModes, initialCoordinates=[0.0] * self.nModes,
+            initialCoordinates_t=[0.0] * self.nModes))
+        self.gravity, self.loadGravity = list(gravity), None
+        self.dampingMatrixReduced = (massProportionalDamping * self.massMatrixReduced
+                                     + stiffnessProportionalDamping * self.stiffnessMatrixReduced)
+        damped = bool(massProportionalDamping or stiffnessProportionalDamping)
+        user_functions = not (UFmassMatrix == 0 or UFforce == 0)
+        self.oFFRFreducedOrder = mbs.AddObject(items.ObjectFFRFreducedOrder(
+            name=name, nodeNumbers=[self.nRigidBody, self.nGenericODE2],
+            massMatrixReduced=MatrixContainer(self.massMatrixReduced),
+            stiffnessMatrixReduced=MatrixContainer(self.stiffnessMatrixReduced),
+            dampingMatrixReduced=MatrixContainer(self.dampingMatrixReduced) if damped else [],
+            modeBasis=self.modeBasis, referencePositions=self.xRef, mass=self.totalMass, inertia=self.inertiaLocal,
+            centerOfMass=self.chiU, forceUserFunction=UFforce, massMatrixUserFunction=UFmassMatrix,
+            computeFFRFterms=not user_functions,
+            **{name_: getattr(self, name_) for name_ in items.REDUCED_ORDER_MATRICES},
+            visualization=dict(show=True, color=list(color), triangleMesh=np.asarray(self.trigList), showNodes=True)))
+        return {"nRigidBody": self.nRigidBody, "nGenericODE2": self.nGenericODE2,
+                "oFFRFreducedOrder": self.oFFRFreducedOrder, "loadGravity": self.loadGravity}
+
+    def AddObjectFFRFreducedOrder(self, mbs, positionRef=(0, 0, 0), initialVelocity=(0, 0, 0), rotationMatrixRef=(),
+                                  initialAngularVelocity=(0, 0, 0), massProportionalDamping=0,
+                                  stiffnessProportionalDamping=0, gravity=(0, 0, 0), color=(0.1, 0.9, 0.1, 1.0),
+                                  name="") -> dict:
+        """The body without user functions (its FFRF terms computed natively); see
+        :meth:`AddObjectFFRFreducedOrderWithUserFunctions`."""
+        return self.AddObjectFFRFreducedOrderWithUserFunctions(
+            None, mbs, positionRef=positionRef, initialVelocity=initialVelocity, rotationMatrixRef=rotationMatrixRef,
+            initialAngularVelocity=initialAngularVelocity, massProportionalDamping=massProportionalDamping,
+            stiffnessProportionalDamping=stiffnessProportionalDamping, gravity=gravity, color=color, name=name)
+
+    def _ffrf_terms(self, mbs, qReduced, qReduced_t):
+        if self.oFFRFreducedOrder is None or mbs._core is None:
+            raise ExudynLayerError("ObjectFFRFreducedOrderInterface: the user functions need the body added "
+                                   "(AddObjectFFRFreducedOrderWithUserFunctions) and the system assembled")
+        body = mbs._core.objects[self.oFFRFreducedOrder]
+        mass, force = body.ffrf_function()(np.asarray(qReduced, dtype=float), np.asarray(qReduced_t, dtype=float))
+        return np.asarray(mass), np.asarray(force).reshape(-1)
+
+    def UFmassFFRFreducedOrder(self, exu, mbs, t, qReduced, qReduced_t) -> np.ndarray:
+        """Mass matrix (7 + n_m, 7 + n_m) of the body at (qReduced, qReduced_t), frame and modal coordinates."""
+        return self._ffrf_terms(mbs, qReduced, qReduced_t)[0]
+
+    def UFforceFFRFreducedOrder(self, exu, mbs, t, qReduced, qReduced_t) -> np.ndarray:
+        """Quadratic velocity vector minus elastic and damping forces (7 + n_m,), as Exudyn's user function."""
+        return self._ffrf_terms(mbs, qReduced, qReduced_t)[1]
+
+
+def core_fem_invariants(femInterface: FEMinterface, positions):
+    """The core invariants of the FEMinterface's mode basis on its mass and stiffness matrices."""
+    from floatframe.components.ffrf_reduced import ReducedOrderInvariants
+
+    return ReducedOrderInvariants.from_fe_matrices(
+        femInterface.GetMassMatrix(sparse=True), femInterface.GetStiffnessMatrix(sparse=True),
+        femInterface.modeBasis["matrix"], positions, what="ObjectFFRFreducedOrderInterface")
