@@ -157,7 +157,7 @@ def craig_bampton_modes(mass_matrix, stiffness_matrix, node_positions, boundary_
         raise ModelError(f"{what}: variant must be 'RBE2' or 'RBE3', got {variant!r}")
     if solver not in ("auto", "sparse", "dense"):
         raise ModelError(f"{what}: solver must be 'auto', 'sparse' or 'dense', got {solver!r}")
-    if isinstance(n_eigenmodes, bool) or int(n_eigenmodes) != n_eigenmodes or n_eigenmodes < 0:
+    if not isinstance(n_eigenmodes, (int, np.integer)) or isinstance(n_eigenmodes, bool) or n_eigenmodes < 0:
         raise ModelError(f"{what}: n_eigenmodes must be an integer of at least 0, got {n_eigenmodes!r}")
     n_eigenmodes = int(n_eigenmodes)
     positions = np.asarray(node_positions, dtype=float)
@@ -168,6 +168,8 @@ def craig_bampton_modes(mass_matrix, stiffness_matrix, node_positions, boundary_
     static_sets = interfaces[1:] if exclude_rigid_body_motion else interfaces
     boundary = np.concatenate([interface.coordinates for interface in interfaces])
     interior = np.setdiff1d(np.arange(n), boundary)
+    if interior.size == 0:
+        raise ModelError(f"{what}: every node is in a boundary node set; the mesh needs interior nodes")
     if 6 * len(static_sets) + n_eigenmodes == 0:
         raise ModelError(f"{what}: the basis would be empty (one boundary set, excluded as rigid-body motion, "
                          f"and n_eigenmodes = 0)")
@@ -295,12 +297,13 @@ def _rbe3_static_modes(stiffness, interfaces, static_sets, n, what):
     Also the held mesh's solve b -> u ([[K, C^T], [C, 0]] [u; lambda] = [b; 0]) on the same factorization."""
     constraint = _mean_motion_matrix(interfaces, n)
     n_rows = constraint.shape[0]
-    saddle_point = sp.bmat([[stiffness, constraint.T], [constraint, None]], format="csc")
+    scale = np.abs(stiffness.diagonal()).mean() / np.abs(constraint.data).max()   # rows s C, same u, better pivots
+    saddle_point = sp.bmat([[stiffness, scale * constraint.T], [scale * constraint, None]], format="csc")
     right = np.zeros((n + n_rows, 6 * len(static_sets)))
     first = len(interfaces) - len(static_sets)                      # 1 where the first set is excluded
     for k, interface in enumerate(static_sets):
         row = n + 6 * (first + k)
-        right[row:row + 6, 6 * k:6 * k + 6] = interface.prescribed_mean_motion
+        right[row:row + 6, 6 * k:6 * k + 6] = scale * interface.prescribed_mean_motion
     try:
         saddle_point_lu = sparse_lu(saddle_point)
     except RuntimeError:
@@ -352,19 +355,18 @@ def _rbe3_constrained_space(interfaces, interior, n, what):
 
 def _fixed_interface_modes(mass, stiffness, space, held_solve, count, solver, what):
     """The ``count`` lowest modes of K, M on the held subspace u = P y (P: ``space``), mass-normalised and
-    canonical in the full coordinates; the lowest must be clearly above zero (the interfaces hold the mesh).
+    canonical in the full coordinates; the lowest must be clearly above zero (the interfaces hold the mesh,
+    which is checked also for ``count`` = 0, where the static columns alone would not show it).
 
     Dense: eigh of P^T K P, P^T M P. Sparse: shift-invert at zero in the full coordinates with
     ``held_solve`` as the operator G = P (P^T K P)^-1 P^T; G M has the held modes as its eigenvectors
     with 1 / omega^2, and zeros off the subspace, which Lanczos (largest first) leaves alone.
     """
     n, n_free = mass.shape[0], space.shape[1]
-    if count == 0:
-        return np.zeros(0), np.zeros((n, 0))
     if count > n_free:
         raise ModelError(f"{what}: {count} fixed-interface eigenmodes asked for, but only {n_free} "
                          f"coordinates remain with the interfaces held")
-    computed = min(count + EXTRA_MODES, n_free)
+    computed = min(count + EXTRA_MODES, n_free)       # also for count = 0: the lowest one checks the interfaces
     if solver == "dense" or (solver == "auto" and n_free <= DENSE_LIMIT) or computed >= n_free - 1:
         values, reduced = _lowest_eigenpairs((space.T @ mass @ space).tocsr(), (space.T @ stiffness @ space).tocsr(),
                                              computed, "dense", None)

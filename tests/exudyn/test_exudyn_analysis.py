@@ -444,6 +444,41 @@ def test_craig_bampton_modes_of_the_rotor_match_exudyn(shared_rotor_data, varian
 
 
 @pytest.mark.exudyn
+def test_craig_bampton_modes_with_one_interface_match_exudyn(shared_rotor_data):
+    """One RBE2 interface (the left face), excluded as the reference condition: fixed-interface modes
+    only. (Exudyn's RBE3 raises an error with a single interface; floatframe's gives the modes with the
+    face's mean motion held.)"""
+    exudyn_fem = pytest.importorskip("exudyn.FEM")
+    ours, theirs = models.rotor_fem(ffFEM), models.rotor_fem(exudyn_fem)
+    interfaces = rotor_interfaces(theirs, "faces")[:1]
+    for fem in (ours, theirs):
+        fem.ComputeHurtyCraigBamptonModes(interfaces, 6)
+    np.testing.assert_allclose(ours.eigenValues, theirs.eigenValues, rtol=1e-8)
+    assert ours.modeBasis["matrix"].shape == theirs.modeBasis["matrix"].shape == (345, 6)
+    assert largest_principal_angle_sine(ours.modeBasis["matrix"], theirs.modeBasis["matrix"]) < 1e-8
+
+
+@pytest.mark.exudyn
+@pytest.mark.parametrize("variant", ["RBE2", "RBE3"])
+def test_craig_bampton_modes_with_node_weights_match_exudyn(shared_rotor_data, variant):
+    """boundaryNodesWeights (here growing with the distance from the axis) move the interface midpoints
+    and, for RBE3, weight the mean motions."""
+    exudyn_fem = pytest.importorskip("exudyn.FEM")
+    ours, theirs = models.rotor_fem(ffFEM), models.rotor_fem(exudyn_fem)
+    interfaces = rotor_interfaces(theirs, "faces")
+    positions = theirs.GetNodePositionsAsArray()
+    weights = [1.0 + 10.0 * np.hypot(*positions[nodes, :2].T) + 0.1 * np.arange(len(nodes)) for nodes in interfaces]
+    weights = [w / w.sum() for w in weights]
+    for module, fem in ((ffFEM, ours), (exudyn_fem, theirs)):
+        fem.ComputeHurtyCraigBamptonModes(interfaces, 6, boundaryNodesWeights=weights,
+                                          computationMode=getattr(module.HCBstaticModeSelection, variant))
+    np.testing.assert_allclose(ours.eigenValues, theirs.eigenValues, rtol=1e-8)
+    basis, reference = ours.modeBasis["matrix"], theirs.modeBasis["matrix"]
+    assert largest_principal_angle_sine(basis, reference) < 1e-8
+    np.testing.assert_allclose(basis[:, :6], reference[:, :6], atol=1e-10 * np.abs(reference[:, :6]).max())
+
+
+@pytest.mark.exudyn
 def test_craig_bampton_dense_path_and_all_interfaces_match_exudyn(shared_rotor_data):
     """useSparseSolver=False and excludeRigidBodyMotion=False (12 static columns). Exudyn's dense path
     keeps all fixed-interface eigenvalues; floatframe those of the basis."""

@@ -195,6 +195,27 @@ def test_rbe2_static_modes_move_each_interface_rigidly_and_leave_the_interior_fo
                                / np.einsum("ij,ij->j", static, mass @ static), rtol=1e-12)
 
 
+def test_rbe3_static_modes_prescribe_the_mean_motion_of_their_interface_only(square_beam):
+    """C_1 psi = block_diag(I, W_1) / (largest entry), C_0 psi = 0, and off the interfaces the columns are
+    force-free: K psi is a reaction C^T lambda of the mean motions. (Exudyn divides each block of
+    6 columns by one number, so translations and rotations keep the ratio of I to W_1.)"""
+    mesh, mass, stiffness = square_beam
+    faces = end_faces(mesh)
+    static = craig_bampton_modes(mass, stiffness, mesh.nodes, faces, 2, variant="RBE3").vectors[:, :6]
+    held, moved = mean_motion_rows(mesh, faces[0]), mean_motion_rows(mesh, faces[1])
+    assert np.abs(held @ static).max() < 1e-12 * np.abs(static).max()
+    offsets = mesh.nodes[faces[1]] - mesh.nodes[faces[1]].mean(axis=0)
+    second_moment = sum((p @ p) * np.eye(3) - np.outer(p, p) for p in offsets) / len(offsets)   # -sum w skew(p)^2
+    mean_motion = moved @ static
+    scaling = mean_motion[0, 0]                      # 1 / the largest entry before scaling
+    assert 0 < scaling < 2 and static.max() == pytest.approx(1.0, rel=1e-15)
+    prescribed = scaling * scipy.linalg.block_diag(np.eye(3), second_moment)
+    np.testing.assert_allclose(mean_motion, prescribed, rtol=0, atol=1e-12 * np.abs(prescribed).max())
+    constraint = np.vstack([held, moved])
+    multipliers, *_ = np.linalg.lstsq(constraint.T, stiffness @ static, rcond=None)
+    assert np.abs(constraint.T @ multipliers - stiffness @ static).max() < 1e-9 * np.abs(stiffness @ static).max()
+
+
 @pytest.mark.parametrize("variant", ["RBE2", "RBE3"])
 def test_fixed_interface_modes_are_m_orthonormal_eigenmodes_of_the_held_mesh(square_beam, variant):
     """RBE2: zero on every boundary node, K psi = omega^2 M psi on the interior rows. RBE3: the mean
@@ -302,8 +323,10 @@ def test_keeping_the_first_interface_adds_its_six_columns(square_beam):
     (lambda faces: [faces[0], list(faces[1]) + [faces[0][4]]], {}, r"node \d+ is in sets 0 and 1"),
     (lambda faces: [[0, 1]], {}, "at least 3 non-collinear nodes"),
     (lambda faces: [[0, 1, 2]], {}, "on one line"),
+    (lambda faces: [range(99)], {}, "needs interior nodes"),
     (lambda faces: faces, dict(variant="RBE4"), "variant must be"),
     (lambda faces: faces, dict(n_eigenmodes=-1), "n_eigenmodes must be"),
+    (lambda faces: faces, dict(n_eigenmodes="8"), "n_eigenmodes must be"),
     (lambda faces: faces, dict(n_eigenmodes=500), "only 243 coordinates remain"),
     (lambda faces: faces, dict(boundary_weights=[[1.0]]), "1 weight arrays for 2"),
 ])
@@ -313,12 +336,16 @@ def test_bad_craig_bampton_requests_are_refused(square_beam, sets, arguments, fa
         craig_bampton_modes(mass, stiffness, mesh.nodes, sets(end_faces(mesh)), **(dict(n_eigenmodes=4) | arguments))
 
 
-def test_interfaces_that_do_not_hold_the_mesh_are_refused(square_beam):
+@pytest.mark.parametrize("variant", ["RBE2", "RBE3"])
+@pytest.mark.parametrize("solver", ["dense", "sparse"])
+def test_interfaces_that_do_not_hold_the_mesh_are_refused(square_beam, variant, solver):
     """Two separate beams, interfaces on the first only: the second is free."""
     mesh, mass, stiffness = square_beam
     twice = (sp.block_diag([mass, mass]).tocsr(), sp.block_diag([stiffness, stiffness]).tocsr())
-    with pytest.raises(ModelError, match="do not hold the mesh"):
-        craig_bampton_modes(*twice, np.vstack([mesh.nodes, mesh.nodes + 1.0]), end_faces(mesh), 4, solver="dense")
+    for count in (4, 0):                  # without eigenmodes, the static columns alone would look fine
+        with pytest.raises(ModelError, match="do not hold the (mesh|rigid-body motion)"):
+            craig_bampton_modes(*twice, np.vstack([mesh.nodes, mesh.nodes + 1.0]), end_faces(mesh), count,
+                                variant=variant, solver=solver)
 
 
 @pytest.mark.parametrize("variant", ["RBE2", "RBE3"])
