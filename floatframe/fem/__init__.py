@@ -9,7 +9,7 @@ from .forms import lame_parameters
 from .matrices import (FORMULATIONS, add_node_mass, linear_elastic_matrices, lumped_mass_matrix, mass_matrix,
                        rigid_body_modes, stiffness_matrix)
 from .mesh import Mesh, block_mesh, hex_corner_jacobians, rotor_disc_mesh
-from .modes import ModeBasis, canonical_basis, craig_bampton_modes, eigenmodes
+from .modes import ModeBasis, canonical_basis, craig_bampton_modes, eigenmodes, tisserand_basis
 
 __all__ = [
     "FORMULATIONS",
@@ -30,4 +30,5 @@ __all__ = [
     "rigid_body_modes",
     "rotor_disc_mesh",
     "stiffness_matrix",
+    "tisserand_basis",
 ]

@@ -57,6 +57,32 @@ class ModeBasis:
         return np.sqrt(np.maximum(self.eigenvalues, 0.0)) / (2.0 * np.pi)
 
 
+def tisserand_basis(modes: ModeBasis, mass_matrix, stiffness_matrix, node_positions) -> ModeBasis:
+    """The basis with its rigid-body content removed in the M inner product: Psi - R (R^T M R)^-1 R^T M Psi.
+
+    R (n_f, 6) are the rigid-body modes of the mesh. The new columns satisfy the Tisserand conditions
+    Phi_t^T M psi = 0 and x_ref~^T M psi = 0, and with the rigid motions of the frame they span the same
+    space as before; K psi is unchanged (K R = 0). A body on a Craig-Bampton basis needs this where its frame
+    floats (e.g. a rotor on spring supports): the static modes carry rigid-body content, which leaves the
+    frame's motion nearly undetermined (an ill-conditioned mass matrix) and lets the modal coordinates take
+    over large rigid motions that their linear kinematics cannot describe (docs/reduced_order.md).
+    Eigenmodes satisfy the conditions already. ``kind`` gets " (Tisserand)"; ``eigenvalues`` are the Rayleigh
+    quotients psi^T K psi / psi^T M psi of the new columns.
+    """
+    from floatframe.fem.matrices import rigid_body_modes
+
+    mass, stiffness = sp.csr_matrix(mass_matrix), sp.csr_matrix(stiffness_matrix)
+    rigid = rigid_body_modes(node_positions)
+    if rigid.shape[0] != modes.vectors.shape[0]:
+        raise ModelError(f"tisserand_basis: {rigid.shape[0] // 3} node positions for a basis of "
+                         f"{modes.vectors.shape[0]} rows")
+    mass_rigid = np.asarray(mass @ rigid)
+    vectors = modes.vectors - rigid @ np.linalg.solve(rigid.T @ mass_rigid, mass_rigid.T @ modes.vectors)
+    quotients = (np.einsum("ij,ij->j", vectors, np.asarray(stiffness @ vectors))
+                 / np.einsum("ij,ij->j", vectors, np.asarray(mass @ vectors)))
+    return ModeBasis(vectors, quotients, f"{modes.kind} (Tisserand)", modes.n_static)
+
+
 def eigenmodes(mass_matrix, stiffness_matrix, n_modes: int, n_rigid_body_modes: int = 6,
                solver: str = "auto", shift: float | None = None) -> ModeBasis:
     """The ``n_modes`` lowest elastic eigenmodes of a free (or partly free) FE mesh.

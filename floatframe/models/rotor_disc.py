@@ -9,7 +9,8 @@ Two set-ups (as in the reference data's README):
 With ``modes`` (``build_rotor_disc(modes=8)``) the rotor is an ObjectFFRFReducedOrder instead: 8 free-free
 eigenmodes, or with ``craig_bampton=True`` the Hurty-Craig-Bampton basis of the two support faces (RBE2: the
 6 static modes of the right face, the left face's being the rigid-body motion the frame describes, and 8
-fixed-interface eigenmodes). It needs no reference conditions.
+fixed-interface eigenmodes), made M-orthogonal to the rigid-body modes (``tisserand_basis``) since the
+rotor's frame floats. It needs no reference conditions.
 
 All: stiffness scaled by 1e-2 (larger deformation), an unbalance mass of 0.1 kg on one node, initial spin
 50 * 2 pi rad/s about z, supports by Cartesian spring-dampers (k = 2e8 N/m, d = 2e6 N s/m, no
@@ -69,13 +70,14 @@ def default_mesh_and_matrices(refinement: int = 1):
 def build_rotor_disc(setup: str = "tisserand", nodes=None, mass_matrix=None, stiffness_matrix=None,
                      unbalance_node: int | None = None, refinement: int = 1, length: float = 0.5,
                      disc_position: float = 0.25, cells: dict | None = None, modes: int | None = None,
-                     craig_bampton: bool = False) -> RotorDisc:
+                     craig_bampton: bool | str = False) -> RotorDisc:
     """Build one of the two set-ups; without matrices, on the built-in mesh (``refinement`` 1, 2, ...).
 
     ``nodes`` (N, 3), ``mass_matrix``, ``stiffness_matrix`` (3N, 3N) unscaled; ``unbalance_node``
     defaults to the node of largest y on the plane x = 0; ``cells`` (for export) as in ``RotorDisc``.
     ``modes``: number of (free-free, or with ``craig_bampton`` fixed-interface) eigenmodes of a reduced
-    rotor; ``setup`` is then ignored (the modes need no reference conditions).
+    rotor; ``setup`` is then ignored (the modes need no reference conditions). ``craig_bampton``: True or
+    "RBE2" (rigid support faces), "RBE3" (averaged support-face motion).
     """
     if setup not in SETUPS:
         raise ValueError(f"build_rotor_disc: unknown setup '{setup}'; choose one of {SETUPS}")
@@ -114,7 +116,7 @@ def build_rotor_disc(setup: str = "tisserand", nodes=None, mass_matrix=None, sti
         basis = rotor_modes(nodes, mass_matrix, stiffness_matrix, modes, [face(0.0), face(length)], craig_bampton)
         body = add_reduced_ffrf_body(system, nodes, mass_matrix, stiffness_matrix, basis, angular_velocity=spin,
                                      name="rotor")
-        setup = "craig-bampton" if craig_bampton else "eigenmodes"
+        setup = basis.kind.split(" (")[0].replace(" ", "-")
 
     ground = system.add(c.ObjectGround())
     stiffness, damping = 2e8, 2e6
@@ -145,12 +147,12 @@ def constrain_mesh_nodes(system, body, nodes, length):
 
 
 def rotor_modes(nodes, mass_matrix, stiffness_matrix, n_modes, support_faces, craig_bampton=False):
-    """The mode basis of a reduced rotor: ``n_modes`` free-free eigenmodes, or the RBE2 Craig-Bampton basis
-    of the support faces with ``n_modes`` fixed-interface eigenmodes."""
-    from floatframe.fem import eigenmodes
+    """The mode basis of a reduced rotor: ``n_modes`` free-free eigenmodes, or (``craig_bampton`` True, "RBE2" or
+    "RBE3") the Craig-Bampton basis of the support faces with ``n_modes`` fixed-interface eigenmodes."""
+    from floatframe.fem import craig_bampton_modes, eigenmodes, tisserand_basis
 
     if not craig_bampton:
         return eigenmodes(mass_matrix, stiffness_matrix, n_modes)
-    from floatframe.fem import craig_bampton_modes
-
-    return craig_bampton_modes(mass_matrix, stiffness_matrix, nodes, support_faces, n_modes, variant="RBE2")
+    variant = "RBE2" if craig_bampton is True else craig_bampton
+    basis = craig_bampton_modes(mass_matrix, stiffness_matrix, nodes, support_faces, n_modes, variant=variant)
+    return tisserand_basis(basis, mass_matrix, stiffness_matrix, nodes)   # the frame floats: see tisserand_basis
