@@ -24,7 +24,7 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from floatframe.components.base import ModelError
-from floatframe.linalg import shift_below_spectrum, typical_eigenvalue
+from floatframe.linalg import positive_definite_solve, shift_below_spectrum, typical_eigenvalue
 from floatframe.solvers.linear import sparse_lu
 
 CLUSTER_TOLERANCE = 1e-6   # relative gap of omega^2 below which eigenvalues count as repeated
@@ -122,7 +122,9 @@ def eigenmodes(mass_matrix, stiffness_matrix, n_modes: int, n_rigid_body_modes: 
 def _lowest_eigenpairs(mass, stiffness, count, solver, shift, shifted_solve=None):
     """The ``count`` lowest eigenpairs of K x = omega^2 M x, sorted, not normalised: dense (eigh) or
     sparse shift-invert at ``shift`` (default: shift_below_spectrum); ``shifted_solve`` may hand over
-    b -> (K - shift M)^-1 b from an existing factorization."""
+    b -> (K - shift M)^-1 b from an existing factorization. The Lanczos start vector is a fixed
+    pseudo-random one: a vector of ones is M-orthogonal to rigid rotations of symmetric meshes (a block
+    with equal y and z extents), which Lanczos then finds only through round-off, or misses."""
     n = mass.shape[0]
     use_dense = solver == "dense" or (solver == "auto" and n <= DENSE_LIMIT) or count >= n - 1
     if use_dense:
@@ -130,10 +132,15 @@ def _lowest_eigenpairs(mass, stiffness, count, solver, shift, shifted_solve=None
         return values[:count], vectors[:, :count]
     sigma = shift_below_spectrum(stiffness, mass) if shift is None else float(shift)
     try:
-        solve = shifted_solve or sparse_lu(stiffness - sigma * mass).solve  # (K - sigma M)^-1, fill-reducing
+        if shifted_solve is not None:
+            solve = shifted_solve
+        elif sigma < 0:
+            solve = positive_definite_solve(stiffness - sigma * mass)   # (K - sigma M)^-1, K + |sigma| M is SPD
+        else:
+            solve = sparse_lu(stiffness - sigma * mass).solve
         inverse = spla.LinearOperator((n, n), matvec=solve, dtype=float)
         values, vectors = spla.eigsh(stiffness.tocsc(), k=count, M=mass.tocsc(), sigma=sigma, which="LM",
-                                     v0=np.ones(n), OPinv=inverse)
+                                     v0=np.random.default_rng(0).standard_normal(n), OPinv=inverse)
     except RuntimeError as exc:
         raise ModelError(f"eigenmodes: shift-invert at sigma = {sigma:.3g} failed ({exc}); give another "
                          f"shift") from None
