@@ -1,6 +1,7 @@
 """A flexible beam clamped to a rigid hub that turns about the global z axis, driven by a hub torque.
 
-The beam (length L along x, square section w x w, Hex8 ``block_mesh(L, w, w, n_elements, 1, 1)``) is an
+The beam (length L along x, square section w x w, Hex8 ``block_mesh(L, w, w, n_elements, n_s, n_s)`` with
+n_s = ``section_elements``) is an
 FFRF body whose reference-frame node is the hub: an ObjectRigidBody on that node adds the hub inertia,
 CoordinateConstraints fix the node's position and its Euler parameters theta1 = theta2 = 0 (so that the
 only rotation left is about z, by the angle phi = 2 atan2(theta3, theta0)), and the flexible
@@ -23,10 +24,10 @@ from dataclasses import dataclass
 import casadi as ca
 import numpy as np
 import scipy.linalg
-import scipy.sparse as sp
 
 from floatframe.components import (CoordinateConstraint, LoadTorqueVector, MarkerNodeCoordinate, MarkerNodeRigid,
                                    NodePointGround, ObjectRigidBody, add_reduced_ffrf_body)
+from floatframe.components.base import ModelError
 from floatframe.components.ffrf import add_ffrf_body
 from floatframe.fem import block_mesh, craig_bampton_modes, linear_elastic_matrices
 from floatframe.parameters import Input
@@ -41,7 +42,8 @@ class SlewModel:
     rows of all flexible coordinates (nodal displacements q_f of the full mesh, or the modal coordinates
     zeta of the reduced beam); ``tip_rows`` the y rows of the tip-face nodes (full mesh only, else empty);
     ``rigid_inertia`` J = hub + beam inertia about z [kg m^2]; ``mass_ff``, ``stiffness_ff`` the beam's
-    FE matrices (n_f, n_f). For the reduced beam ``mode_basis`` is Psi (n_f, n_m) (None for the full mesh).
+    FE matrices (n_f, n_f; dense for the full mesh, scipy.sparse for the reduced beam). For the reduced
+    beam ``mode_basis`` is Psi (n_f, n_m) (None for the full mesh).
     ``flexible_mass``, ``flexible_stiffness`` are the matrices of the flexible coordinates (M, K for the
     full mesh; M_red = Psi^T M Psi, K_red = Psi^T K Psi for the reduced beam) and ``tip_weights`` the row
     with tip deflection = tip_weights . q[flexible_rows] (the mean of the tip-face y rows, of Psi if reduced).
@@ -112,22 +114,27 @@ def build_slew(length: float = 1.0, width: float = 0.05, n_elements: int = 2, fi
     ``modes=None``: the full FFRF mesh with its root face clamped; ``modes=N``: an ObjectFFRFReducedOrder
     with the N lowest clamped-root eigenmodes of the same mesh (see the module docstring).
     """
+    if modes is not None and (not isinstance(modes, (int, np.integer)) or isinstance(modes, bool) or modes < 1):
+        raise ModelError(f"build_slew: modes must be None (full mesh) or a positive integer, got {modes!r}")
     mesh = block_mesh(length, width, width, n_elements, section_elements, section_elements)
     mass, stiffness = linear_elastic_matrices(mesh, youngs_modulus, poissons_ratio, density)
-    mass, stiffness = mass.toarray(), stiffness.toarray()
     root = np.flatnonzero(np.abs(mesh.nodes[:, 0]) < 1e-12)
     tip = np.flatnonzero(np.abs(mesh.nodes[:, 0] - length) < 1e-12)
-    fixed = np.concatenate([3 * root + k for k in range(3)])
-    free = np.setdiff1d(np.arange(stiffness.shape[0]), fixed)
-    stiffness *= (first_frequency / clamped_first_frequency(mass, stiffness, free)) ** 2
 
     system = System()
     if modes is None:
+        mass, stiffness = mass.toarray(), stiffness.toarray()
+        fixed = np.concatenate([3 * root + k for k in range(3)])
+        free = np.setdiff1d(np.arange(stiffness.shape[0]), fixed)
+        stiffness *= (first_frequency / clamped_first_frequency(mass, stiffness, free)) ** 2
         body = add_ffrf_body(system, mesh.nodes, mass, stiffness, name="beam")
     else:
-        basis = clamped_root_modes(mesh.nodes, mass, stiffness, root, modes)
-        body = add_reduced_ffrf_body(system, mesh.nodes, sp.csr_matrix(mass), sp.csr_matrix(stiffness), basis,
-                                     name="beam")
+        # the clamped-root modes of K and of s K are the same vectors, with omega^2 scaled by s; the lowest
+        # clamped omega^2 (the first mode's eigenvalue) sets s, so the mesh is never made dense
+        basis = craig_bampton_modes(mass, stiffness, mesh.nodes, [root.tolist()], int(modes),
+                                    exclude_rigid_body_motion=True)
+        stiffness = stiffness * ((2 * np.pi * first_frequency) ** 2 / basis.eigenvalues[0])
+        body = add_reduced_ffrf_body(system, mesh.nodes, mass, stiffness, basis.vectors, name="beam")
     hub = body.node_numbers[0]
     inertia = hub_inertia if not np.isscalar(hub_inertia) else [hub_inertia] * 3 + [0.0] * 3
     system.add(ObjectRigidBody(hub, 1.0, inertia, name="hub"))
@@ -149,7 +156,7 @@ def build_slew(length: float = 1.0, width: float = 0.05, n_elements: int = 2, fi
     hub_node = system.nodes[hub]
     beam_inertia = float(body.inertia[2, 2])
     hub_zz = float(hub_inertia if np.isscalar(hub_inertia) else np.asarray(hub_inertia.value)[2])
-    tip_y = 3 * tip + 1                                                  # rows of q_f of the tip-face y displacements
+    tip_y = 3 * tip + 1                                       # rows of q_f of the tip-face y displacements
     if modes is None:
         tip_rows = np.array([system.nodes[body.node_numbers[1 + node]].coordinate_indices[1] for node in tip])
         tip_weights = np.zeros(mass.shape[0])
@@ -163,10 +170,3 @@ def build_slew(length: float = 1.0, width: float = 0.05, n_elements: int = 2, fi
                      invariants.mass_reduced, invariants.stiffness_reduced,
                      invariants.mode_basis[tip_y].mean(axis=0), invariants.mode_basis)
 
-
-def clamped_root_modes(nodes, mass, stiffness, root, n_modes: int) -> np.ndarray:
-    """Psi (n_f, n_modes): the lowest eigenmodes of the mesh with its root nodes held, mass-normalised, zero
-    at the root (Craig-Bampton with the root face as the only boundary set, its rigid columns excluded)."""
-    basis = craig_bampton_modes(sp.csr_matrix(mass), sp.csr_matrix(stiffness), nodes, [root.tolist()], int(n_modes),
-                                exclude_rigid_body_motion=True)
-    return basis.vectors

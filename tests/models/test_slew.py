@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 import scipy.linalg
 
+from floatframe.components import ModelError
 from floatframe.models.slew import build_slew
 
 ELEMENTS, MODES = 8, 4
@@ -64,3 +65,14 @@ def test_the_rigid_inertia_is_the_same_for_both_beams(beams):
 def test_the_default_full_mesh_keeps_43_coordinates():
     model = build_slew()
     assert not model.reduced and model.assembled.n_coordinates == 43 and model.assembled.n_multipliers == 18
+
+
+@pytest.mark.parametrize("modes", [0, -2, 2.5, True])
+def test_a_mode_count_that_is_not_a_positive_integer_is_refused(modes):
+    with pytest.raises(ModelError, match=r"build_slew: modes must be None \(full mesh\) or a positive integer"):
+        build_slew(n_elements=ELEMENTS, modes=modes)
+
+
+def test_more_modes_than_the_clamped_mesh_has_are_refused():
+    with pytest.raises(ModelError, match=r"fixed-interface eigenmodes asked for, but only 12 coordinates remain"):
+        build_slew(n_elements=1, modes=13)
