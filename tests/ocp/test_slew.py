@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 from floatframe.models.slew import build_slew
-from floatframe.ocp.slew import REDUCED_ELEMENTS, REDUCED_MODES, OCPError, reference_torque, simulate, slew_model, solve_slew
+from floatframe.ocp.slew import (REDUCED_ELEMENTS, REDUCED_MODES, OCPError, reference_torque, simulate, slew_model,
+                                 solve_slew)
 
 ANGLE, DURATION, STEPS = np.pi / 6, 2.0, 60   # 30 deg in 2 s: tip deflections of a few cm
 
