@@ -37,6 +37,7 @@ def usage_error(capsys, argv) -> str:
     (["ocp", "slew", "--duration", "-2"], "argument --duration: must be a positive number, got -2"),
     (["ocp", "slew", "--angle", "nan"], "argument --angle: must be a finite number, got nan"),
     (["ocp", "slew", "--weight", "-1"], "argument --weight: must be a number >= 0, got -1"),
+    (["ocp", "slew", "--modes", "0"], "argument --modes: must be a positive integer, got 0"),
     (["ocp", "swing"], "argument example: invalid choice: 'swing'"),
     (["ocp"], "the following arguments are required: example"),
     ([], "the following arguments are required: {run,compare,ocp}"),
@@ -72,7 +73,8 @@ def test_the_same_model_names_reach_the_comparison(monkeypatch, capsys, tmp_path
     (["run", "--help"], ["(default: 200)", "(default: 1)", "(default: output)"]),
     (["compare", "--help"], ["(default: idas,genalpha)", "(default: 1,2,4,8)", "(default: 1e-10)",
                              "(default: comparison)"]),
-    (["ocp", "slew", "--help"], ["(default: 30.0)", "(default: 2.0)", "(default: 60)", "(default: bang-bang)"]),
+    (["ocp", "slew", "--help"], ["(default: 30.0)", "(default: 2.0)", "(default: 60)", "(default: bang-bang)",
+                                 "(default: 4)"]),
 ])
 def test_help_shows_the_defaults_in_every_subcommand(capsys, argv, defaults):
     with pytest.raises(SystemExit) as exit_info:
@@ -96,3 +98,15 @@ def test_run_takes_the_constrained_set_up_by_its_model_name(capsys, tmp_path):
     summary = capsys.readouterr().out
     assert summary.startswith("rotor-disc-constrained: 742 coordinates, 7 constraints")
     assert (tmp_path / "rotor_disc_constrained.png").is_file()
+
+
+@pytest.mark.slow
+def test_ocp_slew_optimises_the_reduced_beam_and_re_simulates_on_the_full_mesh(capsys, tmp_path):
+    assert main(["ocp", "slew", "--steps", "20", "--output", str(tmp_path)]) == 0
+    summary = capsys.readouterr().out
+    assert summary.startswith("slew: reduced beam (16 Hex8 elements, 4 clamped-root modes), 11 coordinates, "
+                              "6 constraints")
+    assert "the same torques on the full FFRF mesh (211 coordinates)" in summary
+    header = (tmp_path / "slew.csv").read_text().splitlines()[0]
+    assert header.endswith("tip_reference,tip_optimal_full_mesh,tip_reference_full_mesh")
+    assert (tmp_path / "slew.png").is_file()

@@ -29,7 +29,12 @@ def ocp_main(argv: list[str]) -> int:
     slew.add_argument("--angle", type=finite_float, default=30.0, help="slew angle [deg]")
     slew.add_argument("--duration", type=positive_float, default=2.0, help="slew time T [s]")
     slew.add_argument("--steps", type=positive_int, default=60, help="generalized-alpha steps (torque values) on [0, T]")
-    slew.add_argument("--elements", type=positive_int, default=2, help="Hex8 elements along the beam")
+    slew.add_argument("--elements", type=positive_int, default=None,
+                      help="Hex8 elements along the beam (default: 16 for the reduced beam, 2 with --full-mesh)")
+    slew.add_argument("--modes", type=positive_int, default=4,
+                      help="clamped-root modes of the reduced beam (the OCP's default model)")
+    slew.add_argument("--full-mesh", action="store_true",
+                      help="optimise on the full FFRF mesh instead of the reduced beam")
     slew.add_argument("--frequency", type=positive_float, default=1.0, help="first clamped bending frequency [Hz]")
     slew.add_argument("--hub-inertia", type=positive_float, default=2.0, help="hub inertia [kg m^2]")
     slew.add_argument("--weight", type=non_negative_float, default=10.0, help="weight of the final vibration energy")
@@ -45,14 +50,17 @@ def run_slew(arguments) -> int:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from floatframe.models.slew import build_slew
-    from floatframe.ocp.slew import OCPError, reference_torque, simulate, solve_slew
+    from floatframe.ocp.slew import (FULL_ELEMENTS, REDUCED_ELEMENTS, OCPError, reference_torque, simulate, slew_model,
+                                     solve_slew)
 
-    model = build_slew(n_elements=arguments.elements, first_frequency=arguments.frequency,
-                       hub_inertia=arguments.hub_inertia)
+    elements = arguments.elements or (FULL_ELEMENTS if arguments.full_mesh else REDUCED_ELEMENTS)
+    beam = dict(n_elements=elements, first_frequency=arguments.frequency, hub_inertia=arguments.hub_inertia)
+    model = slew_model(full_mesh=arguments.full_mesh, modes=arguments.modes, **beam)
     angle, duration = np.radians(arguments.angle), arguments.duration
     assembled = model.assembled
-    print(f"slew: {assembled.n_coordinates} coordinates, {assembled.n_multipliers} constraints, "
+    kind = (f"reduced beam ({elements} Hex8 elements, {model.mode_basis.shape[1]} clamped-root modes)" if model.reduced
+            else f"full FFRF beam ({elements} Hex8 elements)")
+    print(f"slew: {kind}, {assembled.n_coordinates} coordinates, {assembled.n_multipliers} constraints, "
           f"rigid inertia {model.rigid_inertia:.4g} kg m^2, first clamped frequency {model.first_frequency:g} Hz")
     try:
         solution = solve_slew(model, angle, duration, arguments.steps, vibration_weight=arguments.weight,
@@ -69,6 +77,15 @@ def run_slew(arguments) -> int:
     ratio = reference.amplitude / optimal.amplitude
     print(f"residual tip vibration after T (4x finer steps): optimal {optimal.amplitude * 1e3:.3f} mm, "
           f"{arguments.reference} {reference.amplitude * 1e3:.3f} mm, ratio {ratio:.1f}")
+    full = None
+    if model.reduced:      # the same torques on the full FFRF mesh of the same fine mesh
+        full_model = slew_model(full_mesh=True, **beam)
+        full = (simulate(full_model, solution.torque, duration, after),
+                simulate(full_model, reference_torque(full_model, angle, duration, arguments.steps,
+                                                      arguments.reference), duration, after))
+        print(f"the same torques on the full FFRF mesh ({full_model.assembled.n_coordinates} coordinates): optimal "
+              f"{full[0].amplitude * 1e3:.3f} mm, {arguments.reference} {full[1].amplitude * 1e3:.3f} mm, "
+              f"ratio {full[1].amplitude / full[0].amplitude:.1f}")
     output = Path(arguments.output)
     output.mkdir(parents=True, exist_ok=True)
     figure, axes = plt.subplots(3, 1, figsize=(8, 9), sharex=True)
@@ -76,6 +93,8 @@ def run_slew(arguments) -> int:
         axes[0].step(result.t, result.torque, where="pre", label=label)
         axes[1].plot(result.t, np.degrees(result.hub_angle), label=label)
         axes[2].plot(result.t, result.tip * 1e3, label=label)
+    for result, label in zip(full or (), ("optimal, full mesh", f"{arguments.reference}, full mesh")):
+        axes[2].plot(result.t, result.tip * 1e3, linestyle="--", label=label)
     for axis, ylabel in zip(axes, ("hub torque [N m]", "hub angle [deg]", "tip deflection [mm]")):
         axis.axvline(duration, color="gray", linestyle=":")
         axis.set_ylabel(ylabel)
@@ -88,8 +107,12 @@ def run_slew(arguments) -> int:
     plot = output / "slew.png"
     figure.savefig(plot, dpi=120)
     csv = output / "slew.csv"
-    np.savetxt(csv, np.column_stack([optimal.t, optimal.torque, optimal.hub_angle, optimal.tip,
-                                     reference.torque, reference.hub_angle, reference.tip]), delimiter=",",
-               header="t,torque_optimal,angle_optimal,tip_optimal,torque_reference,angle_reference,tip_reference")
+    columns = [optimal.t, optimal.torque, optimal.hub_angle, optimal.tip, reference.torque, reference.hub_angle,
+               reference.tip]
+    header = "t,torque_optimal,angle_optimal,tip_optimal,torque_reference,angle_reference,tip_reference"
+    if full:
+        columns += [full[0].tip, full[1].tip]
+        header += ",tip_optimal_full_mesh,tip_reference_full_mesh"
+    np.savetxt(csv, np.column_stack(columns), delimiter=",", header=header)
     print(f"wrote {plot} and {csv}")
     return 0

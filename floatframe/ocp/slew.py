@@ -1,9 +1,12 @@
 """Rest-to-rest slew of a flexible hub-beam (``floatframe.models.slew``) by optimal control.
 
 The hub torque u_z is piecewise constant on N equal steps of the horizon [0, T]. The OCP is written
-in ``casadi.Opti`` on the generalized-alpha discretisation of the full FFRF model (a simultaneous
+in ``casadi.Opti`` on the generalized-alpha discretisation of the model (a simultaneous
 transcription: the states (q, v, a, abar, lambda) at every step are NLP variables, the step
-equations of :func:`floatframe.ocp.step.step_equations` are equality constraints):
+equations of :func:`floatframe.ocp.step.step_equations` are equality constraints). The default model
+(:func:`slew_model`) is the reduced-order beam: a 16-element Hex8 mesh reduced to its 4 lowest
+clamped-root modes (11 coordinates); ``full_mesh=True`` gives the full FFRF beam of 2 elements
+(43 coordinates), the model used before reduced bodies existed.
 
     minimise    sum_k h (u_k^2 + tau^2 ((u_k - u_k-1) / h)^2) / (u_ref^2 T)  +  w E(T) / E_ref
     subject to  the consistent start at rest, the N steps,
@@ -11,12 +14,15 @@ equations of :func:`floatframe.ocp.step.step_equations` are equality constraints
 
 (u_-1 = u_N = 0; the rate term with the time scale tau = ``smoothing`` keeps the torque free of
 step-to-step chatter, which would excite modes that the OCP's step size does not resolve),
-with E = 1/2 q_f^T K q_f + 1/2 v_f^T M v_f the beam's vibration energy, u_ref = 4 J phi_T / T^2 the
+with E = 1/2 q_f^T K q_f + 1/2 v_f^T M v_f the beam's vibration energy (1/2 zeta^T K_red zeta +
+1/2 zeta_t^T M_red zeta_t on the reduced beam), u_ref = 4 J phi_T / T^2 the
 bang-bang torque of the rigid body (J = hub + beam inertia about z) and E_ref = J (phi_T / T)^2 / 2.
 IPOPT solves it with the exact Hessian. The reference manoeuvre is the rigid-body bang-bang torque
 (or the rigid minimum-effort "smooth" torque, a linear ramp); both are simulated with
 ``GeneralizedAlpha`` on a 4x finer step past T with zero torque, and the residual tip vibration
-(amplitude of the tip's body-fixed y displacement after T) is compared.
+(amplitude of the tip's body-fixed y displacement after T) is compared. :func:`simulate` takes any
+slew model, so a torque optimised on the reduced beam can be re-simulated on the full FFRF mesh of the
+same fine mesh (``slew_model(full_mesh=True, n_elements=REDUCED_ELEMENTS)``).
 """
 from __future__ import annotations
 
@@ -26,9 +32,27 @@ from dataclasses import dataclass
 import casadi as ca
 import numpy as np
 
+from floatframe.models.slew import build_slew
 from floatframe.ocp.step import initial_equations, step_equations
 from floatframe.parameters import InputSignal
 from floatframe.solvers.genalpha import GeneralizedAlpha
+
+
+REDUCED_ELEMENTS = 16   # Hex8 elements along the default (reduced) beam's mesh, section 1 x 1
+REDUCED_MODES = 4       # its clamped-root modes: the two lowest bending pairs (1 Hz and 6.2 Hz)
+FULL_ELEMENTS = 2       # Hex8 elements of the full-mesh beam in the OCP (43 coordinates)
+
+
+def slew_model(full_mesh: bool = False, n_elements: int | None = None, modes: int = REDUCED_MODES, **options):
+    """The hub-beam model of the slew OCP (:func:`floatframe.models.slew.build_slew`).
+
+    Default: the reduced-order beam, ``n_elements`` (default ``REDUCED_ELEMENTS``) Hex8 elements reduced
+    to ``modes`` clamped-root modes. ``full_mesh=True``: the full FFRF mesh of ``n_elements`` (default
+    ``FULL_ELEMENTS``) elements. ``options`` (first_frequency, hub_inertia, ...) go to ``build_slew``.
+    """
+    if full_mesh:
+        return build_slew(n_elements=FULL_ELEMENTS if n_elements is None else n_elements, **options)
+    return build_slew(n_elements=REDUCED_ELEMENTS if n_elements is None else n_elements, modes=modes, **options)
 
 
 class OCPError(RuntimeError):
