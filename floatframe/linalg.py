@@ -59,5 +59,5 @@ class _PardisoCholesky:
 
     def solve(self, right_hand_side):
         self.solver.set_phase(33)
-        right = np.ascontiguousarray(np.asarray(right_hand_side, dtype=float).reshape(self.upper.shape[0], -1))
+        right = np.asfortranarray(np.asarray(right_hand_side, dtype=float).reshape(self.upper.shape[0], -1))
         return self.solver._call_pardiso(self.upper, right).reshape(np.shape(right_hand_side))

@@ -2,12 +2,15 @@
 rigid-body modes are gone, that the basis is canonical where eigenvalues repeat, and the errors.
 Craig-Bampton bases: exact static condensation for interface loads, rigid (RBE2) or mean-constrained
 (RBE3) interfaces, fixed-interface modes, convergence toward the free-free frequencies, and the errors."""
+import sys
+
 import numpy as np
 import pytest
 import scipy.linalg
 import scipy.sparse as sp
 
 from floatframe.components.base import ModelError
+from floatframe.linalg import positive_definite_solve
 from floatframe.fem import (add_node_mass, block_mesh, canonical_basis, craig_bampton_modes, eigenmodes,
                             linear_elastic_matrices, read_abaqus_inp, read_abaqus_mtx, rigid_body_modes)
 
@@ -365,3 +368,27 @@ def test_craig_bampton_basis_of_the_axisymmetric_rotor_is_reproducible(shared_da
     modes = dense.vectors[:, 6:].copy()
     modes[:, 1:3] = modes[:, 1:3] @ np.array([[0.6, -0.8], [0.8, 0.6]])
     np.testing.assert_allclose(canonical_basis(modes, values, mass), dense.vectors[:, 6:], atol=1e-12)
+
+
+def test_pardiso_and_superlu_shift_invert_give_the_same_basis(square_beam, monkeypatch):
+    """With pypardiso installed (extra 'fast') the shift-invert factorization is PARDISO's Cholesky, else
+    SuperLU; the modes are the same to round-off either way."""
+    pytest.importorskip("pypardiso")
+    mass, stiffness = square_beam[1], square_beam[2]
+    pardiso = eigenmodes(mass, stiffness, 8, solver="sparse")
+    monkeypatch.setitem(sys.modules, "pypardiso", None)          # import fails: the SuperLU fallback
+    superlu = eigenmodes(mass, stiffness, 8, solver="sparse")
+    assert pardiso.eigenvalues == pytest.approx(superlu.eigenvalues, rel=1e-11)
+    assert np.abs(pardiso.vectors - superlu.vectors).max() <= 1e-8 * np.abs(superlu.vectors).max()
+
+
+def test_positive_definite_solve_solves_with_one_and_many_right_hand_sides(square_beam):
+    mass, stiffness = square_beam[1], square_beam[2]
+    matrix = (stiffness + 1e3 * mass).tocsr()
+    solve = positive_definite_solve(matrix)
+    right = np.random.default_rng(5).standard_normal((matrix.shape[0], 3))
+    for b in (right[:, 0], right):
+        x = solve(b)
+        assert x.shape == b.shape
+        backward_scale = (abs(matrix) @ np.abs(x)).max()          # |A| |x|: the size of the terms of A x
+        assert np.abs(matrix @ x - b).max() <= 1e-13 * backward_scale
