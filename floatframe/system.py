@@ -479,8 +479,9 @@ def sparse_jacobian(expression, variable, dense_factor: float = 4.0):
         jacobian[sparse_rows, sparse_columns] = ca.jacobian(expression[sparse_rows], variable[sparse_columns])
     if dense_columns.size:
         jacobian[:, dense_columns.tolist()] = ca.jacobian(expression, variable[dense_columns.tolist()])
-    if dense_rows.size:
-        jacobian[dense_rows.tolist(), :] = ca.jacobian(expression[dense_rows.tolist()], variable)
+    if dense_rows.size and sparse_columns:  # the dense columns of these rows are done already
+        jacobian[dense_rows.tolist(), sparse_columns] = ca.jacobian(expression[dense_rows.tolist()],
+                                                                     variable[sparse_columns])
     return jacobian
 
 
