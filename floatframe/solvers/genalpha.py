@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 from tqdm import tqdm
 
-from floatframe.solvers.dense import SingularMatrix, dense_kernel, wants_dense
+from floatframe.solvers.dense import SingularMatrix, dense_kernel, sensor_evaluator, wants_dense
 from floatframe.solvers.linear import consistent_accelerations, singular_cause, sparse_lu
 from floatframe.solvers.result import SimulationResult, SolverError, SolverStatistics, time_grid, wants_stop
 
@@ -341,7 +341,8 @@ def _vector(values, size, what) -> np.ndarray:
 
 def collect(system, states, statistics, solver, info) -> SimulationResult:
     """Stack stored states and evaluate the sensors on them."""
-    sensor_rows = [system.sensor_values(s.t, s.q, s.v, s.a, s.lam) for s in states]
+    sensor_values = sensor_evaluator(system)
+    sensor_rows = [sensor_values(s.t, s.q, s.v, s.a, s.lam) for s in states]
     names = [sensor.name or sensor.type_name for sensor in system.system.sensors]
     sensors = [np.vstack([row[i] for row in sensor_rows]) for i in range(len(names))]
     return SimulationResult(

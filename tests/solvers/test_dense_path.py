@@ -1,0 +1,95 @@
+"""The dense low-overhead path of generalized-alpha (floatframe/solvers/dense.py) gives the sparse path's
+numbers to round-off, takes the same Newton decisions, and fails with the same messages."""
+import numpy as np
+import pytest
+
+from floatframe.components import MarkerBodyPosition, ObjectGround, SphericalJoint
+from floatframe.models.pendulum import build_pendulum
+from floatframe.models.rotor_disc import build_rotor_disc
+from floatframe.models.spinning_rotor import build_spinning_rotor
+from floatframe.solvers import GeneralizedAlpha, Newmark, Trapezoidal
+from floatframe.solvers.dense import DENSE_LIMIT, wants_dense
+from floatframe.solvers.result import SolverError
+
+EPS = np.finfo(float).eps
+
+
+def both_paths(make_solver, system, t_end, n_steps, **options):
+    """(sparse result, dense result, the dense solver) of the same solve."""
+    sparse = make_solver("sparse").solve(system, t_end, n_steps, progress=False, **options)
+    solver = make_solver("dense")
+    dense = solver.solve(system, t_end, n_steps, progress=False, **options)
+    return sparse, dense, solver
+
+
+def assert_same_run(sparse, dense, solver, h, q_tolerance):
+    """q, v agree to q_tolerance; a and lambda to the round-off that the constraint rows scaled by 1/c_q
+    (index 3) or 1/c_v (index 2) amplify: updates of a below it cannot be resolved (see GeneralizedAlpha.step).
+    The Newton iterations, Jacobians and factorizations are the same in number."""
+    kappa = (1 - solver.alpha_f) / (1 - solver.alpha_m)
+    scale = h * h * solver.beta * kappa if solver.index == 3 else h * solver.gamma * kappa
+    amplified = 100 * EPS * (np.abs(sparse.q).max() + 1.0) / scale
+    assert np.abs(dense.q - sparse.q).max() <= q_tolerance
+    assert np.abs(dense.v - sparse.v).max() <= q_tolerance / h
+    assert np.abs(dense.a - sparse.a).max() <= amplified * (np.abs(sparse.a).max() + 1.0)
+    assert np.abs(dense.lam - sparse.lam).max() <= amplified * (np.abs(sparse.lam).max() + 1.0)
+    for count in ("steps", "newton_iterations", "jacobian_evaluations", "factorizations", "rejected_steps"):
+        assert getattr(dense.statistics, count) == getattr(sparse.statistics, count), count
+    for sensor_sparse, sensor_dense in zip(sparse.sensors, dense.sensors):
+        # positions, velocities and angular velocities: the velocities' bound, relative
+        assert np.abs(sensor_dense - sensor_sparse).max() <= q_tolerance / h * (np.abs(sensor_sparse).max() + 1.0)
+
+
+@pytest.mark.parametrize("make_solver", [
+    lambda la: GeneralizedAlpha(0.5, modified_newton=True, linear_algebra=la),
+    lambda la: GeneralizedAlpha(0.9, linear_algebra=la),
+    lambda la: Newmark(modified_newton=True, index=2, linear_algebra=la),
+    lambda la: Trapezoidal(index=2, linear_algebra=la),
+], ids=["genalpha-modified", "genalpha-full", "newmark-index2", "trapezoidal-index2"])
+def test_pendulum_dense_equals_sparse(pendulum, make_solver):
+    system, _ = pendulum
+    sparse, dense, solver = both_paths(make_solver, system, 1.0, 1000)
+    assert_same_run(sparse, dense, solver, 1e-3, 1e-12)
+
+
+def test_spinning_rotor_dense_equals_sparse():
+    system = build_spinning_rotor()[0].assemble()
+    sparse, dense, solver = both_paths(
+        lambda la: GeneralizedAlpha(0.5, modified_newton=True, linear_algebra=la), system, 0.05, 500)
+    assert sparse.statistics.iterations_per_step > 1.5  # the supports make Newton work
+    assert_same_run(sparse, dense, solver, 1e-4, 1e-12)
+
+
+@pytest.mark.parametrize("setup", ["tisserand", "constrained"])
+def test_rotor_disc_dense_equals_sparse(setup):
+    """The flexible rotor-disc (hundreds of coordinates) forced onto the dense path."""
+    model = build_rotor_disc(setup)
+    system = model.system.assemble()
+    assert not wants_dense(system, "auto")
+    sparse, dense, solver = both_paths(
+        lambda la: GeneralizedAlpha(0.5, modified_newton=True, linear_algebra=la), system, 2e-3, 20)
+    assert_same_run(sparse, dense, solver, 1e-4, 1e-12 * (np.abs(sparse.q).max() + 1.0))
+
+
+def test_auto_chooses_by_size(pendulum):
+    system, _ = pendulum
+    assert system.n_coordinates + system.n_multipliers <= DENSE_LIMIT
+    assert wants_dense(system, "auto") and wants_dense(system, "dense") and not wants_dense(system, "sparse")
+
+
+def test_unknown_linear_algebra_is_refused():
+    with pytest.raises(ValueError, match="linear_algebra must be 'auto', 'dense' or 'sparse', got 'lu'"):
+        GeneralizedAlpha(linear_algebra="lu")
+
+
+def test_singular_iteration_matrix_in_a_step_names_the_cause_and_time():
+    """Given initial accelerations skip the consistent start, so the first step's dense LU meets the twin joint."""
+    system, info = build_pendulum()
+    ground = system.add(ObjectGround())
+    system.add(SphericalJoint([system.add(MarkerBodyPosition(ground)),
+                               system.add(MarkerBodyPosition(info.body, [0.0, info.length, 0.0]))], name="twin"))
+    system = system.assemble()
+    solver = GeneralizedAlpha(0.5, linear_algebra="dense", min_step=0.01)
+    with pytest.raises(SolverError, match=r"at t = 0\b.*singular iteration matrix at t = 0.01\b.*"
+                                          r"redundant constraints involving: .*'twin'"):
+        solver.solve(system, 0.1, 10, a0=np.zeros(system.n_coordinates), progress=False)
