@@ -69,22 +69,31 @@ def sensor_evaluator(system):
 
 
 class BufferedFunction:
-    """A CasADi Function evaluated through buffers bound once to NumPy arrays.
+    """A CasADi Function evaluated through buffers bound to NumPy arrays.
 
     ``inputs[i]`` and ``outputs[j]`` are the bound arrays (float, contiguous, sized as the Function's
-    inputs and outputs; a matrix output is stored column by column). Write into ``inputs`` in place,
+    inputs and outputs; a matrix is stored column by column). ``shared_inputs`` binds given arrays
+    instead of new ones (several Functions then read the same state). Write into ``inputs`` in place,
     call ``evaluate()``, read ``outputs``.
     """
 
-    def __init__(self, function: ca.Function):
+    def __init__(self, function: ca.Function, shared_inputs=()):
         self.function = function
-        self.inputs = [np.zeros(function.numel_in(i)) for i in range(function.n_in())]
+        self.inputs = list(shared_inputs) + [np.zeros(function.numel_in(i))
+                                             for i in range(len(shared_inputs), function.n_in())]
         self.outputs = [np.zeros(function.nnz_out(j)) for j in range(function.n_out())]
         self._buffer, self.evaluate = function.buffer()
         for i, array in enumerate(self.inputs):
-            self._buffer.set_arg(i, memoryview(array))
+            if array.size != function.numel_in(i):
+                raise ValueError(f"{function.name()}: input {i} needs {function.numel_in(i)} values, got {array.size}")
+            self.bind_input(i, array)
         for j, array in enumerate(self.outputs):
             self._buffer.set_res(j, memoryview(array))
+
+    def bind_input(self, i: int, array: np.ndarray) -> None:
+        """Read input i from ``array`` (kept alive by the caller) from now on."""
+        self.inputs[i] = array
+        self._buffer.set_arg(i, memoryview(array))
 
     def __call__(self, *values) -> list[np.ndarray]:
         """Evaluate at ``values`` (copied into the input buffers); returns the output arrays (not copies)."""
@@ -95,82 +104,144 @@ class BufferedFunction:
 
 
 class DenseNewtonKernel:
-    """The Newton rows and the dense iteration matrix of a generalized-alpha step as buffered Functions.
+    """One generalized-alpha step's Newton iteration as buffered Functions of one shared input state.
 
-    With q = q_known + c_q a and v = v_known + c_v a:
+    Inputs (shared): t_{n+1}, q_n, v_n, a_n, abar_n, the scheme [h, alpha_m, alpha_f, beta, gamma, c_q,
+    c_v, kappa], u, p and the iterate a, lambda. From the predictor
 
-        rows(t, q_known, v_known, a, lam, c_q, c_v, u, p) = [R(t, q, v, a, lam); C(t, q) / c_q]
-        (index 2: [R; dC/dt(t, q, v) / c_v]),
+        abar_known = (alpha_f a_n - alpha_m abar_n) / (1 - alpha_m),
+        q_known = q_n + h v_n + h^2 (1/2 - beta) abar_n + h^2 beta abar_known,
+        v_known = v_n + h (1 - gamma) abar_n + h gamma abar_known,
 
-        matrix(...) = [[M + c_v R_v + c_q R_q, R_lambda], [C_q, 0]]  (n+m, n+m), dense,
+    and q = q_known + c_q a, v = v_known + c_v a (as ``GeneralizedAlpha.step``):
 
-    the same functions the sparse path evaluates (``AssembledSystem.residual``, ``constraints``,
-    ``constraint_velocity``, ``newton_matrix``), composed and expanded into one SX graph each.
+    - rows: [R(t, q, v, a, lam); C(t, q) / c_q] (index 2: [R; dC/dt(t, q, v) / c_v]), (n+m,);
+    - matrix: [[M + c_v R_v + c_q R_q, R_lambda], [C_q, 0]] dense (n+m, n+m), column by column;
+    - iterate (with the LU factors and row permutation of that matrix): the rows, the update
+      x = U^-1 L^-1 P r by substitution, a - x_a, lam - x_lam, |x_a|, |a - x_a|, r^T r, and q, v,
+      abar = abar_known + kappa a at the updated iterate.
+
+    R, C, dC/dt and the matrix are the AssembledSystem's own Functions, composed into one SX graph each.
     """
 
     def __init__(self, system, index: int):
-        self.n, self.m = system.n_coordinates, system.n_multipliers
+        self.n, self.m = n, m = system.n_coordinates, system.n_multipliers
+        size = n + m
         functions = system.functions
-        symbols = system.symbols
         t = ca.SX.sym("t")
-        q_known, v_known, a = (ca.SX.sym(name, self.n) for name in ("q_known", "v_known", "a"))
-        lam = ca.SX.sym("lam", self.m)
-        c_q, c_v = ca.SX.sym("c_q"), ca.SX.sym("c_v")
-        u, p = ca.SX.sym("u", symbols.u.numel()), ca.SX.sym("p", symbols.p.numel())
-        q, v = q_known + c_q * a, v_known + c_v * a
-        if index == 3:
-            constraint_rows = functions["constraints"](t, q, u, p) / c_q
-        else:
-            constraint_rows = functions["constraint_velocity"](t, q, v, u, p) / c_v
-        rows = ca.vertcat(functions["residual"](t, q, v, a, lam, u, p), constraint_rows)
-        matrix = ca.densify(functions["newton_matrix"](t, q, v, a, lam, 1.0, c_v, c_q, ca.DM.zeros(self.n), u, p))
-        arguments = [t, q_known, v_known, a, lam, c_q, c_v, u, p]
-        self._rows = BufferedFunction(ca.Function("newton_rows", arguments, [rows]))
-        self._matrix = BufferedFunction(ca.Function("dense_newton_matrix", arguments, [matrix]))
+        q_n, v_n, a_n, abar_n = (ca.SX.sym(name, n) for name in ("q_n", "v_n", "a_n", "abar_n"))
+        scheme = ca.SX.sym("scheme", 8)
+        h, am, af, beta, gamma, c_q, c_v, kappa = (scheme[k] for k in range(8))
+        u, p = ca.SX.sym("u", system.symbols.u.numel()), ca.SX.sym("p", system.symbols.p.numel())
+        a, lam = ca.SX.sym("a", n), ca.SX.sym("lam", m)
+        abar_known = (af * a_n - am * abar_n) / (1 - am)
+        q_known = q_n + h * v_n + h * h * (0.5 - beta) * abar_n + h * h * beta * abar_known
+        v_known = v_n + h * (1 - gamma) * abar_n + h * gamma * abar_known
 
-    def set_step(self, t, q_known, v_known, c_q, c_v, u, p) -> None:
-        """Bind what stays fixed during one step's Newton iteration (both functions)."""
-        for function in (self._rows, self._matrix):
-            inputs = function.inputs
-            inputs[0][0] = t
-            inputs[1][:] = q_known
-            inputs[2][:] = v_known
-            inputs[5][0] = c_q
-            inputs[6][0] = c_v
-            inputs[7][:] = u
-            inputs[8][:] = p
+        def rows_at(a, lam):
+            q, v = q_known + c_q * a, v_known + c_v * a
+            if index == 3:
+                constraint_rows = functions["constraints"](t, q, u, p) / c_q
+            else:
+                constraint_rows = functions["constraint_velocity"](t, q, v, u, p) / c_v
+            return ca.vertcat(functions["residual"](t, q, v, a, lam, u, p), constraint_rows)
+
+        q, v = q_known + c_q * a, v_known + c_v * a
+        rows = rows_at(a, lam)
+        matrix = ca.densify(functions["newton_matrix"](t, q, v, a, lam, 1.0, c_v, c_q, ca.DM.zeros(n), u, p))
+        factors, permutation = ca.SX.sym("lu", size, size), ca.SX.sym("permutation", size, size)
+        update = _lu_substitution(factors, permutation @ rows)
+        a_new, lam_new = a - update[:n], lam - update[n:]
+        scalars = ca.vertcat(ca.norm_2(update[:n]), ca.norm_2(a_new), ca.dot(rows, rows))
+        corrected = [q_known + c_q * a_new, v_known + c_v * a_new, abar_known + kappa * a_new]
+        state = [t, q_n, v_n, a_n, abar_n, scheme, u, p, a, lam]
+        self._rows = BufferedFunction(ca.Function("newton_rows", state, [rows]))
+        shared = self._rows.inputs
+        self._matrix = BufferedFunction(ca.Function("dense_newton_matrix", state, [matrix]), shared)
+        self._iterate = BufferedFunction(ca.Function("newton_iterate", state + [factors, permutation],
+                                                     [a_new, lam_new, rows, scalars, *corrected]), shared)
+        self._bound = None  # the DenseLU whose arrays the iterate Function reads
+
+    def set_step(self, state, h, scheme, c_q, c_v, kappa, u, p) -> None:
+        """Bind the step from ``state`` (t_n, q_n, v_n, a_n, abar_n) by h; scheme = (alpha_m, alpha_f, beta, gamma)."""
+        inputs = self._rows.inputs
+        inputs[0][0] = state.t + h
+        inputs[1][:] = state.q
+        inputs[2][:] = state.v
+        inputs[3][:] = state.a
+        inputs[4][:] = state.abar
+        inputs[5][:] = (h, *scheme, c_q, c_v, kappa)
+        inputs[6][:] = u
+        inputs[7][:] = p
 
     def rows(self, a, lam) -> np.ndarray:
         """The Newton rows (n+m,) at the iterate (a, lam); a view into the output buffer."""
         inputs = self._rows.inputs
-        inputs[3][:] = a
-        inputs[4][:] = lam
+        inputs[8][:] = a
+        inputs[9][:] = lam
         self._rows.evaluate()
         return self._rows.outputs[0]
 
     def factorize(self, a, lam) -> "DenseLU":
-        """LU of the iteration matrix at (a, lam); raises np.linalg.LinAlgError with the matrix if singular."""
-        inputs = self._matrix.inputs
-        inputs[3][:] = a
-        inputs[4][:] = lam
+        """LU of the iteration matrix at (a, lam); raises SingularMatrix if it has none."""
+        inputs = self._rows.inputs
+        inputs[8][:] = a
+        inputs[9][:] = lam
         self._matrix.evaluate()
         size = self.n + self.m
-        matrix = self._matrix.outputs[0].reshape(size, size, order="F")
-        return DenseLU(matrix)
+        return DenseLU(self._matrix.outputs[0].reshape(size, size, order="F"))
+
+    def iterate(self, a, lam, factorization: "DenseLU"):
+        """One Newton update of (a, lam) in place; (|update of a|, |a|, the rows, whether they are finite)."""
+        if factorization is not self._bound:
+            self._iterate.bind_input(10, factorization.packed)
+            self._iterate.bind_input(11, factorization.permutation)
+            self._bound = factorization
+        inputs = self._rows.inputs
+        inputs[8][:] = a
+        inputs[9][:] = lam
+        self._iterate.evaluate()
+        a_new, lam_new, rows, scalars = self._iterate.outputs[:4]
+        a[:] = a_new
+        lam[:] = lam_new
+        finite = bool(np.isfinite(scalars[2])) or bool(np.isfinite(rows).all())  # r^T r may overflow alone
+        return float(scalars[0]), float(scalars[1]), rows, finite
+
+    def corrected(self):
+        """Copies of q, v, abar at the iterate of the last ``iterate``."""
+        return tuple(array.copy() for array in self._iterate.outputs[4:])
+
+
+def _lu_substitution(factors, right):
+    """x with L U x = right: L unit lower and U upper triangular, packed in ``factors`` as LAPACK's getrf
+    leaves them (L below the diagonal, U on and above)."""
+    size = right.numel()
+    forward = []
+    for i in range(size):                     # y_i = b_i - sum_{j<i} L_ij y_j
+        forward.append(right[i] - ca.dot(factors[i, :i].T, ca.vertcat(*forward[:i])) if i else right[i])
+    backward = [None] * size
+    for i in reversed(range(size)):           # x_i = (y_i - sum_{j>i} U_ij x_j) / U_ii
+        rest = ca.dot(factors[i, i + 1:].T, ca.vertcat(*backward[i + 1:])) if i < size - 1 else 0
+        backward[i] = (forward[i] - rest) / factors[i, i]
+    return ca.vertcat(*backward)
 
 
 class DenseLU:
-    """LAPACK LU (getrf) of a dense matrix with a ``solve`` like SuperLU's."""
+    """LAPACK LU (getrf) of a dense matrix, P A = L U, as flat column-major arrays for DenseNewtonKernel:
+    ``packed`` (L and U) and ``permutation`` (the matrix P)."""
 
     def __init__(self, matrix: np.ndarray):
-        self.factors, self.pivots, info = lapack.dgetrf(matrix)
+        factors, pivots, info = lapack.dgetrf(matrix)
         if info != 0:
             raise SingularMatrix(sp.csc_matrix(matrix),
                                  "Factor is exactly singular" if info > 0 else f"getrf failed ({info})")
-
-    def solve(self, right: np.ndarray) -> np.ndarray:
-        solution, _ = lapack.dgetrs(self.factors, self.pivots, right)
-        return solution
+        size = matrix.shape[0]
+        self.packed = np.ravel(factors, order="F").copy()
+        order = np.arange(size)
+        for i, pivot in enumerate(pivots):    # the row interchanges of getrf, in turn
+            order[i], order[pivot] = order[pivot], order[i]
+        self.permutation = np.zeros(size * size)
+        self.permutation[np.arange(size) + size * order] = 1.0   # P[k, order[k]] = 1, column by column
 
 
 class SingularMatrix(RuntimeError):

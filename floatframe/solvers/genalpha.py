@@ -33,6 +33,8 @@ from floatframe.solvers.dense import SingularMatrix, dense_kernel, sensor_evalua
 from floatframe.solvers.linear import consistent_accelerations, singular_cause, sparse_lu
 from floatframe.solvers.result import SimulationResult, SolverError, SolverStatistics, time_grid, wants_stop
 
+EPS = np.finfo(float).eps
+
 
 @dataclass
 class State:
@@ -124,12 +126,8 @@ class GeneralizedAlpha:
         kappa = (1 - af) / (1 - am)                       # d abar_{n+1} / d a_{n+1}
         c_q, c_v = h * h * beta * kappa, h * gamma * kappa
         t = state.t + h
-        abar_known = (af * state.a - am * state.abar) / (1 - am)
-        q_known = state.q + h * state.v + h * h * (0.5 - beta) * state.abar + h * h * beta * abar_known
-        v_known = state.v + h * (1 - gamma) * state.abar + h * gamma * abar_known
-        n = system.n_coordinates
         newton = self.prepare(system) if newton is None else newton
-        newton.start(t, q_known, v_known, c_q, c_v)
+        newton.start(state, h, c_q, c_v, kappa)
         a, lam = state.a.copy(), state.lam.copy()
         stats = self.statistics
         fresh = False
@@ -138,28 +136,28 @@ class GeneralizedAlpha:
         modified = self.modified_newton
         # updates of a below the rounding error of the scaled constraint rows cannot be resolved
         coordinate_scale = np.abs(state.q + system.q_reference).max(initial=0.0) + 1.0
-        roundoff = 10 * np.finfo(float).eps * coordinate_scale * np.sqrt(max(system.n_multipliers, 1)) / (
+        roundoff = 10 * EPS * coordinate_scale * np.sqrt(max(system.n_multipliers, 1)) / (
             c_q if self.index == 3 else c_v)
         for iteration in range(1, self.max_iterations + 1):
-            residual = newton.rows(a, lam)
             stats.residual_evaluations += 1
-            if not np.isfinite(residual).all():
-                raise SolverError(f"generalized-alpha: the residual is not finite at t = {t:.6g} "
-                                  f"(iteration {iteration})", t)
+            residual = None
             if self._factorization is None or not modified or self._factorization[1] != (c_q, c_v):
+                residual = newton.rows(a, lam)
+                if not np.isfinite(residual).all():
+                    raise _not_finite(t, iteration)
                 self.statistics.jacobian_evaluations += 1
                 self._factorization = (newton.factorize(a, lam), (c_q, c_v))
                 fresh = True
-            update = self._factorization[0].solve(residual)
+            # a, lam -= the update [[M + ...]]^-1 [R; C / c_q] at (a, lam), in place
+            size, norm_a, residual, finite = newton.iterate(a, lam, self._factorization[0], residual)
+            if not finite:
+                raise _not_finite(t, iteration)
             stats.newton_iterations += 1
-            a -= update[:n]
-            lam -= update[n:]
-            size = _norm(update[:n])
             error = size  # with an old matrix Newton contracts linearly: estimate the remaining error
             if not fresh and modified and size > 0.0:  # (a zero update is converged)
                 rate = size / previous_update if previous_update else 1.0
                 error = size * rate / (1.0 - rate) if rate < 1.0 else np.inf
-            if error <= self.relative_tolerance * _norm(a) + self.absolute_tolerance + roundoff:
+            if error <= self.relative_tolerance * norm_a + self.absolute_tolerance + roundoff:
                 break
             if previous_update is not None and size > contraction_limit * previous_update and modified:
                 if not fresh:  # slow convergence with an old matrix: refresh it
@@ -173,9 +171,8 @@ class GeneralizedAlpha:
             raise SolverError(f"generalized-alpha: Newton did not converge at t = {t:.6g} after "
                               f"{self.max_iterations} iterations (residual norm {norm:.3e}, "
                               f"last update {size:.3e})", t)
-        abar = abar_known + kappa * a
         stats.steps += 1
-        return newton.finish(State(t, q_known + c_q * a, v_known + c_v * a, a, abar, lam))
+        return newton.finish(t, a, lam)
 
     def _lu(self, system, matrix, t, what):
         self.statistics.factorizations += 1
@@ -268,16 +265,25 @@ class GeneralizedAlpha:
 
 
 class _SparseNewton:
-    """The Newton rows and the sparse iteration matrix from the AssembledSystem's functions (SuperLU)."""
+    """Newton on the AssembledSystem's functions, the sparse iteration matrix and SuperLU.
+
+    With the predictor (known parts) q_known, v_known, abar_known of the step, the iterate a gives
+    q = q_known + c_q a, v = v_known + c_v a, abar = abar_known + kappa a.
+    """
 
     def __init__(self, solver, system):
         self.solver, self.system = solver, system
+        self.n = system.n_coordinates
 
-    def start(self, t, q_known, v_known, c_q, c_v):
-        self.t, self.q_known, self.v_known, self.c_q, self.c_v = t, q_known, v_known, c_q, c_v
+    def start(self, state: State, h, c_q, c_v, kappa):
+        am, af, beta, gamma = self.solver.alpha_m, self.solver.alpha_f, self.solver.beta, self.solver.gamma
+        self.t, self.c_q, self.c_v, self.kappa = state.t + h, c_q, c_v, kappa
+        self.abar_known = (af * state.a - am * state.abar) / (1 - am)
+        self.q_known = state.q + h * state.v + h * h * (0.5 - beta) * state.abar + h * h * beta * self.abar_known
+        self.v_known = state.v + h * (1 - gamma) * state.abar + h * gamma * self.abar_known
 
     def rows(self, a, lam) -> np.ndarray:
-        """[R; C / c_q] (index 3) or [R; dC/dt / c_v] (index 2) at q = q_known + c_q a, v = v_known + c_v a."""
+        """[R; C / c_q] (index 3) or [R; dC/dt / c_v] (index 2) at the iterate."""
         system, t = self.system, self.t
         q = self.q_known + self.c_q * a
         v = self.v_known + self.c_v * a
@@ -295,20 +301,35 @@ class _SparseNewton:
         matrix = self.system.newton_matrix(self.t, q, v, a, lam, 1.0, self.c_v, self.c_q)
         return self.solver._lu(self.system, matrix, self.t, "iteration matrix")
 
-    def finish(self, state: State) -> State:
-        return state
+    def iterate(self, a, lam, factorization, residual=None):
+        """One Newton update of (a, lam) in place; (|update of a|, |a|, the rows, whether they are finite).
+        ``residual``: the rows at (a, lam) when already evaluated."""
+        if residual is None:
+            residual = self.rows(a, lam)
+            if not np.isfinite(residual).all():
+                return np.inf, np.inf, residual, False
+        update = factorization.solve(residual)
+        a -= update[:self.n]
+        lam -= update[self.n:]
+        return _norm(update[:self.n]), _norm(a), residual, True
+
+    def finish(self, t, a, lam) -> State:
+        return State(t, self.q_known + self.c_q * a, self.v_known + self.c_v * a, a,
+                     self.abar_known + self.kappa * a, lam)
 
 
 class _DenseNewton:
-    """The same rows and iteration matrix through a DenseNewtonKernel (buffered calls, LAPACK LU)."""
+    """The same iteration through a DenseNewtonKernel: predictor, rows, LU solve and update in one
+    buffered call per iteration, the iteration matrix dense, LAPACK LU."""
 
     def __init__(self, solver, system, kernel):
         self.solver, self.system, self.kernel = solver, system, kernel
+        self.scheme = (solver.alpha_m, solver.alpha_f, solver.beta, solver.gamma)
 
-    def start(self, t, q_known, v_known, c_q, c_v):
-        self.t = t
+    def start(self, state: State, h, c_q, c_v, kappa):
+        self.t = t = state.t + h
         system = self.system
-        self.kernel.set_step(t, q_known, v_known, c_q, c_v, system.input_vector(float(t)),
+        self.kernel.set_step(state, h, self.scheme, c_q, c_v, kappa, system.input_vector(float(t)),
                              system._parameters_now())
 
     def rows(self, a, lam) -> np.ndarray:
@@ -322,9 +343,17 @@ class _DenseNewton:
             raise SolverError(f"generalized-alpha: singular iteration matrix at t = {self.t:.6g} ({exc}); "
                               f"{singular_cause(self.system, self.t, exc.matrix)}", self.t) from None
 
-    def finish(self, state: State) -> State:
-        self.system.current_state = (state.t, state.q, state.v, state.a, state.lam)
-        return state
+    def iterate(self, a, lam, factorization, residual=None):
+        return self.kernel.iterate(a, lam, factorization)
+
+    def finish(self, t, a, lam) -> State:
+        q, v, abar = self.kernel.corrected()
+        self.system.current_state = (t, q, v, a, lam)
+        return State(t, q, v, a, abar, lam)
+
+
+def _not_finite(t, iteration) -> SolverError:
+    return SolverError(f"generalized-alpha: the residual is not finite at t = {t:.6g} (iteration {iteration})", t)
 
 
 def _norm(vector) -> float:
