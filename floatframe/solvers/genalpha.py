@@ -23,6 +23,7 @@ buffered CasADi calls and factorized by dense LAPACK LU (option ``linear_algebra
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
@@ -62,13 +63,16 @@ class GeneralizedAlpha:
         (default: the requested step / 2^10).
     linear_algebra : "auto" (dense LAPACK with buffered calls for small models, see
         ``floatframe.solvers.dense``; sparse SuperLU otherwise), "dense" or "sparse".
+    compile : on the dense path, evaluate compiled C code (True), CasADi's virtual machine (False), or
+        "auto": compiled from ``floatframe.solvers.dense.COMPILE_STEPS`` steps on or when already cached.
     """
 
     order = 2
     name = "genalpha"
 
     def __init__(self, spectral_radius=0.9, modified_newton=False, relative_tolerance=1e-10,
-                 absolute_tolerance=1e-12, max_iterations=25, index=3, min_step=None, linear_algebra="auto"):
+                 absolute_tolerance=1e-12, max_iterations=25, index=3, min_step=None, linear_algebra="auto",
+                 compile="auto"):
         if not 0.0 <= spectral_radius <= 1.0:
             raise ValueError(f"GeneralizedAlpha: spectral_radius must be in [0, 1], got {spectral_radius}")
         if index not in (2, 3):
@@ -76,7 +80,10 @@ class GeneralizedAlpha:
         if linear_algebra not in ("auto", "dense", "sparse"):
             raise ValueError(f"GeneralizedAlpha: linear_algebra must be 'auto', 'dense' or 'sparse', "
                              f"got {linear_algebra!r}")
+        if compile not in ("auto", True, False):
+            raise ValueError(f"GeneralizedAlpha: compile must be 'auto', True or False, got {compile!r}")
         self.linear_algebra = linear_algebra
+        self.compile = compile
         rho = float(spectral_radius)
         self.alpha_m = (2 * rho - 1) / (rho + 1)
         self.alpha_f = rho / (rho + 1)
@@ -114,10 +121,11 @@ class GeneralizedAlpha:
         return State(t0, q, v, a, a.copy(), lam)
 
     # --- one step ---------------------------------------------------------------------------
-    def prepare(self, system):
-        """The Newton evaluator for ``system`` (dense or sparse path); builds the dense kernel on first use."""
+    def prepare(self, system, n_steps: int = 0):
+        """The Newton evaluator for ``system`` (dense or sparse path) for a solve of ``n_steps`` steps;
+        builds (and, see ``compile``, compiles) the dense kernel on first use."""
         if wants_dense(system, self.linear_algebra):
-            return _DenseNewton(self, system, dense_kernel(system, self.index))
+            return _DenseNewton(self, system, dense_kernel(system, self.index, self.compile, n_steps))
         return _SparseNewton(self, system)
 
     def step(self, system, state: State, h: float, newton=None) -> State:
@@ -136,7 +144,7 @@ class GeneralizedAlpha:
         modified = self.modified_newton
         # updates of a below the rounding error of the scaled constraint rows cannot be resolved
         coordinate_scale = np.abs(state.q + system.q_reference).max(initial=0.0) + 1.0
-        roundoff = 10 * EPS * coordinate_scale * np.sqrt(max(system.n_multipliers, 1)) / (
+        roundoff = 10 * EPS * coordinate_scale * math.sqrt(max(system.n_multipliers, 1)) / (
             c_q if self.index == 3 else c_v)
         for iteration in range(1, self.max_iterations + 1):
             stats.residual_evaluations += 1
@@ -210,7 +218,8 @@ class GeneralizedAlpha:
         self._factorization = None
         started = time.perf_counter()
         state = self.init(system, grid[0], q0, v0, a0, lam0)
-        newton = self.prepare(system)
+        counts = np.maximum(1, np.ceil(spacing / h * (1 - 1e-12)))
+        newton = self.prepare(system, int(counts.sum()))
         stored = [state]
         stopped = False
         show = progress if progress is not None else grid.size > 2000
