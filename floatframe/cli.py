@@ -77,7 +77,18 @@ def run_rotor_disc(arguments) -> int:
     from floatframe.solvers import GeneralizedAlpha
 
     setup = "constrained" if arguments.model == "rotor-disc-constrained" else "tisserand"
-    model = build_rotor_disc(setup, refinement=arguments.refinement)
+    if arguments.craig_bampton and arguments.modes is None:
+        raise SystemExit("floatframe run: --craig-bampton needs --modes N (the number of fixed-interface eigenmodes)")
+    if arguments.modes is not None and setup == "constrained":
+        raise SystemExit("floatframe run: --modes makes a reduced rotor, which needs no reference conditions; "
+                         "use it with rotor-disc")
+    model = build_rotor_disc(setup, refinement=arguments.refinement, modes=arguments.modes,
+                             craig_bampton=arguments.craig_bampton)
+    setup = model.setup
+    if model.modes is not None:
+        print(f"{model.modes.kind}: {model.modes.n_modes} modes" +
+              (f" ({model.modes.n_static} static)" if model.modes.n_static else "") +
+              ", frequencies [Hz]: " + np.array2string(model.modes.frequencies_hz, precision=2, max_line_width=120))
     assembled = model.system.assemble()
     steps = arguments.steps
     solver = GeneralizedAlpha(model.spectral_radius, modified_newton=True)
@@ -125,6 +136,11 @@ def main(argv=None) -> int:
     run.add_argument("--refinement", type=positive_int, default=1, help="mesh refinement factor")
     run.add_argument("--output", default="output", help="folder for the plot and the sensor CSV")
     run.add_argument("--paraview", action="store_true", help="also write the mesh motion as a VTU/PVD series")
+    run.add_argument("--modes", type=positive_int, default=None,
+                     help="reduce the rotor to N free-free eigenmodes (ObjectFFRFReducedOrder)")
+    run.add_argument("--craig-bampton", action="store_true",
+                     help="with --modes: Craig-Bampton basis of the support faces (RBE2 static modes and N "
+                          "fixed-interface eigenmodes) instead of eigenmodes")
     commands.add_parser("compare", help="compare DAE solvers on a model: error against cost (see compare --help)")
     commands.add_parser("ocp", help="optimal control with flexible bodies, e.g. 'ocp slew' (see ocp --help)")
     argv = list(sys.argv[1:] if argv is None else argv)

@@ -7,22 +7,23 @@ import casadi as ca
 import meshio
 import numpy as np
 
-from floatframe.components.ffrf import ObjectFFRF
+from floatframe.components.ffrf import FloatingFrameBody
 
 
-def mesh_node_trajectories(assembled, body: ObjectFFRF, result) -> dict:
-    """Global positions, displacements and velocities of all mesh nodes at every stored step, (k, N, 3)."""
+def mesh_node_trajectories(assembled, body: FloatingFrameBody, result) -> dict:
+    """Global positions, displacements and velocities of all mesh nodes at every stored step, (k, N, 3).
+
+    For a reduced-order body the mesh is rebuilt through its mode basis (q_f = Psi zeta)."""
     names = ("Position", "Displacement", "Velocity")
     function = assembled.output_function(
-        lambda ctx: ca.vertcat(*[body.mesh_node_output(ctx, k, name) for name in names
-                                 for k in range(body.n_mesh_nodes)]), "mesh_outputs")
+        lambda ctx: ca.vertcat(*[ca.vec(matrix) for matrix in body.mesh_motion(ctx).values()]), "mesh_outputs")
     values = np.array([function(t, q, v, a, lam) for t, q, v, a, lam
                        in zip(result.t, result.q, result.v, result.a, result.lam)])
     values = values.reshape(len(result.t), len(names), body.n_mesh_nodes, 3)
     return {name: values[:, i] for i, name in enumerate(names)}
 
 
-def write_paraview(path, assembled, body: ObjectFFRF, cells: dict, result) -> Path:
+def write_paraview(path, assembled, body: FloatingFrameBody, cells: dict, result) -> Path:
     """Write ``path``.pvd and one ``path``_NNNN.vtu per stored step; returns the .pvd path.
 
     ``cells``: {"hexahedron": (E, 8)} or {"tetra": (E, 4)} mesh-node numbers (0-based, VTK order).

@@ -3,12 +3,13 @@ from floatframe.components.base import Component, Context, ModelError
 from floatframe.components.bodies import ObjectGround, ObjectRigidBody
 from floatframe.components.connectors import (CartesianSpringDamper, CoordinateConstraint,
                                               CoordinateVectorConstraint, SphericalJoint)
-from floatframe.components.ffrf import ObjectFFRF
+from floatframe.components.ffrf import FloatingFrameBody, ObjectFFRF
+from floatframe.components.ffrf_reduced import ObjectFFRFReducedOrder, ReducedOrderInvariants, add_reduced_ffrf_body
 from floatframe.components.loads import LoadCoordinate, LoadForceVector, LoadTorqueVector
 from floatframe.components.markers import (MarkerBodyPosition, MarkerBodyRigid, MarkerNodeCoordinate,
                                            MarkerNodeCoordinates, MarkerNodePosition, MarkerNodeRigid,
                                            MarkerObjectODE2Coordinates, MarkerSuperElementPosition)
-from floatframe.components.nodes import NodePoint, NodePointGround, NodeRigidBodyEP
+from floatframe.components.nodes import NodeGenericODE2, NodePoint, NodePointGround, NodeRigidBodyEP
 from floatframe.components.sensors import SensorBody, SensorNode, SensorObject, SensorSuperElement
 
 __all__ = [
@@ -21,7 +22,11 @@ __all__ = [
     "CoordinateConstraint",
     "CoordinateVectorConstraint",
     "SphericalJoint",
+    "FloatingFrameBody",
     "ObjectFFRF",
+    "ObjectFFRFReducedOrder",
+    "ReducedOrderInvariants",
+    "add_reduced_ffrf_body",
     "LoadCoordinate",
     "LoadForceVector",
     "LoadTorqueVector",
@@ -33,6 +38,7 @@ __all__ = [
     "MarkerNodeRigid",
     "MarkerObjectODE2Coordinates",
     "MarkerSuperElementPosition",
+    "NodeGenericODE2",
     "NodePoint",
     "NodePointGround",
     "NodeRigidBodyEP",

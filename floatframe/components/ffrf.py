@@ -78,7 +78,181 @@ def cross_columns(a, b):
                       a[0, :] * b[1, :] - a[1, :] * b[0, :])
 
 
-class ObjectFFRF(Component):
+class FloatingFrameBody(Component):
+    """What every body on a floating reference frame shares: the frame node, the outputs of the object
+    and of its mesh nodes, markers on its mesh, and the force and mass-matrix user functions.
+
+    Subclasses (:class:`ObjectFFRF`, ``ObjectFFRFReducedOrder``) set, when connected, ``rigid_node``
+    (the NodeRigidBodyEP of the frame), ``object_nodes`` (the nodes whose coordinates the object owns, in
+    the object's order), ``coordinate_indices``, ``n_mesh_nodes`` and ``reference_positions`` x_ref
+    (n_f,), and implement :meth:`mesh_node_local` and :meth:`generalized_terms`. Markers and sensors of
+    mesh nodes accept any FloatingFrameBody and use only these methods.
+    """
+
+    family = "object"
+    mesh_outputs = ("Position", "Displacement", "Velocity", "Acceleration", "DisplacementLocal", "VelocityLocal",
+                    "AccelerationLocal")
+
+    def __init__(self, force_user_function=None, mass_matrix_user_function=None, name=""):
+        super().__init__(name)
+        for what, function in (("force_user_function", force_user_function),
+                               ("mass_matrix_user_function", mass_matrix_user_function)):
+            if function is not None and not callable(function):
+                raise self.error(f"{what} must be callable, got {function!r}")
+        self.force_user_function = force_user_function
+        self.mass_matrix_user_function = mass_matrix_user_function
+
+    def connect_frame(self, system, nodes):
+        """Keep the object's nodes and coordinate indices (called by the subclass's ``connect``)."""
+        self.rigid_node, self.object_nodes = nodes[0], list(nodes)
+        self.coordinate_indices = np.concatenate([n.coordinate_indices for n in nodes])
+        self._system = system
+        self._user_callbacks = {}
+
+    # --- kinematics -------------------------------------------------------------------------
+    def frame(self, ctx):
+        """Reference-frame quantities: position, A, G_local, theta, theta_t, omega_b."""
+        node = self.rigid_node
+        theta = node.euler_parameters(ctx)
+        theta_t = ctx.velocities(node)[3:]
+        return dict(position=node.position(ctx), rotation=rotations.rotation_matrix(theta),
+                    g_local=rotations.g_local(theta), theta=theta, theta_t=theta_t,
+                    omega=rotations.g_local(theta) @ theta_t)
+
+    def object_vector(self, ctx, which: str):
+        """The object's coordinates (change from reference, "q"), velocities ("v") or accelerations ("a")."""
+        getter = {"q": ctx.coordinates, "v": ctx.velocities, "a": ctx.accelerations}[which]
+        return ca.vertcat(*[getter(node) for node in self.object_nodes])
+
+    def accelerations(self, ctx):
+        return self.object_vector(ctx, "a")
+
+    def mesh_node_local(self, ctx, mesh_node: int, which: str):
+        """Body-fixed displacement u_f ("q"), its velocity ("v") or acceleration ("a") of one mesh node, 3-vector."""
+        raise NotImplementedError
+
+    def local_displacements(self, ctx, which: str = "q"):
+        """u_f (or its rates) of all mesh nodes as a 3 x n_mesh_nodes matrix."""
+        return ca.horzcat(*[self.mesh_node_local(ctx, k, which) for k in range(self.n_mesh_nodes)])
+
+    def mesh_motion(self, ctx) -> dict:
+        """Global Position, Displacement [m] and Velocity [m/s] of all mesh nodes, each 3 x n_mesh_nodes."""
+        frame = self.frame(ctx)
+        local = self.reference_positions.reshape(-1, 3).T + self.local_displacements(ctx)
+        positions = frame["position"] + frame["rotation"] @ local
+        reference = np.column_stack([self.reference_mesh_position(k) for k in range(self.n_mesh_nodes)])
+        velocities = ca.reshape(ctx.time_derivative(ca.vec(positions)), 3, self.n_mesh_nodes)
+        return {"Position": positions, "Displacement": positions - reference, "Velocity": velocities}
+
+    def weighted_local_displacement(self, ctx, mesh_nodes, weights):
+        """sum_k w_k u_f,k, body-fixed (3,)."""
+        return sum(w * self.mesh_node_local(ctx, k, "q") for k, w in zip(mesh_nodes, weights))
+
+    # --- user functions ---------------------------------------------------------------------
+    def _user_terms(self, ctx, acceleration):
+        terms = ca.SX.zeros(self.n_coordinates)
+        object_q, object_v = self.object_vector(ctx, "q"), self.object_vector(ctx, "v")
+        n_c = self.n_coordinates
+        if self.force_user_function is not None:
+            force = ctx.external(self._callback("force", self.force_user_function, (n_c, 1)), [ctx.t, object_q, object_v])
+            terms -= force
+        if self.mass_matrix_user_function is not None:
+            mass = ctx.external(self._callback("mass", self.mass_matrix_user_function, (n_c, n_c)),
+                                [ctx.t, object_q, object_v])
+            terms += mass @ acceleration
+        return terms
+
+    def _callback(self, kind, function, shape):
+        """The user function as a CasADi callback, made once per kind and kept alive with the object;
+        ``check`` tries it after assembly."""
+        if kind not in self._user_callbacks:
+            system = self._system
+
+            def call(t, q, q_t):
+                return function(system.user_function_handle, float(t[0]), self.index, q, q_t)
+
+            self._user_callbacks[kind] = NumericCallback(f"{self.type_name}{self.index}_{kind}", call,
+                                                         [1, self.n_coordinates, self.n_coordinates], shape)
+        return self._user_callbacks[kind]
+
+    def check(self, assembled):
+        """At the initial state: call each user function once (a wrong shape or a failure is reported now)."""
+        self.check_user_functions()
+
+    def check_user_functions(self):
+        """Call each user function once at the initial state: a wrong shape or a failure is reported now."""
+        q0 = np.concatenate([n.initial_coordinates for n in self.object_nodes])
+        v0 = np.concatenate([n.initial_velocities for n in self.object_nodes])
+        for kind, callback in self._user_callbacks.items():
+            shape = callback.output_shape
+            try:
+                trial = np.asarray(callback.function(np.zeros(1), q0, v0), dtype=float)
+            except Exception as exc:
+                raise self.error(f"{kind} user function failed at the initial state: {exc!r}") from exc
+            if trial.size != shape[0] * shape[1] or (shape[1] > 1 and trial.shape != shape):
+                raise self.error(f"{kind} user function returned shape {trial.shape}, expected "
+                                 f"{shape if shape[1] > 1 else (shape[0],)}")
+            if not np.all(np.isfinite(trial)):
+                raise self.error(f"{kind} user function returned NaN or inf at the initial state")
+
+    # --- outputs ----------------------------------------------------------------------------
+    def output(self, ctx, variable, local_position=None):
+        """Object outputs: Coordinates, Coordinates_t, Coordinates_tt, Force (n_c,)."""
+        if variable == "Coordinates":
+            return self.object_vector(ctx, "q")
+        if variable == "Coordinates_t":
+            return self.object_vector(ctx, "v")
+        if variable == "Coordinates_tt":
+            return self.accelerations(ctx)
+        if variable == "Force":  # all terms except mass * acceleration, as on the left-hand side
+            return self.generalized_terms(ctx, ca.SX.zeros(self.n_coordinates))
+        raise self.error(f"has no output variable '{variable}'; available: Coordinates, Coordinates_t, "
+                         f"Coordinates_tt, Force (mesh-node outputs through a super-element sensor)")
+
+    def check_mesh_node(self, mesh_node, owner):
+        if not (isinstance(mesh_node, (int, np.integer)) and 0 <= mesh_node < self.n_mesh_nodes):
+            raise owner.error(f"mesh node {mesh_node!r} is out of range for {self.label} "
+                              f"with {self.n_mesh_nodes} mesh nodes")
+
+    def mesh_node_output(self, ctx, mesh_node: int, variable: str):
+        """Output variable of one mesh node (0-based, without the rigid node), 3-vector."""
+        if variable in ("DisplacementLocal", "VelocityLocal", "AccelerationLocal"):
+            return self.mesh_node_local(ctx, mesh_node, {"DisplacementLocal": "q", "VelocityLocal": "v",
+                                                         "AccelerationLocal": "a"}[variable])
+        frame = self.frame(ctx)
+        p_local = self.reference_positions[3 * mesh_node:3 * mesh_node + 3] + self.mesh_node_local(ctx, mesh_node, "q")
+        position = frame["position"] + frame["rotation"] @ p_local
+        if variable == "Position":
+            return position
+        if variable == "Displacement":
+            return position - self.reference_mesh_position(mesh_node)
+        if variable == "Velocity":
+            return ctx.time_derivative(position)
+        if variable == "Acceleration":
+            return ca.jtimes(ctx.time_derivative(position), ca.vertcat(ctx.q, ctx.v), ca.vertcat(ctx.v, ctx.a))
+        raise self.error(f"mesh nodes have no output variable '{variable}'; available: {list(self.mesh_outputs)}")
+
+    def reference_mesh_position(self, mesh_node: int) -> np.ndarray:
+        """Global position of a mesh node in the reference configuration of frame and mesh."""
+        frame_reference = self.rigid_node.reference_coordinates
+        rotation = rotations.rotation_matrix(frame_reference[3:])
+        return frame_reference[:3] + rotation @ self.reference_positions[3 * mesh_node:3 * mesh_node + 3]
+
+    def weighted_position(self, ctx, mesh_nodes, weights):
+        """Global position of the weighted sum of mesh-node positions (super-element marker)."""
+        frame = self.frame(ctx)
+        x_ref = self.reference_positions.reshape(-1, 3)
+        reference = sum(w * x_ref[k] for k, w in zip(mesh_nodes, weights))
+        local = reference + self.weighted_local_displacement(ctx, mesh_nodes, weights)
+        return frame["position"] + frame["rotation"] @ local
+
+    def local_position(self, ctx, local_position):
+        """Global position of a point fixed in the reference frame."""
+        frame = self.frame(ctx)
+        return frame["position"] + frame["rotation"] @ ca.DM(local_position)
+
+
+class ObjectFFRF(FloatingFrameBody):
     """Flexible body in the floating frame of reference formulation (see module docstring).
 
     Parameters
@@ -100,13 +274,12 @@ class ObjectFFRF(Component):
     body without them (see :meth:`ObjectFFRF.free_frame_motions`).
     """
 
-    family = "object"
     type_name = "ObjectFFRF"
 
     def __init__(self, node_numbers, mass_matrix_ff, stiffness_matrix_ff, damping_matrix_ff=None,
                  force_vector=None, force_user_function=None, mass_matrix_user_function=None,
                  compute_ffrf_terms=True, allow_indefinite_stiffness=False, name=""):
-        super().__init__(name)
+        super().__init__(force_user_function, mass_matrix_user_function, name)
         self.node_numbers = list(node_numbers)
         if len(self.node_numbers) < 2:
             raise self.error("node_numbers needs the rigid-body node and at least one mesh node")
@@ -122,12 +295,6 @@ class ObjectFFRF(Component):
         self.n_coordinates = 7 + n_flexible
         self.force_vector = (None if force_vector is None or np.size(force_vector) == 0
                              else self.vector(force_vector, self.n_coordinates, "force_vector"))
-        for what, function in (("force_user_function", force_user_function),
-                               ("mass_matrix_user_function", mass_matrix_user_function)):
-            if function is not None and not callable(function):
-                raise self.error(f"{what} must be callable, got {function!r}")
-        self.force_user_function = force_user_function
-        self.mass_matrix_user_function = mass_matrix_user_function
         self.compute_ffrf_terms = bool(compute_ffrf_terms)
         self._compute_physics()
 
@@ -212,34 +379,32 @@ class ObjectFFRF(Component):
         for i, node in enumerate(nodes[1:], start=1):
             if not isinstance(node, NodePoint):
                 raise self.error(f"node_numbers[{i}] must be a NodePoint (mesh node), got {node.label}")
-        self.rigid_node, self.mesh_nodes = nodes[0], nodes[1:]
+        self.connect_frame(system, nodes)
+        self.mesh_nodes = nodes[1:]
         self.reference_positions = np.concatenate([n.reference_coordinates for n in self.mesh_nodes])  # x_ref
         self.coordinate_index_per_node = np.cumsum([0, 7] + [3] * len(self.mesh_nodes))[:-1]
         x_ref = self.reference_positions
         self.center_of_mass = (self.mass_phi_t.T @ x_ref) / self.mass if self.mass else np.zeros(3)
         x_tilde = stacked_skew(x_ref)
         self.inertia = np.asarray((x_tilde.T @ self.mass_matrix_ff @ x_tilde).todense())  # x~^T M x~
-        self.coordinate_indices = np.concatenate([n.coordinate_indices for n in nodes])
         self._mass = to_casadi(self.mass_matrix_ff)
         self._stiffness = to_casadi(self.stiffness_matrix_ff)
         self._damping = None if self.damping_matrix_ff is None else to_casadi(self.damping_matrix_ff)
-        self._system = system
-        self._user_callbacks = {}
 
     # --- kinematics -------------------------------------------------------------------------
-    def frame(self, ctx):
-        """Reference-frame quantities: position, A, G_local, theta, theta_t, theta_tt, omega_b."""
-        node = self.rigid_node
-        theta = node.euler_parameters(ctx)
-        theta_t = ctx.velocities(node)[3:]
-        return dict(position=node.position(ctx), rotation=rotations.rotation_matrix(theta),
-                    g_local=rotations.g_local(theta), theta=theta, theta_t=theta_t,
-                    omega=rotations.g_local(theta) @ theta_t)
-
     def flexible(self, ctx, which: str):
         """Flexible coordinates (q, v or a) of all mesh nodes, stacked (n_f,)."""
         getter = {"q": ctx.coordinates, "v": ctx.velocities, "a": ctx.accelerations}[which]
         return ca.vertcat(*[getter(node) for node in self.mesh_nodes])
+
+    def mesh_node_local(self, ctx, mesh_node: int, which: str):
+        """u_f, its velocity or acceleration of one mesh node: the coordinates of its NodePoint."""
+        getter = {"q": ctx.coordinates, "v": ctx.velocities, "a": ctx.accelerations}[which]
+        return getter(self.mesh_nodes[mesh_node])
+
+    def local_displacements(self, ctx, which: str = "q"):
+        """u_f (or its rates) of all mesh nodes as a 3 x n_mesh_nodes matrix."""
+        return ca.reshape(self.flexible(ctx, which), 3, self.n_mesh_nodes)
 
     def local_positions(self, ctx):
         """p = x_ref + q_f as a 3 x n_nf matrix (one column per mesh node)."""
@@ -254,9 +419,6 @@ class ObjectFFRF(Component):
             ctx.add_linear(flexible, flexible, self.damping_matrix_ff, "v")                    # D v_f
         if self.compute_ffrf_terms:
             ctx.add_linear(flexible, flexible, self.mass_matrix_ff, "a")                       # M a_f
-
-    def accelerations(self, ctx):
-        return ca.vertcat(ctx.accelerations(self.rigid_node), self.flexible(ctx, "a"))
 
     def generalized_terms(self, ctx, acceleration, linear=True):
         """Left-hand side of the object's equations for the given accelerations (n_c,).
@@ -297,33 +459,6 @@ class ObjectFFRF(Component):
         terms += self._user_terms(ctx, acceleration)
         return terms
 
-    def _user_terms(self, ctx, acceleration):
-        terms = ca.SX.zeros(self.n_coordinates)
-        object_q = ca.vertcat(ctx.coordinates(self.rigid_node), self.flexible(ctx, "q"))
-        object_v = ca.vertcat(ctx.velocities(self.rigid_node), self.flexible(ctx, "v"))
-        n_c = self.n_coordinates
-        if self.force_user_function is not None:
-            force = ctx.external(self._callback("force", self.force_user_function, (n_c, 1)), [ctx.t, object_q, object_v])
-            terms -= force
-        if self.mass_matrix_user_function is not None:
-            mass = ctx.external(self._callback("mass", self.mass_matrix_user_function, (n_c, n_c)),
-                                [ctx.t, object_q, object_v])
-            terms += mass @ acceleration
-        return terms
-
-    def _callback(self, kind, function, shape):
-        """The user function as a CasADi callback, made once per kind and kept alive with the object;
-        ``check`` tries it after assembly."""
-        if kind not in self._user_callbacks:
-            system = self._system
-
-            def call(t, q, q_t):
-                return function(system.user_function_handle, float(t[0]), self.index, q, q_t)
-
-            self._user_callbacks[kind] = NumericCallback(f"{self.type_name}{self.index}_{kind}", call,
-                                                         [1, self.n_coordinates, self.n_coordinates], shape)
-        return self._user_callbacks[kind]
-
     def check(self, assembled):
         """At the initial state: call each user function once (a wrong shape or a failure is reported
         now), and refuse the body if nothing fixes its mesh relative to its frame."""
@@ -344,22 +479,6 @@ class ObjectFFRF(Component):
                 f"these motions and no constraint removes them. Add the Tisserand frame with "
                 f"add_tisserand_frame(system, body) (floatframe.components.ffrf), or constrain mesh-node "
                 f"coordinates that fix them (e.g. CoordinateConstraint on MarkerNodeCoordinate of mesh nodes)")
-
-    def check_user_functions(self):
-        """Call each user function once at the initial state: a wrong shape or a failure is reported now."""
-        q0 = np.concatenate([self.rigid_node.initial_coordinates] + [n.initial_coordinates for n in self.mesh_nodes])
-        v0 = np.concatenate([self.rigid_node.initial_velocities] + [n.initial_velocities for n in self.mesh_nodes])
-        for kind, callback in self._user_callbacks.items():
-            shape = callback.output_shape
-            try:
-                trial = np.asarray(callback.function(np.zeros(1), q0, v0), dtype=float)
-            except Exception as exc:
-                raise self.error(f"{kind} user function failed at the initial state: {exc!r}") from exc
-            if trial.size != shape[0] * shape[1] or (shape[1] > 1 and trial.shape != shape):
-                raise self.error(f"{kind} user function returned shape {trial.shape}, expected "
-                                 f"{shape if shape[1] > 1 else (shape[0],)}")
-            if not np.all(np.isfinite(trial)):
-                raise self.error(f"{kind} user function returned NaN or inf at the initial state")
 
     # --- reference conditions -----------------------------------------------------------------
     def frame_mesh_motions(self, q) -> np.ndarray:
@@ -414,65 +533,6 @@ class ObjectFFRF(Component):
             count = free.shape[1] - len(names)
             names.append(f"{count} combination{'s' if count > 1 else ''} of {', '.join(mixed)}")
         return names
-
-    # --- outputs ----------------------------------------------------------------------------
-    def output(self, ctx, variable, local_position=None):
-        """Object outputs: Coordinates, Coordinates_t, Coordinates_tt, Force (n_c,)."""
-        if variable == "Coordinates":
-            return ca.vertcat(ctx.coordinates(self.rigid_node), self.flexible(ctx, "q"))
-        if variable == "Coordinates_t":
-            return ca.vertcat(ctx.velocities(self.rigid_node), self.flexible(ctx, "v"))
-        if variable == "Coordinates_tt":
-            return self.accelerations(ctx)
-        if variable == "Force":  # all terms except mass * acceleration, as on the left-hand side
-            return self.generalized_terms(ctx, ca.SX.zeros(self.n_coordinates))
-        raise self.error(f"has no output variable '{variable}'; available: Coordinates, Coordinates_t, "
-                         f"Coordinates_tt, Force (mesh-node outputs through a super-element sensor)")
-
-    mesh_outputs = ("Position", "Displacement", "Velocity", "Acceleration", "DisplacementLocal", "VelocityLocal")
-
-    def check_mesh_node(self, mesh_node, owner):
-        if not (isinstance(mesh_node, (int, np.integer)) and 0 <= mesh_node < self.n_mesh_nodes):
-            raise owner.error(f"mesh node {mesh_node!r} is out of range for {self.label} "
-                              f"with {self.n_mesh_nodes} mesh nodes")
-
-    def mesh_node_output(self, ctx, mesh_node: int, variable: str):
-        """Output variable of one mesh node (0-based, without the rigid node), 3-vector."""
-        node = self.mesh_nodes[mesh_node]
-        frame = self.frame(ctx)
-        p_local = node.reference_coordinates + ctx.coordinates(node)
-        position = frame["position"] + frame["rotation"] @ p_local
-        if variable == "Position":
-            return position
-        if variable == "Displacement":
-            return position - self.reference_mesh_position(mesh_node)
-        if variable == "Velocity":
-            return ctx.time_derivative(position)
-        if variable == "Acceleration":
-            return ca.jtimes(ctx.time_derivative(position), ca.vertcat(ctx.q, ctx.v), ca.vertcat(ctx.v, ctx.a))
-        if variable == "DisplacementLocal":
-            return ctx.coordinates(node)
-        if variable == "VelocityLocal":
-            return ctx.velocities(node)
-        raise self.error(f"mesh nodes have no output variable '{variable}'; available: {list(self.mesh_outputs)}")
-
-    def reference_mesh_position(self, mesh_node: int) -> np.ndarray:
-        """Global position of a mesh node in the reference configuration of frame and mesh."""
-        frame_reference = self.rigid_node.reference_coordinates
-        rotation = rotations.rotation_matrix(frame_reference[3:])
-        return frame_reference[:3] + rotation @ self.mesh_nodes[mesh_node].reference_coordinates
-
-    def weighted_position(self, ctx, mesh_nodes, weights):
-        """Global position of the weighted sum of mesh-node positions (super-element marker)."""
-        frame = self.frame(ctx)
-        local = sum(w * (self.mesh_nodes[k].reference_coordinates + ctx.coordinates(self.mesh_nodes[k]))
-                    for k, w in zip(mesh_nodes, weights))
-        return frame["position"] + frame["rotation"] @ local
-
-    def local_position(self, ctx, local_position):
-        """Global position of a point fixed in the reference frame."""
-        frame = self.frame(ctx)
-        return frame["position"] + frame["rotation"] @ ca.DM(local_position)
 
 
 def add_ffrf_body(system, node_positions, mass_matrix, stiffness_matrix, damping_matrix=None,

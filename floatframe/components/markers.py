@@ -11,7 +11,7 @@ import numpy as np
 from floatframe import rotations
 from floatframe.components.base import Component, resolve
 from floatframe.components.bodies import ObjectGround, ObjectRigidBody
-from floatframe.components.ffrf import ObjectFFRF
+from floatframe.components.ffrf import FloatingFrameBody
 from floatframe.components.nodes import NodePointGround, NodeRigidBodyEP
 
 
@@ -145,13 +145,13 @@ class MarkerBodyRigid(_RigidMixin, MarkerBodyPosition):
 
     def connect(self, system):
         super().connect(system)
-        if not isinstance(self.body, (ObjectGround, ObjectRigidBody, ObjectFFRF)):
+        if not isinstance(self.body, (ObjectGround, ObjectRigidBody, FloatingFrameBody)):
             raise self.error(f"body_number must refer to a ground, rigid or FFRF body, got {self.body.label}")
 
     def rotation_node(self):
         if isinstance(self.body, ObjectRigidBody):
             return self.body.node
-        if isinstance(self.body, ObjectFFRF):
+        if isinstance(self.body, FloatingFrameBody):
             return self.body.rigid_node
         return None
 
@@ -172,8 +172,8 @@ class MarkerSuperElementPosition(Marker):
 
     def connect(self, system):
         self.body = resolve(system, "object", self.body_number, self, "body_number")
-        if not isinstance(self.body, ObjectFFRF):
-            raise self.error(f"body_number must refer to an ObjectFFRF, got {self.body.label}")
+        if not isinstance(self.body, FloatingFrameBody):
+            raise self.error(f"body_number must refer to an FFRF body (ObjectFFRF, ObjectFFRFReducedOrder), got {self.body.label}")
         for k in self.mesh_node_numbers:
             self.body.check_mesh_node(k, self)
 

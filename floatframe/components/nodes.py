@@ -151,3 +151,17 @@ class NodeRigidBodyEP(Node):
     def add_terms(self, ctx):
         theta = self.euler_parameters(ctx)
         ctx.add_constraint(self, ca.dot(theta, theta) - 1.0)  # sum theta_i^2 - 1 = 0
+
+
+class NodeGenericODE2(Node):
+    """n generic second-order coordinates without geometric meaning, e.g. the modal coordinates zeta of a
+    reduced-order FFRF body. Outputs: Coordinates, Coordinates_t, Coordinates_tt (change from reference),
+    CoordinatesTotal."""
+
+    type_name = "NodeGenericODE2"
+
+    def __init__(self, reference_coordinates, initial_coordinates=None, initial_velocities=None, name=""):
+        self.n_coordinates = int(np.size(reference_coordinates))
+        super().__init__(reference_coordinates, initial_coordinates, initial_velocities, name)
+        if self.n_coordinates == 0:
+            raise self.error("needs at least one coordinate")

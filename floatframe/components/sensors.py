@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from floatframe.components.base import Component, resolve
-from floatframe.components.ffrf import ObjectFFRF
+from floatframe.components.ffrf import FloatingFrameBody
 
 
 class Sensor(Component):
@@ -47,7 +47,7 @@ class SensorBody(Sensor):
             raise self.error(f"{self.body.label} has no outputs")
 
     def expression(self, ctx):
-        if isinstance(self.body, ObjectFFRF):
+        if isinstance(self.body, FloatingFrameBody):
             return self.body.output(ctx, self.output_variable_type)
         return self.body.output(ctx, self.output_variable_type, self.local_position)
 
@@ -59,7 +59,7 @@ class SensorObject(SensorBody):
         super().__init__(object_number, output_variable_type, name=name)
 
     def expression(self, ctx):
-        if hasattr(self.body, "local_position") and not isinstance(self.body, ObjectFFRF):
+        if hasattr(self.body, "local_position") and not isinstance(self.body, FloatingFrameBody):
             return self.body.output(ctx, self.output_variable_type, self.local_position)
         return self.body.output(ctx, self.output_variable_type)
 
@@ -76,12 +76,12 @@ class SensorSuperElement(Sensor):
 
     def connect(self, system):
         self.body = resolve(system, "object", self.body_number, self, "body_number")
-        if not isinstance(self.body, ObjectFFRF):
-            raise self.error(f"body_number must refer to an ObjectFFRF, got {self.body.label}")
+        if not isinstance(self.body, FloatingFrameBody):
+            raise self.error(f"body_number must refer to an FFRF body (ObjectFFRF, ObjectFFRFReducedOrder), got {self.body.label}")
         self.body.check_mesh_node(self.mesh_node_number, self)
-        if self.output_variable_type not in ObjectFFRF.mesh_outputs:
+        if self.output_variable_type not in FloatingFrameBody.mesh_outputs:
             raise self.error(f"mesh nodes have no output variable '{self.output_variable_type}'; "
-                             f"available: {list(ObjectFFRF.mesh_outputs)}")
+                             f"available: {list(FloatingFrameBody.mesh_outputs)}")
 
     def expression(self, ctx):
         return self.body.mesh_node_output(ctx, int(self.mesh_node_number), self.output_variable_type)

@@ -7,15 +7,22 @@ Tisserand-frame constraint to a MainSystem, as Exudyn's does.
 """
 from __future__ import annotations
 
+import pickle
+import warnings
+from enum import Enum
+from pathlib import Path
+
 import numpy as np
 import scipy.sparse as sp
 
 from floatframe import fem as core_fem
+from floatframe import rotations
 from floatframe.exudyn import _items as items
 from floatframe.exudyn._matrix import MatrixContainer
 from floatframe.exudyn._names import ExudynLayerError
 from floatframe.components.ffrf import tisserand_rows
-from floatframe.exudyn.utilities import AngularVelocity2EulerParameters_t
+from floatframe.exudyn.utilities import AngularVelocity2EulerParameters_t, Skew
+from floatframe.fem.mesh import NODES_PER_ELEMENT
 
 # outward triangles of the faces of positively oriented elements (Abaqus/VTK node order)
 _HEX_TRIANGLES = [[0, 3, 2], [0, 2, 1], [4, 5, 6], [4, 6, 7], [0, 1, 5], [0, 5, 4], [1, 2, 6], [1, 6, 5],
@@ -33,11 +40,26 @@ def ConvertTetToTrigs(nodeNumbers) -> list:
     return [[int(nodeNumbers[i]) for i in triangle] for triangle in _TET_TRIANGLES]
 
 
+class HCBstaticModeSelection(Enum):
+    """Static modes of FEMinterface.ComputeHurtyCraigBamptonModes (Exudyn's values); floatframe supports
+    RBE2 (each interface moves rigidly) and RBE3 (each interface's weighted mean motion)."""
+
+    allBoundaryNodes = 1
+    RBE2 = 2
+    RBE3 = 3
+    noStaticModes = 4
+
+
+_FILE_KEYS = ("metaData", "nodes", "elements", "massMatrix", "stiffnessMatrix", "surface", "nodeSets",
+              "elementSets", "modeBasis", "eigenValues", "postProcessingModes")
+
+
 class FEMinterface:
     """Mesh, mass and stiffness matrices of a finite-element model, with Exudyn's method names.
 
     Attributes as in Exudyn: ``nodes`` ({'Position': (n, 3)}), ``elements`` (list of dicts with
-    'Hex8'/'Tet4' connectivities, 0-based), ``modeBasis``, ``eigenValues``.
+    'Hex8'/'Tet4' connectivities, 0-based), ``modeBasis``, ``eigenValues``, and (stored in files only)
+    ``surface``, ``nodeSets``, ``elementSets``, ``postProcessingModes``, ``metaData``.
     """
 
     def __init__(self):
@@ -46,6 +68,10 @@ class FEMinterface:
         self.modeBasis = {}
         self.eigenValues = []
         self.surface = []
+        self.nodeSets = []
+        self.elementSets = []
+        self.postProcessingModes = {}
+        self.metaData = {"source": "unknown"}
         self._mesh = None
         self._mass = None
         self._stiffness = None
@@ -151,8 +177,139 @@ class FEMinterface:
         self.eigenValues = modes.eigenvalues
         self.modeBasis = {"matrix": modes.vectors, "type": "NormalModes"}
 
+    def ComputeHurtyCraigBamptonModes(self, boundaryNodesList, nEigenModes, useSparseSolver=True,
+                                      computationMode=HCBstaticModeSelection.RBE2, boundaryNodesWeights=[],
+                                      excludeRigidBodyMotion=True, RBE3secondMomentOfAreaWeighting=True,
+                                      numberOfRigidBodyModes=None, verboseMode=False, timerTreshold=20000):
+        """Craig-Bampton basis (:func:`floatframe.fem.craig_bampton_modes`): 6 static modes per boundary node
+        list (the first one's dropped if ``excludeRigidBodyMotion``), then ``nEigenModes`` fixed-interface
+        eigenmodes. ``modeBasis['matrix']`` holds all columns, ``eigenValues`` the fixed-interface omega^2
+        only, as in Exudyn. ``verboseMode``, ``timerTreshold`` only print in Exudyn and are ignored."""
+        variants = {HCBstaticModeSelection.RBE2: "RBE2", HCBstaticModeSelection.RBE3: "RBE3"}
+        if computationMode not in variants:
+            raise ExudynLayerError(f"FEMinterface.ComputeHurtyCraigBamptonModes: computationMode {computationMode} "
+                                   f"is not supported (supported: HCBstaticModeSelection.RBE2, .RBE3)")
+        if not RBE3secondMomentOfAreaWeighting:
+            raise ExudynLayerError("FEMinterface.ComputeHurtyCraigBamptonModes: RBE3secondMomentOfAreaWeighting=False "
+                                   "is not supported (only the second-moment weighting W = -sum w skew(p)^2)")
+        if len(boundaryNodesList) == 0:
+            raise ExudynLayerError("FEMinterface.ComputeHurtyCraigBamptonModes: boundaryNodesList is empty; give "
+                                   "at least one boundary node list, or use ComputeEigenmodes for free-free modes")
+        modes = core_fem.craig_bampton_modes(
+            self._require("_mass", "Mass"), self._require("_stiffness", "Stiffness"),
+            self._require("_mesh", "Mesh").nodes, boundaryNodesList, int(nEigenModes),
+            variant=variants[computationMode], solver="sparse" if useSparseSolver else "dense",
+            boundary_weights=list(boundaryNodesWeights) or None, exclude_rigid_body_motion=bool(excludeRigidBodyMotion))
+        self.modeBasis = {"matrix": modes.vectors, "type": "HCBmodes"}
+        self.eigenValues = np.abs(modes.eigenvalues[modes.n_static:])
+
     def GetEigenFrequenciesHz(self) -> np.ndarray:
+        """Frequencies [Hz] of ``eigenValues`` (after Craig-Bampton: of the fixed-interface modes only)."""
         return np.sqrt(np.asarray(self.eigenValues)) / (2 * np.pi)
+
+    # --- node selection -------------------------------------------------------------------------
+    def GetNodesOnCircle(self, point, normal, r, tolerance=1e-5) -> list:
+        """Nodes within ``tolerance`` of the plane through ``point`` with ``normal`` (taken as given, not
+        normalised) whose squared distance from ``point`` is r^2 within tolerance^2."""
+        offsets = self._require("_mesh", "Mesh").nodes - np.asarray(point, dtype=float)
+        in_plane = np.abs(offsets @ np.asarray(normal, dtype=float)) <= tolerance
+        on_radius = np.abs(np.einsum("ij,ij->i", offsets, offsets) - float(r) ** 2) <= tolerance ** 2
+        return [int(i) for i in np.flatnonzero(in_plane & on_radius)]
+
+    def GetNodesInCube(self, pMin, pMax) -> list:
+        """Nodes with pMin <= x <= pMax in every coordinate (bounds included)."""
+        nodes = self._require("_mesh", "Mesh").nodes
+        inside = np.all((nodes >= np.asarray(pMin, dtype=float)) & (nodes <= np.asarray(pMax, dtype=float)), axis=1)
+        return [int(i) for i in np.flatnonzero(inside)]
+
+    # --- files ----------------------------------------------------------------------------------
+    def SaveToFile(self, fileName, fileVersion=4, mode=None):
+        """Write mesh, matrices and modes as Exudyn 1.13.6 does: one dictionary of the keys metaData, nodes,
+        elements, massMatrix, stiffnessMatrix (scipy csr_matrix), surface, nodeSets, elementSets, modeBasis,
+        eigenValues, postProcessingModes, fileVersion and type='FEMinterface', in a NumPy .npz (default)
+        or a pickle (.pkl). Each file can be read by either package."""
+        path, mode = _file_name_and_mode(fileName, mode, "SaveToFile")
+        if int(fileVersion) < 1:
+            raise ExudynLayerError(f"FEMinterface.SaveToFile: fileVersion must be at least 1, got {fileVersion}")
+        data = {key: value for key, value in zip(_FILE_KEYS, self._file_contents())}
+        data.update(fileVersion=int(fileVersion), type="FEMinterface")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if mode == "NPZ":
+            np.savez(path, **data)
+        else:
+            with open(path, "wb") as file:
+                pickle.dump(data, file)
+
+    def LoadFromFile(self, fileName, forceVersion=None, mode=None):
+        """Read a file of SaveToFile (floatframe's or Exudyn's, .npz or .pkl); returns its fileVersion."""
+        path, mode = _file_name_and_mode(fileName, mode, "LoadFromFile")
+        if not path.is_file():
+            raise ExudynLayerError(f"FEMinterface.LoadFromFile: file '{path}' not found")
+        if mode == "NPZ":
+            with np.load(path, allow_pickle=True) as stored:
+                data = {key: _unpack_npz(stored[key]) for key in stored.files}
+        else:
+            with open(path, "rb") as file:
+                data = pickle.load(file)
+        missing = [key for key in ("nodes", "elements", "massMatrix", "stiffnessMatrix") if key not in data]
+        if missing:
+            raise ExudynLayerError(f"FEMinterface.LoadFromFile: '{path}' is not a FEMinterface file (no {missing})")
+        self._set_file_contents(data)
+        return int(data["fileVersion"]) if forceVersion is None and "fileVersion" in data else forceVersion
+
+    def _file_contents(self):
+        matrices = [None if m is None else sp.csr_matrix(m) for m in (self._mass, self._stiffness)]
+        return (dict(self.metaData), dict(self.nodes), list(self.elements), matrices[0], matrices[1],
+                list(self.surface), list(self.nodeSets), list(self.elementSets), dict(self.modeBasis),
+                np.asarray(self.eigenValues), dict(self.postProcessingModes))
+
+    def _set_file_contents(self, data):
+        nodes = dict(data["nodes"])
+        if set(nodes) != {"Position"}:
+            raise ExudynLayerError(f"FEMinterface.LoadFromFile: only 'Position' nodes are supported, the file has "
+                                   f"{sorted(nodes)}")
+        self.elements = [{key: np.asarray(value) if key != "Name" else value for key, value in dict(item).items()}
+                         for item in data["elements"]]
+        connectivity = {}
+        for item in self.elements:
+            for kind, value in item.items():
+                if kind in NODES_PER_ELEMENT:
+                    connectivity.setdefault(kind, []).append(np.asarray(value, dtype=np.int64))
+        self.nodes = {"Position": np.asarray(nodes["Position"], dtype=float)}
+        self._mesh = core_fem.Mesh(self.nodes["Position"], {kind: np.vstack(c) for kind, c in connectivity.items()})
+        self._mass, self._stiffness = (None if data[key] is None else sp.csr_matrix(data[key], dtype=float)
+                                       for key in ("massMatrix", "stiffnessMatrix"))
+        self.surface = [dict(item) for item in data.get("surface", [])]
+        self.nodeSets = list(data.get("nodeSets", []))
+        self.elementSets = list(data.get("elementSets", []))
+        self.modeBasis = dict(data.get("modeBasis", {}))
+        self.eigenValues = np.asarray(data.get("eigenValues", []), dtype=float)
+        self.postProcessingModes = dict(data.get("postProcessingModes", {}))
+        self.metaData = dict(data.get("metaData", {"source": "unknown"}))
+
+
+def _file_name_and_mode(fileName, mode, what):
+    """The path with its extension and the format, 'NPZ' (default, '.npz') or 'PKL' ('.pkl')."""
+    extensions = {".npz": "NPZ", ".pkl": "PKL"}
+    path = Path(str(fileName))
+    if mode is not None and mode not in extensions.values():
+        raise ExudynLayerError(f"FEMinterface.{what}: mode {mode!r} is not supported (supported: 'NPZ', 'PKL')")
+    suffix = path.suffix.lower()
+    if suffix in (".npy", ".hdf5"):
+        raise ExudynLayerError(f"FEMinterface.{what}: '{suffix}' files are not supported (use '.npz' or '.pkl')")
+    if suffix in extensions:
+        if mode is not None and extensions[suffix] != mode:
+            raise ExudynLayerError(f"FEMinterface.{what}: extension '{suffix}' and mode {mode!r} disagree")
+        return path, extensions[suffix]
+    mode = mode or "NPZ"
+    return path.with_name(path.name + "." + mode.lower()), mode
+
+
+def _unpack_npz(value):
+    """An entry of np.load: 0-d object arrays hold a dict, a matrix or None; 1-d object arrays a list."""
+    if value.dtype == object:
+        return value.item() if value.ndim == 0 else value.tolist()
+    return value if value.ndim else value.item()
 
 
 class ObjectFFRFinterface:
@@ -209,3 +366,142 @@ class ObjectFFRFinterface:
         marker_ground = mbs.AddMarker(items.MarkerNodeCoordinates(nodeNumber=ground))
         return mbs.AddObject(items.ObjectConnectorCoordinateVector(
             markerNumbers=[marker_ground, marker_object], scalingMarker1=scaling, offset=offset))
+
+
+def _round_small_entries(matrix: np.ndarray, relative: float) -> np.ndarray:
+    """Exudyn's rounding of reduced matrices: entries below ``relative`` x max |entry| set to zero."""
+    rounded = np.array(matrix, dtype=float)
+    rounded[np.abs(rounded) < relative * np.abs(rounded).max(initial=0.0)] = 0.0
+    return rounded
+
+
+class ObjectFFRFreducedOrderInterface:
+    """Builds an ObjectFFRFreducedOrder (CMS body) with its two nodes from a FEMinterface with a mode basis.
+
+    The invariants are computed by :class:`floatframe.components.ReducedOrderInvariants`; their Exudyn
+    names are kept as attributes (``massMatrixReduced``, ``mPsiTildePsi``, ..., ``totalMass``, ``chiU``).
+    Only Euler parameters are supported for the frame node. Reduced mass and stiffness matrices are
+    rounded as Exudyn rounds them (entries below 1e-13 of the largest set to zero).
+    """
+
+    def __init__(self, femInterface: FEMinterface | None = None,
+                 rigidBodyNodeType="NodeType.RotationEulerParameters", roundMassMatrix=1e-13,
+                 roundStiffnessMatrix=1e-13):
+        if "EulerParameters" not in str(rigidBodyNodeType):
+            raise ExudynLayerError(f"ObjectFFRFreducedOrderInterface: rigidBodyNodeType {rigidBodyNodeType} is not "
+                                   f"supported; the frame node has Euler parameters (NodeType.RotationEulerParameters)")
+        self.rigidBodyNodeType = "NodeType.RotationEulerParameters"
+        self.postProcessingModes = {}
+        self.trigList = []
+        self.oFFRFreducedOrder = None
+        if femInterface is None:
+            return
+        if not femInterface.modeBasis or "matrix" not in femInterface.modeBasis:
+            raise ExudynLayerError("ObjectFFRFreducedOrderInterface: the FEMinterface has no mode basis; call "
+                                   "ComputeEigenmodes(...) or ComputeHurtyCraigBamptonModes(...) first")
+        positions = femInterface.GetNodePositionsAsArray()
+        invariants = core_fem_invariants(femInterface, positions)
+        self.modeBasis = invariants.mode_basis
+        self.trigList = (femInterface.GetSurfaceTriangles().tolist()
+                         if femInterface._mesh is not None and femInterface._mesh.elements else [])
+        self.massMatrixReduced = _round_small_entries(invariants.mass_reduced, roundMassMatrix)
+        self.stiffnessMatrixReduced = _round_small_entries(invariants.stiffness_reduced, roundStiffnessMatrix)
+        self.nModes, self.nNodes, self.dim3D = invariants.n_modes, len(positions), 3
+        self.nODE2rot, self.nODE2rigid = 4, 7
+        self.nODE2FFRFreduced = 7 + self.nModes
+        self.xRef = invariants.reference_positions
+        self.inertiaLocal = invariants.inertia
+        self.totalMass = invariants.mass
+        self.Mtt = invariants.mass * np.eye(3)
+        self.chiU = invariants.center_of_mass
+        self.chiUtilde = Skew(self.chiU)
+        for name, field in items.REDUCED_ORDER_MATRICES.items():
+            setattr(self, name, getattr(invariants, field))
+
+    def AddObjectFFRFreducedOrderWithUserFunctions(self, exu, mbs, positionRef=(0, 0, 0), initialVelocity=(0, 0, 0),
+                                                   rotationMatrixRef=(), initialAngularVelocity=(0, 0, 0),
+                                                   gravity=(0, 0, 0), UFforce=0, UFmassMatrix=0,
+                                                   massProportionalDamping=0, stiffnessProportionalDamping=0,
+                                                   color=(0.1, 0.9, 0.1, 1.0), eulerParametersRef=(), name="") -> dict:
+        """Add the frame node (NodeRigidBodyEP), the modal node (NodeGenericODE2) and the ObjectFFRFreducedOrder.
+
+        As in Exudyn: without both user functions the body computes its FFRF terms itself (no Python call in the
+        Newton loop); with both, computeFFRFterms is False and the two functions provide mass matrix and forces
+        (e.g. through :meth:`UFmassFFRFreducedOrder` and :meth:`UFforceFFRFreducedOrder`). Rayleigh damping acts on
+        the modal coordinates. Returns {'nRigidBody', 'nGenericODE2', 'oFFRFreducedOrder', 'loadGravity'}.
+        """
+        if np.any(np.asarray(gravity, dtype=float) != 0):
+            raise ExudynLayerError("AddObjectFFRFreducedOrder: gravity is not supported yet (Exudyn adds it as "
+                                   "LoadMassProportional, which floatframe does not translate)")
+        if len(rotationMatrixRef) and len(eulerParametersRef):
+            raise ExudynLayerError("AddObjectFFRFreducedOrderWithUserFunctions: give rotationMatrixRef or "
+                                   "eulerParametersRef, not both")
+        if len(eulerParametersRef):
+            warnings.warn("AddObjectFFRFreducedOrderWithUserFunctions: eulerParametersRef is deprecated; use "
+                          "rotationMatrixRef", DeprecationWarning, stacklevel=2)
+            theta = np.asarray(eulerParametersRef, dtype=float)
+        else:
+            rotation = np.eye(3) if not len(rotationMatrixRef) else np.asarray(rotationMatrixRef, dtype=float)
+            theta = rotations.euler_parameters_from_rotation_matrix(rotation)
+        self.rotationParameters0 = list(theta)
+        self.rotationParameters_t0 = list(AngularVelocity2EulerParameters_t(initialAngularVelocity, theta))
+        self.nRigidBody = mbs.AddNode(items.NodeRigidBodyEP(
+            name=f"NodeRigidBody:{name}" if name else "", referenceCoordinates=list(positionRef) + list(theta),
+            initialVelocities=list(initialVelocity) + self.rotationParameters_t0))
+        self.nGenericODE2 = mbs.AddNode(items.NodeGenericODE2(
+            name=f"NodeGeneric:{name}" if name else "", numberOfODE2Coordinates=self.nModes,
+            referenceCoordinates=[0.0] * self.nModes, initialCoordinates=[0.0] * self.nModes,
+            initialCoordinates_t=[0.0] * self.nModes))
+        self.gravity, self.loadGravity = list(gravity), None
+        self.dampingMatrixReduced = (massProportionalDamping * self.massMatrixReduced
+                                     + stiffnessProportionalDamping * self.stiffnessMatrixReduced)
+        damped = bool(massProportionalDamping or stiffnessProportionalDamping)
+        user_functions = not (UFmassMatrix == 0 or UFforce == 0)
+        self.oFFRFreducedOrder = mbs.AddObject(items.ObjectFFRFreducedOrder(
+            name=name, nodeNumbers=[self.nRigidBody, self.nGenericODE2],
+            massMatrixReduced=MatrixContainer(self.massMatrixReduced),
+            stiffnessMatrixReduced=MatrixContainer(self.stiffnessMatrixReduced),
+            dampingMatrixReduced=MatrixContainer(self.dampingMatrixReduced) if damped else [],
+            modeBasis=self.modeBasis, referencePositions=self.xRef, mass=self.totalMass, inertia=self.inertiaLocal,
+            centerOfMass=self.chiU, forceUserFunction=UFforce, massMatrixUserFunction=UFmassMatrix,
+            computeFFRFterms=not user_functions,
+            **{name_: getattr(self, name_) for name_ in items.REDUCED_ORDER_MATRICES},
+            visualization=dict(show=True, color=list(color), triangleMesh=np.asarray(self.trigList), showNodes=True)))
+        return {"nRigidBody": self.nRigidBody, "nGenericODE2": self.nGenericODE2,
+                "oFFRFreducedOrder": self.oFFRFreducedOrder, "loadGravity": self.loadGravity}
+
+    def AddObjectFFRFreducedOrder(self, mbs, positionRef=(0, 0, 0), initialVelocity=(0, 0, 0), rotationMatrixRef=(),
+                                  initialAngularVelocity=(0, 0, 0), massProportionalDamping=0,
+                                  stiffnessProportionalDamping=0, gravity=(0, 0, 0), color=(0.1, 0.9, 0.1, 1.0),
+                                  name="") -> dict:
+        """The body without user functions (its FFRF terms computed natively); see
+        :meth:`AddObjectFFRFreducedOrderWithUserFunctions`."""
+        return self.AddObjectFFRFreducedOrderWithUserFunctions(
+            None, mbs, positionRef=positionRef, initialVelocity=initialVelocity, rotationMatrixRef=rotationMatrixRef,
+            initialAngularVelocity=initialAngularVelocity, massProportionalDamping=massProportionalDamping,
+            stiffnessProportionalDamping=stiffnessProportionalDamping, gravity=gravity, color=color, name=name)
+
+    def _ffrf_terms(self, mbs, qReduced, qReduced_t):
+        if self.oFFRFreducedOrder is None or mbs._core is None:
+            raise ExudynLayerError("ObjectFFRFreducedOrderInterface: the user functions need the body added "
+                                   "(AddObjectFFRFreducedOrderWithUserFunctions) and the system assembled")
+        body = mbs._core.objects[self.oFFRFreducedOrder]
+        mass, force = body.ffrf_function()(np.asarray(qReduced, dtype=float), np.asarray(qReduced_t, dtype=float))
+        return np.asarray(mass), np.asarray(force).reshape(-1)
+
+    def UFmassFFRFreducedOrder(self, exu, mbs, t, qReduced, qReduced_t) -> np.ndarray:
+        """Mass matrix (7 + n_m, 7 + n_m) of the body at (qReduced, qReduced_t), frame and modal coordinates."""
+        return self._ffrf_terms(mbs, qReduced, qReduced_t)[0]
+
+    def UFforceFFRFreducedOrder(self, exu, mbs, t, qReduced, qReduced_t) -> np.ndarray:
+        """Quadratic velocity vector minus elastic and damping forces (7 + n_m,), as Exudyn's user function."""
+        return self._ffrf_terms(mbs, qReduced, qReduced_t)[1]
+
+
+def core_fem_invariants(femInterface: FEMinterface, positions):
+    """The core invariants of the FEMinterface's mode basis on its mass and stiffness matrices."""
+    from floatframe.components.ffrf_reduced import ReducedOrderInvariants
+
+    return ReducedOrderInvariants.from_fe_matrices(
+        femInterface.GetMassMatrix(sparse=True), femInterface.GetStiffnessMatrix(sparse=True),
+        femInterface.modeBasis["matrix"], positions, what="ObjectFFRFreducedOrderInterface")

@@ -185,6 +185,20 @@ def NodeRigidBodyEP(item, number, mbs):
                               name=item.name)
 
 
+@register("NodeGenericODE2", "node", "GenericODE2", dict(
+    referenceCoordinates=[], initialCoordinates=[], initialCoordinates_t=[], numberOfODE2Coordinates=0),
+    outputs=dict(node=("Coordinates", "Coordinates_t", "Coordinates_tt", "CoordinatesTotal")))
+def NodeGenericODE2(item, number, mbs):
+    size = int(item.numberOfODE2Coordinates)
+    given = {name: np.asarray(getattr(item, name), dtype=float).reshape(-1)
+             for name in ("referenceCoordinates", "initialCoordinates", "initialCoordinates_t")}
+    for name, value in given.items():
+        if value.size not in (0, size):
+            raise unsupported(item, number, name, f"has {value.size} entries, but numberOfODE2Coordinates is {size}")
+    reference, initial, rates = (value if value.size else np.zeros(size) for value in given.values())
+    return fc.NodeGenericODE2(reference, initial, rates, name=item.name)
+
+
 # --- bodies ---------------------------------------------------------------------------------------
 @register("ObjectGround", "object", "Ground", dict(referencePosition=None, referenceRotation=None, referenceHT=None),
           outputs=dict(body=GROUND_OUTPUTS))
@@ -220,6 +234,43 @@ def ObjectFFRF(item, number, mbs):
     return fc.ObjectFFRF(item.nodeNumbers, fe_matrix(item.massMatrixFF), fe_matrix(item.stiffnessMatrixFF),
                          fe_matrix(item.dampingMatrixFF), item.forceVector, force_user_function=force,
                          mass_matrix_user_function=mass, compute_ffrf_terms=item.computeFFRFterms, name=item.name)
+
+
+REDUCED_ORDER_MATRICES = dict(mPsiTildePsi="psi_tilde_psi", mPsiTildePsiTilde="psi_tilde_psi_tilde",
+                              mPhitTPsi="phit_t_psi", mPhitTPsiTilde="phit_t_psi_tilde",
+                              mXRefTildePsi="xref_tilde_psi", mXRefTildePsiTilde="xref_tilde_psi_tilde")
+
+
+@register("ObjectFFRFreducedOrder", "object", "FFRFreducedOrder", dict(
+    nodeNumbers=[], massMatrixReduced=None, stiffnessMatrixReduced=None, dampingMatrixReduced=None,
+    forceUserFunction=0, massMatrixUserFunction=0, computeFFRFterms=True, modeBasis=[], outputVariableModeBasis=[],
+    outputVariableTypeModeBasis=0, referencePositions=[], objectIsInitialized=False, mass=0.0,
+    inertia=[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]], centerOfMass=ZERO3,
+    **{name: [] for name in REDUCED_ORDER_MATRICES}), short="CMSobject",
+    deprecated=dict(physicsMass="mass", physicsInertia="inertia", physicsCenterOfMass="centerOfMass"),
+    ignored=("centerOfMassTilde", "physicsCenterOfMassTilde", "tempUserFunctionForce"),
+    outputs=dict(object=FFRF_OUTPUTS, body=FFRF_OUTPUTS, superElement=fc.ObjectFFRFReducedOrder.mesh_outputs))
+def ObjectFFRFreducedOrder(item, number, mbs):
+    if np.size(item.outputVariableModeBasis):
+        raise unsupported(item, number, "outputVariableModeBasis", "is not supported: stress and strain modes "
+                          "are not translated")
+    force = None if is_unset(item.forceUserFunction) else item.forceUserFunction
+    mass = None if is_unset(item.massMatrixUserFunction) else item.massMatrixUserFunction
+    what = f"ObjectFFRFreducedOrder {number}" + (f" '{item.name}'" if item.name else "")
+    missing = [name for name in REDUCED_ORDER_MATRICES if not np.size(getattr(item, name))]
+    if missing:
+        raise unsupported(item, number, missing[0], "is required (with " + ", ".join(REDUCED_ORDER_MATRICES) +
+                          "): ObjectFFRFreducedOrderInterface computes them")
+    damping = fe_matrix(item.dampingMatrixReduced)
+    invariants = fc.ReducedOrderInvariants.validated(
+        what, mode_basis=item.modeBasis, reference_positions=item.referencePositions,
+        mass_reduced=fe_matrix(item.massMatrixReduced), stiffness_reduced=fe_matrix(item.stiffnessMatrixReduced),
+        damping_reduced=None if damping is None or not np.size(damping) else damping, mass=item.mass,
+        inertia=item.inertia, center_of_mass=item.centerOfMass,
+        **{field: getattr(item, name) for name, field in REDUCED_ORDER_MATRICES.items()})
+    return fc.ObjectFFRFReducedOrder(item.nodeNumbers, invariants, force_user_function=force,
+                                     mass_matrix_user_function=mass, compute_ffrf_terms=item.computeFFRFterms,
+                                     name=item.name)
 
 
 # --- connectors -----------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from .forms import lame_parameters
 from .matrices import (FORMULATIONS, add_node_mass, linear_elastic_matrices, lumped_mass_matrix, mass_matrix,
                        rigid_body_modes, stiffness_matrix)
 from .mesh import Mesh, block_mesh, hex_corner_jacobians, rotor_disc_mesh
-from .modes import ModeBasis, canonical_basis, eigenmodes
+from .modes import ModeBasis, canonical_basis, craig_bampton_modes, eigenmodes
 
 __all__ = [
     "FORMULATIONS",
@@ -18,6 +18,7 @@ __all__ = [
     "add_node_mass",
     "block_mesh",
     "canonical_basis",
+    "craig_bampton_modes",
     "eigenmodes",
     "hex_corner_jacobians",
     "lame_parameters",

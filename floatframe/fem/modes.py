@@ -1,4 +1,5 @@
-"""Mode bases for reduced-order FFRF bodies: free-free eigenmodes without the rigid-body modes.
+"""Mode bases for reduced-order FFRF bodies: free-free eigenmodes without the rigid-body modes, and
+Hurty-Craig-Bampton bases (static interface modes plus fixed-interface eigenmodes).
 
 Conventions (docs/modes.md):
 
@@ -36,12 +37,15 @@ EXTRA_MODES = 6            # computed beyond those asked for, so that the last c
 class ModeBasis:
     """A mode basis Psi (n_f, n_modes) of body-fixed nodal displacements and its eigenvalues.
 
-    ``eigenvalues`` are omega^2 [1/s^2] per column; ``kind`` says how the basis was made.
+    ``eigenvalues`` are omega^2 [1/s^2] per column (for a static Craig-Bampton column its Rayleigh
+    quotient psi^T K psi / psi^T M psi); ``kind`` says how the basis was made ("eigenmodes",
+    "craig-bampton RBE2", "craig-bampton RBE3"); the first ``n_static`` columns are static modes.
     """
 
     vectors: np.ndarray
     eigenvalues: np.ndarray
     kind: str = "eigenmodes"
+    n_static: int = 0
 
     @property
     def n_modes(self) -> int:
@@ -81,27 +85,297 @@ def eigenmodes(mass_matrix, stiffness_matrix, n_modes: int, n_rigid_body_modes: 
     if solver not in ("auto", "sparse", "dense"):
         raise ModelError(f"eigenmodes: solver must be 'auto', 'sparse' or 'dense', got {solver!r}")
     count = min(n_modes + n_rigid + EXTRA_MODES, n)
-    use_dense = solver == "dense" or (solver == "auto" and n <= DENSE_LIMIT) or count >= n - 1
-    if use_dense:
-        values, vectors = scipy.linalg.eigh(stiffness.toarray(), mass.toarray())
-        values, vectors = values[:count], vectors[:, :count]
-    else:
-        sigma = shift_below_spectrum(stiffness, mass) if shift is None else float(shift)
-        try:
-            shifted = sparse_lu(stiffness - sigma * mass)  # (K - sigma M)^-1 with a fill-reducing ordering
-            inverse = spla.LinearOperator((n, n), matvec=shifted.solve, dtype=float)
-            values, vectors = spla.eigsh(stiffness.tocsc(), k=count, M=mass.tocsc(), sigma=sigma, which="LM",
-                                         v0=np.ones(n), OPinv=inverse)
-        except RuntimeError as exc:
-            raise ModelError(f"eigenmodes: shift-invert at sigma = {sigma:.3g} failed ({exc}); give another "
-                             f"shift") from None
-        order = np.argsort(values)
-        values, vectors = values[order], vectors[:, order]
+    values, vectors = _lowest_eigenpairs(mass, stiffness, count, solver, shift)
     _check_rigid_body_modes(values, n_rigid, typical_eigenvalue(stiffness, mass))
     values, vectors = values[n_rigid:], vectors[:, n_rigid:]
     vectors = vectors / np.sqrt(np.einsum("ij,ij->j", vectors, mass @ vectors))
     vectors = canonical_basis(vectors, values, mass)
     return ModeBasis(vectors[:, :n_modes], values[:n_modes], "eigenmodes")
+
+
+def _lowest_eigenpairs(mass, stiffness, count, solver, shift, shifted_solve=None):
+    """The ``count`` lowest eigenpairs of K x = omega^2 M x, sorted, not normalised: dense (eigh) or
+    sparse shift-invert at ``shift`` (default: shift_below_spectrum); ``shifted_solve`` may hand over
+    b -> (K - shift M)^-1 b from an existing factorization."""
+    n = mass.shape[0]
+    use_dense = solver == "dense" or (solver == "auto" and n <= DENSE_LIMIT) or count >= n - 1
+    if use_dense:
+        values, vectors = scipy.linalg.eigh(stiffness.toarray(), mass.toarray())
+        return values[:count], vectors[:, :count]
+    sigma = shift_below_spectrum(stiffness, mass) if shift is None else float(shift)
+    try:
+        solve = shifted_solve or sparse_lu(stiffness - sigma * mass).solve  # (K - sigma M)^-1, fill-reducing
+        inverse = spla.LinearOperator((n, n), matvec=solve, dtype=float)
+        values, vectors = spla.eigsh(stiffness.tocsc(), k=count, M=mass.tocsc(), sigma=sigma, which="LM",
+                                     v0=np.ones(n), OPinv=inverse)
+    except RuntimeError as exc:
+        raise ModelError(f"eigenmodes: shift-invert at sigma = {sigma:.3g} failed ({exc}); give another "
+                         f"shift") from None
+    order = np.argsort(values)
+    return values[order], vectors[:, order]
+
+
+def craig_bampton_modes(mass_matrix, stiffness_matrix, node_positions, boundary_node_sets, n_eigenmodes: int,
+                        variant: str = "RBE2", solver: str = "auto", boundary_weights=None,
+                        exclude_rigid_body_motion: bool = True) -> ModeBasis:
+    """Hurty-Craig-Bampton basis: 6 static modes per interface node set, then fixed-interface eigenmodes.
+
+    Each boundary node set is an interface with the 6 motions of a rigid body (3 translations, then 3
+    rotations about its weighted midpoint p0 = sum w_j x_j). The columns are those of Exudyn's
+    FEMinterface.ComputeHurtyCraigBamptonModes:
+
+    - "RBE2": the set's nodes move rigidly, u_j = u_0 + (x_j - p0) x theta (unit u_0 or theta), every
+      other boundary node is held, and the interior follows statically, u_i = -K_ii^-1 K_ib u_b; the
+      fixed-interface eigenmodes solve K_ii psi_i = omega^2 M_ii psi_i with all boundary nodes held.
+    - "RBE3": the set's weighted mean motion is prescribed, C_k u = block_diag(I, W_k) with the rows
+      C_k = [sum_j w_j I u_j; sum_j w_j (x_j - p0) x u_j] and W_k = -sum_j w_j skew(x_j - p0)^2, the other
+      sets' mean motions vanish, and u is the minimum-energy solution (the saddle-point system
+      [[K, C^T], [C, 0]]); each 6-column block is divided by its largest entry. The eigenmodes solve
+      K psi = omega^2 M psi on the subspace C psi = 0 of all sets.
+
+    Parameters
+    ----------
+    mass_matrix, stiffness_matrix : (n_f, n_f) of the free mesh, dense or scipy.sparse.
+    node_positions : (n_f / 3, 3) reference node positions [m].
+    boundary_node_sets : list of lists of 0-based node numbers, disjoint, each with at least 3
+        non-collinear nodes.
+    n_eigenmodes : number of fixed-interface eigenmodes after the static columns (0 allowed).
+    variant : "RBE2" or "RBE3".
+    solver : eigensolver of the fixed-interface problem, as for :func:`eigenmodes`.
+    boundary_weights : list of weight arrays per set (default 1 / n_nodes of the set each).
+    exclude_rigid_body_motion : drop the first set's 6 static columns (they would carry the whole body's
+        rigid-body motion, which the reference frame describes).
+
+    Returns
+    -------
+    ModeBasis with ``n_static`` = 6 (number of sets - 1 if excluded) leading static columns.
+    """
+    what = "craig_bampton_modes"
+    mass, stiffness = _checked_pair(mass_matrix, stiffness_matrix, what)
+    n = mass.shape[0]
+    if variant not in ("RBE2", "RBE3"):
+        raise ModelError(f"{what}: variant must be 'RBE2' or 'RBE3', got {variant!r}")
+    if solver not in ("auto", "sparse", "dense"):
+        raise ModelError(f"{what}: solver must be 'auto', 'sparse' or 'dense', got {solver!r}")
+    if isinstance(n_eigenmodes, bool) or int(n_eigenmodes) != n_eigenmodes or n_eigenmodes < 0:
+        raise ModelError(f"{what}: n_eigenmodes must be an integer of at least 0, got {n_eigenmodes!r}")
+    n_eigenmodes = int(n_eigenmodes)
+    positions = np.asarray(node_positions, dtype=float)
+    if positions.ndim != 2 or positions.shape[1] != 3 or 3 * positions.shape[0] != n:
+        raise ModelError(f"{what}: node_positions must have shape ({n // 3}, 3) for {n} coordinates, "
+                         f"got {positions.shape}")
+    interfaces = _interfaces(positions, boundary_node_sets, boundary_weights, what)
+    static_sets = interfaces[1:] if exclude_rigid_body_motion else interfaces
+    boundary = np.concatenate([interface.coordinates for interface in interfaces])
+    interior = np.setdiff1d(np.arange(n), boundary)
+    if 6 * len(static_sets) + n_eigenmodes == 0:
+        raise ModelError(f"{what}: the basis would be empty (one boundary set, excluded as rigid-body motion, "
+                         f"and n_eigenmodes = 0)")
+    if variant == "RBE2":
+        static, held_solve = _rbe2_static_modes(stiffness, static_sets, interior, n)
+        held_space = sp.identity(n, format="csc")[:, interior]                     # u_b = 0
+    else:
+        static, held_solve = _rbe3_static_modes(stiffness, interfaces, static_sets, n, what)
+        held_space = _rbe3_constrained_space(interfaces, interior, n, what)        # C u = 0
+    values, vectors = _fixed_interface_modes(mass, stiffness, held_space, held_solve, n_eigenmodes, solver, what)
+    rayleigh = (np.einsum("ij,ij->j", static, stiffness @ static)
+                / np.einsum("ij,ij->j", static, mass @ static))          # psi^T K psi / psi^T M psi
+    return ModeBasis(np.hstack([static, vectors]), np.concatenate([rayleigh, values]),
+                     f"craig-bampton {variant}", n_static=static.shape[1])
+
+
+@dataclass(frozen=True)
+class _Interface:
+    """One boundary node set: its node numbers, their coordinates 3 j + (0, 1, 2), weights w_j and
+    offsets x_j - p0 from the weighted midpoint p0."""
+
+    nodes: np.ndarray
+    coordinates: np.ndarray
+    weights: np.ndarray
+    offsets: np.ndarray
+
+    @property
+    def rigid_motion(self) -> np.ndarray:
+        """T (3 n_nodes, 6): node j moves by [I, skew(x_j - p0)] (u_0, theta), Exudyn's column order."""
+        identity = np.broadcast_to(np.eye(3), (self.nodes.size, 3, 3))
+        return np.concatenate([identity, _skew_stack(self.offsets)], axis=2).reshape(-1, 6)
+
+    @property
+    def mean_motion_rows(self) -> np.ndarray:
+        """C_k (6, 3 n_nodes): node j contributes w_j [I; skew(x_j - p0)]."""
+        identity = np.broadcast_to(np.eye(3), (self.nodes.size, 3, 3))
+        blocks = np.concatenate([identity, _skew_stack(self.offsets)], axis=1) * self.weights[:, None, None]
+        return blocks.transpose(1, 0, 2).reshape(6, -1)
+
+    @property
+    def prescribed_mean_motion(self) -> np.ndarray:
+        """block_diag(I, W) with W = -sum_j w_j skew(x_j - p0)^2 (the weighted second moment)."""
+        skews = _skew_stack(self.offsets)
+        second_moment = -np.einsum("j,jab,jbc->ac", self.weights, skews, skews)
+        return scipy.linalg.block_diag(np.eye(3), second_moment)
+
+
+def _skew_stack(vectors):
+    """skew(a) (k, 3, 3) for rows a of ``vectors`` (k, 3): skew(a) @ b = a x b."""
+    x, y, z = vectors.T
+    zero = np.zeros_like(x)
+    return np.stack([np.stack([zero, -z, y], -1), np.stack([z, zero, -x], -1), np.stack([-y, x, zero], -1)], 1)
+
+
+def _interfaces(positions, boundary_node_sets, boundary_weights, what):
+    """The checked boundary node sets as _Interface objects."""
+    sets = list(boundary_node_sets) if boundary_node_sets is not None else []
+    if not sets:
+        raise ModelError(f"{what}: boundary_node_sets is empty; give at least one node set")
+    if boundary_weights is not None and len(boundary_weights) != len(sets):
+        raise ModelError(f"{what}: {len(boundary_weights)} weight arrays for {len(sets)} boundary node sets")
+    n_nodes, owner, interfaces = positions.shape[0], {}, []
+    for k, node_set in enumerate(sets):
+        nodes = np.asarray(node_set).reshape(-1)
+        if nodes.size == 0:
+            raise ModelError(f"{what}: boundary node set {k} is empty")
+        if nodes.dtype.kind not in "iu":
+            as_float = np.asarray(nodes, dtype=float) if nodes.dtype.kind == "f" else None
+            if as_float is None or not np.all(as_float == np.round(as_float)):
+                raise ModelError(f"{what}: boundary node set {k} has entries that are not integer node numbers: "
+                                 f"{nodes[:5].tolist()}")
+            nodes = as_float.astype(np.int64)
+        outside = nodes[(nodes < 0) | (nodes >= n_nodes)]
+        if outside.size:
+            raise ModelError(f"{what}: boundary node set {k} has node numbers outside 0..{n_nodes - 1}: "
+                             f"{outside[:5].tolist()}")
+        for node in nodes.tolist():
+            if node in owner:
+                place = "twice in set %d" % k if owner[node] == k else f"in sets {owner[node]} and {k}"
+                raise ModelError(f"{what}: node {node} is {place}; boundary node sets must be disjoint")
+            owner[node] = k
+        if boundary_weights is None:
+            weights = np.full(nodes.size, 1.0 / nodes.size)
+        else:
+            weights = np.asarray(boundary_weights[k], dtype=float).reshape(-1)
+            if weights.size != nodes.size or not np.all(np.isfinite(weights)):
+                raise ModelError(f"{what}: boundary weights of set {k} must be {nodes.size} finite numbers, "
+                                 f"got {weights.size}")
+        midpoint = weights @ positions[nodes]                                 # p0 = sum w_j x_j
+        offsets = positions[nodes] - midpoint
+        spread = np.linalg.svd(positions[nodes] - positions[nodes].mean(axis=0), compute_uv=False)
+        if nodes.size < 3 or spread[1] <= 1e-9 * max(spread[0], 1e-300):
+            raise ModelError(f"{what}: boundary node set {k} needs at least 3 non-collinear nodes for its 6 "
+                             f"interface motions, got {nodes.size} node(s)"
+                             + (" on one line" if nodes.size >= 3 else ""))
+        coordinates = (3 * nodes[:, None] + np.arange(3)).reshape(-1)
+        interfaces.append(_Interface(nodes, coordinates, weights, offsets))
+    return interfaces
+
+
+def _rbe2_static_modes(stiffness, static_sets, interior, n):
+    """Columns with set k rigid (T_k), the other boundary nodes held and u_i = -K_ii^-1 K_ib u_b; and the
+    held mesh's solve b -> u (u_i = K_ii^-1 b_i, u_b = 0) on the same factorization."""
+    static = np.zeros((n, 6 * len(static_sets)))
+    for k, interface in enumerate(static_sets):
+        static[interface.coordinates, 6 * k:6 * k + 6] = interface.rigid_motion
+    try:
+        stiffness_interior_lu = sparse_lu(stiffness[interior][:, interior])
+    except RuntimeError:
+        raise ModelError("craig_bampton_modes: K_ii with all boundary nodes held is singular; the boundary "
+                         "node sets do not hold the mesh (a part of it is free)") from None
+    if static.shape[1]:
+        static[interior] = stiffness_interior_lu.solve(-(stiffness[interior] @ static))
+
+    def held_solve(load):
+        displacement = np.zeros(n)
+        displacement[interior] = stiffness_interior_lu.solve(load[interior])
+        return displacement
+    return static, held_solve
+
+
+def _rbe3_static_modes(stiffness, interfaces, static_sets, n, what):
+    """Minimum-energy displacements with the mean motions C u = f prescribed: [[K, C^T], [C, 0]] [u; lambda]
+    = [0; f], f = block_diag(I, W) for the set, 0 for the others; each 6-column block / its largest entry.
+    Also the held mesh's solve b -> u ([[K, C^T], [C, 0]] [u; lambda] = [b; 0]) on the same factorization."""
+    constraint = _mean_motion_matrix(interfaces, n)
+    n_rows = constraint.shape[0]
+    saddle_point = sp.bmat([[stiffness, constraint.T], [constraint, None]], format="csc")
+    right = np.zeros((n + n_rows, 6 * len(static_sets)))
+    first = len(interfaces) - len(static_sets)                      # 1 where the first set is excluded
+    for k, interface in enumerate(static_sets):
+        row = n + 6 * (first + k)
+        right[row:row + 6, 6 * k:6 * k + 6] = interface.prescribed_mean_motion
+    try:
+        saddle_point_lu = sparse_lu(saddle_point)
+    except RuntimeError:
+        raise ModelError(f"{what}: the RBE3 saddle-point system is singular; the boundary node sets do not "
+                         f"hold the rigid-body motion of the mesh") from None
+    static = saddle_point_lu.solve(right)[:n] if right.shape[1] else np.zeros((n, 0))
+    for k in range(len(static_sets)):
+        block = static[:, 6 * k:6 * k + 6]
+        largest = block.max()
+        static[:, 6 * k:6 * k + 6] = block / (largest if largest != 0 else 1.0)
+
+    def held_solve(load):
+        return saddle_point_lu.solve(np.concatenate([load, np.zeros(n_rows)]))[:n]
+    return static, held_solve
+
+
+def _mean_motion_matrix(interfaces, n):
+    """C (6 n_sets, n_f), sparse: the rows C_k of every set."""
+    rows, columns, values = [], [], []
+    for k, interface in enumerate(interfaces):
+        local = interface.mean_motion_rows
+        r, c = np.nonzero(local)
+        rows.append(6 * k + r), columns.append(interface.coordinates[c]), values.append(local[r, c])
+    return sp.csr_matrix((np.concatenate(values), (np.concatenate(rows), np.concatenate(columns))),
+                         shape=(6 * len(interfaces), n))
+
+
+def _rbe3_constrained_space(interfaces, interior, n, what):
+    """P (n_f, n_f - 6 n_sets), sparse, with C P = 0: interior coordinates free; in each set, 6 dependent
+    coordinates (the pivots of a QR with column pivoting of C_k = [A B]) follow from the others,
+    u_dependent = -A^-1 B u_free, so that P has one dense row per dependent coordinate only."""
+    rows, columns, values, column = [], [], [], 0
+    for k, interface in enumerate(interfaces):
+        local = interface.mean_motion_rows
+        _, triangle, pivots = scipy.linalg.qr(local, mode="economic", pivoting=True)
+        if abs(triangle[5, 5]) <= 1e-10 * abs(triangle[0, 0]):
+            raise ModelError(f"{what}: the mean-motion rows of boundary node set {k} are rank deficient")
+        dependent, free = pivots[:6], np.sort(pivots[6:])
+        elimination = -np.linalg.solve(local[:, dependent], local[:, free])        # -A^-1 B, (6, m)
+        new_columns = column + np.arange(free.size)
+        rows += [interface.coordinates[free], np.repeat(interface.coordinates[dependent], free.size)]
+        columns += [new_columns, np.tile(new_columns, 6)]
+        values += [np.ones(free.size), elimination.reshape(-1)]
+        column += free.size
+    rows.append(interior), columns.append(column + np.arange(interior.size)), values.append(np.ones(interior.size))
+    return sp.csc_matrix((np.concatenate(values), (np.concatenate(rows), np.concatenate(columns))),
+                         shape=(n, column + interior.size))
+
+
+def _fixed_interface_modes(mass, stiffness, space, held_solve, count, solver, what):
+    """The ``count`` lowest modes of K, M on the held subspace u = P y (P: ``space``), mass-normalised and
+    canonical in the full coordinates; the lowest must be clearly above zero (the interfaces hold the mesh).
+
+    Dense: eigh of P^T K P, P^T M P. Sparse: shift-invert at zero in the full coordinates with
+    ``held_solve`` as the operator G = P (P^T K P)^-1 P^T; G M has the held modes as its eigenvectors
+    with 1 / omega^2, and zeros off the subspace, which Lanczos (largest first) leaves alone.
+    """
+    n, n_free = mass.shape[0], space.shape[1]
+    if count == 0:
+        return np.zeros(0), np.zeros((n, 0))
+    if count > n_free:
+        raise ModelError(f"{what}: {count} fixed-interface eigenmodes asked for, but only {n_free} "
+                         f"coordinates remain with the interfaces held")
+    computed = min(count + EXTRA_MODES, n_free)
+    if solver == "dense" or (solver == "auto" and n_free <= DENSE_LIMIT) or computed >= n_free - 1:
+        values, reduced = _lowest_eigenpairs((space.T @ mass @ space).tocsr(), (space.T @ stiffness @ space).tocsr(),
+                                             computed, "dense", None)
+        vectors = np.asarray(space @ reduced)
+    else:
+        values, vectors = _lowest_eigenpairs(mass, stiffness, computed, "sparse", 0.0, held_solve)
+    if values[0] <= RIGID_TOLERANCE * typical_eigenvalue(stiffness, mass):
+        raise ModelError(f"{what}: the lowest fixed-interface eigenvalue {values[0]:.4g} is zero to round-off; "
+                         f"the boundary node sets do not hold the mesh (a part of it is free)")
+    vectors = vectors / np.sqrt(np.einsum("ij,ij->j", vectors, mass @ vectors))
+    return values[:count], canonical_basis(vectors, values, mass)[:, :count]
 
 
 def canonical_basis(vectors, eigenvalues, mass_matrix) -> np.ndarray:
@@ -151,16 +425,16 @@ def _check_rigid_body_modes(values, n_rigid, typical):
                          f"supports); pass n_rigid_body_modes to match it")
 
 
-def _checked_pair(mass_matrix, stiffness_matrix):
+def _checked_pair(mass_matrix, stiffness_matrix, what_function="eigenmodes"):
     matrices = []
     for what, value in (("mass matrix", mass_matrix), ("stiffness matrix", stiffness_matrix)):
         matrix = sp.csr_matrix(value, dtype=float)
         if matrix.shape[0] != matrix.shape[1]:
-            raise ModelError(f"eigenmodes: the {what} must be square, got shape {matrix.shape}")
+            raise ModelError(f"{what_function}: the {what} must be square, got shape {matrix.shape}")
         if not np.all(np.isfinite(matrix.data)):
-            raise ModelError(f"eigenmodes: the {what} contains NaN or inf")
+            raise ModelError(f"{what_function}: the {what} contains NaN or inf")
         matrices.append(matrix)
     if matrices[0].shape != matrices[1].shape:
-        raise ModelError(f"eigenmodes: mass matrix {matrices[0].shape} and stiffness matrix {matrices[1].shape} "
+        raise ModelError(f"{what_function}: mass matrix {matrices[0].shape} and stiffness matrix {matrices[1].shape} "
                          f"differ in shape")
     return matrices

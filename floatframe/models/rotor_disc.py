@@ -6,7 +6,12 @@ Two set-ups (as in the reference data's README):
 - ``"constrained"``: instead, 6 coordinate constraints on mesh nodes (left axis node x, y, z; right
   axis node x, y; x of the unbalance node) and a small rigid body (1e-3 kg) on the frame node.
 
-Both: stiffness scaled by 1e-2 (larger deformation), an unbalance mass of 0.1 kg on one node, initial spin
+With ``modes`` (``build_rotor_disc(modes=8)``) the rotor is an ObjectFFRFReducedOrder instead: 8 free-free
+eigenmodes, or with ``craig_bampton=True`` the Hurty-Craig-Bampton basis of the two support faces (RBE2: the
+6 static modes of the right face, the left face's being the rigid-body motion the frame describes, and 8
+fixed-interface eigenmodes). It needs no reference conditions.
+
+All: stiffness scaled by 1e-2 (larger deformation), an unbalance mass of 0.1 kg on one node, initial spin
 50 * 2 pi rad/s about z, supports by Cartesian spring-dampers (k = 2e8 N/m, d = 2e6 N s/m, no
 stiffness in z on the right) between ground points and the averaged end faces z = 0 and z = length.
 The sensor records the global displacement of the mesh node on the axis at the disc.
@@ -22,6 +27,7 @@ import numpy as np
 
 from floatframe import components as c
 from floatframe.components.ffrf import add_ffrf_body, add_tisserand_frame
+from floatframe.components.ffrf_reduced import add_reduced_ffrf_body
 from floatframe.fem import add_node_mass, linear_elastic_matrices, rotor_disc_mesh
 from floatframe.system import System
 
@@ -34,7 +40,7 @@ class RotorDisc:
     """A built rotor-disc model and the numbers needed to run and read it."""
 
     system: System
-    body: c.ObjectFFRF
+    body: c.FloatingFrameBody   # ObjectFFRF, or ObjectFFRFReducedOrder with ``modes``
     sensor: int            # SensorSuperElement: Displacement of the axis node at the disc
     mesh_nodes: np.ndarray  # (N, 3) reference positions
     unbalance_node: int
@@ -42,6 +48,7 @@ class RotorDisc:
     cells: dict | None = None  # mesh cells for export, e.g. {"hexahedron": (E, 8)}
     h: float = 1e-4
     spectral_radius: float = 0.5
+    modes: object = None       # the ModeBasis of a reduced rotor
 
     def default_steps(self) -> int:
         """Steps of the reference runs: 25 (Tisserand) or 10 (constrained) steps of 1e-4 s."""
@@ -61,14 +68,19 @@ def default_mesh_and_matrices(refinement: int = 1):
 
 def build_rotor_disc(setup: str = "tisserand", nodes=None, mass_matrix=None, stiffness_matrix=None,
                      unbalance_node: int | None = None, refinement: int = 1, length: float = 0.5,
-                     disc_position: float = 0.25, cells: dict | None = None) -> RotorDisc:
+                     disc_position: float = 0.25, cells: dict | None = None, modes: int | None = None,
+                     craig_bampton: bool = False) -> RotorDisc:
     """Build one of the two set-ups; without matrices, on the built-in mesh (``refinement`` 1, 2, ...).
 
     ``nodes`` (N, 3), ``mass_matrix``, ``stiffness_matrix`` (3N, 3N) unscaled; ``unbalance_node``
     defaults to the node of largest y on the plane x = 0; ``cells`` (for export) as in ``RotorDisc``.
+    ``modes``: number of (free-free, or with ``craig_bampton`` fixed-interface) eigenmodes of a reduced
+    rotor; ``setup`` is then ignored (the modes need no reference conditions).
     """
     if setup not in SETUPS:
         raise ValueError(f"build_rotor_disc: unknown setup '{setup}'; choose one of {SETUPS}")
+    if craig_bampton and modes is None:
+        raise ValueError("build_rotor_disc: craig_bampton needs the number of modes (modes=...)")
     if nodes is None:
         mesh, mass_matrix, stiffness_matrix = default_mesh_and_matrices(refinement)
         nodes, cells = mesh.nodes, {"hexahedron": mesh.elements["Hex8"]}
@@ -79,37 +91,66 @@ def build_rotor_disc(setup: str = "tisserand", nodes=None, mass_matrix=None, sti
     mass_matrix = add_node_mass(mass_matrix, unbalance_node, 0.1)
     stiffness_matrix = 1e-2 * stiffness_matrix
 
-    system = System()
-    body = add_ffrf_body(system, nodes, mass_matrix, stiffness_matrix,
-                         angular_velocity=(0.0, 0.0, 50 * 2 * np.pi), name="rotor")
-    rigid_node, mesh_nodes = body.node_numbers[0], body.node_numbers[1:]
-
     def node_at(point):
         distance = np.linalg.norm(nodes - np.asarray(point), axis=1)
         if distance.min() > 1e-6:
             raise ValueError(f"build_rotor_disc: the mesh has no node at {point}")
         return int(np.argmin(distance))
 
+    def face(z):
+        return np.flatnonzero(np.abs(nodes[:, 2] - z) < 1e-5)
+
+    system = System()
+    spin = (0.0, 0.0, 50 * 2 * np.pi)
     left, right, middle = node_at((0, 0, 0)), node_at((0, 0, length)), node_at((0, 0, disc_position))
-    if setup == "tisserand":
-        add_tisserand_frame(system, body)
+    basis = None
+    if modes is None:
+        body = add_ffrf_body(system, nodes, mass_matrix, stiffness_matrix, angular_velocity=spin, name="rotor")
+        if setup == "tisserand":
+            add_tisserand_frame(system, body)
+        else:
+            constrain_mesh_nodes(system, body, [left, right, unbalance_node], length)
     else:
-        ground_left = system.add(c.MarkerNodeCoordinate(system.add(c.NodePointGround((0, 0, 0))), 0))
-        ground_right = system.add(c.MarkerNodeCoordinate(system.add(c.NodePointGround((0, 0, length))), 0))
-        fixed = [(ground_left, left, 0), (ground_right, right, 0), (ground_left, left, 1),
-                 (ground_right, right, 1), (ground_left, left, 2), (ground_right, unbalance_node, 0)]
-        for ground, node, coordinate in fixed:
-            marker = system.add(c.MarkerNodeCoordinate(mesh_nodes[node], coordinate))
-            system.add(c.CoordinateConstraint([ground, marker]))
-        system.add(c.ObjectRigidBody(rigid_node, 1e-3, [1e-3, 1e-3, 1e-3, 0, 0, 0]))
+        basis = rotor_modes(nodes, mass_matrix, stiffness_matrix, modes, [face(0.0), face(length)], craig_bampton)
+        body = add_reduced_ffrf_body(system, nodes, mass_matrix, stiffness_matrix, basis, angular_velocity=spin,
+                                     name="rotor")
+        setup = "craig-bampton" if craig_bampton else "eigenmodes"
 
     ground = system.add(c.ObjectGround())
     stiffness, damping = 2e8, 2e6
     for z, axial_stiffness in ((0.0, stiffness), (length, 0.0)):
-        face = np.flatnonzero(np.abs(nodes[:, 2] - z) < 1e-5)
-        face_marker = system.add(c.MarkerSuperElementPosition(body, face, np.full(face.size, 1.0 / face.size)))
+        nodes_on_face = face(z)
+        face_marker = system.add(c.MarkerSuperElementPosition(body, nodes_on_face,
+                                                              np.full(nodes_on_face.size, 1.0 / nodes_on_face.size)))
         ground_marker = system.add(c.MarkerBodyPosition(ground, (0.0, 0.0, z)))
         system.add(c.CartesianSpringDamper([face_marker, ground_marker], [stiffness, stiffness, axial_stiffness],
                                            [damping] * 3))
     sensor = system.add(c.SensorSuperElement(body, middle, "Displacement"))
-    return RotorDisc(system, body, sensor, nodes, unbalance_node, setup, cells)
+    return RotorDisc(system, body, sensor, nodes, unbalance_node, setup, cells, modes=basis)
+
+
+def constrain_mesh_nodes(system, body, nodes, length):
+    """The "constrained" reference conditions: left axis node x, y, z, right axis node x, y and x of the
+    unbalance node (``nodes`` = [left, right, unbalance]) held, and a small rigid body on the frame node."""
+    left, right, unbalance = nodes
+    mesh_nodes = body.node_numbers[1:]
+    ground_left = system.add(c.MarkerNodeCoordinate(system.add(c.NodePointGround((0, 0, 0))), 0))
+    ground_right = system.add(c.MarkerNodeCoordinate(system.add(c.NodePointGround((0, 0, length))), 0))
+    fixed = [(ground_left, left, 0), (ground_right, right, 0), (ground_left, left, 1),
+             (ground_right, right, 1), (ground_left, left, 2), (ground_right, unbalance, 0)]
+    for ground, node, coordinate in fixed:
+        marker = system.add(c.MarkerNodeCoordinate(mesh_nodes[node], coordinate))
+        system.add(c.CoordinateConstraint([ground, marker]))
+    system.add(c.ObjectRigidBody(body.node_numbers[0], 1e-3, [1e-3, 1e-3, 1e-3, 0, 0, 0]))
+
+
+def rotor_modes(nodes, mass_matrix, stiffness_matrix, n_modes, support_faces, craig_bampton=False):
+    """The mode basis of a reduced rotor: ``n_modes`` free-free eigenmodes, or the RBE2 Craig-Bampton basis
+    of the support faces with ``n_modes`` fixed-interface eigenmodes."""
+    from floatframe.fem import eigenmodes
+
+    if not craig_bampton:
+        return eigenmodes(mass_matrix, stiffness_matrix, n_modes)
+    from floatframe.fem import craig_bampton_modes
+
+    return craig_bampton_modes(mass_matrix, stiffness_matrix, nodes, support_faces, n_modes, variant="RBE2")

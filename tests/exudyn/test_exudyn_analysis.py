@@ -8,6 +8,7 @@ import exudyn_style_models as models
 import floatframe.exudyn as ffexu
 from floatframe.exudyn import FEM as ffFEM
 from floatframe.exudyn import itemInterface as ffitems
+from floatframe.exudyn._names import ExudynLayerError
 from floatframe.solvers import SolverError
 
 FLOATFRAME = (ffexu, ffitems, ffFEM)
@@ -406,3 +407,112 @@ def test_fem_interface_eigenmodes_match_exudyn(shared_rotor_data, sparse):
     mass = ours.GetMassMatrix(sparse=True)
     projected = basis @ (basis.T @ (mass @ reference))
     assert np.abs(projected - reference).max() < 1e-6 * np.abs(reference).max()
+
+
+# --- Craig-Bampton modes, node selection and files of FEMinterface --------------------------------
+def rotor_interfaces(fem, selection):
+    """Boundary node lists at the shaft ends z = 0 and z = 0.5: the end faces (GetNodesInPlane, as
+    Exudyn's objectFFRFreducedOrderTest.py selects them) or the 4 nodes on the circle r = 0.05."""
+    if selection == "faces":
+        return [fem.GetNodesInPlane([0, 0, z], [0, 0, 1]) for z in (0.0, 0.5)]
+    return [fem.GetNodesOnCircle([0, 0, z], [0, 0, 1], 0.05) for z in (0.0, 0.5)]
+
+
+def largest_principal_angle_sine(basis, reference):
+    return float(np.sin(scipy.linalg.subspace_angles(scipy.linalg.orth(basis), scipy.linalg.orth(reference))).max())
+
+
+@pytest.mark.exudyn
+@pytest.mark.parametrize("selection", ["faces", "circles"])
+@pytest.mark.parametrize("variant", ["RBE2", "RBE3"])
+def test_craig_bampton_modes_of_the_rotor_match_exudyn(shared_rotor_data, variant, selection):
+    """Exudyn's eigenValues (fixed-interface only), the same spanned space, and the static columns
+    themselves (floatframe builds them as Exudyn does)."""
+    exudyn_fem = pytest.importorskip("exudyn.FEM")
+    ours, theirs = models.rotor_fem(ffFEM), models.rotor_fem(exudyn_fem)
+    interfaces = rotor_interfaces(theirs, selection)
+    assert rotor_interfaces(ours, selection) == interfaces
+    ours.ComputeHurtyCraigBamptonModes(interfaces, 8, computationMode=getattr(ffFEM.HCBstaticModeSelection, variant))
+    theirs.ComputeHurtyCraigBamptonModes(interfaces, 8,
+                                         computationMode=getattr(exudyn_fem.HCBstaticModeSelection, variant))
+    np.testing.assert_allclose(ours.eigenValues, theirs.eigenValues, rtol=1e-8)
+    np.testing.assert_allclose(ours.GetEigenFrequenciesHz(), theirs.GetEigenFrequenciesHz(), rtol=1e-8)
+    basis, reference = ours.modeBasis["matrix"], theirs.modeBasis["matrix"]
+    assert basis.shape == reference.shape == (345, 14) and ours.modeBasis["type"] == theirs.modeBasis["type"]
+    assert largest_principal_angle_sine(basis, reference) < 1e-8
+    np.testing.assert_allclose(basis[:, :6], reference[:, :6], atol=1e-10 * np.abs(reference[:, :6]).max())
+
+
+@pytest.mark.exudyn
+def test_craig_bampton_dense_path_and_all_interfaces_match_exudyn(shared_rotor_data):
+    """useSparseSolver=False and excludeRigidBodyMotion=False (12 static columns). Exudyn's dense path
+    keeps all fixed-interface eigenvalues; floatframe those of the basis."""
+    exudyn_fem = pytest.importorskip("exudyn.FEM")
+    ours, theirs = models.rotor_fem(ffFEM), models.rotor_fem(exudyn_fem)
+    interfaces = rotor_interfaces(theirs, "faces")
+    for fem in (ours, theirs):
+        fem.ComputeHurtyCraigBamptonModes(interfaces, 6, useSparseSolver=False, excludeRigidBodyMotion=False)
+    np.testing.assert_allclose(ours.eigenValues, theirs.eigenValues[:6], rtol=1e-8)
+    basis, reference = ours.modeBasis["matrix"], theirs.modeBasis["matrix"]
+    assert basis.shape == reference.shape == (345, 18)
+    assert largest_principal_angle_sine(basis, reference) < 1e-8
+
+
+@pytest.mark.exudyn
+def test_node_selection_returns_exudyns_node_lists(shared_rotor_data):
+    exudyn_fem = pytest.importorskip("exudyn.FEM")
+    ours, theirs = models.rotor_fem(ffFEM), models.rotor_fem(exudyn_fem)
+    queries = [("GetNodesOnCircle", ([0, 0, 0.1], [0, 0, 1], 0.19598444), dict(tolerance=1e-4)),
+               ("GetNodesOnCircle", ([0, 0, 0.5], [0, 0, 2], 0.0707107), dict(tolerance=1e-4)),
+               ("GetNodesOnCircle", ([0, 0, 0.25], [0, 0, 1], 0.05), {}),
+               ("GetNodesInCube", ([-0.06, -0.06, 0.0], [0.06, 0.06, 0.1]), {}),
+               ("GetNodesInCube", ([0.0, 0.0, 0.0], [1.0, 1.0, 0.5]), {})]
+    for name, arguments, options in queries:
+        expected = getattr(theirs, name)(*arguments, **options)
+        assert len(expected) > 0
+        assert getattr(ours, name)(*arguments, **options) == expected, name
+
+
+def fem_contents(fem):
+    return (fem.GetNodePositionsAsArray(), fem.GetMassMatrix(sparse=False), fem.GetStiffnessMatrix(sparse=False),
+            fem.modeBasis["matrix"], np.asarray(fem.eigenValues), fem.elements[0]["Hex8"])
+
+
+@pytest.mark.exudyn
+@pytest.mark.parametrize("file_name", ["rotor", "rotor.npz", "rotor.pkl"])
+@pytest.mark.parametrize("writer_is_floatframe, reader_is_floatframe", [(True, True), (True, False), (False, True)])
+def test_files_round_trip_and_interchange_with_exudyn(shared_rotor_data, tmp_path, file_name, writer_is_floatframe,
+                                                       reader_is_floatframe):
+    """What one package's SaveToFile writes (with Craig-Bampton modes), the other's LoadFromFile reads."""
+    exudyn_fem = pytest.importorskip("exudyn.FEM")
+    writer_module = ffFEM if writer_is_floatframe else exudyn_fem
+    writer = models.rotor_fem(writer_module)
+    writer.ComputeHurtyCraigBamptonModes(rotor_interfaces(writer, "faces"), 4,
+                                         computationMode=writer_module.HCBstaticModeSelection.RBE3)
+    writer.SaveToFile(str(tmp_path / file_name))
+    reader = (ffFEM if reader_is_floatframe else exudyn_fem).FEMinterface()
+    reader.LoadFromFile(str(tmp_path / file_name))
+    for read, written in zip(fem_contents(reader), fem_contents(writer)):
+        np.testing.assert_array_equal(read, written)
+    np.testing.assert_array_equal(reader.GetEigenFrequenciesHz(), writer.GetEigenFrequenciesHz())
+    assert reader.NumberOfNodes() == 115 and reader.modeBasis["type"] == "HCBmodes"
+    if reader_is_floatframe:   # the loaded mesh answers node queries and builds modes again
+        assert reader.GetNodesInPlane([0, 0, 0], [0, 0, 1]) == writer.GetNodesInPlane([0, 0, 0], [0, 0, 1])
+        reader.ComputeHurtyCraigBamptonModes(rotor_interfaces(reader, "faces"), 4,
+                                             computationMode=ffFEM.HCBstaticModeSelection.RBE3)
+        np.testing.assert_allclose(reader.eigenValues, writer.eigenValues, rtol=1e-10)
+
+
+def test_craig_bampton_options_floatframe_does_not_support_are_errors(shared_rotor_data, tmp_path):
+    fem = models.rotor_fem(ffFEM)
+    interfaces = rotor_interfaces(fem, "faces")
+    with pytest.raises(ExudynLayerError, match="computationMode"):
+        fem.ComputeHurtyCraigBamptonModes(interfaces, 4, computationMode=ffFEM.HCBstaticModeSelection.allBoundaryNodes)
+    with pytest.raises(ExudynLayerError, match="RBE3secondMomentOfAreaWeighting"):
+        fem.ComputeHurtyCraigBamptonModes(interfaces, 4, RBE3secondMomentOfAreaWeighting=False)
+    with pytest.raises(ExudynLayerError, match="boundaryNodesList is empty"):
+        fem.ComputeHurtyCraigBamptonModes([], 4)
+    with pytest.raises(ExudynLayerError, match="'.hdf5' files are not supported"):
+        fem.SaveToFile(str(tmp_path / "rotor.hdf5"))
+    with pytest.raises(ExudynLayerError, match="not found"):
+        fem.LoadFromFile(str(tmp_path / "missing.npz"))

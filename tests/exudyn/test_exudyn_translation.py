@@ -9,8 +9,8 @@ import floatframe.components as ff
 import floatframe.exudyn as exu
 import floatframe.exudyn.itemInterface as ii
 from floatframe.exudyn import ExudynLayerError
-from floatframe.exudyn._items import (ITEM_CLASSES, SHORT_NAMES, SUPPORTED_NAMES, VISUALIZATION_CLASSES, Item,
-                                      translate)
+from floatframe.exudyn._items import (ITEM_CLASSES, REDUCED_ORDER_MATRICES, SHORT_NAMES, SUPPORTED_NAMES,
+                                      VISUALIZATION_CLASSES, Item, translate)
 from floatframe.exudyn._translate import ACCESS_BY_FUNCTION
 from floatframe.parameters import Parameter
 
@@ -22,6 +22,8 @@ EXPECTED = {
     "ObjectGround": (ff.ObjectGround, "reference_position", [0, 0, 0.5]),
     "ObjectRigidBody": (ff.ObjectRigidBody, "mass", [2.0]),
     "ObjectFFRF": (ff.ObjectFFRF, "n_mesh_nodes", 2),
+    "NodeGenericODE2": (ff.NodeGenericODE2, "initial_velocities", [0.5, 0.0]),
+    "ObjectFFRFreducedOrder": (ff.ObjectFFRFReducedOrder, "n_modes", 2),
     "ObjectConnectorCoordinate": (ff.CoordinateConstraint, "factor1", [0.5]),
     "ObjectConnectorCoordinateVector": (ff.CoordinateVectorConstraint, "n_constraints", 3),
     "ObjectConnectorCartesianSpringDamper": (ff.CartesianSpringDamper, "stiffness", [10, 20, 30]),
@@ -82,8 +84,28 @@ def catalogue():
                                 outputVariableType=variables.AngularAccelerationLocal))
     mbs.AddSensor(ii.SensorObject(objectNumber=joint, outputVariableType=variables.Force))
     mbs.AddSensor(ii.SensorSuperElement(bodyNumber=ffrf, meshNodeNumber=1, outputVariableType=variables.Velocity))
+    add_reduced_order_body(mbs)
     mbs.Assemble()
     return mbs
+
+
+def add_reduced_order_body(mbs):
+    """An ObjectFFRFreducedOrder with 2 modes of a one-element cube (its invariants from the core)."""
+    from floatframe.fem import block_mesh, eigenmodes, linear_elastic_matrices
+
+    mesh = block_mesh(0.1, 0.1, 0.1, 1, 1, 1)
+    mass, stiffness = linear_elastic_matrices(mesh, youngs_modulus=1e7, poissons_ratio=0.3, density=1000.0)
+    modes = eigenmodes(mass, stiffness, 2, solver="dense")
+    invariants = ff.ReducedOrderInvariants.from_fe_matrices(mass, stiffness, modes, mesh.nodes)
+    frame = mbs.AddNode(ii.NodeRigidBodyEP(referenceCoordinates=[0, 0, 0, 1, 0, 0, 0]))
+    modal = mbs.AddNode(ii.NodeGenericODE2(numberOfODE2Coordinates=2, referenceCoordinates=[0, 0],
+                                           initialCoordinates=[0, 0], initialCoordinates_t=[0.5, 0.0]))
+    matrices = {name: getattr(invariants, field) for name, field in REDUCED_ORDER_MATRICES.items()}
+    return mbs.AddObject(ii.ObjectFFRFreducedOrder(
+        nodeNumbers=[frame, modal], massMatrixReduced=exu.MatrixContainer(invariants.mass_reduced),
+        stiffnessMatrixReduced=exu.MatrixContainer(invariants.stiffness_reduced), modeBasis=invariants.mode_basis,
+        referencePositions=invariants.reference_positions, mass=invariants.mass, inertia=invariants.inertia,
+        centerOfMass=invariants.center_of_mass, **matrices))
 
 
 @pytest.fixture(scope="module")
@@ -118,8 +140,9 @@ def test_every_registered_item_translates_to_its_component(assembled_catalogue, 
 def expected_size(item, variable):
     if variable == "RotationMatrix":
         return 9
-    if variable.startswith("Coordinates") or (item.type_string == "FFRF" and variable == "Force"):
-        return {"RigidBodyEP": 7, "Point": 3, "PointGround": 0, "FFRF": 13}[item.type_string]
+    if variable.startswith("Coordinates") or (item.type_string.startswith("FFRF") and variable == "Force"):
+        return {"RigidBodyEP": 7, "Point": 3, "PointGround": 0, "FFRF": 13, "GenericODE2": 2,
+                "FFRFreducedOrder": 9}[item.type_string]
     return 3
 
 

@@ -1,13 +1,15 @@
 """Free-free eigenmodes (floatframe.fem.modes): what they solve, how they are normalised, that the
-rigid-body modes are gone, that the basis is canonical where eigenvalues repeat, and the errors."""
+rigid-body modes are gone, that the basis is canonical where eigenvalues repeat, and the errors.
+Craig-Bampton bases: exact static condensation for interface loads, rigid (RBE2) or mean-constrained
+(RBE3) interfaces, fixed-interface modes, convergence toward the free-free frequencies, and the errors."""
 import numpy as np
 import pytest
 import scipy.linalg
 import scipy.sparse as sp
 
 from floatframe.components.base import ModelError
-from floatframe.fem import (add_node_mass, block_mesh, canonical_basis, eigenmodes, linear_elastic_matrices,
-                            read_abaqus_inp, read_abaqus_mtx, rigid_body_modes)
+from floatframe.fem import (add_node_mass, block_mesh, canonical_basis, craig_bampton_modes, eigenmodes,
+                            linear_elastic_matrices, read_abaqus_inp, read_abaqus_mtx, rigid_body_modes)
 
 
 @pytest.fixture(scope="module")
@@ -144,3 +146,195 @@ def test_rotor_disc_frequencies_match_exudyn(shared_data):
     theirs = fem.modeBasis["matrix"]
     projection = ours.vectors @ (ours.vectors.T @ (mass @ theirs))
     assert np.abs(projection - theirs).max() < 1e-6 * np.abs(theirs).max()
+
+
+# --- Craig-Bampton ----------------------------------------------------------------------------------
+def end_faces(mesh):
+    """The node sets of the beam's end faces x = 0 and x = 1 (9 nodes each)."""
+    return [mesh.nodes_in_plane((0.0, 0.0, 0.0), (1.0, 0.0, 0.0)), mesh.nodes_in_plane((1.0, 0.0, 0.0), (1.0, 0.0, 0.0))]
+
+
+def coordinates_of(nodes):
+    return (3 * np.asarray(nodes)[:, None] + np.arange(3)).reshape(-1)
+
+
+def mean_motion_rows(mesh, nodes):
+    """C (6, n_f): mean displacement and mean (x_j - p0) x u_j of the nodes, equal weights."""
+    offsets = mesh.nodes[nodes] - mesh.nodes[nodes].mean(axis=0)
+    rows = np.zeros((6, mesh.n_coordinates))
+    for node, p in zip(nodes, offsets):
+        rows[:3, 3 * node:3 * node + 3] = np.eye(3) / len(nodes)
+        rows[3:, 3 * node:3 * node + 3] = np.array([[0, -p[2], p[1]], [p[2], 0, -p[0]], [-p[1], p[0], 0]]) / len(nodes)
+    return rows
+
+
+def rigid_fit(positions, displacements):
+    """Least-squares u_j = a + b x x_j: returns (a, b) and the largest residual."""
+    n = positions.shape[0]
+    design = np.zeros((3 * n, 6))
+    for j, x in enumerate(positions):
+        design[3 * j:3 * j + 3, :3] = np.eye(3)
+        design[3 * j:3 * j + 3, 3:] = -np.array([[0, -x[2], x[1]], [x[2], 0, -x[0]], [-x[1], x[0], 0]])
+    solution, *_ = np.linalg.lstsq(design, displacements, rcond=None)
+    return solution, np.abs(design @ solution - displacements).max()
+
+
+def test_rbe2_static_modes_move_each_interface_rigidly_and_leave_the_interior_force_free(square_beam):
+    mesh, mass, stiffness = square_beam
+    faces = end_faces(mesh)
+    basis = craig_bampton_modes(mass, stiffness, mesh.nodes, faces, 4, variant="RBE2")
+    assert (basis.kind, basis.n_static, basis.n_modes) == ("craig-bampton RBE2", 6, 10)
+    static = basis.vectors[:, :6]
+    motion, residual = rigid_fit(mesh.nodes[faces[1]], static[coordinates_of(faces[1])])
+    assert residual < 1e-12
+    assert abs(np.linalg.det(motion)) > 1e-3      # the 6 columns are 6 independent rigid motions
+    np.testing.assert_array_equal(static[coordinates_of(faces[0])], 0.0)   # the first face is held
+    interior = np.setdiff1d(np.arange(mesh.n_coordinates), coordinates_of(np.concatenate(faces)))
+    assert np.abs((stiffness @ static)[interior]).max() < 1e-12 * np.abs(stiffness).max()
+    np.testing.assert_allclose(basis.eigenvalues[:6], np.einsum("ij,ij->j", static, stiffness @ static)
+                               / np.einsum("ij,ij->j", static, mass @ static), rtol=1e-12)
+
+
+@pytest.mark.parametrize("variant", ["RBE2", "RBE3"])
+def test_fixed_interface_modes_are_m_orthonormal_eigenmodes_of_the_held_mesh(square_beam, variant):
+    """RBE2: zero on every boundary node, K psi = omega^2 M psi on the interior rows. RBE3: the mean
+    motions of both faces vanish, and K psi - omega^2 M psi is a reaction C^T lambda of those means."""
+    mesh, mass, stiffness = square_beam
+    faces = end_faces(mesh)
+    basis = craig_bampton_modes(mass, stiffness, mesh.nodes, faces, 8, variant=variant)
+    psi, omega2 = basis.vectors[:, 6:], basis.eigenvalues[6:]
+    np.testing.assert_allclose(psi.T @ (mass @ psi), np.eye(8), atol=1e-10)
+    assert np.all(np.diff(omega2) >= 0) and omega2[0] > 1e6
+    residual = stiffness @ psi - (mass @ psi) * omega2
+    if variant == "RBE2":
+        boundary = coordinates_of(np.concatenate(faces))
+        np.testing.assert_array_equal(psi[boundary], 0.0)
+        interior = np.setdiff1d(np.arange(mesh.n_coordinates), boundary)
+        assert np.abs(residual[interior]).max() < 1e-8 * np.abs(stiffness @ psi).max()
+    else:
+        constraint = np.vstack([mean_motion_rows(mesh, face) for face in faces])
+        assert np.abs(constraint @ psi).max() < 1e-12 * np.abs(psi).max()
+        multipliers, *_ = np.linalg.lstsq(constraint.T, residual, rcond=None)
+        assert np.abs(constraint.T @ multipliers - residual).max() < 1e-8 * np.abs(stiffness @ psi).max()
+
+
+def test_rbe2_basis_gives_the_exact_static_response_to_loads_on_the_interface(square_beam):
+    """The mesh held at face 0, face 1 rigid (6 coordinates q), any nodal forces on face 1: the direct
+    solve of that full system and the Galerkin solve on the basis coincide (the static modes span it)."""
+    mesh, mass, stiffness = square_beam
+    faces = end_faces(mesh)
+    basis = craig_bampton_modes(mass, stiffness, mesh.nodes, faces, 3, variant="RBE2")
+    load = np.zeros(mesh.n_coordinates)
+    load[coordinates_of(faces[1])] = np.random.default_rng(1).standard_normal(3 * len(faces[1])) * 1e5
+    boundary = coordinates_of(np.concatenate(faces))
+    interior = np.setdiff1d(np.arange(mesh.n_coordinates), boundary)
+    offsets = mesh.nodes[faces[1]] - mesh.nodes[faces[1]].mean(axis=0)
+    rigid = np.vstack([np.hstack([np.eye(3), -np.array([[0, -p[2], p[1]], [p[2], 0, -p[0]], [-p[1], p[0], 0]])])
+                       for p in offsets])                                # u_j = a + b x (x_j - p0)
+    transformation = np.zeros((mesh.n_coordinates, 6 + interior.size))   # u = Q [q; u_i]
+    transformation[coordinates_of(faces[1]), :6] = rigid
+    transformation[interior, 6 + np.arange(interior.size)] = 1.0
+    q = np.linalg.solve(transformation.T @ (stiffness @ transformation), transformation.T @ load)
+    full = transformation @ q
+    psi = basis.vectors
+    reduced = psi @ np.linalg.solve(psi.T @ (stiffness @ psi), psi.T @ load)
+    assert np.abs(reduced - full).max() < 1e-9 * np.abs(full).max()
+
+
+def test_rbe3_basis_gives_the_exact_static_response_to_mean_loads_on_the_interface(square_beam):
+    """Face 0's mean motion held, a force and a moment on face 1 distributed by its weights (f = C_1^T F):
+    the saddle-point solve of the full mesh and the Galerkin solve on the RBE3 basis coincide."""
+    mesh, mass, stiffness = square_beam
+    faces = end_faces(mesh)
+    basis = craig_bampton_modes(mass, stiffness, mesh.nodes, faces, 3, variant="RBE3")
+    held, loaded = mean_motion_rows(mesh, faces[0]), mean_motion_rows(mesh, faces[1])
+    load = loaded.T @ np.array([1e5, -2e5, 3e5, 4e3, -5e3, 6e3])
+    saddle = np.block([[stiffness.toarray(), held.T], [held, np.zeros((6, 6))]])
+    full = np.linalg.solve(saddle, np.concatenate([load, np.zeros(6)]))[:mesh.n_coordinates]
+    psi = basis.vectors
+    reduced = psi @ np.linalg.solve(psi.T @ (stiffness @ psi), psi.T @ load)
+    assert np.abs(reduced - full).max() < 1e-9 * np.abs(full).max()
+
+
+@pytest.mark.parametrize("variant", ["RBE2", "RBE3"])
+def test_reduced_frequencies_fall_toward_the_free_free_ones_as_eigenmodes_are_added(square_beam, variant):
+    """Rayleigh-Ritz on span[rigid-body modes, CB basis]: nested spaces give upper bounds that fall.
+    RBE2's rigid faces stiffen the beam, so its limit lies slightly above the free-free value."""
+    mesh, mass, stiffness = square_beam
+    exact = eigenmodes(mass, stiffness, 6).eigenvalues
+    rigid = rigid_body_modes(mesh.nodes)
+    errors = []
+    for count in (4, 8, 16, 32, 64):
+        space = np.hstack([rigid, craig_bampton_modes(mass, stiffness, mesh.nodes, end_faces(mesh), count,
+                                                      variant=variant).vectors])
+        ritz = scipy.linalg.eigh(space.T @ (stiffness @ space), space.T @ (mass @ space), eigvals_only=True)
+        errors.append(ritz[6:12] / exact - 1.0)
+    errors = np.array(errors)
+    assert np.all(errors > -1e-10)
+    assert np.all(np.diff(errors, axis=0) <= 1e-10)
+    assert errors[-1, :2].max() < 1e-4 and errors[0, :2].min() > 1e-2
+
+
+@pytest.mark.parametrize("variant", ["RBE2", "RBE3"])
+def test_craig_bampton_basis_is_the_same_from_the_sparse_and_the_dense_solver(square_beam, variant):
+    """The held square beam has pairs of equal bending frequencies; the canonical basis fixes them."""
+    mesh, mass, stiffness = square_beam
+    dense = craig_bampton_modes(mass, stiffness, mesh.nodes, end_faces(mesh), 12, variant=variant, solver="dense")
+    sparse = craig_bampton_modes(mass, stiffness, mesh.nodes, end_faces(mesh), 12, variant=variant, solver="sparse")
+    assert dense.eigenvalues[6] == pytest.approx(dense.eigenvalues[7], rel=1e-9)   # a repeated pair
+    np.testing.assert_allclose(sparse.eigenvalues, dense.eigenvalues, rtol=1e-10)
+    np.testing.assert_allclose(sparse.vectors, dense.vectors, atol=1e-9 * np.abs(dense.vectors).max())
+
+
+def test_keeping_the_first_interface_adds_its_six_columns(square_beam):
+    mesh, mass, stiffness = square_beam
+    kept = craig_bampton_modes(mass, stiffness, mesh.nodes, end_faces(mesh), 2, exclude_rigid_body_motion=False)
+    assert kept.n_static == 12
+    _, residual = rigid_fit(mesh.nodes[end_faces(mesh)[0]], kept.vectors[coordinates_of(end_faces(mesh)[0]), :6])
+    assert residual < 1e-12
+
+
+@pytest.mark.parametrize("sets, arguments, fault", [
+    (lambda faces: [[]], {}, "set 0 is empty"),
+    (lambda faces: [], {}, "boundary_node_sets is empty"),
+    (lambda faces: [[0, 1, 400]], {}, "outside 0..98"),
+    (lambda faces: [[0, 1.5, 3]], {}, "not integer node numbers"),
+    (lambda faces: [faces[0], list(faces[1]) + [faces[0][4]]], {}, r"node \d+ is in sets 0 and 1"),
+    (lambda faces: [[0, 1]], {}, "at least 3 non-collinear nodes"),
+    (lambda faces: [[0, 1, 2]], {}, "on one line"),
+    (lambda faces: faces, dict(variant="RBE4"), "variant must be"),
+    (lambda faces: faces, dict(n_eigenmodes=-1), "n_eigenmodes must be"),
+    (lambda faces: faces, dict(n_eigenmodes=500), "only 243 coordinates remain"),
+    (lambda faces: faces, dict(boundary_weights=[[1.0]]), "1 weight arrays for 2"),
+])
+def test_bad_craig_bampton_requests_are_refused(square_beam, sets, arguments, fault):
+    mesh, mass, stiffness = square_beam
+    with pytest.raises(ModelError, match=fault):
+        craig_bampton_modes(mass, stiffness, mesh.nodes, sets(end_faces(mesh)), **(dict(n_eigenmodes=4) | arguments))
+
+
+def test_interfaces_that_do_not_hold_the_mesh_are_refused(square_beam):
+    """Two separate beams, interfaces on the first only: the second is free."""
+    mesh, mass, stiffness = square_beam
+    twice = (sp.block_diag([mass, mass]).tocsr(), sp.block_diag([stiffness, stiffness]).tocsr())
+    with pytest.raises(ModelError, match="do not hold the mesh"):
+        craig_bampton_modes(*twice, np.vstack([mesh.nodes, mesh.nodes + 1.0]), end_faces(mesh), 4, solver="dense")
+
+
+@pytest.mark.parametrize("variant", ["RBE2", "RBE3"])
+def test_craig_bampton_basis_of_the_axisymmetric_rotor_is_reproducible(shared_data, variant):
+    """Rotor disc without unbalance, end faces as interfaces: pairs of equal fixed-interface frequencies;
+    sparse and dense solvers give one basis, and so does a basis rotated within the pair."""
+    folder = shared_data / "rotorDisc"
+    mesh = read_abaqus_inp(folder / "rotorDiscTest.inp", instance="rotor-1")
+    mass = read_abaqus_mtx(folder / "rotorDiscTestMASS1.mtx")
+    stiffness = 1e-2 * read_abaqus_mtx(folder / "rotorDiscTestSTIF1.mtx")
+    faces = [mesh.nodes_in_plane((0.0, 0.0, z), (0.0, 0.0, 1.0)) for z in (0.0, 0.5)]
+    dense = craig_bampton_modes(mass, stiffness, mesh.nodes, faces, 8, variant=variant, solver="dense")
+    sparse = craig_bampton_modes(mass, stiffness, mesh.nodes, faces, 8, variant=variant, solver="sparse")
+    values = dense.eigenvalues[6:]
+    assert values[1] == pytest.approx(values[2], rel=1e-9) and values[3] == pytest.approx(values[4], rel=1e-9)
+    np.testing.assert_allclose(sparse.vectors, dense.vectors, atol=1e-10 * np.abs(dense.vectors).max())
+    modes = dense.vectors[:, 6:].copy()
+    modes[:, 1:3] = modes[:, 1:3] @ np.array([[0.6, -0.8], [0.8, 0.6]])
+    np.testing.assert_allclose(canonical_basis(modes, values, mass), dense.vectors[:, 6:], atol=1e-12)

@@ -1,0 +1,424 @@
+"""ObjectFFRFReducedOrder: an FFRF body whose mesh deformation is a combination of a few modes.
+
+Coordinates (specification ObjectFFRFreducedOrder): q = [q_t (3, global), theta (4 Euler parameters),
+zeta (n_m modal coordinates)], owned by a NodeRigidBodyEP (the frame) and a NodeGenericODE2. The body-fixed
+nodal displacements are q_f = Psi zeta, with the mode basis Psi (n_f, n_m).
+
+The equations are those of ObjectFFRF reduced with H = blockdiag(I_3, I_4, Psi). They are written
+with the constant invariants of :class:`ReducedOrderInvariants` only, so the symbolic graph has
+O(n_m^2) operations whatever the size of the mesh. With Z = zeta (x) I_3 (3 n_m, 3), p~ = x_ref~ + Psi~ Z
+the stacked skew matrices of the deformed nodal positions, and
+
+    S = Phi_t^T M p~      = m chi~ + M_PhitPsi~ Z                                            (3, 3)
+    B = p~^T M Psi        = M_xPsi + Z^T M_Psi~Psi                                           (3, n_m)
+    J = p~^T M p~         = Theta_u + M_xPsi~ Z + (M_xPsi~ Z)^T + Z^T M_Psi~Psi~ Z            (3, 3)
+
+(omega, alpha: body-fixed angular velocity and acceleration of the frame) the left-hand side is
+
+    row t:  m a_t + A [M_PhitPsi zeta_tt - S alpha - omega~ S omega + 2 omega~ M_PhitPsi zeta_t]
+    row r: -G^T [S^T A^T a_t + B zeta_tt - J alpha - omega~ J omega
+                 - 2 (M_xPsi~ + Z^T M_Psi~Psi~) (zeta_t (x) omega)]
+    row f:  M_PhitPsi^T A^T a_t + M_red zeta_tt - B^T alpha - (I (x) omega)^T (M_xPsi~^T + M_Psi~Psi~ Z) omega
+            - 2 M_Psi~Psi^T (zeta_t (x) omega) + K_red zeta + D_red zeta_t
+
+which is the specification's mass matrix times q_tt minus its quadratic velocity vector f_v. The
+velocity terms, like the specification's, hold for a mass matrix whose 3 x 3 node blocks are multiples
+of the identity (every solid-element and lumped mass matrix); :meth:`ReducedOrderInvariants.from_fe_matrices`
+warns where a mass matrix is not of that kind.
+"""
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import casadi as ca
+import numpy as np
+import scipy.sparse as sp
+
+from floatframe import rotations
+from floatframe.components.base import Context, ModelError, resolve
+from floatframe.components.ffrf import FloatingFrameBody, stacked_skew
+from floatframe.components.nodes import NodeGenericODE2, NodeRigidBodyEP
+
+ISOTROPY_TOLERANCE = 1e-10   # relative to max |M|: node blocks of M must be multiples of I_3 to this
+RANK_TOLERANCE = 1e-10       # smallest / largest eigenvalue of M_red below which the basis is rank-deficient
+RIGID_TOLERANCE = 1e-8       # the same for the rigid-body inertia that the modes leave to the frame
+
+
+def skew_columns(vectors: np.ndarray) -> np.ndarray:
+    """Psi~: for each column psi_j of ``vectors`` (n_f, n_m) the stacked skew matrices of its nodal 3-vectors,
+    as columns 3 j .. 3 j + 2 of an (n_f, 3 n_m) array (Exudyn's layout of PsiTilde)."""
+    n_f, n_m = vectors.shape
+    x, y, z = (vectors.reshape(n_f // 3, 3, n_m)[:, k, :] for k in range(3))
+    zero = np.zeros_like(x)
+    blocks = np.stack([np.stack([zero, -z, y], axis=-1),          # row x of skew(psi_j,i)
+                       np.stack([z, zero, -x], axis=-1),          # row y
+                       np.stack([-y, x, zero], axis=-1)], axis=1)  # row z: (nodes, 3 rows, n_m, 3 columns)
+    return blocks.reshape(n_f, 3 * n_m)
+
+
+def node_sums(matrix: np.ndarray) -> np.ndarray:
+    """Phi_t^T X: the sum over nodes of the 3 rows of each node, (n_f, k) -> (3, k)."""
+    return matrix.reshape(-1, 3, matrix.shape[1]).sum(axis=0)
+
+
+@dataclass(frozen=True)
+class ReducedOrderInvariants:
+    """The constant matrices of a reduced-order FFRF body, computed once from the FE matrices and the modes.
+
+    Shapes: n_f = 3 x (mesh nodes), n_m modes. Names of the specification in brackets.
+    """
+
+    mode_basis: np.ndarray            # Psi (n_f, n_m) [modeBasis]
+    reference_positions: np.ndarray   # x_ref (n_f,) body-fixed nodal positions [m] [referencePositions]
+    mass_reduced: np.ndarray          # M_red = Psi^T M Psi (n_m, n_m) [massMatrixReduced]
+    stiffness_reduced: np.ndarray     # K_red = Psi^T K Psi (n_m, n_m) [stiffnessMatrixReduced]
+    damping_reduced: np.ndarray | None  # D_red (n_m, n_m) or None [dampingMatrixReduced]
+    mass: float                       # m [kg] [physicsMass]
+    inertia: np.ndarray               # Theta_u = x_ref~^T M x_ref~ (3, 3) [kg m^2], about the frame origin
+    center_of_mass: np.ndarray        # chi_u = Phi_t^T M x_ref / m (3,) [m], body-fixed
+    psi_tilde_psi: np.ndarray         # Psi~^T M Psi (3 n_m, n_m) [mPsiTildePsi]
+    psi_tilde_psi_tilde: np.ndarray   # Psi~^T M Psi~ (3 n_m, 3 n_m) [mPsiTildePsiTilde]
+    phit_t_psi: np.ndarray            # Phi_t^T M Psi (3, n_m) [mPhitTPsi]
+    phit_t_psi_tilde: np.ndarray      # Phi_t^T M Psi~ (3, 3 n_m) [mPhitTPsiTilde]
+    xref_tilde_psi: np.ndarray        # x_ref~^T M Psi (3, n_m) [mXRefTildePsi]
+    xref_tilde_psi_tilde: np.ndarray  # x_ref~^T M Psi~ (3, 3 n_m) [mXRefTildePsiTilde]
+
+    @property
+    def n_modes(self) -> int:
+        return self.mode_basis.shape[1]
+
+    @property
+    def n_mesh_nodes(self) -> int:
+        return self.mode_basis.shape[0] // 3
+
+    @classmethod
+    def from_fe_matrices(cls, mass_matrix_ff, stiffness_matrix_ff, mode_basis, reference_positions,
+                         damping_matrix_ff=None, rayleigh=(0.0, 0.0), what="reduced-order body"):
+        """The invariants of a mode basis (n_f, n_m) on the sparse FE matrices (n_f, n_f).
+
+        ``reference_positions``: (n_f,) or (N, 3) body-fixed nodal positions [m]. Damping: Psi^T D Psi
+        for a full damping matrix ``damping_matrix_ff``, plus Rayleigh damping a M_red + b K_red for
+        ``rayleigh = (a, b)``. Nothing of size n_f x n_f is made dense. ``what`` names the body in errors.
+        """
+        def fault(text):
+            return ModelError(f"{what}: {text}")
+
+        basis = np.asarray(getattr(mode_basis, "vectors", mode_basis), dtype=float)
+        if basis.ndim != 2 or basis.shape[1] == 0:
+            raise fault(f"the mode basis must be a 2D array (n_f, n_modes) with at least one mode, got shape "
+                        f"{basis.shape}")
+        n_f, n_m = basis.shape
+        if n_f % 3 or n_f == 0:
+            raise fault(f"the mode basis has {n_f} rows, not 3 per mesh node")
+        if not np.all(np.isfinite(basis)):
+            raise fault("the mode basis contains NaN or inf")
+        if n_m > n_f:
+            raise fault(f"the mode basis has {n_m} modes, more than the mesh's {n_f} coordinates")
+        x_ref = np.asarray(reference_positions, dtype=float).reshape(-1)
+        if x_ref.size != n_f or not np.all(np.isfinite(x_ref)):
+            raise fault(f"reference_positions must be {n_f} finite values (3 per mesh node of the mode basis), "
+                        f"got {x_ref.size}")
+        mass_ff = _fe_matrix(mass_matrix_ff, n_f, "mass_matrix_ff", fault)
+        stiffness_ff = _fe_matrix(stiffness_matrix_ff, n_f, "stiffness_matrix_ff", fault)
+        _warn_if_not_isotropic(mass_ff, what)
+
+        mass_psi = np.asarray(mass_ff @ basis)                                  # M Psi (n_f, n_m)
+        psi_tilde = skew_columns(basis)                                         # Psi~ (n_f, 3 n_m)
+        mass_psi_tilde = np.asarray(mass_ff @ psi_tilde)                        # M Psi~
+        x_tilde = stacked_skew(x_ref)                                           # x_ref~ (n_f, 3), sparse
+        mass_reduced = _symmetric(basis.T @ mass_psi)
+        stiffness_reduced = _symmetric(basis.T @ np.asarray(stiffness_ff @ basis))
+        damping = None
+        if damping_matrix_ff is not None and np.size(damping_matrix_ff):
+            damping_ff = _fe_matrix(damping_matrix_ff, n_f, "damping_matrix_ff", fault)
+            damping = basis.T @ np.asarray(damping_ff @ basis)
+        alpha, beta = (float(c) for c in rayleigh)
+        if alpha or beta:
+            damping = (0.0 if damping is None else damping) + alpha * mass_reduced + beta * stiffness_reduced
+        mass_phi_t = node_sums(np.asarray(mass_ff @ sp.kron(np.ones((n_f // 3, 1)), np.eye(3)).toarray()))
+        mass = float(np.trace(mass_phi_t) / 3.0)                                # Phi_t^T M Phi_t = m I
+        invariants = cls(
+            mode_basis=basis, reference_positions=x_ref, mass_reduced=mass_reduced,
+            stiffness_reduced=stiffness_reduced, damping_reduced=damping, mass=mass,
+            inertia=_symmetric(np.asarray(x_tilde.T @ (mass_ff @ x_tilde).toarray())),
+            center_of_mass=node_sums(np.asarray(mass_ff @ x_ref).reshape(-1, 1)).reshape(-1) / mass,
+            psi_tilde_psi=psi_tilde.T @ mass_psi,
+            psi_tilde_psi_tilde=_symmetric(psi_tilde.T @ mass_psi_tilde),
+            phit_t_psi=node_sums(mass_psi),
+            phit_t_psi_tilde=node_sums(mass_psi_tilde),
+            xref_tilde_psi=np.asarray(x_tilde.T @ mass_psi),
+            xref_tilde_psi_tilde=np.asarray(x_tilde.T @ mass_psi_tilde))
+        invariants.check(fault)
+        return invariants
+
+    @classmethod
+    def validated(cls, what="reduced-order body", **fields):
+        """The invariants from their values as given (e.g. by an Exudyn item), with shapes, finiteness, rank and
+        the absence of rigid-body motion checked; ``what`` names the body in errors."""
+        def fault(text):
+            return ModelError(f"{what}: {text}")
+
+        basis = np.asarray(fields["mode_basis"], dtype=float)
+        if basis.ndim != 2 or basis.shape[1] == 0 or basis.shape[0] % 3 or basis.shape[0] == 0:
+            raise fault(f"the mode basis must be (3 x mesh nodes, n_modes) with at least one mode, got shape "
+                        f"{basis.shape}")
+        n_f, n_m = basis.shape
+        shapes = dict(mode_basis=(n_f, n_m), reference_positions=(n_f,), mass_reduced=(n_m, n_m),
+                      stiffness_reduced=(n_m, n_m), damping_reduced=(n_m, n_m), mass=(), inertia=(3, 3),
+                      center_of_mass=(3,), psi_tilde_psi=(3 * n_m, n_m), psi_tilde_psi_tilde=(3 * n_m, 3 * n_m),
+                      phit_t_psi=(3, n_m), phit_t_psi_tilde=(3, 3 * n_m), xref_tilde_psi=(3, n_m),
+                      xref_tilde_psi_tilde=(3, 3 * n_m))
+        values = {}
+        for name, shape in shapes.items():
+            value = fields.get(name)
+            if value is None and name == "damping_reduced":
+                values[name] = None
+                continue
+            if value is None:
+                raise fault(f"{name} is required")
+            array = np.asarray(value.toarray() if sp.issparse(value) else value, dtype=float)
+            if name == "reference_positions":
+                array = array.reshape(-1)
+            if array.shape != shape:
+                raise fault(f"{name} must have shape {shape} for a mode basis of shape {basis.shape}, got {array.shape}")
+            if not np.all(np.isfinite(array)):
+                raise fault(f"{name} contains NaN or inf")
+            values[name] = float(array) if name == "mass" else array
+        invariants = cls(**values)
+        invariants.check(fault)
+        return invariants
+
+    def check(self, fault) -> None:
+        """Refuse a basis that is rank-deficient (in the M inner product) or that contains a rigid-body motion
+        of the mesh, which the frame describes already: either leaves the body's mass matrix singular."""
+        scale = np.abs(np.diag(self.mass_reduced)).max()
+        smallest = np.linalg.eigvalsh(self.mass_reduced)[0] if scale > 0 else 0.0
+        if not smallest > RANK_TOLERANCE * scale:
+            raise fault(f"the mode basis is rank-deficient: Psi^T M Psi has the eigenvalue {smallest:.3e}, "
+                        f"below {RANK_TOLERANCE:g} of its largest diagonal entry {scale:.3e}; some modes are "
+                        f"combinations of others (or zero)")
+        # rigid-body motions of the mesh: R = [Phi_t, -x_ref~]; what the modes cannot represent of them keeps
+        # the inertia R^T M R - (Psi^T M R)^T M_red^-1 (Psi^T M R) (Schur complement), which must be regular
+        length = np.sqrt(max(np.trace(self.inertia), 0.0) / self.mass) if self.mass > 0 else 1.0
+        modal_part = np.hstack([self.phit_t_psi.T, -self.xref_tilde_psi.T / length])    # Psi^T M R D
+        first_moment = self.mass * rotations.skew(self.center_of_mass) / length
+        rigid = np.block([[self.mass * np.eye(3), -first_moment], [-first_moment.T, self.inertia / length ** 2]])
+        left = rigid - modal_part.T @ np.linalg.solve(self.mass_reduced, modal_part)
+        values = np.linalg.eigvalsh(_symmetric(left))
+        if self.mass <= 0 or values[0] < RIGID_TOLERANCE * self.mass:
+            raise fault(f"the mode basis contains a rigid-body motion of the mesh (the inertia left to the frame "
+                        f"has the eigenvalue {values[0]:.3e} against the mass {self.mass:.3e}): the frame already "
+                        f"moves the body rigidly, so the mass matrix would be singular; remove rigid-body modes "
+                        f"from the basis (eigenmodes(..., n_rigid_body_modes=6))")
+
+
+def _fe_matrix(value, size, what, fault) -> sp.csr_matrix:
+    matrix = sp.csr_matrix(value, dtype=float) if sp.issparse(value) else sp.csr_matrix(np.asarray(value, float))
+    if matrix.shape != (size, size):
+        raise fault(f"{what} has shape {matrix.shape}, expected ({size}, {size}) to match the mode basis")
+    if not np.all(np.isfinite(matrix.data)):
+        raise fault(f"{what} contains NaN or inf")
+    return matrix
+
+
+def _symmetric(matrix):
+    return 0.5 * (matrix + matrix.T)
+
+
+def _warn_if_not_isotropic(mass: sp.csr_matrix, what: str) -> None:
+    """Warn unless every 3 x 3 node block of M is a multiple of I_3 (the velocity terms assume it)."""
+    coo = mass.tocoo()
+    scale = np.abs(coo.data).max() if coo.nnz else 0.0
+    off = np.abs(coo.data[coo.row % 3 != coo.col % 3]).max(initial=0.0)
+    blocks = [mass[k::3, k::3] for k in range(3)]
+    unequal = max(abs(blocks[0] - blocks[1]).max(), abs(blocks[0] - blocks[2]).max())
+    if max(off, unequal) > ISOTROPY_TOLERANCE * scale:
+        warnings.warn(f"{what}: the node blocks of the mass matrix are not multiples of the identity (deviation "
+                      f"{max(off, unequal) / scale:.2e} of max |M|); the reduced-order velocity terms assume they "
+                      f"are, as for solid-element and lumped mass matrices", stacklevel=3)
+
+
+class ObjectFFRFReducedOrder(FloatingFrameBody):
+    """Reduced-order flexible body in the floating frame of reference (see module docstring).
+
+    Parameters
+    ----------
+    node_numbers : [NodeRigidBodyEP of the frame, NodeGenericODE2 with n_m modal coordinates] (items or numbers).
+    invariants : :class:`ReducedOrderInvariants` of the mode basis (``ReducedOrderInvariants.from_fe_matrices``).
+    force_user_function : f(system, t, item_number, q, q_t) -> (n_c,), added to the right-hand side.
+    mass_matrix_user_function : f(system, t, item_number, q, q_t) -> (n_c, n_c), added to the mass matrix.
+    compute_ffrf_terms : if False the object adds nothing but its user functions: no mass terms (M_red
+        included), no quadratic velocity vector, and also no K_red and D_red. The specification's text keeps
+        stiffness and damping; Exudyn 1.13.6 leaves them out (its CMS user functions add them, and a body with
+        them gives the numbers of the body without), and floatframe does as Exudyn does.
+
+    n_c = 7 + n_m. Mesh-node outputs and markers use the 3 rows of Psi of their nodes only.
+    """
+
+    type_name = "ObjectFFRFReducedOrder"
+
+    def __init__(self, node_numbers, invariants: ReducedOrderInvariants, force_user_function=None,
+                 mass_matrix_user_function=None, compute_ffrf_terms=True, name=""):
+        super().__init__(force_user_function, mass_matrix_user_function, name)
+        self.node_numbers = list(node_numbers)
+        if len(self.node_numbers) != 2:
+            raise self.error(f"node_numbers needs exactly 2 nodes (the frame's NodeRigidBodyEP and a NodeGenericODE2 "
+                             f"of modal coordinates), got {len(self.node_numbers)}")
+        if not isinstance(invariants, ReducedOrderInvariants):
+            raise self.error(f"invariants must be ReducedOrderInvariants (ReducedOrderInvariants.from_fe_matrices), "
+                             f"got {type(invariants).__name__}")
+        self.invariants = invariants
+        self.n_modes = invariants.n_modes
+        self.n_coordinates = 7 + self.n_modes
+        self.n_mesh_nodes = invariants.n_mesh_nodes
+        self.reference_positions = invariants.reference_positions
+        self.mass, self.inertia, self.center_of_mass = invariants.mass, invariants.inertia, invariants.center_of_mass
+        self.compute_ffrf_terms = bool(compute_ffrf_terms)
+
+    def connect(self, system):
+        nodes = [resolve(system, "node", ref, self, f"node_numbers[{i}]") for i, ref in enumerate(self.node_numbers)]
+        if not isinstance(nodes[0], NodeRigidBodyEP):
+            raise self.error(f"node_numbers[0] must be a NodeRigidBodyEP (the reference frame), got {nodes[0].label}")
+        if not isinstance(nodes[1], NodeGenericODE2):
+            raise self.error(f"node_numbers[1] must be a NodeGenericODE2 (modal coordinates), got {nodes[1].label}")
+        if nodes[1].n_coordinates != self.n_modes:
+            raise self.error(f"{nodes[1].label} has {nodes[1].n_coordinates} coordinates, but the mode basis has "
+                             f"{self.n_modes} modes")
+        self.connect_frame(system, nodes)
+        self.modal_node = nodes[1]
+
+    # --- kinematics -------------------------------------------------------------------------
+    def modal(self, ctx, which: str):
+        """zeta, zeta_t or zeta_tt (n_m,)."""
+        return {"q": ctx.coordinates, "v": ctx.velocities, "a": ctx.accelerations}[which](self.modal_node)
+
+    def mesh_node_local(self, ctx, mesh_node: int, which: str):
+        """u_f = Psi_i zeta (or its rates) with the 3 rows Psi_i of the mesh node."""
+        rows = self.invariants.mode_basis[3 * mesh_node:3 * mesh_node + 3]
+        return ca.DM(rows) @ self.modal(ctx, which)
+
+    def local_displacements(self, ctx, which: str = "q"):
+        """Psi zeta (or its rates) as a 3 x n_mesh_nodes matrix."""
+        return ca.reshape(ca.DM(self.invariants.mode_basis) @ self.modal(ctx, which), 3, self.n_mesh_nodes)
+
+    def weighted_local_displacement(self, ctx, mesh_nodes, weights):
+        """(sum_k w_k Psi_k) zeta, with the weighted rows summed once."""
+        basis = self.invariants.mode_basis.reshape(self.n_mesh_nodes, 3, self.n_modes)
+        rows = np.einsum("k,kij->ij", np.asarray(weights, dtype=float), basis[np.asarray(mesh_nodes, dtype=int)])
+        return ca.DM(rows) @ self.modal(ctx, "q")
+
+    # --- equations --------------------------------------------------------------------------
+    def add_terms(self, ctx):
+        modal = self.modal_node.coordinate_indices
+        ctx.add_lhs(self.coordinate_indices, self.generalized_terms(ctx, self.accelerations(ctx), linear=False))
+        if self.compute_ffrf_terms:
+            ctx.add_linear(modal, modal, sp.csr_matrix(self.invariants.mass_reduced), "a")           # M_red zeta_tt
+            ctx.add_linear(modal, modal, sp.csr_matrix(self.invariants.stiffness_reduced), "q")      # K_red zeta
+            if self.invariants.damping_reduced is not None:
+                ctx.add_linear(modal, modal, sp.csr_matrix(self.invariants.damping_reduced), "v")    # D_red zeta_t
+
+    def ffrf_function(self) -> ca.Function:
+        """(q, q_t) -> (M, f) of the object alone (n_c,), without user functions: its mass matrix (n_c, n_c) and
+        f = f_v - [0, 0, K_red zeta + D_red zeta_t], the quadratic velocity vector and the elastic and damping forces,
+        so that the equations of motion are M q_tt = f + (other forces). q without reference values."""
+        if getattr(self, "_ffrf_function", None) is None:
+            ctx, q_object, v_object = object_context(self)
+            acceleration = ctx.object_accelerations
+            terms = self.generalized_terms(ctx, acceleration, user_functions=False, ffrf_terms=True)
+            mass = ca.jacobian(terms, acceleration)
+            force = -ca.substitute(terms, acceleration, ca.SX.zeros(acceleration.numel()))
+            self._ffrf_function = ca.Function(f"{self.type_name}{self.index}_ffrf", [q_object, v_object],
+                                              [ca.densify(mass), force])
+        return self._ffrf_function
+
+    def generalized_terms(self, ctx, acceleration, linear=True, user_functions=True, ffrf_terms=None):
+        """Left-hand side of the object's equations for the given accelerations (n_c,).
+
+        With ``linear=False`` the constant terms K_red zeta, D_red zeta_t and M_red zeta_tt are left out
+        (``add_terms`` declares them separately as linear terms); ``user_functions=False`` leaves out the user
+        functions, ``ffrf_terms`` overrides ``compute_ffrf_terms``.
+        """
+        inv = self.invariants
+        frame = self.frame(ctx)
+        rotation, g_local, omega = frame["rotation"], frame["g_local"], frame["omega"]
+        zeta, zeta_t = self.modal(ctx, "q"), self.modal(ctx, "v")
+        a_t, theta_tt, zeta_tt = acceleration[:3], acceleration[3:7], acceleration[7:]
+        terms = ca.SX.zeros(self.n_coordinates)
+        if self.compute_ffrf_terms if ffrf_terms is None else ffrf_terms:
+            alpha = g_local @ theta_tt + rotations.g_local(frame["theta_t"]) @ frame["theta_t"]
+            eye = ca.DM.eye(3)
+            z = ca.kron(zeta, eye)                                               # Z = zeta (x) I (3 n_m, 3)
+            zeta_t_omega = ca.kron(zeta_t, omega)                                # (zeta_t (x) I) omega
+            tilde_tilde_z = ca.DM(inv.psi_tilde_psi_tilde) @ z                   # M_Psi~Psi~ Z
+            x_tilde_z = ca.DM(inv.xref_tilde_psi_tilde) @ z                      # M_xPsi~ Z
+            s = inv.mass * ca.DM(rotations.skew(inv.center_of_mass)) + ca.DM(inv.phit_t_psi_tilde) @ z   # S
+            b = ca.DM(inv.xref_tilde_psi) + z.T @ ca.DM(inv.psi_tilde_psi)      # B
+            j = ca.DM(inv.inertia) + x_tilde_z + x_tilde_z.T + z.T @ tilde_tilde_z   # J
+            phit_psi = ca.DM(inv.phit_t_psi)
+            omega_tilde = rotations.skew(omega)
+            local_a_t = rotation.T @ a_t
+            terms[:3] += inv.mass * a_t + rotation @ (phit_psi @ zeta_tt - s @ alpha - omega_tilde @ (s @ omega)
+                                                      + 2 * omega_tilde @ (phit_psi @ zeta_t))
+            coriolis_r = ca.DM(inv.xref_tilde_psi_tilde) @ zeta_t_omega + z.T @ (
+                ca.DM(inv.psi_tilde_psi_tilde) @ zeta_t_omega)
+            terms[3:7] += -g_local.T @ (s.T @ local_a_t + b @ zeta_tt - j @ alpha - omega_tilde @ (j @ omega)
+                                        - 2 * coriolis_r)
+            centrifugal_f = ca.DM(inv.xref_tilde_psi_tilde).T @ omega + tilde_tilde_z @ omega   # (3 n_m,)
+            terms[7:] += (phit_psi.T @ local_a_t - b.T @ alpha
+                          - ca.reshape(centrifugal_f, 3, self.n_modes).T @ omega
+                          - 2 * ca.DM(inv.psi_tilde_psi).T @ zeta_t_omega)
+            if linear:
+                terms[7:] += ca.DM(inv.mass_reduced) @ zeta_tt + ca.DM(inv.stiffness_reduced) @ zeta
+                if inv.damping_reduced is not None:
+                    terms[7:] += ca.DM(inv.damping_reduced) @ zeta_t
+        if user_functions:
+            terms += self._user_terms(ctx, acceleration)
+        return terms
+
+
+def object_context(body) -> tuple[Context, ca.SX, ca.SX]:
+    """A context in which only the coordinates of ``body`` are symbols: (ctx, q_object, v_object), each (n_c,).
+
+    Used to evaluate a body's own terms outside the assembled system (e.g. the numbers of Exudyn's CMS user
+    functions). The body must be connected (added to an assembled system).
+    """
+    indices = body.coordinate_indices
+    size = int(indices.max()) + 1
+    q_object, v_object = ca.SX.sym("q", indices.size), ca.SX.sym("v", indices.size)
+    q, v, a = ca.SX.zeros(size), ca.SX.zeros(size), ca.SX.zeros(size)
+    a_object = ca.SX.sym("a", indices.size)
+    for vector, values in ((q, q_object), (v, v_object), (a, a_object)):
+        for row, index in enumerate(indices):
+            vector[int(index)] = values[row]
+    reference = np.zeros(size)
+    reference[indices] = np.concatenate([node.reference_coordinates for node in body.object_nodes])
+    ctx = Context(t=ca.SX.sym("t"), q=q, v=v, a=a, lam=ca.SX.sym("lam", 0), q_reference=reference)
+    ctx.object_accelerations = a_object
+    return ctx, q_object, v_object
+
+
+def add_reduced_ffrf_body(system, node_positions, mass_matrix, stiffness_matrix, modes, damping_matrix=None,
+                          rayleigh=(0.0, 0.0), position=(0.0, 0.0, 0.0), euler_parameters=(1.0, 0.0, 0.0, 0.0),
+                          velocity=(0.0, 0.0, 0.0), angular_velocity=(0.0, 0.0, 0.0), name="", **options):
+    """Add the frame node, the modal node and the ObjectFFRFReducedOrder; returns the body.
+
+    ``node_positions`` (N, 3) body-fixed reference positions [m]; ``mass_matrix``, ``stiffness_matrix``
+    (3N, 3N) sparse FE matrices; ``modes`` a :class:`floatframe.fem.ModeBasis` or an array Psi (3N, n_m)
+    without rigid-body modes; damping as in :meth:`ReducedOrderInvariants.from_fe_matrices`. Pose and
+    initial motion of the frame as in :func:`floatframe.components.ffrf.add_ffrf_body`; the modal
+    coordinates start at zero. ``options`` go to :class:`ObjectFFRFReducedOrder`. No reference
+    conditions are needed: the modes contain no rigid-body motion (checked).
+    """
+    invariants = ReducedOrderInvariants.from_fe_matrices(
+        mass_matrix, stiffness_matrix, modes, node_positions, damping_matrix, rayleigh,
+        what=f"ObjectFFRFReducedOrder '{name}'" if name else "ObjectFFRFReducedOrder")
+    theta = np.asarray(euler_parameters, dtype=float)
+    theta_t = rotations.euler_parameters_t(angular_velocity, theta)
+    rigid = system.add(NodeRigidBodyEP(np.concatenate([position, theta]),
+                                       initial_velocities=np.concatenate([velocity, theta_t]),
+                                       name=f"{name} frame" if name else ""))
+    modal = system.add(NodeGenericODE2(np.zeros(invariants.n_modes), name=f"{name} modes" if name else ""))
+    body = ObjectFFRFReducedOrder([rigid, modal], invariants, name=name, **options)
+    system.add(body)
+    return body
