@@ -18,6 +18,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 import warnings
 import weakref
 from pathlib import Path
@@ -32,11 +33,14 @@ from scipy.linalg import lapack
 # its Python set-up; beyond a few hundred unknowns the O(N^3) dense LU loses to the sparse one on FE meshes.
 DENSE_LIMIT = 100
 
-# Compiling the kernel (CasADi C code, gcc -O1) takes about 0.1 s plus 0.1 ms per SX instruction, once per
-# model: the shared library is cached under its code's SHA-256. Compiled, an evaluation is 15-25 times
-# faster than CasADi's SX virtual machine (about 6 ns per instruction here), which saves about 3 x 6 ns per
-# instruction and step: from about COMPILE_STEPS steps on the compilation pays for itself on its first run.
-COMPILE_STEPS = 5000
+# Compiling (gcc -O1) takes about COMPILE_SECONDS + COMPILE_SECONDS_PER_INSTRUCTION per SX instruction of
+# the kernel, once per model: the library is cached under its code's SHA-256. Compiled code evaluates
+# 5-25 times faster than CasADi's SX virtual machine (docs/performance.md). Under compile="auto" a solve
+# measures its first DECISION_STEPS steps on the virtual machine and compiles in the background if the
+# rest of the solve would take longer than compiling.
+COMPILE_SECONDS = 0.1
+COMPILE_SECONDS_PER_INSTRUCTION = 1.6e-4
+DECISION_STEPS = 64
 COMPILER_FLAGS = ["-O1", "-fPIC", "-shared", "-ffp-contract=off"]  # no fused multiply-adds: IEEE as the VM
 
 _kernels = weakref.WeakKeyDictionary()  # AssembledSystem -> {index: DenseNewtonKernel, "sensors": BufferedFunction}
@@ -55,12 +59,12 @@ def wants_dense(system, linear_algebra: str) -> bool:
     return system.n_coordinates + system.n_multipliers <= DENSE_LIMIT
 
 
-def dense_kernel(system, index: int, compile="auto", n_steps: int = 0) -> "DenseNewtonKernel":
+def dense_kernel(system, index: int, compile="auto") -> "DenseNewtonKernel":
     """The kernel of ``system`` for index-3 or index-2 constraint rows, kept for later solves.
 
-    ``compile``: True (compile to C, see ``compiled_functions``), False (CasADi's SX virtual machine) or
-    "auto": compiled when the compiled library is already cached or the solve has at least
-    COMPILE_STEPS steps (``n_steps``), and a C compiler is there.
+    ``compile``: True (compiled to C now, see ``Compilation``), False (CasADi's SX virtual machine) or
+    "auto": the compiled library if it is cached, else the virtual machine (``CompilePolicy`` may then
+    compile in the background).
     """
     per_system = _kernels.setdefault(system, {})
     if index not in per_system:
@@ -72,12 +76,36 @@ def dense_kernel(system, index: int, compile="auto", n_steps: int = 0) -> "Dense
         if compiler() is None and not kernel.is_cached():
             raise RuntimeError("compile=True needs a C compiler ($CC, gcc or cc on the PATH); none was found")
         kernel.compile()
-    elif kernel.is_cached() or (compiler() is not None and n_steps >= COMPILE_STEPS):
-        try:
-            kernel.compile()
-        except RuntimeError as exc:
-            warnings.warn(f"{exc}; the solve evaluates CasADi's virtual machine instead", RuntimeWarning)
+    elif kernel.is_cached():
+        kernel.compile()
     return kernel
+
+
+class CompilePolicy:
+    """compile="auto" during one solve of ``n_steps`` steps: after DECISION_STEPS steps on the virtual
+    machine, compile in the background if the rest would take longer than compiling (estimated); between
+    two steps, switch to the library once it is there. The compiled code gives the same bits, so the
+    switch does not show in the results."""
+
+    def __init__(self, kernel: "DenseNewtonKernel", n_steps: int):
+        self.kernel, self.n_steps = kernel, n_steps
+        self.deciding = not kernel.is_compiled and compiler() is not None and n_steps > DECISION_STEPS
+        self.steps = 0
+        self.started = None
+
+    def before_step(self) -> None:
+        kernel = self.kernel
+        kernel.poll()
+        if not self.deciding:
+            return
+        if self.started is None:
+            self.started = time.perf_counter()
+        self.steps += 1
+        if self.steps > DECISION_STEPS:
+            self.deciding = False
+            per_step = (time.perf_counter() - self.started) / DECISION_STEPS
+            if per_step * (self.n_steps - DECISION_STEPS) > kernel.compile_seconds():
+                kernel.start_compiling()
 
 
 def compiler() -> str | None:
@@ -104,23 +132,40 @@ def library_path(code: str) -> Path:
     return cache_directory() / f"kernel_{digest}.so"
 
 
-def compiled_functions(functions) -> list[ca.Function]:
-    """``functions`` compiled to C in one shared library (built once, then taken from the cache).
+class Compilation:
+    """The compiler run on generated code, in the background: the compiler writes into a scratch folder
+    of the cache and a shell moves the library into place when it is done, atomically (so concurrent
+    solves see the whole library or none, and a compilation outlives a Python session that ends first)."""
 
-    Raises RuntimeError with the compiler's message if compilation fails.
-    """
-    code = generated_code(functions)
-    library = library_path(code)
-    if not library.is_file():
+    def __init__(self, code: str, library: Path):
+        self.library = library
         library.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryDirectory(dir=library.parent) as scratch:
-            source, built = Path(scratch) / "kernel.c", Path(scratch) / library.name
-            source.write_text(code)
-            run = subprocess.run([compiler(), *COMPILER_FLAGS, str(source), "-o", str(built)],
-                                 capture_output=True, text=True)
-            if run.returncode != 0:
-                raise RuntimeError(f"compiling the solver kernel failed: {run.stderr.strip()[:2000]}")
-            os.replace(built, library)  # atomic: concurrent solves see the whole library or none
+        self.scratch = Path(tempfile.mkdtemp(prefix="build_", dir=library.parent))
+        source, built = self.scratch / "kernel.c", self.scratch / library.name
+        self.errors = self.scratch / "errors.txt"
+        source.write_text(code)
+        command = ['"$0" "$@" 2> "$ERRORS" && mv "$BUILT" "$LIBRARY"']
+        environment = dict(os.environ, ERRORS=str(self.errors), BUILT=str(built), LIBRARY=str(library))
+        self.process = subprocess.Popen(["sh", "-c", *command, compiler(), *COMPILER_FLAGS, str(source), "-o",
+                                         str(built)], env=environment, stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.DEVNULL)
+
+    def finished(self, wait: bool = False) -> bool:
+        """Whether the library is in place; raises RuntimeError with the compiler's message if it failed."""
+        if wait:
+            self.process.wait()
+        elif self.process.poll() is None:
+            return False
+        failed = self.process.returncode != 0
+        message = self.errors.read_text().strip()[:2000] if failed and self.errors.is_file() else ""
+        shutil.rmtree(self.scratch, ignore_errors=True)
+        if failed:
+            raise RuntimeError(f"compiling the solver kernel failed: {message}")
+        return True
+
+
+def external_functions(functions, library: Path) -> list[ca.Function]:
+    """``functions`` as loaded from their compiled ``library``."""
     return [ca.external(function.name(), str(library)) for function in functions]
 
 
@@ -237,6 +282,7 @@ class DenseNewtonKernel:
                                       [a_new, lam_new, rows, scalars, *corrected])]
         self.is_compiled = False
         self._library = None  # the path of the compiled library, once asked for
+        self._compilation = None  # a Compilation under way
         self._bind(self.functions)
 
     def _bind(self, functions) -> None:
@@ -248,15 +294,51 @@ class DenseNewtonKernel:
         self._outputs = self._iterate.outputs[:4]
         self._bound = None  # the DenseLU whose factors are in the iterate Function's inputs
 
-    def is_cached(self) -> bool:
-        """Whether the compiled library of this kernel is in the cache."""
+    def compile_seconds(self) -> float:
+        """Estimated time to compile this kernel [s] (constants at the top of this module)."""
+        instructions = sum(function.n_instructions() for function in self.functions)
+        return COMPILE_SECONDS + COMPILE_SECONDS_PER_INSTRUCTION * instructions
+
+    def library(self) -> Path:
+        """The cached library of this kernel's code (which may not exist yet)."""
         if self._library is None:
             self._library = library_path(generated_code(self.functions))
-        return self._library.is_file()
+        return self._library
+
+    def is_cached(self) -> bool:
+        """Whether the compiled library of this kernel is in the cache."""
+        return self.library().is_file()
+
+    def start_compiling(self) -> None:
+        """Compile in the background; ``poll`` switches to the library once it is there."""
+        if self._compilation is None:
+            self._compilation = Compilation(generated_code(self.functions), self.library())
+
+    def poll(self) -> None:
+        """Switch to the compiled library if a background compilation has finished; warn if it failed
+        (the virtual machine then goes on)."""
+        if self._compilation is None:
+            return
+        try:
+            if self._compilation.finished():
+                self._use_library()
+        except RuntimeError as exc:
+            self._compilation = None
+            warnings.warn(f"{exc}; the solve evaluates CasADi's virtual machine instead", RuntimeWarning)
 
     def compile(self) -> None:
-        """Evaluate compiled C code from now on (same operations, same IEEE arithmetic)."""
-        self._bind(compiled_functions(self.functions))
+        """Evaluate compiled C code from now on (same operations, same IEEE arithmetic); compiles unless
+        the library is cached. Raises RuntimeError with the compiler's message if compiling fails."""
+        if not self.is_cached():
+            self.start_compiling()
+        if self._compilation is not None:
+            compilation, self._compilation = self._compilation, None
+            compilation.finished(wait=True)
+        self._use_library()
+
+    def _use_library(self) -> None:
+        self._bind(external_functions(self.functions, self.library()))
+        self._compilation = None
         self.is_compiled = True
 
     def set_step(self, state, h, scheme, c_q, c_v, kappa, u, p) -> None:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 from tqdm import tqdm
 
-from floatframe.solvers.dense import SingularMatrix, dense_kernel, sensor_evaluator, wants_dense
+from floatframe.solvers.dense import CompilePolicy, SingularMatrix, dense_kernel, sensor_evaluator, wants_dense
 from floatframe.solvers.linear import consistent_accelerations, singular_cause, sparse_lu
 from floatframe.solvers.result import SimulationResult, SolverError, SolverStatistics, time_grid, wants_stop
 
@@ -64,7 +64,8 @@ class GeneralizedAlpha:
     linear_algebra : "auto" (dense LAPACK with buffered calls for small models, see
         ``floatframe.solvers.dense``; sparse SuperLU otherwise), "dense" or "sparse".
     compile : on the dense path, evaluate compiled C code (True), CasADi's virtual machine (False), or
-        "auto": compiled from ``floatframe.solvers.dense.COMPILE_STEPS`` steps on or when already cached.
+        "auto": compiled when cached, else compiled in the background when the solve would take longer
+        (see ``floatframe.solvers.dense.CompilePolicy``).
     """
 
     order = 2
@@ -125,7 +126,9 @@ class GeneralizedAlpha:
         """The Newton evaluator for ``system`` (dense or sparse path) for a solve of ``n_steps`` steps;
         builds (and, see ``compile``, compiles) the dense kernel on first use."""
         if wants_dense(system, self.linear_algebra):
-            return _DenseNewton(self, system, dense_kernel(system, self.index, self.compile, n_steps))
+            kernel = dense_kernel(system, self.index, self.compile)
+            policy = CompilePolicy(kernel, n_steps) if self.compile == "auto" else None
+            return _DenseNewton(self, system, kernel, policy)
         return _SparseNewton(self, system)
 
     def step(self, system, state: State, h: float, newton=None) -> State:
@@ -331,13 +334,15 @@ class _DenseNewton:
     """The same iteration through a DenseNewtonKernel: predictor, rows, LU solve and update in one
     buffered call per iteration, the iteration matrix dense, LAPACK LU."""
 
-    def __init__(self, solver, system, kernel):
-        self.solver, self.system, self.kernel = solver, system, kernel
+    def __init__(self, solver, system, kernel, policy=None):
+        self.solver, self.system, self.kernel, self.policy = solver, system, kernel, policy
         self.scheme = (solver.alpha_m, solver.alpha_f, solver.beta, solver.gamma)
 
     def start(self, state: State, h, c_q, c_v, kappa):
         self.t = t = state.t + h
         system = self.system
+        if self.policy is not None:  # between steps: perhaps compile, or switch to the compiled kernel
+            self.policy.before_step()
         self.kernel.set_step(state, h, self.scheme, c_q, c_v, kappa, system.input_vector(float(t)),
                              system._parameters_now())
 

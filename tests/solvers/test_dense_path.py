@@ -8,6 +8,7 @@ from floatframe.models.pendulum import build_pendulum
 from floatframe.models.rotor_disc import build_rotor_disc
 from floatframe.models.spinning_rotor import build_spinning_rotor
 from floatframe.solvers import GeneralizedAlpha, Newmark, Trapezoidal
+from floatframe.solvers import dense
 from floatframe.solvers.dense import DENSE_LIMIT, compiler, dense_kernel, wants_dense
 from floatframe.solvers.result import SolverError
 
@@ -119,7 +120,7 @@ def test_compiled_kernel_is_cached_by_its_code(kernel_cache, monkeypatch):
     monkeypatch.setenv("CC", "/nonexistent-compiler")
     monkeypatch.setenv("PATH", "")  # a second build of the same model must not compile again
     again = build_pendulum()[0].assemble()
-    kernel = dense_kernel(again, 3, compile="auto", n_steps=1)
+    kernel = dense_kernel(again, 3, compile="auto")
     assert kernel.is_compiled
 
 
@@ -130,3 +131,35 @@ def test_compile_needs_a_compiler(monkeypatch):
     with pytest.raises(RuntimeError, match="compile=True needs a C compiler"):
         GeneralizedAlpha(compile=True).solve(system, 0.01, 10, progress=False)
     assert GeneralizedAlpha(compile="auto").solve(system, 0.01, 10, progress=False).statistics.steps == 10
+
+
+def test_switching_to_the_compiled_kernel_mid_solve_changes_no_bit(kernel_cache):
+    system = build_spinning_rotor()[0].assemble()
+    reference = GeneralizedAlpha(0.5, modified_newton=True, compile=False).solve(system, 0.02, 200, progress=False)
+    kernel = dense_kernel(system, 3)
+    assert not kernel.is_compiled
+
+    def compile_halfway(t_next, state):
+        if abs(t_next - 0.01) < 1e-12:
+            kernel.compile()
+    switched = GeneralizedAlpha(0.5, modified_newton=True).solve(system, 0.02, 200, progress=False,
+                                                                 pre_step=compile_halfway)
+    assert kernel.is_compiled
+    for name in ("q", "v", "a", "lam"):
+        assert np.array_equal(getattr(reference, name), getattr(switched, name)), name
+
+
+@pytest.mark.parametrize("compile_seconds, compiles", [(0.0, True), (1e9, False)])
+def test_auto_compiles_in_the_background_when_the_rest_of_the_solve_takes_longer(
+        kernel_cache, monkeypatch, compile_seconds, compiles):
+    monkeypatch.setattr(dense, "COMPILE_SECONDS", compile_seconds)
+    monkeypatch.setattr(dense, "COMPILE_SECONDS_PER_INSTRUCTION", 0.0)
+    system = build_pendulum()[0].assemble()
+    GeneralizedAlpha(0.5, modified_newton=True).solve(system, 0.1, dense.DECISION_STEPS + 10, progress=False)
+    kernel = dense_kernel(system, 3)
+    assert (kernel.is_compiled or kernel._compilation is not None) == compiles
+    if compiles:
+        kernel.compile()  # waits for the background compilation
+        assert kernel.is_cached()
+    else:
+        assert not list(kernel_cache.glob("kernel_*.so"))
