@@ -12,6 +12,7 @@ Python user functions; larger models keep the sparse path (``floatframe.solvers.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import os
@@ -417,11 +418,16 @@ class DenseLU:
                                  "Factor is exactly singular" if info > 0 else f"getrf failed ({info})")
         size = matrix.shape[0]
         self.packed = np.ravel(factors, order="F").copy()
-        order = np.arange(size)
-        for i, pivot in enumerate(pivots):    # the row interchanges of getrf, in turn
+        order = list(range(size))
+        for i, pivot in enumerate(pivots.tolist()):    # the row interchanges of getrf, in turn
             order[i], order[pivot] = order[pivot], order[i]
         self.permutation = np.zeros(size * size)
-        self.permutation[np.arange(size) + size * order] = 1.0   # P[k, order[k]] = 1, column by column
+        self.permutation[_row_numbers(size) + size * np.array(order)] = 1.0  # P[k, order[k]] = 1, by column
+
+
+@functools.lru_cache(maxsize=8)
+def _row_numbers(size: int) -> np.ndarray:
+    return np.arange(size)
 
 
 class SingularMatrix(RuntimeError):

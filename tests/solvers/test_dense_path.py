@@ -71,6 +71,18 @@ def test_rotor_disc_dense_equals_sparse():
     assert_same_run(sparse, dense, solver, 1e-4, 1e-12 * (np.abs(sparse.q).max() + 1.0))
 
 
+def test_reduced_rotor_disc_dense_equals_sparse():
+    """The rotor-disc reduced to 8 free-free modes (15 coordinates, Exudyn's performance set-up on the
+    built-in mesh): the dense path by default."""
+    model = build_rotor_disc(modes=8)
+    system = model.system.assemble()
+    assert wants_dense(system, "auto")
+    sparse, dense, solver = both_paths(
+        lambda la: GeneralizedAlpha(0.5, modified_newton=True, linear_algebra=la), system, 0.02, 200)
+    assert np.abs(sparse.sensor(model.sensor)).max() > 1e-6  # the rotor deforms
+    assert_same_run(sparse, dense, solver, 1e-4, 1e-12)
+
+
 def test_auto_chooses_by_size(pendulum):
     system, _ = pendulum
     assert system.n_coordinates + system.n_multipliers <= DENSE_LIMIT
