@@ -188,10 +188,14 @@ def main() -> None:
         have_exudyn = True
     except ImportError:
         have_exudyn = False
-    steps = arguments.steps
-    os.environ["FLOATFRAME_CACHE"] = tempfile.mkdtemp(prefix="floatframe-kernels-")
+    with tempfile.TemporaryDirectory(prefix="floatframe-kernels-") as cache:
+        os.environ["FLOATFRAME_CACHE"] = cache
+        compare(arguments.steps, arguments.repeat, arguments.models.split(","), have_exudyn)
+
+
+def compare(steps: int, repeat: int, models, have_exudyn: bool) -> None:
     print(f"{steps} steps of h = {H:g} s, generalized-alpha rho = 0.5, modified Newton; "
-          f"median of {arguments.repeat} alternating runs")
+          f"median of {repeat} alternating runs")
     print("| model | code | first build [s] | build [s] | solve [s] | solve per step [ms] | Newton it./step | "
           "Jacobians | measure |")
     print("|---|---|---|---|---|---|---|---|---|")
@@ -200,12 +204,12 @@ def main() -> None:
              "floatframe, sparse path": lambda model: floatframe_run(model, steps, "sparse", False)}
     if have_exudyn:
         codes["exudyn"] = lambda model: exudyn_run(model, steps)
-    for model in arguments.models.split(","):
+    for model in models:
         if model == "reduced-rotor" and not DATA.is_dir():
             print(f"| {model} | skipped: no reference data at {DATA} | | | | | | | |")
             continue
         runs = {code: [] for code in codes}
-        for _ in range(arguments.repeat):
+        for _ in range(repeat):
             for code, run in codes.items():
                 runs[code].append(run(model))
         medians = {code: {key: statistics.median(r[key] for r in results) for key in results[0]}

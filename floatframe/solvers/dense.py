@@ -39,8 +39,11 @@ DENSE_LIMIT = 100
 # 5-25 times faster than CasADi's SX virtual machine (docs/performance.md). Under compile="auto" a solve
 # measures its first DECISION_STEPS steps on the virtual machine and compiles in the background if the
 # rest of the solve would take longer than compiling.
+# Beyond COMPILE_INSTRUCTION_LIMIT instructions gcc's time grows faster than linearly (a 240,000-instruction
+# kernel had not compiled after 8 minutes), so "auto" does not compile such kernels.
 COMPILE_SECONDS = 0.1
 COMPILE_SECONDS_PER_INSTRUCTION = 1.6e-4
+COMPILE_INSTRUCTION_LIMIT = 100_000
 DECISION_STEPS = 64
 COMPILER_FLAGS = ["-O1", "-fPIC", "-shared", "-ffp-contract=off"]  # no fused multiply-adds: IEEE as the VM
 
@@ -90,7 +93,8 @@ class CompilePolicy:
 
     def __init__(self, kernel: "DenseNewtonKernel", n_steps: int):
         self.kernel, self.n_steps = kernel, n_steps
-        self.deciding = not kernel.is_compiled and compiler() is not None and n_steps > DECISION_STEPS
+        self.deciding = (not kernel.is_compiled and compiler() is not None and n_steps > DECISION_STEPS
+                         and kernel.n_instructions() <= COMPILE_INSTRUCTION_LIMIT)
         self.steps = 0
         self.started = None
 
@@ -295,10 +299,13 @@ class DenseNewtonKernel:
         self._outputs = self._iterate.outputs[:4]
         self._bound = None  # the DenseLU whose factors are in the iterate Function's inputs
 
+    def n_instructions(self) -> int:
+        """SX instructions of the kernel's three Functions."""
+        return sum(function.n_instructions() for function in self.functions)
+
     def compile_seconds(self) -> float:
         """Estimated time to compile this kernel [s] (constants at the top of this module)."""
-        instructions = sum(function.n_instructions() for function in self.functions)
-        return COMPILE_SECONDS + COMPILE_SECONDS_PER_INSTRUCTION * instructions
+        return COMPILE_SECONDS + COMPILE_SECONDS_PER_INSTRUCTION * self.n_instructions()
 
     def library(self) -> Path:
         """The cached library of this kernel's code (which may not exist yet)."""

@@ -175,3 +175,14 @@ def test_auto_compiles_in_the_background_when_the_rest_of_the_solve_takes_longer
         assert kernel.is_cached()
     else:
         assert not list(kernel_cache.glob("kernel_*.so"))
+
+
+def test_auto_does_not_compile_kernels_beyond_the_limit(kernel_cache, monkeypatch):
+    monkeypatch.setattr(dense, "COMPILE_SECONDS", 0.0)
+    monkeypatch.setattr(dense, "COMPILE_SECONDS_PER_INSTRUCTION", 0.0)
+    monkeypatch.setattr(dense, "COMPILE_INSTRUCTION_LIMIT", 100)  # the pendulum's kernel has thousands
+    system = build_pendulum()[0].assemble()
+    GeneralizedAlpha(0.5, modified_newton=True).solve(system, 0.1, dense.DECISION_STEPS + 10, progress=False)
+    kernel = dense_kernel(system, 3)
+    assert kernel.n_instructions() > 100
+    assert not kernel.is_compiled and kernel._compilation is None
