@@ -29,9 +29,9 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.linalg import lapack
 
-# Largest n + m for the dense path. Measured on this project's machine (docs/performance.md): one dense
-# getrf of order 100 takes about 50 us, a SuperLU factorization of a small sparse matrix 30-80 us plus
-# its Python set-up; beyond a few hundred unknowns the O(N^3) dense LU loses to the sparse one on FE meshes.
+# Largest n + m for the dense path. Measured on FFRF beams (docs/performance.md): the dense path beats the
+# sparse one at 61 and 133 unknowns and is 16 times slower at 229 (dense matrix, O(N^2) substitution
+# graph, O(N^3) LU).
 DENSE_LIMIT = 100
 
 # Compiling (gcc -O1) takes about COMPILE_SECONDS + COMPILE_SECONDS_PER_INSTRUCTION per SX instruction of
