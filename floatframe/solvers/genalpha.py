@@ -32,7 +32,8 @@ from tqdm import tqdm
 
 from floatframe.solvers.dense import CompilePolicy, SingularMatrix, dense_kernel, sensor_evaluator, wants_dense
 from floatframe.solvers.linear import consistent_accelerations, singular_cause, sparse_lu
-from floatframe.solvers.result import SimulationResult, SolverError, SolverStatistics, time_grid, wants_stop
+from floatframe.solvers.result import (SimulationResult, SolverError, SolverStatistics, steps_per_interval,
+                                       time_grid, wants_stop)
 
 EPS = np.finfo(float).eps
 
@@ -221,14 +222,14 @@ class GeneralizedAlpha:
         self._factorization = None
         started = time.perf_counter()
         state = self.init(system, grid[0], q0, v0, a0, lam0)
-        counts = np.maximum(1, np.ceil(spacing / h * (1 - 1e-12)))
+        counts = steps_per_interval(spacing, h)
         newton = self.prepare(system, int(counts.sum()))
         stored = [state]
         stopped = False
         show = progress if progress is not None else grid.size > 2000
         for k in tqdm(range(1, grid.size), disable=not show, desc=self.name, unit="step"):
             stopped = pre_step is not None and wants_stop(pre_step(grid[k], state))
-            count = max(1, int(np.ceil(spacing[k - 1] / h * (1 - 1e-12))))
+            count = int(counts[k - 1])
             for j in range(1, count + 1):
                 target = grid[k] if j == count else grid[k - 1] + j * spacing[k - 1] / count
                 state = self.advance(system, state, target, spacing[k - 1] / count, newton)
