@@ -392,3 +392,23 @@ def test_positive_definite_solve_solves_with_one_and_many_right_hand_sides(squar
         assert x.shape == b.shape
         backward_scale = (abs(matrix) @ np.abs(x)).max()          # |A| |x|: the size of the terms of A x
         assert np.abs(matrix @ x - b).max() <= 1e-13 * backward_scale
+
+
+def test_deflating_the_rigid_body_modes_gives_the_same_elastic_modes(square_beam):
+    """With node_positions the sparse solver keeps the six zero modes out of the Krylov space (Lanczos sees
+    one vector of an exactly repeated eigenvalue at a time); the elastic modes are the same."""
+    mesh, mass, stiffness = square_beam
+    deflated = eigenmodes(mass, stiffness, 10, solver="sparse", node_positions=mesh.nodes)
+    plain = eigenmodes(mass, stiffness, 10, solver="sparse")
+    assert deflated.eigenvalues == pytest.approx(plain.eigenvalues, rel=1e-10)
+    assert np.abs(deflated.vectors - plain.vectors).max() <= 1e-8 * np.abs(plain.vectors).max()
+    assert np.abs(rigid_body_modes(mesh.nodes).T @ (mass @ deflated.vectors)).max() <= 1e-10
+
+
+def test_deflation_refuses_a_supported_mesh_and_wrong_positions(square_beam):
+    mesh, mass, stiffness = square_beam
+    held = stiffness + sp.diags(np.r_[np.full(3, 1e12), np.zeros(mass.shape[0] - 3)])
+    with pytest.raises(ModelError, match="the mesh is not free: K R != 0"):
+        eigenmodes(mass, held, 4, solver="sparse", node_positions=mesh.nodes)
+    with pytest.raises(ModelError, match="node_positions must have shape"):
+        eigenmodes(mass, stiffness, 4, solver="sparse", node_positions=mesh.nodes[:-1])
