@@ -375,6 +375,7 @@ def test_pardiso_and_superlu_shift_invert_give_the_same_basis(square_beam, monke
     SuperLU; the modes are the same to round-off either way."""
     pytest.importorskip("pypardiso")
     mass, stiffness = square_beam[1], square_beam[2]
+    monkeypatch.setattr("floatframe.linalg.PARDISO_MIN_SIZE", 0)  # the small beam would take SuperLU
     pardiso = eigenmodes(mass, stiffness, 8, solver="sparse")
     monkeypatch.setitem(sys.modules, "pypardiso", None)          # import fails: the SuperLU fallback
     superlu = eigenmodes(mass, stiffness, 8, solver="sparse")
@@ -382,7 +383,9 @@ def test_pardiso_and_superlu_shift_invert_give_the_same_basis(square_beam, monke
     assert np.abs(pardiso.vectors - superlu.vectors).max() <= 1e-8 * np.abs(superlu.vectors).max()
 
 
-def test_positive_definite_solve_solves_with_one_and_many_right_hand_sides(square_beam):
+@pytest.mark.parametrize("min_size", [0, 10 ** 9], ids=["pardiso", "superlu"])
+def test_positive_definite_solve_solves_with_one_and_many_right_hand_sides(square_beam, monkeypatch, min_size):
+    monkeypatch.setattr("floatframe.linalg.PARDISO_MIN_SIZE", min_size)
     mass, stiffness = square_beam[1], square_beam[2]
     matrix = (stiffness + 1e3 * mass).tocsr()
     solve = positive_definite_solve(matrix)
