@@ -136,7 +136,8 @@ def test_compiled_kernel_is_cached_by_its_code(kernel_cache, monkeypatch):
     assert kernel.is_compiled
 
 
-def test_compile_needs_a_compiler(monkeypatch):
+def test_compile_needs_a_compiler(monkeypatch, tmp_path):
+    monkeypatch.setenv("FLOATFRAME_CACHE", str(tmp_path))   # an empty cache: no kernel to fall back on
     monkeypatch.setenv("CC", "/nonexistent-compiler")
     monkeypatch.setenv("PATH", "")
     system = build_pendulum()[0].assemble()
