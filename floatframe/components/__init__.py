@@ -5,8 +5,8 @@ from floatframe.components.connectors import (CartesianSpringDamper, CoordinateC
                                               CoordinateVectorConstraint, SphericalJoint)
 from floatframe.components.ffrf import FloatingFrameBody, ObjectFFRF
 from floatframe.components.ffrf_reduced import ObjectFFRFReducedOrder, ReducedOrderInvariants, add_reduced_ffrf_body
-from floatframe.components.loads import LoadCoordinate, LoadForceVector, LoadTorqueVector
-from floatframe.components.markers import (MarkerBodyPosition, MarkerBodyRigid, MarkerNodeCoordinate,
+from floatframe.components.loads import LoadCoordinate, LoadForceVector, LoadMassProportional, LoadTorqueVector
+from floatframe.components.markers import (MarkerBodyMass, MarkerBodyPosition, MarkerBodyRigid, MarkerNodeCoordinate,
                                            MarkerNodeCoordinates, MarkerNodePosition, MarkerNodeRigid,
                                            MarkerObjectODE2Coordinates, MarkerSuperElementPosition,
                                            MarkerSuperElementRigid)
@@ -30,7 +30,9 @@ __all__ = [
     "add_reduced_ffrf_body",
     "LoadCoordinate",
     "LoadForceVector",
+    "LoadMassProportional",
     "LoadTorqueVector",
+    "MarkerBodyMass",
     "MarkerBodyPosition",
     "MarkerBodyRigid",
     "MarkerNodeCoordinate",

@@ -147,6 +147,11 @@ class ObjectRigidBody(Body):
                                   + ca.cross(omega, inertia @ omega))
         ctx.add_lhs(node.coordinate_indices, ca.vertcat(translational, rotational))
 
+    def add_mass_proportional_load(self, ctx, acceleration):
+        """Generalized force of a body force m g, g [m/s^2] global (gravity): m g on the position rows
+        (the centre of mass is at the node)."""
+        ctx.add_force(self.node.coordinate_indices[:3], ctx.value(self.mass) * acceleration)
+
     def local_position(self, ctx, local_position):
         return self.node.position(ctx) + self.node.rotation_matrix(ctx) @ ca.DM(local_position)
 

@@ -402,6 +402,19 @@ class ObjectFFRF(FloatingFrameBody):
         getter = {"q": ctx.coordinates, "v": ctx.velocities, "a": ctx.accelerations}[which]
         return ca.vertcat(*[getter(node) for node in self.mesh_nodes])
 
+    def add_mass_proportional_load(self, ctx, acceleration):
+        """Generalized force of the body force rho g of every mass element, g [m/s^2] global (gravity).
+
+        The nodal forces are f = M Phi_t A^T g (body-fixed, consistent with the mass matrix); by virtual
+        work they give m g on the frame position, G_local^T sum_i p_i x f_i on the Euler parameters and
+        f on the flexible coordinates (p_i the deformed body-fixed nodal positions)."""
+        frame = self.frame(ctx)
+        local = frame["rotation"].T @ acceleration                                  # A^T g
+        forces = ca.DM(self.mass_phi_t) @ local                                     # f = M Phi_t A^T g
+        moment = ca.sum2(cross_columns(self.local_positions(ctx), ca.reshape(forces, 3, self.n_mesh_nodes)))
+        ctx.add_force(self.coordinate_indices, ca.vertcat(self.mass * acceleration, frame["g_local"].T @ moment,
+                                                          forces))
+
     def mesh_node_local(self, ctx, mesh_node: int, which: str):
         """u_f, its velocity or acceleration of one mesh node: the coordinates of its NodePoint."""
         getter = {"q": ctx.coordinates, "v": ctx.velocities, "a": ctx.accelerations}[which]

@@ -315,6 +315,18 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
         rows = np.einsum("k,kij,kjm->im", np.asarray(weights, dtype=float), skews, basis)
         return ca.DM(rows) @ self.modal(ctx, which)
 
+    def add_mass_proportional_load(self, ctx, acceleration):
+        """Generalized force of the body force rho g, g [m/s^2] global (gravity), from the invariants:
+        m g on the frame position, -G_local^T S^T A^T g on the Euler parameters (S = Phi_t^T M p~, exact
+        in zeta) and M_PhitPsi^T A^T g on the modal coordinates; the full body's load projected with H."""
+        inv = self.invariants
+        frame = self.frame(ctx)
+        local = frame["rotation"].T @ acceleration                                              # A^T g
+        z = ca.kron(self.modal(ctx, "q"), ca.DM.eye(3))
+        s = inv.mass * ca.DM(rotations.skew(inv.center_of_mass)) + ca.DM(inv.phit_t_psi_tilde) @ z   # S
+        ctx.add_force(self.coordinate_indices, ca.vertcat(inv.mass * acceleration, -frame["g_local"].T @ (s.T @ local),
+                                                          ca.DM(inv.phit_t_psi).T @ local))
+
     # --- equations --------------------------------------------------------------------------
     def add_terms(self, ctx):
         modal = self.modal_node.coordinate_indices

@@ -107,3 +107,17 @@ class LoadCoordinate(Load):
         node = self.marker.node
         if node.n_coordinates:
             ctx.add_force(node.coordinate_indices[[int(self.marker.coordinate)]], self.value(ctx))
+
+
+class LoadMassProportional(Load):
+    """A body force per unit mass ``load_vector`` [m/s^2] (global), e.g. gravity (0, 0, -9.81), on the body
+    of a MarkerBodyMass: every mass element gets rho g, in the body's generalized forces."""
+
+    type_name = "LoadMassProportional"
+    marker_kinds = ("body mass",)
+
+    def __init__(self, marker_number, load_vector, name=""):
+        super().__init__(marker_number, load_vector, False, name)
+
+    def add_terms(self, ctx):
+        self.marker.apply_mass_proportional_load(ctx, self.value(ctx))

@@ -241,6 +241,26 @@ class MarkerSuperElementRigid(_RigidMixin, MarkerSuperElementPosition):
         ctx.add_force(np.arange(ctx.q.numel()), ca.jtimes(self.angular_velocity(ctx), ctx.v, torque, True))
 
 
+class MarkerBodyMass(Marker):
+    """The whole mass of a body, for mass-proportional loads (gravity): LoadMassProportional acts on it."""
+
+    type_name = "MarkerBodyMass"
+    kind = "body mass"
+
+    def __init__(self, body_number, name=""):
+        super().__init__(name)
+        self.body_number = body_number
+
+    def connect(self, system):
+        self.body = resolve(system, "object", self.body_number, self, "body_number")
+        if not hasattr(self.body, "add_mass_proportional_load"):
+            raise self.error(f"body_number must refer to a body with mass (rigid body, ObjectFFRF, "
+                             f"ObjectFFRFReducedOrder), got {self.body.label}")
+
+    def apply_mass_proportional_load(self, ctx, acceleration):
+        self.body.add_mass_proportional_load(ctx, acceleration)
+
+
 class MarkerObjectODE2Coordinates(Marker):
     """All coordinates of an object in the object's order, including their reference values."""
 

@@ -431,9 +431,6 @@ class ObjectFFRFreducedOrderInterface:
         (e.g. through :meth:`UFmassFFRFreducedOrder` and :meth:`UFforceFFRFreducedOrder`). Rayleigh damping acts on
         the modal coordinates. Returns {'nRigidBody', 'nGenericODE2', 'oFFRFreducedOrder', 'loadGravity'}.
         """
-        if np.any(np.asarray(gravity, dtype=float) != 0):
-            raise ExudynLayerError("AddObjectFFRFreducedOrder: gravity is not supported yet (Exudyn adds it as "
-                                   "LoadMassProportional, which floatframe does not translate)")
         if len(rotationMatrixRef) and len(eulerParametersRef):
             raise ExudynLayerError("AddObjectFFRFreducedOrderWithUserFunctions: give rotationMatrixRef or "
                                    "eulerParametersRef, not both")
@@ -468,6 +465,14 @@ class ObjectFFRFreducedOrderInterface:
             computeFFRFterms=not user_functions,
             **{name_: getattr(self, name_) for name_ in items.REDUCED_ORDER_MATRICES},
             visualization=dict(show=True, color=list(color), triangleMesh=np.asarray(self.trigList), showNodes=True)))
+        if np.any(np.asarray(gravity, dtype=float) != 0):
+            if user_functions:
+                raise ExudynLayerError("AddObjectFFRFreducedOrderWithUserFunctions: gravity with user functions is "
+                                       "not supported (Exudyn adds it inside UFforceFFRFreducedOrder); leave the "
+                                       "user functions out, and gravity becomes a LoadMassProportional")
+            body_mass = mbs.AddMarker(items.MarkerBodyMass(bodyNumber=self.oFFRFreducedOrder))
+            self.loadGravity = mbs.AddLoad(items.LoadMassProportional(markerNumber=body_mass,
+                                                                      loadVector=list(gravity)))
         return {"nRigidBody": self.nRigidBody, "nGenericODE2": self.nGenericODE2,
                 "oFFRFreducedOrder": self.oFFRFreducedOrder, "loadGravity": self.loadGravity}
 

@@ -379,6 +379,11 @@ def MarkerSuperElementRigid(item, number, mbs):
                                       ZERO3 if item.offset is None else item.offset, name=item.name)
 
 
+@register("MarkerBodyMass", "marker", "BodyMass", dict(bodyNumber=-1))
+def MarkerBodyMass(item, number, mbs):
+    return fc.MarkerBodyMass(item.bodyNumber, name=item.name)
+
+
 @register("MarkerObjectODE2Coordinates", "marker", "ObjectODE2Coordinates", dict(objectNumber=-1))
 def MarkerObjectODE2Coordinates(item, number, mbs):
     return fc.MarkerObjectODE2Coordinates(item.objectNumber, name=item.name)
@@ -397,6 +402,13 @@ def LoadForceVector(item, number, mbs):
 def LoadTorqueVector(item, number, mbs):
     return fc.LoadTorqueVector(item.markerNumber, load_value(item, number, mbs, "loadVector", "loadVectorUserFunction"),
                                body_fixed=item.bodyFixed, name=item.name)
+
+
+@register("LoadMassProportional", "load", "MassProportional", dict(
+    markerNumber=-1, loadVector=ZERO3, loadVectorUserFunction=0), short="Gravity", live=("loadVector",))
+def LoadMassProportional(item, number, mbs):
+    return fc.LoadMassProportional(item.markerNumber, load_value(item, number, mbs, "loadVector",
+                                                                 "loadVectorUserFunction"), name=item.name)
 
 
 @register("LoadCoordinate", "load", "Coordinate", dict(markerNumber=-1, load=0.0, loadUserFunction=0), live=("load",))

@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 
 from floatframe.exudyn import plot
-from floatframe.exudyn._items import (LoadForceVector, MarkerBodyPosition, NodeRigidBodyEP, ObjectGround,
+from floatframe.exudyn._items import (LoadMassProportional, MarkerBodyMass, NodeRigidBodyEP, ObjectGround,
                                       ObjectRigidBody)
 from floatframe.exudyn._names import ExudynLayerError, closest, enumeration, member_name
 from floatframe.exudyn._system import MainSystem
@@ -85,8 +85,8 @@ def _check_inertia(inertia, owner):
 
 def _add_rigid_body(mbs, name, position, theta, theta_initial, displacement, velocity, theta_t, inertia, gravity,
                     node_visualization, body_visualization) -> dict:
-    """Node (NodeRigidBodyEP), body (ObjectRigidBody) and, for gravity != 0, a body marker at the centre of
-    mass with the force m g: the items Exudyn adds, with LoadForceVector for its LoadMassProportional."""
+    """Node (NodeRigidBodyEP), body (ObjectRigidBody) and, for gravity != 0, a MarkerBodyMass with a
+    LoadMassProportional: the items Exudyn adds."""
     node = mbs.AddNode(NodeRigidBodyEP(name=f"Node:{name}" if name else "",
                                        referenceCoordinates=[*position, *theta],
                                        initialCoordinates=[*displacement, *theta_initial],
@@ -95,9 +95,9 @@ def _add_rigid_body(mbs, name, position, theta, theta_initial, displacement, vel
                                          nodeNumber=node, visualization=body_visualization))
     numbers = {"nodeNumber": node, "bodyNumber": body}
     if np.linalg.norm(gravity) != 0:
-        numbers["markerBodyMass"] = mbs.AddMarker(MarkerBodyPosition(bodyNumber=body, localPosition=list(ZERO3)))
-        numbers["loadNumber"] = mbs.AddLoad(LoadForceVector(markerNumber=numbers["markerBodyMass"],
-                                                            loadVector=list(inertia.mass * gravity)))
+        numbers["markerBodyMass"] = mbs.AddMarker(MarkerBodyMass(bodyNumber=body))
+        numbers["loadNumber"] = mbs.AddLoad(LoadMassProportional(markerNumber=numbers["markerBodyMass"],
+                                                                 loadVector=list(gravity)))
     return numbers
 
 
@@ -113,8 +113,7 @@ def MainSystemCreateRigidBody(mbs, name="", referencePosition=None, referenceRot
     :class:`RigidBodyInertia` (``InertiaCuboid``, ...) about the node. ``initialDisplacement`` and
     ``initialRotationMatrix`` (or ``initialHT``) are added to the reference. The Euler-parameter rates
     are those of ``initialAngularVelocity`` at the reference rotation, as Exudyn computes them. For
-    gravity != 0 a MarkerBodyPosition at the node and a LoadForceVector ``mass * gravity`` are added
-    (Exudyn: MarkerBodyMass and LoadMassProportional, the same force).
+    gravity != 0 a MarkerBodyMass and a LoadMassProportional ``gravity`` are added, as in Exudyn.
 
     Returns the body number, or with ``returnDict=True`` a dict with 'nodeNumber', 'bodyNumber' and, for
     gravity, 'markerBodyMass' and 'loadNumber'.

@@ -37,6 +37,8 @@ EXPECTED = {
     "MarkerSuperElementPosition": (ff.MarkerSuperElementPosition, "weighting_factors", [0.25, 0.75]),
     "MarkerObjectODE2Coordinates": (ff.MarkerObjectODE2Coordinates, "object_number", 2),
     "MarkerSuperElementRigid": (ff.MarkerSuperElementRigid, "offset", [0, 0, 0.01]),
+    "MarkerBodyMass": (ff.MarkerBodyMass, "body_number", 8),
+    "LoadMassProportional": (ff.LoadMassProportional, "load", [0, -9.81, 0]),
     "LoadForceVector": (ff.LoadForceVector, "load", [0, 0, -3]),
     "LoadTorqueVector": (ff.LoadTorqueVector, "load", [0, 0.5, 0]),
     "LoadCoordinate": (ff.LoadCoordinate, "load", [4.0]),
@@ -109,6 +111,8 @@ def add_reduced_order_body(mbs):
         centerOfMass=invariants.center_of_mass, **matrices))
     mbs.AddMarker(ii.MarkerSuperElementRigid(bodyNumber=body, meshNodeNumbers=[0, 1, 2, 4],
                                              weightingFactors=[0.25] * 4, offset=[0, 0, 0.01]))
+    body_mass = mbs.AddMarker(ii.MarkerBodyMass(bodyNumber=body))
+    mbs.AddLoad(ii.LoadMassProportional(markerNumber=body_mass, loadVector=[0, -9.81, 0]))
     return body
 
 
@@ -180,7 +184,7 @@ def test_outputs_a_kind_does_not_list_are_refused_with_the_supported_ones(assemb
 @pytest.mark.parametrize("family, data, kind", [
     ("object", {"objectType": "MassPoint", "physicsMass": 1.0}, "MassPoint"),
     ("object", {"objectType": "JointRevoluteZ"}, "JointRevoluteZ"),
-    ("marker", {"markerType": "BodyMass", "bodyNumber": 0}, "BodyMass"),
+    ("marker", {"markerType": "BodyCable2DShape", "bodyNumber": 0}, "BodyCable2DShape"),
     ("node", {"nodeType": "RigidBodyRxyz"}, "RigidBodyRxyz"),
 ])
 def test_a_kind_outside_the_table_raises_naming_it_and_the_supported_kinds(family, data, kind):
