@@ -126,8 +126,8 @@ class GeneralizedAlpha:
             if self.index == 3:
                 constraint_rows = system.constraints(t, q) / c_q
             else:
-                constraint_rows = system.constraint_velocity(t, q, v) / c_v
-            residual = np.concatenate([system.residual(t, q, v, a, lam), constraint_rows])
+                constraint_rows = system.constraint_velocity(t, q, v, index=2) / c_v
+            residual = np.concatenate([system.residual(t, q, v, a, lam, index=self.index), constraint_rows])
             stats.residual_evaluations += 1
             if not np.all(np.isfinite(residual)):
                 raise SolverError(f"generalized-alpha: the residual is not finite at t = {t:.6g} "
@@ -165,7 +165,7 @@ class GeneralizedAlpha:
     def _factorize(self, system, t, q, v, a, lam, c_q, c_v):
         # index 2: the rows dC/dt / c_v have d/da = C_q + (c_q / c_v) d(C_q v)/dq; the O(h) second term is
         # left out of the iteration matrix (a simplified Newton iteration)
-        matrix = system.newton_matrix(t, q, v, a, lam, 1.0, c_v, c_q)
+        matrix = system.newton_matrix(t, q, v, a, lam, 1.0, c_v, c_q, index=self.index)
         self.statistics.jacobian_evaluations += 1
         self._factorization = (self._lu(system, matrix, t, "iteration matrix"), (c_q, c_v))
 
