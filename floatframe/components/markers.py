@@ -19,7 +19,7 @@ class Marker(Component):
     family = "marker"
     kind = ""  # "position", "rigid" (position and orientation) or "coordinates"
 
-    # index-2 form of the point's velocity (see ObjectRigidBody.point_velocity); None: dC/dt is used
+    # True where the marker has its own index-2 point velocity (ObjectRigidBody.point_velocity)
     has_index2_velocity = False
 
     def velocity_index2(self, ctx):
