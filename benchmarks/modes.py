@@ -36,19 +36,27 @@ def mesh_sizes(quick: bool) -> None:
         mesh = block_mesh(2.0, 0.4, 0.4, nx, ny, nz)
         mass, stiffness = linear_elastic_matrices(mesh, youngs_modulus=2.1e11, poissons_ratio=0.3, density=7850)
         assembled = time.perf_counter()
-        modes = eigenmodes(mass, stiffness, 8, solver="sparse")
+        modes = eigenmodes(mass, stiffness, 8, solver="sparse", node_positions=mesh.nodes)
         done = time.perf_counter()
         print(f"| {mass.shape[0]} | {assembled - start:.2f} | {done - assembled:.2f} | {modes.frequencies_hz[0]:.3f} |")
 
 
-def against_exudyn(repeat: int) -> None:
+def exudyn_fem_module(part: int):
+    """exudyn.FEM, or None (with a note that the part is skipped) without the rotor data or exudyn."""
     if not ROTOR.with_suffix(".inp").exists():
-        print("rotor-disc data not found: part 2 skipped")
-        return
+        print(f"rotor-disc data not found: part {part} skipped")
+        return None
     try:
         import exudyn.FEM as exudyn_fem
     except ImportError:
-        print("exudyn not installed: part 2 skipped")
+        print(f"exudyn not installed: part {part} skipped")
+        return None
+    return exudyn_fem
+
+
+def against_exudyn(repeat: int) -> None:
+    exudyn_fem = exudyn_fem_module(2)
+    if exudyn_fem is None:
         return
     mass = add_node_mass(read_abaqus_mtx(f"{ROTOR}MASS1.mtx"), 9, 0.1)
     stiffness = 1e-2 * read_abaqus_mtx(f"{ROTOR}STIF1.mtx")
@@ -72,13 +80,8 @@ def against_exudyn(repeat: int) -> None:
 
 
 def craig_bampton_against_exudyn(repeat: int) -> None:
-    if not ROTOR.with_suffix(".inp").exists():
-        print("rotor-disc data not found: part 3 skipped")
-        return
-    try:
-        import exudyn.FEM as exudyn_fem
-    except ImportError:
-        print("exudyn not installed: part 3 skipped")
+    exudyn_fem = exudyn_fem_module(3)
+    if exudyn_fem is None:
         return
     mesh = read_abaqus_inp(f"{ROTOR}.inp", instance="rotor-1")
     mass = add_node_mass(read_abaqus_mtx(f"{ROTOR}MASS1.mtx"), 9, 0.1)

@@ -29,7 +29,7 @@ def main(argv=None):
         mesh = rotor_disc_mesh(**options)
         mass, stiffness = linear_elastic_matrices(mesh, youngs_modulus=2.1e11, poissons_ratio=0.3, density=7850.0)
         for count in arguments.modes:
-            modes = eigenmodes(mass, stiffness, count)
+            modes = eigenmodes(mass, stiffness, count, node_positions=mesh.nodes)
             start = time.perf_counter()
             ReducedOrderInvariants.from_fe_matrices(mass, stiffness, modes, mesh.nodes)
             invariants = time.perf_counter() - start

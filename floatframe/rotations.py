@@ -171,23 +171,14 @@ def rot_xyz_t(angular_velocity, angles) -> np.ndarray:
 def rotation_matrix_from_rotation_vector(vector):
     """A = exp(skew(v)), 3x3 (Rodrigues): rotation by the angle |v| [rad] about the axis v / |v|.
 
-    Exact for every angle (no reduction modulo 2 pi is needed). With CasADi input the small-angle
-    branch keeps the expression finite at v = 0.
+    Exact for every angle (no reduction modulo 2 pi is needed). Below 0.01 rad the coefficients are
+    their series in |v|^2, which keeps CasADi expressions and their derivatives finite at v = 0.
     """
-    if _is_symbolic(vector):
-        angle_squared = ca.dot(vector, vector)
-        angle = ca.sqrt(angle_squared)
-        small = angle_squared < 1e-16
-        a = ca.if_else(small, 1 - angle_squared / 6, ca.sin(angle) / angle)
-        b = ca.if_else(small, 0.5 - angle_squared / 24, (1 - ca.cos(angle)) / angle_squared)
-        s = skew(vector)
-        return ca.DM.eye(3) + a * s + b * (s @ s)
-    v = np.asarray(vector, dtype=float)
-    angle = np.linalg.norm(v)
-    if angle == 0.0:
-        return np.eye(3)
-    s = skew(v)
-    return np.eye(3) + np.sin(angle) / angle * s + (1 - np.cos(angle)) / angle ** 2 * (s @ s)
+    angle2 = vector[0] ** 2 + vector[1] ** 2 + vector[2] ** 2
+    sin_term, cos_term = _series_or_exact(angle2, lambda phi: _sin(phi) / phi, (1.0, -1 / 6, 1 / 120),
+                                          lambda phi: (1 - _cos(phi)) / phi ** 2, (1 / 2, -1 / 24, 1 / 720))
+    tilde = skew(vector)
+    return _identity_like(vector) + sin_term * tilde + cos_term * (tilde @ tilde)
 
 
 def rotation_vector_from_rotation_matrix(matrix) -> np.ndarray:
@@ -218,3 +209,35 @@ def rotation_matrix_rows(matrix):
     if _is_symbolic(matrix):
         return ca.vec(matrix.T)
     return np.asarray(matrix, dtype=float).reshape(-1)
+
+
+SERIES_LIMIT = 0.01   # below this rotation angle [rad] the exponential map and its tangent use their series
+
+
+def t_exp_so3(rotation_vector):
+    """Tangent operator of the exponential map, I - (1 - cos phi)/phi^2 theta~ + (1 - sin phi/phi)/phi^2 theta~^2,
+    which maps d theta/dt to the angular velocity it causes (as Exudyn's TExpSO3); series below 0.01 rad."""
+    theta = rotation_vector
+    angle2 = theta[0] ** 2 + theta[1] ** 2 + theta[2] ** 2
+    first, second = _series_or_exact(angle2, lambda phi: -(1 - _cos(phi)) / phi ** 2, (-1 / 2, 1 / 24, -1 / 720),
+                                     lambda phi: (1 - _sin(phi) / phi) / phi ** 2, (1 / 6, -1 / 120, 1 / 5040))
+    tilde = skew(theta)
+    return _identity_like(theta) + first * tilde + second * (tilde @ tilde)
+
+
+def _series_or_exact(angle2, exact_a, series_a, exact_b, series_b):
+    """Two coefficient functions of phi, by their series in phi^2 below SERIES_LIMIT, else exactly."""
+    def series(coefficients):
+        return coefficients[0] + coefficients[1] * angle2 + coefficients[2] * angle2 ** 2
+    if not _is_symbolic(angle2):
+        phi = float(np.sqrt(angle2))
+        if phi < SERIES_LIMIT:
+            return series(series_a), series(series_b)
+        return exact_a(phi), exact_b(phi)
+    small = angle2 < SERIES_LIMIT ** 2
+    phi = ca.sqrt(ca.if_else(small, SERIES_LIMIT ** 2, angle2))     # finite in the branch that is not taken
+    return (ca.if_else(small, series(series_a), exact_a(phi)), ca.if_else(small, series(series_b), exact_b(phi)))
+
+
+def _identity_like(vector):
+    return ca.DM.eye(3) if _is_symbolic(vector) else np.eye(3)

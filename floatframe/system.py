@@ -277,14 +277,14 @@ class AssembledSystem:
     def residual(self, t, q, v, a, lam, index=3) -> np.ndarray:
         """R (n,); ``index=2``: with the reactions of the index-2 form (``index2_form``) where there is one."""
         self.current_state = (t, q, v, a, lam)
-        return _dense(self._call(self._form("residual", index), t, q, v, a, lam))
+        return _dense(self._call(self.form_name("residual", index), t, q, v, a, lam))
 
     def constraints(self, t, q) -> np.ndarray:
         return _dense(self._call("constraints", t, q))
 
     def constraint_velocity(self, t, q, v, index=3) -> np.ndarray:
         """dC/dt (m,); ``index=2``: the velocity-level equations of the index-2 form where there is one."""
-        return _dense(self._call(self._form("constraint_velocity", index), t, q, v))
+        return _dense(self._call(self.form_name("constraint_velocity", index), t, q, v))
 
     def constraint_acceleration_rest(self, t, q, v) -> np.ndarray:
         """d^2 C / dt^2 - C_q a: the acceleration-level constraint is C_q a + this = 0."""
@@ -296,9 +296,10 @@ class AssembledSystem:
         ``index=2``: of the index-2 form where there is one, with J = d(velocity equations)/dv for C_q.
         """
         self.current_state = (t, q, v, a, lam)
-        return self._sparse(self._form("newton_matrix", index), t, q, v, a, lam, c_a, c_v, c_q, self._no_shift)
+        return self._sparse(self.form_name("newton_matrix", index), t, q, v, a, lam, c_a, c_v, c_q, self._no_shift)
 
-    def _form(self, name, index):
+    def form_name(self, name, index) -> str:
+        """The name of function ``name`` in ``functions`` for the scheme of this index (see index2_form)."""
         return name + "_index2" if index == 2 and self.has_index2_form else name
 
     def constraint_jacobian(self, t, q) -> sp.csc_matrix:
@@ -535,8 +536,9 @@ def sparse_jacobian(expression, variable, dense_factor: float = 4.0):
         jacobian[sparse_rows, sparse_columns] = ca.jacobian(expression[sparse_rows], variable[sparse_columns])
     if dense_columns.size:
         jacobian[:, dense_columns.tolist()] = ca.jacobian(expression, variable[dense_columns.tolist()])
-    if dense_rows.size:
-        jacobian[dense_rows.tolist(), :] = ca.jacobian(expression[dense_rows.tolist()], variable)
+    if dense_rows.size and sparse_columns:  # the dense columns of these rows are done already
+        jacobian[dense_rows.tolist(), sparse_columns] = ca.jacobian(expression[dense_rows.tolist()],
+                                                                     variable[sparse_columns])
     return jacobian
 
 

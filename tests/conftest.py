@@ -13,3 +13,18 @@ def shared_data():
         pytest.skip(f"reference data not found at {SHARED_DATA}")
     return SHARED_DATA
 
+
+
+@pytest.fixture(scope="session", autouse=True)
+def isolated_kernel_cache(tmp_path_factory):
+    """Compiled solver kernels go to a fresh folder for the whole run, not to ~/.cache/floatframe: no test
+    depends on (or fills) the user's cache."""
+    import os
+
+    previous = os.environ.get("FLOATFRAME_CACHE")
+    os.environ["FLOATFRAME_CACHE"] = str(tmp_path_factory.mktemp("kernels"))
+    yield
+    if previous is None:
+        os.environ.pop("FLOATFRAME_CACHE")
+    else:
+        os.environ["FLOATFRAME_CACHE"] = previous

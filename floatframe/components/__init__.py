@@ -8,7 +8,8 @@ from floatframe.components.ffrf_reduced import ObjectFFRFReducedOrder, ReducedOr
 from floatframe.components.loads import LoadCoordinate, LoadForceVector, LoadTorqueVector
 from floatframe.components.markers import (MarkerBodyPosition, MarkerBodyRigid, MarkerNodeCoordinate,
                                            MarkerNodeCoordinates, MarkerNodePosition, MarkerNodeRigid,
-                                           MarkerObjectODE2Coordinates, MarkerSuperElementPosition)
+                                           MarkerObjectODE2Coordinates, MarkerSuperElementPosition,
+                                           MarkerSuperElementRigid)
 from floatframe.components.nodes import NodeGenericODE2, NodePoint, NodePointGround, NodeRigidBodyEP
 from floatframe.components.sensors import SensorBody, SensorNode, SensorObject, SensorSuperElement
 
@@ -38,6 +39,7 @@ __all__ = [
     "MarkerNodeRigid",
     "MarkerObjectODE2Coordinates",
     "MarkerSuperElementPosition",
+    "MarkerSuperElementRigid",
     "NodeGenericODE2",
     "NodePoint",
     "NodePointGround",

@@ -148,6 +148,11 @@ class FloatingFrameBody(Component):
         """sum_k w_k u_f,k, body-fixed (3,)."""
         return sum(w * self.mesh_node_local(ctx, k, "q") for k, w in zip(mesh_nodes, weights))
 
+    def weighted_moment(self, ctx, mesh_nodes, weights, levers, which: str = "q"):
+        """sum_k w_k lever_k x u_f,k (or its rates), body-fixed (3,); ``levers`` (len(mesh_nodes), 3) [m]."""
+        return sum(w * ca.cross(ca.DM(lever), self.mesh_node_local(ctx, k, which))
+                   for k, w, lever in zip(mesh_nodes, weights, np.asarray(levers, dtype=float)))
+
     # --- user functions ---------------------------------------------------------------------
     def _user_terms(self, ctx, acceleration):
         terms = ca.SX.zeros(self.n_coordinates)

@@ -308,6 +308,13 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
         rows = np.einsum("k,kij->ij", np.asarray(weights, dtype=float), basis[np.asarray(mesh_nodes, dtype=int)])
         return ca.DM(rows) @ self.modal(ctx, "q")
 
+    def weighted_moment(self, ctx, mesh_nodes, weights, levers, which: str = "q"):
+        """(sum_k w_k lever_k~ Psi_k) zeta (or its rates), with the weighted rows summed once."""
+        basis = self.invariants.mode_basis.reshape(self.n_mesh_nodes, 3, self.n_modes)[np.asarray(mesh_nodes, dtype=int)]
+        skews = np.array([rotations.skew(lever) for lever in np.asarray(levers, dtype=float)])
+        rows = np.einsum("k,kij,kjm->im", np.asarray(weights, dtype=float), skews, basis)
+        return ca.DM(rows) @ self.modal(ctx, which)
+
     # --- equations --------------------------------------------------------------------------
     def add_terms(self, ctx):
         modal = self.modal_node.coordinate_indices

@@ -199,6 +199,66 @@ class MarkerSuperElementPosition(Marker):
         return self.body.weighted_position(ctx, self.mesh_node_numbers, self.weighting_factors)
 
 
+class MarkerSuperElementRigid(_RigidMixin, MarkerSuperElementPosition):
+    """Position and orientation of a set of mesh nodes of an FFRF body (full or reduced), as Exudyn's
+    MarkerSuperElementRigid with its default options (useAlternativeApproach, rotationsExponentialMap = 2).
+
+    With the weighted mean x_m = sum_k w_k x_ref,k, the levers p_k = x_ref,k - x_m, W = -sum_k w_k p_k~ p_k~
+    (regular unless the nodes lie on a line) and the mean displacement u_m = sum_k w_k u_k:
+
+    - position: frame position + A (offset + sum_k w_k (x_ref,k + u_k));
+    - rotation vector of the nodes in the frame: theta_m = W^-1 sum_k w_k p_k x (u_k - u_m);
+    - orientation: A exp(theta_m~);
+    - angular velocity: A (omega_frame,local + T(theta_m) W^-1 sum_k w_k p_k x (u_k_t - u_m_t)), T the
+      tangent operator of the exponential map (rotations.t_exp_so3); torques act through its Jacobian.
+    """
+
+    type_name = "MarkerSuperElementRigid"
+
+    def __init__(self, body_number, mesh_node_numbers, weighting_factors, offset=(0.0, 0.0, 0.0), name=""):
+        super().__init__(body_number, mesh_node_numbers, weighting_factors, name)
+        self.offset = self.vector(offset, 3, "offset")
+
+    def connect(self, system):
+        super().connect(system)
+        reference = self.body.reference_positions.reshape(-1, 3)[self.mesh_node_numbers]
+        self.levers = reference - self.weighting_factors @ reference                       # p_k
+        weighting = -sum(w * rotations.skew(p) @ rotations.skew(p) for w, p in zip(self.weighting_factors, self.levers))
+        singular_values = np.linalg.svd(weighting, compute_uv=False)
+        if not singular_values[-1] > 1e-10 * singular_values[0]:
+            raise self.error("its mesh nodes lie on a line (or coincide): their weighted positions do not "
+                             "determine a rotation (W = -sum w_k p_k~ p_k~ is singular)")
+        self.weighting_inverse = np.linalg.inv(weighting)                                 # W^-1
+
+    def position(self, ctx):
+        frame = self.body.frame(ctx)
+        return super().position(ctx) + frame["rotation"] @ ca.DM(self.offset)
+
+    def relative_rotation(self, ctx, which="q"):
+        """theta_m ("q") or its rate ("v"): W^-1 sum_k w_k p_k x (u_k - u_m), body-fixed (3,)."""
+        moment = self.body.weighted_moment(ctx, self.mesh_node_numbers, self.weighting_factors, self.levers, which)
+        if which == "q":
+            mean = self.body.weighted_local_displacement(ctx, self.mesh_node_numbers, self.weighting_factors)
+        else:
+            mean = ca.jtimes(self.body.weighted_local_displacement(ctx, self.mesh_node_numbers, self.weighting_factors),
+                             ctx.q, ctx.v)
+        lever_sum = ca.DM(self.weighting_factors @ self.levers)                            # zero for sum w = 1
+        return ca.DM(self.weighting_inverse) @ (moment - ca.cross(lever_sum, mean))
+
+    def rotation_matrix(self, ctx):
+        return self.body.frame(ctx)["rotation"] @ rotations.rotation_matrix_from_rotation_vector(
+            self.relative_rotation(ctx))
+
+    def angular_velocity(self, ctx):
+        frame = self.body.frame(ctx)
+        local = frame["omega"] + rotations.t_exp_so3(self.relative_rotation(ctx)) @ self.relative_rotation(ctx, "v")
+        return frame["rotation"] @ local
+
+    def apply_torque(self, ctx, torque):
+        """Generalized force (d omega / d q_t)^T tau of a global torque [N m] (omega is linear in q_t)."""
+        ctx.add_force(np.arange(ctx.q.numel()), ca.jtimes(self.angular_velocity(ctx), ctx.v, torque, True))
+
+
 class MarkerObjectODE2Coordinates(Marker):
     """All coordinates of an object in the object's order, including their reference values."""
 

@@ -172,8 +172,9 @@ class FEMinterface:
         (:func:`floatframe.fem.eigenmodes`: mass-normalised, canonical where eigenvalues repeat, and the
         excluded ones checked to be zero)."""
         mass, stiffness = self._require("_mass", "Mass"), self._require("_stiffness", "Stiffness")
+        positions = self._mesh.nodes if self._mesh is not None else None   # deflates the rigid-body modes
         modes = core_fem.eigenmodes(mass, stiffness, int(nModes), int(excludeRigidBodyModes),
-                                    solver="sparse" if useSparseSolver else "dense")
+                                    solver="sparse" if useSparseSolver else "dense", node_positions=positions)
         self.eigenValues = modes.eigenvalues
         self.modeBasis = {"matrix": modes.vectors, "type": "NormalModes"}
 

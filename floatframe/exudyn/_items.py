@@ -365,6 +365,20 @@ def MarkerSuperElementPosition(item, number, mbs):
                                          name=item.name)
 
 
+@register("MarkerSuperElementRigid", "marker", "SuperElementRigid", dict(
+    bodyNumber=-1, offset=ZERO3, meshNodeNumbers=[], weightingFactors=[], useAlternativeApproach=True,
+    rotationsExponentialMap=2))
+def MarkerSuperElementRigid(item, number, mbs):
+    if not item.useAlternativeApproach:
+        raise unsupported(item, number, "useAlternativeApproach", "False is not supported: the rotation is the "
+                          "inertia-weighted one (True)")
+    if item.rotationsExponentialMap != 2:
+        raise unsupported(item, number, "rotationsExponentialMap", "must be 2 (exponential map with its tangent "
+                          "operator, Exudyn's default)")
+    return fc.MarkerSuperElementRigid(item.bodyNumber, item.meshNodeNumbers, item.weightingFactors,
+                                      ZERO3 if item.offset is None else item.offset, name=item.name)
+
+
 @register("MarkerObjectODE2Coordinates", "marker", "ObjectODE2Coordinates", dict(objectNumber=-1))
 def MarkerObjectODE2Coordinates(item, number, mbs):
     return fc.MarkerObjectODE2Coordinates(item.objectNumber, name=item.name)

@@ -84,7 +84,7 @@ def tisserand_basis(modes: ModeBasis, mass_matrix, stiffness_matrix, node_positi
 
 
 def eigenmodes(mass_matrix, stiffness_matrix, n_modes: int, n_rigid_body_modes: int = 6,
-               solver: str = "auto", shift: float | None = None) -> ModeBasis:
+               solver: str = "auto", shift: float | None = None, node_positions=None) -> ModeBasis:
     """The ``n_modes`` lowest elastic eigenmodes of a free (or partly free) FE mesh.
 
     Parameters
@@ -98,6 +98,11 @@ def eigenmodes(mass_matrix, stiffness_matrix, n_modes: int, n_rigid_body_modes: 
         (scipy.linalg.eigh) or "auto" (dense up to ``DENSE_LIMIT`` coordinates).
     shift : shift-invert point sigma [1/s^2] of the sparse solver; default below zero by 1 % of the
         typical omega^2, so that the rigid-body zeros stay regular.
+    node_positions : (n_f / 3, 3) [m], optional, for the sparse solver of a free body (6 rigid-body modes):
+        the rigid-body modes are then built from the positions, checked (K R = 0) and deflated, so that
+        Lanczos works on the elastic modes only. Without it they are computed with the others; Lanczos
+        sees one vector of an exactly repeated eigenvalue at a time and can miss one of the six zeros
+        on large meshes (an error then says so).
     """
     mass, stiffness = _checked_pair(mass_matrix, stiffness_matrix)
     n = mass.shape[0]
@@ -110,21 +115,51 @@ def eigenmodes(mass_matrix, stiffness_matrix, n_modes: int, n_rigid_body_modes: 
                          f"has only {n} coordinates (at most {n - n_rigid} elastic modes)")
     if solver not in ("auto", "sparse", "dense"):
         raise ModelError(f"eigenmodes: solver must be 'auto', 'sparse' or 'dense', got {solver!r}")
-    count = min(n_modes + n_rigid + EXTRA_MODES, n)
-    values, vectors = _lowest_eigenpairs(mass, stiffness, count, solver, shift)
-    _check_rigid_body_modes(values, n_rigid, typical_eigenvalue(stiffness, mass))
-    values, vectors = values[n_rigid:], vectors[:, n_rigid:]
+    sparse = solver == "sparse" or (solver == "auto" and n > DENSE_LIMIT)
+    if node_positions is not None and n_rigid == 6 and sparse:
+        rigid = _checked_rigid_body_modes(stiffness, node_positions)
+        count = min(n_modes + EXTRA_MODES, n - n_rigid)
+        values, vectors = _lowest_eigenpairs(mass, stiffness, count, solver, shift, deflation=rigid)
+        if values[0] <= RIGID_TOLERANCE * typical_eigenvalue(stiffness, mass):
+            raise ModelError(f"eigenmodes: besides the 6 rigid-body modes the mesh has a zero-frequency mode "
+                             f"(eigenvalue {values[0]:.3e}): a mechanism or disconnected parts")
+    else:
+        count = min(n_modes + n_rigid + EXTRA_MODES, n)
+        values, vectors = _lowest_eigenpairs(mass, stiffness, count, solver, shift)
+        _check_rigid_body_modes(values, n_rigid, typical_eigenvalue(stiffness, mass))
+        values, vectors = values[n_rigid:], vectors[:, n_rigid:]
     vectors = vectors / np.sqrt(np.einsum("ij,ij->j", vectors, mass @ vectors))
     vectors = canonical_basis(vectors, values, mass)
     return ModeBasis(vectors[:, :n_modes], values[:n_modes], "eigenmodes")
 
 
-def _lowest_eigenpairs(mass, stiffness, count, solver, shift, shifted_solve=None):
+def _checked_rigid_body_modes(stiffness, node_positions) -> np.ndarray:
+    """The 6 rigid-body modes R (n_f, 6) of the node positions, after checking K R = 0 (a free mesh)."""
+    from floatframe.fem.matrices import rigid_body_modes
+
+    positions = np.asarray(node_positions, dtype=float)
+    if positions.ndim != 2 or positions.shape[1] != 3 or 3 * positions.shape[0] != stiffness.shape[0]:
+        raise ModelError(f"eigenmodes: node_positions must have shape ({stiffness.shape[0] // 3}, 3), got "
+                         f"{positions.shape}")
+    rigid = rigid_body_modes(positions)
+    forces = np.abs(stiffness @ rigid).max(axis=0)
+    scale = (abs(stiffness) @ np.abs(rigid)).max(axis=0)      # the size of the terms of K R
+    if np.any(forces > 1e-9 * scale):
+        worst = int(np.argmax(forces / scale))
+        raise ModelError(f"eigenmodes: the mesh is not free: K R != 0 for rigid-body mode {worst} "
+                         f"(relative {forces[worst] / scale[worst]:.2e}); pass n_rigid_body_modes for a "
+                         f"supported mesh")
+    return rigid
+
+
+def _lowest_eigenpairs(mass, stiffness, count, solver, shift, shifted_solve=None, deflation=None):
     """The ``count`` lowest eigenpairs of K x = omega^2 M x, sorted, not normalised: dense (eigh) or
     sparse shift-invert at ``shift`` (default: shift_below_spectrum); ``shifted_solve`` may hand over
     b -> (K - shift M)^-1 b from an existing factorization. The Lanczos start vector is a fixed
     pseudo-random one: a vector of ones is M-orthogonal to rigid rotations of symmetric meshes (a block
-    with equal y and z extents), which Lanczos then finds only through round-off, or misses."""
+    with equal y and z extents), which Lanczos then finds only through round-off, or misses.
+    ``deflation`` (n, r): a basis of zero modes (K R = 0) kept out of the Krylov space by the M-orthogonal
+    projector P = I - R (R^T M R)^-1 R^T M on the start vector and after each solve (sparse path only)."""
     n = mass.shape[0]
     use_dense = solver == "dense" or (solver == "auto" and n <= DENSE_LIMIT) or count >= n - 1
     if use_dense:
@@ -138,9 +173,21 @@ def _lowest_eigenpairs(mass, stiffness, count, solver, shift, shifted_solve=None
             solve = positive_definite_solve(stiffness - sigma * mass)   # (K - sigma M)^-1, K + |sigma| M is SPD
         else:
             solve = sparse_lu(stiffness - sigma * mass).solve
+        start = np.random.default_rng(0).standard_normal(n)
+        if deflation is not None:
+            mass_rigid = np.asarray(mass @ deflation)
+            gram = np.linalg.inv(deflation.T @ mass_rigid)
+
+            def project(x):
+                return x - deflation @ (gram @ (mass_rigid.T @ x))
+
+            solve_shifted, start = solve, project(start)
+
+            def solve(b):
+                return project(solve_shifted(b))
         inverse = spla.LinearOperator((n, n), matvec=solve, dtype=float)
         values, vectors = spla.eigsh(stiffness.tocsc(), k=count, M=mass.tocsc(), sigma=sigma, which="LM",
-                                     v0=np.random.default_rng(0).standard_normal(n), OPinv=inverse)
+                                     v0=start, OPinv=inverse)
     except RuntimeError as exc:
         raise ModelError(f"eigenmodes: shift-invert at sigma = {sigma:.3g} failed ({exc}); give another "
                          f"shift") from None

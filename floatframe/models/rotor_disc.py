@@ -152,7 +152,7 @@ def rotor_modes(nodes, mass_matrix, stiffness_matrix, n_modes, support_faces, cr
     from floatframe.fem import craig_bampton_modes, eigenmodes, tisserand_basis
 
     if not craig_bampton:
-        return eigenmodes(mass_matrix, stiffness_matrix, n_modes)
+        return eigenmodes(mass_matrix, stiffness_matrix, n_modes, node_positions=nodes)
     variant = "RBE2" if craig_bampton is True else craig_bampton
     basis = craig_bampton_modes(mass_matrix, stiffness_matrix, nodes, support_faces, n_modes, variant=variant)
     return tisserand_basis(basis, mass_matrix, stiffness_matrix, nodes)   # the frame floats: see tisserand_basis

@@ -16,17 +16,26 @@ Variants: ``index=2`` enforces the velocity-level constraint dC/dt(t, q, v) = 0 
 divided by gamma' = h gamma (1 - alpha_f)/(1 - alpha_m)); positions then drift slowly. Newmark's method
 (alpha_m = alpha_f = 0) and the trapezoidal rule are special cases, see ``floatframe.solvers.newmark``.
 When Newton fails, the step is halved and retried down to ``min_step``.
+
+Small models (n + m <= ``floatframe.solvers.dense.DENSE_LIMIT``, no Python user functions) take the
+low-overhead dense path of ``floatframe.solvers.dense``: the same Newton iteration, evaluated through
+buffered CasADi calls and factorized by dense LAPACK LU (option ``linear_algebra``).
 """
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
 import numpy as np
 from tqdm import tqdm
 
+from floatframe.solvers.dense import CompilePolicy, SingularMatrix, dense_kernel, sensor_evaluator, wants_dense
 from floatframe.solvers.linear import consistent_accelerations, singular_cause, sparse_lu
-from floatframe.solvers.result import SimulationResult, SolverError, SolverStatistics, time_grid, wants_stop
+from floatframe.solvers.result import (SimulationResult, SolverError, SolverStatistics, steps_per_interval,
+                                       time_grid, wants_stop)
+
+EPS = np.finfo(float).eps
 
 
 @dataclass
@@ -53,17 +62,30 @@ class GeneralizedAlpha:
     index : 3 (position-level constraints) or 2 (velocity-level constraints).
     min_step : smallest step [s] that the halving after a failed Newton iteration may reach
         (default: the requested step / 2^10).
+    linear_algebra : "auto" (dense LAPACK with buffered calls for small models, see
+        ``floatframe.solvers.dense``; sparse SuperLU otherwise), "dense" or "sparse".
+    compile : on the dense path, evaluate compiled C code (True), CasADi's virtual machine (False), or
+        "auto": compiled when cached, else compiled in the background when the solve would take longer
+        (see ``floatframe.solvers.dense.CompilePolicy``).
     """
 
     order = 2
     name = "genalpha"
 
     def __init__(self, spectral_radius=0.9, modified_newton=False, relative_tolerance=1e-10,
-                 absolute_tolerance=1e-12, max_iterations=25, index=3, min_step=None):
+                 absolute_tolerance=1e-12, max_iterations=25, index=3, min_step=None, linear_algebra="auto",
+                 compile="auto"):
         if not 0.0 <= spectral_radius <= 1.0:
             raise ValueError(f"GeneralizedAlpha: spectral_radius must be in [0, 1], got {spectral_radius}")
         if index not in (2, 3):
             raise ValueError(f"GeneralizedAlpha: index must be 2 or 3, got {index}")
+        if linear_algebra not in ("auto", "dense", "sparse"):
+            raise ValueError(f"GeneralizedAlpha: linear_algebra must be 'auto', 'dense' or 'sparse', "
+                             f"got {linear_algebra!r}")
+        if compile not in ("auto", True, False):
+            raise ValueError(f"GeneralizedAlpha: compile must be 'auto', True or False, got {compile!r}")
+        self.linear_algebra = linear_algebra
+        self.compile = compile
         rho = float(spectral_radius)
         self.alpha_m = (2 * rho - 1) / (rho + 1)
         self.alpha_f = rho / (rho + 1)
@@ -101,52 +123,55 @@ class GeneralizedAlpha:
         return State(t0, q, v, a, a.copy(), lam)
 
     # --- one step ---------------------------------------------------------------------------
-    def step(self, system, state: State, h: float) -> State:
-        """Advance by h; raises SolverError if Newton fails."""
+    def prepare(self, system, n_steps: int = 0):
+        """The Newton evaluator for ``system`` (dense or sparse path) for a solve of ``n_steps`` steps;
+        builds (and, see ``compile``, compiles) the dense kernel on first use."""
+        if wants_dense(system, self.linear_algebra):
+            kernel = dense_kernel(system, self.index, self.compile)
+            policy = CompilePolicy(kernel, n_steps) if self.compile == "auto" else None
+            return _DenseNewton(self, system, kernel, policy)
+        return _SparseNewton(self, system)
+
+    def step(self, system, state: State, h: float, newton=None) -> State:
+        """Advance by h; raises SolverError if Newton fails. ``newton``: the evaluator of ``prepare``."""
         am, af, beta, gamma = self.alpha_m, self.alpha_f, self.beta, self.gamma
         kappa = (1 - af) / (1 - am)                       # d abar_{n+1} / d a_{n+1}
         c_q, c_v = h * h * beta * kappa, h * gamma * kappa
         t = state.t + h
-        abar_known = (af * state.a - am * state.abar) / (1 - am)
-        q_known = state.q + h * state.v + h * h * (0.5 - beta) * state.abar + h * h * beta * abar_known
-        v_known = state.v + h * (1 - gamma) * state.abar + h * gamma * abar_known
-        n = system.n_coordinates
+        newton = self.prepare(system) if newton is None else newton
+        newton.start(state, h, c_q, c_v, kappa)
         a, lam = state.a.copy(), state.lam.copy()
         stats = self.statistics
         fresh = False
         contraction_limit = 0.5
         previous_update = None
+        modified = self.modified_newton
         # updates of a below the rounding error of the scaled constraint rows cannot be resolved
-        coordinate_scale = np.linalg.norm(state.q + system.q_reference, np.inf) + 1.0
-        roundoff = 10 * np.finfo(float).eps * coordinate_scale * np.sqrt(max(system.n_multipliers, 1)) / (
+        coordinate_scale = np.abs(state.q + system.q_reference).max(initial=0.0) + 1.0
+        roundoff = 10 * EPS * coordinate_scale * math.sqrt(max(system.n_multipliers, 1)) / (
             c_q if self.index == 3 else c_v)
         for iteration in range(1, self.max_iterations + 1):
-            q = q_known + c_q * a
-            v = v_known + c_v * a
-            if self.index == 3:
-                constraint_rows = system.constraints(t, q) / c_q
-            else:
-                constraint_rows = system.constraint_velocity(t, q, v, index=2) / c_v
-            residual = np.concatenate([system.residual(t, q, v, a, lam, index=self.index), constraint_rows])
             stats.residual_evaluations += 1
-            if not np.all(np.isfinite(residual)):
-                raise SolverError(f"generalized-alpha: the residual is not finite at t = {t:.6g} "
-                                  f"(iteration {iteration})", t)
-            if self._factorization is None or not self.modified_newton or self._factorization[1] != (c_q, c_v):
-                self._factorize(system, t, q, v, a, lam, c_q, c_v)
+            residual = None
+            if self._factorization is None or not modified or self._factorization[1] != (c_q, c_v):
+                residual = newton.rows(a, lam)
+                if not np.isfinite(residual).all():
+                    raise _not_finite(t, iteration)
+                self.statistics.jacobian_evaluations += 1
+                self._factorization = (newton.factorize(a, lam), (c_q, c_v))
                 fresh = True
-            update = self._factorization[0].solve(residual)
+            # a, lam -= the update [[M + ...]]^-1 [R; C / c_q] at (a, lam), in place
+            size, norm_a, residual, finite = newton.iterate(a, lam, self._factorization[0], residual)
+            if not finite:
+                raise _not_finite(t, iteration)
             stats.newton_iterations += 1
-            a -= update[:n]
-            lam -= update[n:]
-            size = np.linalg.norm(update[:n])
             error = size  # with an old matrix Newton contracts linearly: estimate the remaining error
-            if not fresh and self.modified_newton and size > 0.0:  # (a zero update is converged)
+            if not fresh and modified and size > 0.0:  # (a zero update is converged)
                 rate = size / previous_update if previous_update else 1.0
                 error = size * rate / (1.0 - rate) if rate < 1.0 else np.inf
-            if error <= self.relative_tolerance * np.linalg.norm(a) + self.absolute_tolerance + roundoff:
+            if error <= self.relative_tolerance * norm_a + self.absolute_tolerance + roundoff:
                 break
-            if previous_update is not None and size > contraction_limit * previous_update and self.modified_newton:
+            if previous_update is not None and size > contraction_limit * previous_update and modified:
                 if not fresh:  # slow convergence with an old matrix: refresh it
                     self._factorization = None
                     previous_update = None
@@ -154,20 +179,12 @@ class GeneralizedAlpha:
             previous_update = size
             fresh = False
         else:
-            norm = np.linalg.norm(residual)
+            norm = _norm(residual)
             raise SolverError(f"generalized-alpha: Newton did not converge at t = {t:.6g} after "
                               f"{self.max_iterations} iterations (residual norm {norm:.3e}, "
                               f"last update {size:.3e})", t)
-        abar = abar_known + kappa * a
         stats.steps += 1
-        return State(t, q_known + c_q * a, v_known + c_v * a, a, abar, lam)
-
-    def _factorize(self, system, t, q, v, a, lam, c_q, c_v):
-        # index 2: the rows dC/dt / c_v have d/da = C_q + (c_q / c_v) d(C_q v)/dq; the O(h) second term is
-        # left out of the iteration matrix (a simplified Newton iteration)
-        matrix = system.newton_matrix(t, q, v, a, lam, 1.0, c_v, c_q, index=self.index)
-        self.statistics.jacobian_evaluations += 1
-        self._factorization = (self._lu(system, matrix, t, "iteration matrix"), (c_q, c_v))
+        return newton.finish(t, a, lam)
 
     def _lu(self, system, matrix, t, what):
         self.statistics.factorizations += 1
@@ -205,15 +222,17 @@ class GeneralizedAlpha:
         self._factorization = None
         started = time.perf_counter()
         state = self.init(system, grid[0], q0, v0, a0, lam0)
+        counts = steps_per_interval(spacing, h)
+        newton = self.prepare(system, int(counts.sum()))
         stored = [state]
         stopped = False
         show = progress if progress is not None else grid.size > 2000
         for k in tqdm(range(1, grid.size), disable=not show, desc=self.name, unit="step"):
             stopped = pre_step is not None and wants_stop(pre_step(grid[k], state))
-            count = max(1, int(np.ceil(spacing[k - 1] / h * (1 - 1e-12))))
+            count = int(counts[k - 1])
             for j in range(1, count + 1):
                 target = grid[k] if j == count else grid[k - 1] + j * spacing[k - 1] / count
-                state = self.advance(system, state, target, spacing[k - 1] / count)
+                state = self.advance(system, state, target, spacing[k - 1] / count, newton)
             if k % store_every == 0 or k == grid.size - 1 or stopped:
                 stored.append(state)
             if stopped:
@@ -227,7 +246,7 @@ class GeneralizedAlpha:
         """``solve(system, t_grid=t_grid, h=h)``: the output times with steps of at most h."""
         return self.solve(system, t_grid=t_grid, h=h, progress=progress)
 
-    def advance(self, system, state: State, t_target: float, h: float) -> State:
+    def advance(self, system, state: State, t_target: float, h: float, newton=None) -> State:
         """Step to t_target (= state.t + h); on a failed step halve the step and retry.
 
         Raises SolverError naming the time and the last failure once the step would fall below
@@ -238,7 +257,7 @@ class GeneralizedAlpha:
         while state.t < t_target - 1e-14 * max(1.0, abs(t_target)):
             step = min(step, t_target - state.t)
             try:
-                state = self.step(system, state, step)
+                state = self.step(system, state, step, newton)
             except SolverError as failure:
                 self.statistics.rejected_steps += 1
                 self._factorization = None
@@ -258,6 +277,105 @@ class GeneralizedAlpha:
         return self.alpha_f / (1 - self.alpha_f)
 
 
+class _SparseNewton:
+    """Newton on the AssembledSystem's functions, the sparse iteration matrix and SuperLU.
+
+    With the predictor (known parts) q_known, v_known, abar_known of the step, the iterate a gives
+    q = q_known + c_q a, v = v_known + c_v a, abar = abar_known + kappa a.
+    """
+
+    def __init__(self, solver, system):
+        self.solver, self.system = solver, system
+        self.n = system.n_coordinates
+
+    def start(self, state: State, h, c_q, c_v, kappa):
+        am, af, beta, gamma = self.solver.alpha_m, self.solver.alpha_f, self.solver.beta, self.solver.gamma
+        self.t, self.c_q, self.c_v, self.kappa = state.t + h, c_q, c_v, kappa
+        self.abar_known = (af * state.a - am * state.abar) / (1 - am)
+        self.q_known = state.q + h * state.v + h * h * (0.5 - beta) * state.abar + h * h * beta * self.abar_known
+        self.v_known = state.v + h * (1 - gamma) * state.abar + h * gamma * self.abar_known
+
+    def rows(self, a, lam) -> np.ndarray:
+        """[R; C / c_q] (index 3) or [R; dC/dt / c_v] (index 2) at the iterate."""
+        system, t = self.system, self.t
+        q = self.q_known + self.c_q * a
+        v = self.v_known + self.c_v * a
+        if self.solver.index == 3:
+            constraint_rows = system.constraints(t, q) / self.c_q
+        else:
+            constraint_rows = system.constraint_velocity(t, q, v, index=2) / self.c_v
+        return np.concatenate([system.residual(t, q, v, a, lam, index=self.solver.index), constraint_rows])
+
+    def factorize(self, a, lam):
+        # index 2: the rows dC/dt / c_v have d/da = C_q + (c_q / c_v) d(C_q v)/dq; the O(h) second term is
+        # left out of the iteration matrix (a simplified Newton iteration)
+        q = self.q_known + self.c_q * a
+        v = self.v_known + self.c_v * a
+        matrix = self.system.newton_matrix(self.t, q, v, a, lam, 1.0, self.c_v, self.c_q, index=self.solver.index)
+        return self.solver._lu(self.system, matrix, self.t, "iteration matrix")
+
+    def iterate(self, a, lam, factorization, residual=None):
+        """One Newton update of (a, lam) in place; (|update of a|, |a|, the rows, whether they are finite).
+        ``residual``: the rows at (a, lam) when already evaluated."""
+        if residual is None:
+            residual = self.rows(a, lam)
+            if not np.isfinite(residual).all():
+                return np.inf, np.inf, residual, False
+        update = factorization.solve(residual)
+        a -= update[:self.n]
+        lam -= update[self.n:]
+        return _norm(update[:self.n]), _norm(a), residual, True
+
+    def finish(self, t, a, lam) -> State:
+        return State(t, self.q_known + self.c_q * a, self.v_known + self.c_v * a, a,
+                     self.abar_known + self.kappa * a, lam)
+
+
+class _DenseNewton:
+    """The same iteration through a DenseNewtonKernel: predictor, rows, LU solve and update in one
+    buffered call per iteration, the iteration matrix dense, LAPACK LU."""
+
+    def __init__(self, solver, system, kernel, policy=None):
+        self.solver, self.system, self.kernel, self.policy = solver, system, kernel, policy
+        self.scheme = (solver.alpha_m, solver.alpha_f, solver.beta, solver.gamma)
+
+    def start(self, state: State, h, c_q, c_v, kappa):
+        self.t = t = state.t + h
+        system = self.system
+        if self.policy is not None:  # between steps: perhaps compile, or switch to the compiled kernel
+            self.policy.before_step()
+        self.kernel.set_step(state, h, self.scheme, c_q, c_v, kappa, system.input_vector(float(t)),
+                             system._parameters_now())
+
+    def rows(self, a, lam) -> np.ndarray:
+        return self.kernel.rows(a, lam)
+
+    def factorize(self, a, lam):
+        self.solver.statistics.factorizations += 1
+        try:
+            return self.kernel.factorize(a, lam)
+        except SingularMatrix as exc:
+            raise SolverError(f"generalized-alpha: singular iteration matrix at t = {self.t:.6g} ({exc}); "
+                              f"{singular_cause(self.system, self.t, exc.matrix)}", self.t) from None
+
+    def iterate(self, a, lam, factorization, residual=None):
+        return self.kernel.iterate(a, lam, factorization)
+
+    def finish(self, t, a, lam) -> State:
+        q, v, abar = self.kernel.corrected()
+        self.system.current_state = (t, q, v, a, lam)
+        return State(t, q, v, a, abar, lam)
+
+
+def _not_finite(t, iteration) -> SolverError:
+    return SolverError(f"generalized-alpha: the residual is not finite at t = {t:.6g} (iteration {iteration})", t)
+
+
+def _norm(vector) -> float:
+    """The Euclidean norm, as np.linalg.norm computes it for a real vector (sqrt of the dot product)."""
+    return float(np.sqrt(np.dot(vector, vector)))
+
+
 def _vector(values, size, what) -> np.ndarray:
     vector = np.array(values, dtype=float).reshape(-1)
     if vector.size != size:
@@ -267,7 +385,8 @@ def _vector(values, size, what) -> np.ndarray:
 
 def collect(system, states, statistics, solver, info) -> SimulationResult:
     """Stack stored states and evaluate the sensors on them."""
-    sensor_rows = [system.sensor_values(s.t, s.q, s.v, s.a, s.lam) for s in states]
+    sensor_values = sensor_evaluator(system)
+    sensor_rows = [sensor_values(s.t, s.q, s.v, s.a, s.lam) for s in states]
     names = [sensor.name or sensor.type_name for sensor in system.system.sensors]
     sensors = [np.vstack([row[i] for row in sensor_rows]) for i in range(len(names))]
     return SimulationResult(

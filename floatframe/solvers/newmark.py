@@ -26,9 +26,10 @@ class Newmark(GeneralizedAlpha):
     name = "newmark"
 
     def __init__(self, gamma=0.6, beta=None, modified_newton=False, relative_tolerance=1e-10,
-                 absolute_tolerance=1e-12, max_iterations=25, index=3, min_step=None):
+                 absolute_tolerance=1e-12, max_iterations=25, index=3, min_step=None, linear_algebra="auto",
+                 compile="auto"):
         super().__init__(1.0, modified_newton, relative_tolerance, absolute_tolerance, max_iterations,
-                         index, min_step)
+                         index, min_step, linear_algebra, compile)
         if gamma < 0.5:
             raise ValueError(f"Newmark: gamma must be >= 1/2 for stability, got {gamma}")
         self.alpha_m = self.alpha_f = 0.0
@@ -50,6 +51,6 @@ class Trapezoidal(Newmark):
     name = "trapezoidal"
 
     def __init__(self, modified_newton=False, relative_tolerance=1e-10, absolute_tolerance=1e-12,
-                 max_iterations=25, index=3, min_step=None):
+                 max_iterations=25, index=3, min_step=None, linear_algebra="auto", compile="auto"):
         super().__init__(0.5, 0.25, modified_newton, relative_tolerance, absolute_tolerance, max_iterations,
-                         index, min_step)
+                         index, min_step, linear_algebra, compile)

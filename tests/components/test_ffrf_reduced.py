@@ -1,5 +1,6 @@
 """Claims about ObjectFFRFReducedOrder: it is the full FFRF body projected on its modes, exactly; its
 Jacobians are exact; a free body keeps its momenta; its outputs follow the specification; bad input is refused."""
+import casadi as ca
 import numpy as np
 import pytest
 
@@ -214,4 +215,64 @@ def test_wrong_nodes_and_mesh_nodes_out_of_range_are_refused(beam):
     body = add_reduced_ffrf_body(system, mesh.nodes, mass, stiffness, modes.vectors[:, :4])
     system.add(ff.SensorSuperElement(body, 20, "Position"))
     with pytest.raises(ModelError, match="mesh node 20 is out of range"):
+        system.assemble()
+
+
+def rigid_marker_values(system, body, nodes, state):
+    marker = system.add(ff.MarkerSuperElementRigid(body, nodes, np.full(len(nodes), 1.0 / len(nodes)),
+                                                   offset=(0.0, 0.01, 0.0)))
+    assembled = system.assemble()
+    marker_item = system.markers[marker]
+    function = assembled.output_function(
+        lambda ctx: ca.vertcat(marker_item.position(ctx), ca.vec(marker_item.rotation_matrix(ctx)),
+                               marker_item.angular_velocity(ctx), marker_item.relative_rotation(ctx)), "marker")
+    return np.asarray(function(*state)).reshape(-1), assembled
+
+
+def test_super_element_rigid_marker_sees_an_imposed_small_rotation_of_its_nodes(beam):
+    """u_k = phi x p_k + c on the tip face of the full body: the marker's relative rotation is phi exactly
+    (the definition is linear in u), its orientation A exp(phi~), its position moves by c."""
+    mesh, mass, stiffness, _ = beam
+    system = ff.System()
+    body = add_ffrf_body(system, mesh.nodes, mass, stiffness, **POSE)
+    add_tisserand_frame(system, body)
+    tip = np.flatnonzero(mesh.nodes[:, 0] > 0.4 - 1e-9)
+    system.add(ff.SensorSuperElement(body, 0, "Position"))
+    phi, shift = np.array([2e-3, -1e-3, 3e-3]), np.array([1e-3, 2e-3, -1e-3])
+    probe = system.assemble()
+    q = np.zeros(probe.n_coordinates)
+    levers = mesh.nodes[tip] - mesh.nodes[tip].mean(axis=0)
+    for k, lever in zip(tip, levers):
+        q[system.nodes[body.node_numbers[1 + k]].coordinate_indices] = np.cross(phi, lever) + shift
+    values, assembled = rigid_marker_values(system, body, tip, (0.0, q, np.zeros_like(q), np.zeros_like(q),
+                                                                np.zeros(probe.n_multipliers)))
+    rotation = rotations.rotation_matrix(np.array(POSE["euler_parameters"]))
+    centre = mesh.nodes[tip].mean(axis=0) + shift + [0.0, 0.01, 0.0]
+    assert values[:3] == pytest.approx(np.array(POSE["position"]) + rotation @ centre, rel=1e-13)
+    assert values[15:18] == pytest.approx(phi, rel=1e-12)
+    expected = rotation @ rotations.rotation_matrix_from_rotation_vector(phi)
+    assert values[3:12].reshape(3, 3).T == pytest.approx(expected, rel=1e-13, abs=1e-15)
+
+
+def test_super_element_rigid_marker_of_a_reduced_body_equals_that_of_the_full_body(beam):
+    """With a complete basis and the lifted state: the same position, orientation and angular velocity
+    (the reduced marker sums its weighted rows of Psi once)."""
+    full_system, full, reduced_system, reduced, basis = full_and_reduced(beam)
+    tip = np.flatnonzero(beam[0].nodes[:, 0] > 0.4 - 1e-9)
+    probe = reduced_system.assemble()
+    t, q, v, a, lam = random_state(probe, np.random.default_rng(8), scale=1e-3)
+    full_probe = full_system.assemble()
+    values_reduced, _ = rigid_marker_values(reduced_system, reduced, tip, (t, q, v, a, np.zeros_like(lam)))
+    values_full, _ = rigid_marker_values(full_system, full, tip, (t, lift(basis, q), lift(basis, v), lift(basis, a),
+                                                                  np.zeros(full_probe.n_multipliers)))
+    assert np.abs(values_reduced - values_full).max() <= 1e-12 * np.abs(values_full).max()
+
+
+def test_super_element_rigid_marker_on_collinear_nodes_is_refused(beam):
+    mesh, mass, stiffness, modes = beam
+    system = ff.System()
+    body = add_reduced_ffrf_body(system, mesh.nodes, mass, stiffness, modes.vectors[:, :4])
+    line = np.flatnonzero((mesh.nodes[:, 1] < 1e-9) & (mesh.nodes[:, 2] < 1e-9))      # nodes on the x axis
+    system.add(ff.MarkerSuperElementRigid(body, line, np.full(line.size, 1.0 / line.size)))
+    with pytest.raises(ModelError, match="MarkerSuperElementRigid.*lie on a line"):
         system.assemble()

@@ -36,6 +36,7 @@ EXPECTED = {
     "MarkerBodyPosition": (ff.MarkerBodyPosition, "local_position", [0.2, 0, 0]),
     "MarkerSuperElementPosition": (ff.MarkerSuperElementPosition, "weighting_factors", [0.25, 0.75]),
     "MarkerObjectODE2Coordinates": (ff.MarkerObjectODE2Coordinates, "object_number", 2),
+    "MarkerSuperElementRigid": (ff.MarkerSuperElementRigid, "offset", [0, 0, 0.01]),
     "LoadForceVector": (ff.LoadForceVector, "load", [0, 0, -3]),
     "LoadTorqueVector": (ff.LoadTorqueVector, "load", [0, 0.5, 0]),
     "LoadCoordinate": (ff.LoadCoordinate, "load", [4.0]),
@@ -101,11 +102,14 @@ def add_reduced_order_body(mbs):
     modal = mbs.AddNode(ii.NodeGenericODE2(numberOfODE2Coordinates=2, referenceCoordinates=[0, 0],
                                            initialCoordinates=[0, 0], initialCoordinates_t=[0.5, 0.0]))
     matrices = {name: getattr(invariants, field) for name, field in REDUCED_ORDER_MATRICES.items()}
-    return mbs.AddObject(ii.ObjectFFRFreducedOrder(
+    body = mbs.AddObject(ii.ObjectFFRFreducedOrder(
         nodeNumbers=[frame, modal], massMatrixReduced=exu.MatrixContainer(invariants.mass_reduced),
         stiffnessMatrixReduced=exu.MatrixContainer(invariants.stiffness_reduced), modeBasis=invariants.mode_basis,
         referencePositions=invariants.reference_positions, mass=invariants.mass, inertia=invariants.inertia,
         centerOfMass=invariants.center_of_mass, **matrices))
+    mbs.AddMarker(ii.MarkerSuperElementRigid(bodyNumber=body, meshNodeNumbers=[0, 1, 2, 4],
+                                             weightingFactors=[0.25] * 4, offset=[0, 0, 0.01]))
+    return body
 
 
 @pytest.fixture(scope="module")

@@ -375,6 +375,7 @@ def test_pardiso_and_superlu_shift_invert_give_the_same_basis(square_beam, monke
     SuperLU; the modes are the same to round-off either way."""
     pytest.importorskip("pypardiso")
     mass, stiffness = square_beam[1], square_beam[2]
+    monkeypatch.setattr("floatframe.linalg.PARDISO_MIN_SIZE", 0)  # the small beam would take SuperLU
     pardiso = eigenmodes(mass, stiffness, 8, solver="sparse")
     monkeypatch.setitem(sys.modules, "pypardiso", None)          # import fails: the SuperLU fallback
     superlu = eigenmodes(mass, stiffness, 8, solver="sparse")
@@ -382,7 +383,9 @@ def test_pardiso_and_superlu_shift_invert_give_the_same_basis(square_beam, monke
     assert np.abs(pardiso.vectors - superlu.vectors).max() <= 1e-8 * np.abs(superlu.vectors).max()
 
 
-def test_positive_definite_solve_solves_with_one_and_many_right_hand_sides(square_beam):
+@pytest.mark.parametrize("min_size", [0, 10 ** 9], ids=["pardiso", "superlu"])
+def test_positive_definite_solve_solves_with_one_and_many_right_hand_sides(square_beam, monkeypatch, min_size):
+    monkeypatch.setattr("floatframe.linalg.PARDISO_MIN_SIZE", min_size)
     mass, stiffness = square_beam[1], square_beam[2]
     matrix = (stiffness + 1e3 * mass).tocsr()
     solve = positive_definite_solve(matrix)
@@ -392,3 +395,23 @@ def test_positive_definite_solve_solves_with_one_and_many_right_hand_sides(squar
         assert x.shape == b.shape
         backward_scale = (abs(matrix) @ np.abs(x)).max()          # |A| |x|: the size of the terms of A x
         assert np.abs(matrix @ x - b).max() <= 1e-13 * backward_scale
+
+
+def test_deflating_the_rigid_body_modes_gives_the_same_elastic_modes(square_beam):
+    """With node_positions the sparse solver keeps the six zero modes out of the Krylov space (Lanczos sees
+    one vector of an exactly repeated eigenvalue at a time); the elastic modes are the same."""
+    mesh, mass, stiffness = square_beam
+    deflated = eigenmodes(mass, stiffness, 10, solver="sparse", node_positions=mesh.nodes)
+    plain = eigenmodes(mass, stiffness, 10, solver="sparse")
+    assert deflated.eigenvalues == pytest.approx(plain.eigenvalues, rel=1e-10)
+    assert np.abs(deflated.vectors - plain.vectors).max() <= 1e-8 * np.abs(plain.vectors).max()
+    assert np.abs(rigid_body_modes(mesh.nodes).T @ (mass @ deflated.vectors)).max() <= 1e-10
+
+
+def test_deflation_refuses_a_supported_mesh_and_wrong_positions(square_beam):
+    mesh, mass, stiffness = square_beam
+    held = stiffness + sp.diags(np.r_[np.full(3, 1e12), np.zeros(mass.shape[0] - 3)])
+    with pytest.raises(ModelError, match="the mesh is not free: K R != 0"):
+        eigenmodes(mass, held, 4, solver="sparse", node_positions=mesh.nodes)
+    with pytest.raises(ModelError, match="node_positions must have shape"):
+        eigenmodes(mass, stiffness, 4, solver="sparse", node_positions=mesh.nodes[:-1])

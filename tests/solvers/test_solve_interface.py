@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from floatframe.solvers import IDAS, GeneralizedAlpha, Newmark, SolverError, Trapezoidal
-from floatframe.solvers.result import UnknownSensorError, time_grid
+from floatframe.solvers.result import UnknownSensorError, steps_per_interval, time_grid
 
 # (solver, bound on the centre-of-mass error [m] with h = 0.01 s over 1 s): second-order schemes
 # ~0.5 h^2, Newmark gamma = 0.6 (first order) ~0.15 h, IDAS 100 x rtol
@@ -124,3 +124,18 @@ def test_a_non_finite_initial_residual_is_named_not_taken_for_a_singular_matrix(
     mbs.Assemble()
     with pytest.raises(SolverError, match=r"residual is not finite at t = 0 in the initial state \(rows \[2\]\)"):
         GeneralizedAlpha().solve(mbs.GetAssembledSystem(), 0.1, 1)
+
+
+@pytest.mark.parametrize("t_end, n_steps", [(0.6, 6000), (2.0, 20000), (1.0, 3)])
+def test_a_uniform_grid_is_integrated_in_exactly_its_steps(t_end, n_steps):
+    """Grid times carry round-off of a few ulp of t; that must not split an interval into two half steps
+    (a 1e-12 tolerance did so about once in sixty steps of a 6,000-step run and changed the result)."""
+    grid = time_grid("test", t_end, n_steps)
+    h = float(np.min(np.diff(grid)))
+    assert steps_per_interval(np.diff(grid), h).tolist() == [1] * n_steps
+    assert steps_per_interval([2 * h, 2.5 * h, h * (1 + 1e-6)], h).tolist() == [2, 3, 2]   # real subdivisions
+
+
+def test_generalized_alpha_takes_one_step_per_interval_of_a_long_uniform_grid(pendulum):
+    result = GeneralizedAlpha(0.8).solve(pendulum[0], 0.6, 6000, progress=False)
+    assert result.statistics.steps == 6000 and result.statistics.rejected_steps == 0

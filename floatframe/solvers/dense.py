@@ -1,0 +1,446 @@
+"""The low-overhead path of the implicit solvers for small systems: buffered CasADi calls, dense LAPACK LU.
+
+A small model (a rigid body, a reduced-order flexible body with a few modes) costs far less to evaluate
+than to call: a CasADi Function called with NumPy arrays spends about 0.1 ms converting them, against
+about 1 us for the evaluation itself. Here each function is evaluated through CasADi's buffer interface
+(its inputs and outputs bound once to NumPy arrays), the Newton rows R and C / c_q (or dC/dt / c_v) come
+from one Function of (q_known, v_known, a) instead of two calls and a concatenation, and the iteration
+matrix is formed dense and factorized by LAPACK (getrf / getrs) instead of SuperLU.
+
+The solvers choose this path for ``n_coordinates + n_multipliers <= DENSE_LIMIT`` and for models without
+Python user functions; larger models keep the sparse path (``floatframe.solvers.linear.sparse_lu``).
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import math
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+import warnings
+import weakref
+from pathlib import Path
+
+import casadi as ca
+import numpy as np
+import scipy.sparse as sp
+from scipy.linalg import lapack
+
+# Largest n + m for the dense path. Measured on FFRF beams (docs/performance.md): the dense path beats the
+# sparse one at 61 and 133 unknowns and is 16 times slower at 229 (dense matrix, O(N^2) substitution
+# graph, O(N^3) LU).
+DENSE_LIMIT = 100
+
+# Compiling (gcc -O1) takes about COMPILE_SECONDS + COMPILE_SECONDS_PER_INSTRUCTION per SX instruction of
+# the kernel, once per model: the library is cached under its code's SHA-256. Compiled code evaluates
+# 5-25 times faster than CasADi's SX virtual machine (docs/performance.md). Under compile="auto" a solve
+# measures its first DECISION_STEPS steps on the virtual machine and compiles in the background if the
+# rest of the solve would take longer than compiling.
+# Beyond COMPILE_INSTRUCTION_LIMIT instructions gcc's time grows faster than linearly (a 240,000-instruction
+# kernel had not compiled after 8 minutes), so "auto" does not compile such kernels.
+COMPILE_SECONDS = 0.1
+COMPILE_SECONDS_PER_INSTRUCTION = 1.6e-4
+COMPILE_INSTRUCTION_LIMIT = 100_000
+DECISION_STEPS = 64
+COMPILER_FLAGS = ["-O1", "-fPIC", "-shared", "-ffp-contract=off"]  # no fused multiply-adds: IEEE as the VM
+
+_kernels = weakref.WeakKeyDictionary()  # AssembledSystem -> {index: DenseNewtonKernel, "sensors": BufferedFunction}
+
+
+def wants_dense(system, linear_algebra: str) -> bool:
+    """Whether ``system`` is solved on the dense path for the solver option ``linear_algebra``.
+
+    ``"auto"``: dense for n + m <= DENSE_LIMIT without user-function callbacks; ``"dense"``: dense
+    where possible (no callbacks); ``"sparse"``: never.
+    """
+    if linear_algebra == "sparse" or system.context.externals:
+        return False
+    if linear_algebra == "dense":
+        return True
+    return system.n_coordinates + system.n_multipliers <= DENSE_LIMIT
+
+
+def dense_kernel(system, index: int, compile="auto") -> "DenseNewtonKernel":
+    """The kernel of ``system`` for index-3 or index-2 constraint rows, kept for later solves.
+
+    ``compile``: True (compiled to C now, see ``Compilation``), False (CasADi's SX virtual machine) or
+    "auto": the compiled library if it is cached, else the virtual machine (``CompilePolicy`` may then
+    compile in the background).
+    """
+    per_system = _kernels.setdefault(system, {})
+    if index not in per_system:
+        per_system[index] = DenseNewtonKernel(system, index)
+    kernel = per_system[index]
+    if kernel.is_compiled or compile is False:
+        return kernel
+    if compile is True:
+        if compiler() is None and not kernel.is_cached():
+            raise RuntimeError("compile=True needs a C compiler ($CC, gcc or cc on the PATH); none was found")
+        kernel.compile()
+    elif kernel.is_cached():
+        kernel.compile()
+    return kernel
+
+
+class CompilePolicy:
+    """compile="auto" during one solve of ``n_steps`` steps: after DECISION_STEPS steps on the virtual
+    machine, compile in the background if the rest would take longer than compiling (estimated); between
+    two steps, switch to the library once it is there. The compiled code gives the same bits, so the
+    switch does not show in the results."""
+
+    def __init__(self, kernel: "DenseNewtonKernel", n_steps: int):
+        self.kernel, self.n_steps = kernel, n_steps
+        self.deciding = (not kernel.is_compiled and compiler() is not None and n_steps > DECISION_STEPS
+                         and kernel.n_instructions() <= COMPILE_INSTRUCTION_LIMIT)
+        self.steps = 0
+        self.started = None
+
+    def before_step(self) -> None:
+        kernel = self.kernel
+        kernel.poll()
+        if not self.deciding:
+            return
+        if self.started is None:
+            self.started = time.perf_counter()
+        self.steps += 1
+        if self.steps > DECISION_STEPS:
+            self.deciding = False
+            per_step = (time.perf_counter() - self.started) / DECISION_STEPS
+            if per_step * (self.n_steps - DECISION_STEPS) > kernel.compile_seconds():
+                kernel.start_compiling()
+
+
+def compiler() -> str | None:
+    """The C compiler for kernels: $CC, else gcc or cc on the PATH; None without one."""
+    return shutil.which(os.environ.get("CC", "")) or shutil.which("gcc") or shutil.which("cc")
+
+
+def cache_directory() -> Path:
+    """Where compiled kernels are kept: $FLOATFRAME_CACHE, else ~/.cache/floatframe/kernels."""
+    return Path(os.environ.get("FLOATFRAME_CACHE", Path.home() / ".cache" / "floatframe" / "kernels"))
+
+
+def generated_code(functions) -> str:
+    """The C code of ``functions`` (CasADi's code generator, one file)."""
+    generator = ca.CodeGenerator("kernel.c", {"with_header": False})
+    for function in functions:
+        generator.add(function)
+    return generator.dump()
+
+
+def library_path(code: str) -> Path:
+    """The cached shared library of ``code``, named by the SHA-256 of code and compiler flags."""
+    digest = hashlib.sha256((code + " ".join(COMPILER_FLAGS)).encode()).hexdigest()[:32]
+    return cache_directory() / f"kernel_{digest}.so"
+
+
+class Compilation:
+    """The compiler run on generated code, in the background: the compiler writes into a scratch folder
+    of the cache and a shell moves the library into place when it is done, atomically (so concurrent
+    solves see the whole library or none, and a compilation outlives a Python session that ends first)."""
+
+    def __init__(self, code: str, library: Path):
+        self.library = library
+        library.parent.mkdir(parents=True, exist_ok=True)
+        self.scratch = Path(tempfile.mkdtemp(prefix="build_", dir=library.parent))
+        source, built = self.scratch / "kernel.c", self.scratch / library.name
+        self.errors = self.scratch / "errors.txt"
+        source.write_text(code)
+        command = ['"$0" "$@" 2> "$ERRORS" && mv "$BUILT" "$LIBRARY"']
+        environment = dict(os.environ, ERRORS=str(self.errors), BUILT=str(built), LIBRARY=str(library))
+        self.process = subprocess.Popen(["sh", "-c", *command, compiler(), *COMPILER_FLAGS, str(source), "-o",
+                                         str(built)], env=environment, stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.DEVNULL)
+
+    def finished(self, wait: bool = False) -> bool:
+        """Whether the library is in place; raises RuntimeError with the compiler's message if it failed."""
+        if wait:
+            self.process.wait()
+        elif self.process.poll() is None:
+            return False
+        failed = self.process.returncode != 0
+        message = self.errors.read_text().strip()[:2000] if failed and self.errors.is_file() else ""
+        shutil.rmtree(self.scratch, ignore_errors=True)
+        if failed:
+            raise RuntimeError(f"compiling the solver kernel failed: {message}")
+        return True
+
+
+def external_functions(functions, library: Path) -> list[ca.Function]:
+    """``functions`` as loaded from their compiled ``library``."""
+    return [ca.external(function.name(), str(library)) for function in functions]
+
+
+def sensor_evaluator(system):
+    """(t, q, v, a, lam) -> list of sensor value arrays, as ``system.sensor_values`` gives them.
+
+    Without user-function callbacks the sensors Function is evaluated through buffers (about 100 times
+    less call overhead per stored state); with callbacks it is ``system.sensor_values`` itself.
+    """
+    if system.context.externals:
+        return system.sensor_values
+    per_system = _kernels.setdefault(system, {})
+    if "sensors" not in per_system:
+        per_system["sensors"] = BufferedFunction(system.functions["sensors"])
+    function = per_system["sensors"]
+    bounds = system._sensor_slices
+
+    def values(t, q, v, a, lam):
+        stacked = function(t, q, v, a, lam, system.input_vector(float(t)), system._parameters_now())[0]
+        return [stacked[bounds[i]:bounds[i + 1]].copy() for i in range(len(bounds) - 1)]
+    return values
+
+
+class BufferedFunction:
+    """A CasADi Function evaluated through buffers bound to NumPy arrays.
+
+    ``inputs[i]`` and ``outputs[j]`` are the bound arrays (float, contiguous, sized as the Function's
+    inputs and outputs; a matrix is stored column by column). ``shared_inputs`` binds given arrays
+    instead of new ones (several Functions then read the same state). Write into ``inputs`` in place,
+    call ``evaluate()``, read ``outputs``.
+    """
+
+    def __init__(self, function: ca.Function, shared_inputs=()):
+        self.function = function
+        self.inputs = list(shared_inputs) + [np.zeros(function.numel_in(i))
+                                             for i in range(len(shared_inputs), function.n_in())]
+        self.outputs = [np.zeros(function.nnz_out(j)) for j in range(function.n_out())]
+        self._buffer, self.evaluate = function.buffer()
+        for i, array in enumerate(self.inputs):
+            if array.size != function.numel_in(i):
+                raise ValueError(f"{function.name()}: input {i} needs {function.numel_in(i)} values, got {array.size}")
+            self.bind_input(i, array)
+        for j, array in enumerate(self.outputs):
+            self._buffer.set_res(j, memoryview(array))
+
+    def bind_input(self, i: int, array: np.ndarray) -> None:
+        """Read input i from ``array`` (kept alive by the caller) from now on."""
+        self.inputs[i] = array
+        self._buffer.set_arg(i, memoryview(array))
+
+    def __call__(self, *values) -> list[np.ndarray]:
+        """Evaluate at ``values`` (copied into the input buffers); returns the output arrays (not copies)."""
+        for array, value in zip(self.inputs, values):
+            array[:] = value
+        self.evaluate()
+        return self.outputs
+
+
+class DenseNewtonKernel:
+    """One generalized-alpha step's Newton iteration as buffered Functions of one shared input state.
+
+    Inputs (shared): t_{n+1}, q_n, v_n, a_n, abar_n, the scheme [h, alpha_m, alpha_f, beta, gamma, c_q,
+    c_v, kappa], u, p and the iterate a, lambda. From the predictor
+
+        abar_known = (alpha_f a_n - alpha_m abar_n) / (1 - alpha_m),
+        q_known = q_n + h v_n + h^2 (1/2 - beta) abar_n + h^2 beta abar_known,
+        v_known = v_n + h (1 - gamma) abar_n + h gamma abar_known,
+
+    and q = q_known + c_q a, v = v_known + c_v a (as ``GeneralizedAlpha.step``):
+
+    - rows: [R(t, q, v, a, lam); C(t, q) / c_q] (index 2: [R; dC/dt(t, q, v) / c_v]), (n+m,);
+    - matrix: [[M + c_v R_v + c_q R_q, R_lambda], [C_q, 0]] dense (n+m, n+m), column by column;
+    - iterate (with the LU factors and row permutation of that matrix): the rows, the update
+      x = U^-1 L^-1 P r by substitution, a - x_a, lam - x_lam, |x_a|, |a - x_a|, r^T r, and q, v,
+      abar = abar_known + kappa a at the updated iterate.
+
+    R, C, dC/dt and the matrix are the AssembledSystem's own Functions, composed into one SX graph each.
+    """
+
+    def __init__(self, system, index: int):
+        self.n, self.m = n, m = system.n_coordinates, system.n_multipliers
+        size = n + m
+        functions = system.functions
+        t = ca.SX.sym("t")
+        q_n, v_n, a_n, abar_n = (ca.SX.sym(name, n) for name in ("q_n", "v_n", "a_n", "abar_n"))
+        scheme = ca.SX.sym("scheme", 8)
+        h, am, af, beta, gamma, c_q, c_v, kappa = (scheme[k] for k in range(8))
+        u, p = ca.SX.sym("u", system.symbols.u.numel()), ca.SX.sym("p", system.symbols.p.numel())
+        a, lam = ca.SX.sym("a", n), ca.SX.sym("lam", m)
+        abar_known = (af * a_n - am * abar_n) / (1 - am)
+        q_known = q_n + h * v_n + h * h * (0.5 - beta) * abar_n + h * h * beta * abar_known
+        v_known = v_n + h * (1 - gamma) * abar_n + h * gamma * abar_known
+
+        def rows_at(a, lam):
+            q, v = q_known + c_q * a, v_known + c_v * a
+            if index == 3:
+                constraint_rows = functions["constraints"](t, q, u, p) / c_q
+            else:
+                constraint_rows = functions[system.form_name("constraint_velocity", 2)](t, q, v, u, p) / c_v
+            return ca.vertcat(functions[system.form_name("residual", index)](t, q, v, a, lam, u, p), constraint_rows)
+
+        q, v = q_known + c_q * a, v_known + c_v * a
+        rows = rows_at(a, lam)
+        matrix = ca.densify(functions[system.form_name("newton_matrix", index)](t, q, v, a, lam, 1.0, c_v, c_q,
+                                                                       ca.DM.zeros(n), u, p))
+        factors, permutation = ca.SX.sym("lu", size, size), ca.SX.sym("permutation", size, size)
+        update = _lu_substitution(factors, permutation @ rows)
+        a_new, lam_new = a - update[:n], lam - update[n:]
+        scalars = ca.vertcat(ca.norm_2(update[:n]), ca.norm_2(a_new), ca.dot(rows, rows))
+        corrected = [q_known + c_q * a_new, v_known + c_v * a_new, abar_known + kappa * a_new]
+        state = [t, q_n, v_n, a_n, abar_n, scheme, u, p, a, lam]
+        self.functions = [ca.Function("newton_rows", state, [rows]),
+                          ca.Function("dense_newton_matrix", state, [matrix]),
+                          ca.Function("newton_iterate", state + [factors, permutation],
+                                      [a_new, lam_new, rows, scalars, *corrected])]
+        self.is_compiled = False
+        self._library = None  # the path of the compiled library, once asked for
+        self._compilation = None  # a Compilation under way
+        self._bind(self.functions)
+
+    def _bind(self, functions) -> None:
+        rows, matrix, iterate = functions
+        self._rows = BufferedFunction(rows)
+        shared = self._rows.inputs
+        self._matrix = BufferedFunction(matrix, shared)
+        self._iterate = BufferedFunction(iterate, shared)
+        self._outputs = self._iterate.outputs[:4]
+        self._bound = None  # the DenseLU whose factors are in the iterate Function's inputs
+
+    def n_instructions(self) -> int:
+        """SX instructions of the kernel's three Functions."""
+        return sum(function.n_instructions() for function in self.functions)
+
+    def compile_seconds(self) -> float:
+        """Estimated time to compile this kernel [s] (constants at the top of this module)."""
+        return COMPILE_SECONDS + COMPILE_SECONDS_PER_INSTRUCTION * self.n_instructions()
+
+    def library(self) -> Path:
+        """The cached library of this kernel's code (which may not exist yet)."""
+        if self._library is None:
+            self._library = library_path(generated_code(self.functions))
+        return self._library
+
+    def is_cached(self) -> bool:
+        """Whether the compiled library of this kernel is in the cache."""
+        return self.library().is_file()
+
+    def start_compiling(self) -> None:
+        """Compile in the background; ``poll`` switches to the library once it is there."""
+        if self._compilation is None:
+            self._compilation = Compilation(generated_code(self.functions), self.library())
+
+    def poll(self) -> None:
+        """Switch to the compiled library if a background compilation has finished; warn if it failed
+        (the virtual machine then goes on)."""
+        if self._compilation is None:
+            return
+        try:
+            if self._compilation.finished():
+                self._use_library()
+        except RuntimeError as exc:
+            self._compilation = None
+            warnings.warn(f"{exc}; the solve evaluates CasADi's virtual machine instead", RuntimeWarning)
+
+    def compile(self) -> None:
+        """Evaluate compiled C code from now on (same operations, same IEEE arithmetic); compiles unless
+        the library is cached. Raises RuntimeError with the compiler's message if compiling fails."""
+        if not self.is_cached():
+            self.start_compiling()
+        if self._compilation is not None:
+            compilation, self._compilation = self._compilation, None
+            compilation.finished(wait=True)
+        self._use_library()
+
+    def _use_library(self) -> None:
+        self._bind(external_functions(self.functions, self.library()))
+        self._compilation = None
+        self.is_compiled = True
+
+    def set_step(self, state, h, scheme, c_q, c_v, kappa, u, p) -> None:
+        """Bind the step from ``state`` (t_n, q_n, v_n, a_n, abar_n) by h; scheme = (alpha_m, alpha_f, beta, gamma)."""
+        inputs = self._rows.inputs
+        inputs[0][0] = state.t + h
+        inputs[1][:] = state.q
+        inputs[2][:] = state.v
+        inputs[3][:] = state.a
+        inputs[4][:] = state.abar
+        inputs[5][:] = (h, *scheme, c_q, c_v, kappa)
+        inputs[6][:] = u
+        inputs[7][:] = p
+
+    def rows(self, a, lam) -> np.ndarray:
+        """The Newton rows (n+m,) at the iterate (a, lam); a view into the output buffer."""
+        inputs = self._rows.inputs
+        inputs[8][:] = a
+        inputs[9][:] = lam
+        self._rows.evaluate()
+        return self._rows.outputs[0]
+
+    def factorize(self, a, lam) -> "DenseLU":
+        """LU of the iteration matrix at (a, lam); raises SingularMatrix if it has none."""
+        inputs = self._rows.inputs
+        inputs[8][:] = a
+        inputs[9][:] = lam
+        self._matrix.evaluate()
+        size = self.n + self.m
+        return DenseLU(self._matrix.outputs[0].reshape(size, size, order="F"))
+
+    def iterate(self, a, lam, factorization: "DenseLU"):
+        """One Newton update of (a, lam) in place; (|update of a|, |a|, the rows, whether they are finite)."""
+        inputs = self._iterate.inputs
+        if factorization is not self._bound:
+            inputs[10][:] = factorization.packed
+            inputs[11][:] = factorization.permutation
+            self._bound = factorization
+        inputs[8][:] = a
+        inputs[9][:] = lam
+        self._iterate.evaluate()
+        a_new, lam_new, rows, scalars = self._outputs
+        a[:] = a_new
+        lam[:] = lam_new
+        size, norm_a, square = scalars.tolist()
+        finite = math.isfinite(square) or bool(np.isfinite(rows).all())  # r^T r may overflow alone
+        return size, norm_a, rows, finite
+
+    def corrected(self):
+        """Copies of q, v, abar at the iterate of the last ``iterate``."""
+        return tuple(array.copy() for array in self._iterate.outputs[4:])
+
+
+def _lu_substitution(factors, right):
+    """x with L U x = right: L unit lower and U upper triangular, packed in ``factors`` as LAPACK's getrf
+    leaves them (L below the diagonal, U on and above)."""
+    size = right.numel()
+    forward = ca.SX.zeros(size)
+    for i in range(size):                     # y_i = b_i - sum_{j<i} L_ij y_j
+        forward[i] = right[i] - ca.dot(factors[i, :i].T, forward[:i]) if i else right[i]
+    backward = ca.SX.zeros(size)
+    for i in reversed(range(size)):           # x_i = (y_i - sum_{j>i} U_ij x_j) / U_ii
+        rest = ca.dot(factors[i, i + 1:].T, backward[i + 1:]) if i < size - 1 else 0
+        backward[i] = (forward[i] - rest) / factors[i, i]
+    return backward
+
+
+class DenseLU:
+    """LAPACK LU (getrf) of a dense matrix, P A = L U, as flat column-major arrays for DenseNewtonKernel:
+    ``packed`` (L and U) and ``permutation`` (the matrix P)."""
+
+    def __init__(self, matrix: np.ndarray):
+        factors, pivots, info = lapack.dgetrf(matrix)
+        if info != 0:
+            raise SingularMatrix(sp.csc_matrix(matrix),
+                                 "Factor is exactly singular" if info > 0 else f"getrf failed ({info})")
+        size = matrix.shape[0]
+        self.packed = np.ravel(factors, order="F").copy()
+        order = list(range(size))
+        for i, pivot in enumerate(pivots.tolist()):    # the row interchanges of getrf, in turn
+            order[i], order[pivot] = order[pivot], order[i]
+        self.permutation = np.zeros(size * size)
+        self.permutation[_row_numbers(size) + size * np.array(order)] = 1.0  # P[k, order[k]] = 1, by column
+
+
+@functools.lru_cache(maxsize=8)
+def _row_numbers(size: int) -> np.ndarray:
+    return np.arange(size)
+
+
+class SingularMatrix(RuntimeError):
+    """A dense iteration matrix without an LU; ``matrix`` (sparse) for naming the cause."""
+
+    def __init__(self, matrix, message):
+        super().__init__(message)
+        self.matrix = matrix
