@@ -98,3 +98,10 @@ def test_index2_trapezoidal_converges_with_order_two_to_a_fine_index3_solution()
     ratios = np.array(errors[:-1]) / np.array(errors[1:])
     assert errors[0] < 1e-3
     np.testing.assert_allclose(ratios, 4.0, rtol=0.05)  # measured 4.000, 4.005
+
+
+def test_the_dense_and_the_sparse_newton_paths_give_the_same_index2_solution():
+    assembled, sensor = pendulum()
+    runs = [Newmark(0.5, 0.25, index=2, relative_tolerance=1e-12, linear_algebra=path).solve(assembled, 0.4, 40)
+            .sensor(sensor) for path in ("dense", "sparse")]
+    np.testing.assert_allclose(runs[0], runs[1], rtol=0, atol=1e-12)
