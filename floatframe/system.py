@@ -124,11 +124,13 @@ class System:
         constraints = ca.vertcat(*constraint_parts) if constraint_parts else ca.SX(0, 1)
         if ca.depends_on(constraints, ca.vertcat(ctx.v, ctx.a, ctx.lam)):
             raise ModelError("position-level constraints may depend only on q and t")
-        residual += reaction_forces(ctx, constraints, norm_rows)  # + C_q^T lambda, see there
+        reactions = reaction_forces(ctx, constraints, norm_rows)  # + C_q^T lambda, see there
+        residual += reactions
+        index2 = index2_form(ctx, [*self.nodes, *connectors], constraints, norm_rows, reactions)
 
         sensor_expressions = [ca.vec(s.expression(ctx)) for s in self.sensors]
         assembled = AssembledSystem(ctx, residual, linear, constraints, sensor_expressions, q_reference, q_initial,
-                                    v_initial, owners, self, time.perf_counter() - started)
+                                    v_initial, owners, self, time.perf_counter() - started, index2)
         self.assembled = assembled  # user functions may query the system during the checks
         for item in [*self.objects, *self.loads]:
             item.check(assembled)
@@ -160,7 +162,7 @@ class AssembledSystem:
     """
 
     def __init__(self, ctx, nonlinear_residual, linear, constraints, sensor_expressions, q_reference, q_initial,
-                 v_initial, constraint_owners, system, build_time):
+                 v_initial, constraint_owners, system, build_time, index2=None):
         started = time.perf_counter()
         self.system = system
         self.n_coordinates = ctx.q.numel()
@@ -206,6 +208,20 @@ class AssembledSystem:
         constraint_velocity = constraint_jacobian @ v + ca.jacobian(constraints, t)             # dC/dt
         constraint_acceleration_rest = ca.jtimes(constraint_velocity, ca.vertcat(q, t), ca.vertcat(v, 1))
         state = [t, q, v, a, lam]
+        index2_outputs = {}
+        self.has_index2_form = index2 is not None
+        if index2 is not None:  # the connectors' own velocity-level form, see index2_form
+            parts = ca.Function("index2_parts", [ctx.t, ctx.q, ctx.v, ctx.lam, u_symbol, p_symbol], list(index2))
+            velocity_index2, correction = parts(t, q, v, lam, u, p)
+            residual_index2 = residual + correction
+            newton_matrix_index2 = ca.blockcat([
+                [iteration + c_q * sparse_jacobian(correction, q), sparse_jacobian(residual_index2, lam)],
+                [sparse_jacobian(velocity_index2, v), symbol(self.n_multipliers, self.n_multipliers)]])
+            index2_outputs = {
+                "residual_index2": (state, residual_index2),
+                "newton_matrix_index2": (state + [c_a, c_v, c_q, delta], newton_matrix_index2),
+                "constraint_velocity_index2": ([t, q, v], velocity_index2),
+            }
         outputs = {
             "residual": (state, residual),
             "constraints": ([t, q], constraints),
@@ -215,6 +231,7 @@ class AssembledSystem:
             "constraint_acceleration_rest": ([t, q, v], constraint_acceleration_rest),  # d2C/dt2 - C_q a
             "mass_matrix": (state + [c_a, c_v, c_q, delta], iteration),
             "sensors": (state, sensors),
+            **index2_outputs,
         }
         # every function also takes the inputs u and the parameters p, last
         self.functions = {name: ca.Function(name, inputs + [u, p], [output]) for name, (inputs, output) in outputs.items()}
@@ -257,24 +274,33 @@ class AssembledSystem:
         return self._residual_with_jacobian
 
     # --- evaluation -------------------------------------------------------------------------
-    def residual(self, t, q, v, a, lam) -> np.ndarray:
+    def residual(self, t, q, v, a, lam, index=3) -> np.ndarray:
+        """R (n,); ``index=2``: with the reactions of the index-2 form (``index2_form``) where there is one."""
         self.current_state = (t, q, v, a, lam)
-        return _dense(self._call("residual", t, q, v, a, lam))
+        return _dense(self._call(self.form_name("residual", index), t, q, v, a, lam))
 
     def constraints(self, t, q) -> np.ndarray:
         return _dense(self._call("constraints", t, q))
 
-    def constraint_velocity(self, t, q, v) -> np.ndarray:
-        return _dense(self._call("constraint_velocity", t, q, v))
+    def constraint_velocity(self, t, q, v, index=3) -> np.ndarray:
+        """dC/dt (m,); ``index=2``: the velocity-level equations of the index-2 form where there is one."""
+        return _dense(self._call(self.form_name("constraint_velocity", index), t, q, v))
 
     def constraint_acceleration_rest(self, t, q, v) -> np.ndarray:
         """d^2 C / dt^2 - C_q a: the acceleration-level constraint is C_q a + this = 0."""
         return _dense(self._call("constraint_acceleration_rest", t, q, v))
 
-    def newton_matrix(self, t, q, v, a, lam, c_a, c_v, c_q) -> sp.csc_matrix:
-        """[[c_a R_a + c_v R_v + c_q R_q, R_lambda], [C_q, 0]], exact and sparse, (n+m, n+m)."""
+    def newton_matrix(self, t, q, v, a, lam, c_a, c_v, c_q, index=3) -> sp.csc_matrix:
+        """[[c_a R_a + c_v R_v + c_q R_q, R_lambda], [C_q, 0]], exact and sparse, (n+m, n+m).
+
+        ``index=2``: of the index-2 form where there is one, with J = d(velocity equations)/dv for C_q.
+        """
         self.current_state = (t, q, v, a, lam)
-        return self._sparse("newton_matrix", t, q, v, a, lam, c_a, c_v, c_q, self._no_shift)
+        return self._sparse(self.form_name("newton_matrix", index), t, q, v, a, lam, c_a, c_v, c_q, self._no_shift)
+
+    def form_name(self, name, index) -> str:
+        """The name of function ``name`` in ``functions`` for the scheme of this index (see index2_form)."""
+        return name + "_index2" if index == 2 and self.has_index2_form else name
 
     def constraint_jacobian(self, t, q) -> sp.csc_matrix:
         return self._sparse("constraint_jacobian", t, q)
@@ -430,6 +456,37 @@ class AssembledSystem:
         """Owners of the given constraint rows, for error messages."""
         names = sorted({self.constraint_owners[r] for r in rows if 0 <= r < len(self.constraint_owners)})
         return ", ".join(names) if names else "(none)"
+
+
+def index2_form(ctx, items, constraints, norm_rows, reactions):
+    """(velocity equations J v + c (m,), their reactions minus ``reactions`` (n,)), or None.
+
+    Where connectors declare their own velocity-level equations (``Context.add_velocity_constraint``:
+    a spherical joint on a rigid body, in Exudyn's omega form with the unnormalised A_E), the index-2
+    schemes use them instead of dC/dt, and the reactions become J^T lambda with J = d/dv of them (the
+    Euler-parameter norm rows keep C_q^T lambda). On theta^T theta = 1 both forms are equal; they differ
+    by O(theta^T theta - 1), the drift of the norm at index 2. Other rows keep dC/dt = C_q v + C_t.
+    """
+    if not ctx.velocity_constraints:
+        return None
+    parts = []
+    for item in items:
+        if not item.multiplier_indices.size:
+            continue
+        equations = ctx.velocity_constraints.get(item)
+        if equations is None:
+            position = ctx.constraints[item]
+            equations = ca.jtimes(position, ctx.q, ctx.v) + ca.jacobian(position, ctx.t)
+        elif equations.numel() != item.multiplier_indices.size:
+            raise item.error("declared velocity-level constraints of another size than its constraints")
+        parts.append(equations)
+    velocity = ca.vertcat(*parts)
+    if ca.depends_on(velocity, ca.vertcat(ctx.a, ctx.lam)):
+        raise ModelError("velocity-level constraints may depend only on q, v and t")
+    mask = ca.DM(np.asarray(norm_rows, dtype=float))
+    jacobian = ca.jacobian(velocity, ctx.v)                                                      # J
+    index2_reactions = ca.jtimes(constraints, ctx.q, mask * ctx.lam, True) + jacobian.T @ ((1 - mask) * ctx.lam)
+    return velocity, index2_reactions - reactions
 
 
 def reaction_forces(ctx, constraints, norm_rows) -> ca.SX:

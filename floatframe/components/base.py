@@ -125,6 +125,7 @@ class Context:
     system: object = None
     lhs: list = field(default_factory=list)          # (index array, SX terms) added to R
     constraints: dict = field(default_factory=dict)  # component -> SX constraint vector
+    velocity_constraints: dict = field(default_factory=dict)  # component -> its index-2 form, see below
     externals: list = field(default_factory=list)    # (placeholder, callback, input expressions)
     kinematic_velocity: ca.SX = None                 # v with Euler-parameter rates projected, see below
     rotation_indices: list = field(default_factory=list)  # coordinate indices of each node's Euler parameters
@@ -223,6 +224,14 @@ class Context:
     def add_constraint(self, component, equations: ca.SX) -> None:
         """Position-level constraint equations C(q, t) = 0 owned by ``component``."""
         self.constraints[component] = ca.vec(equations)
+
+    def add_velocity_constraint(self, component, equations: ca.SX) -> None:
+        """The index-2 form of ``component``'s constraints, linear in v: J(q, t) v + c(q, t) = 0.
+
+        Used by the index-2 schemes instead of dC/dt; its reactions are then J^T lambda. Equal to
+        dC/dt where the Euler parameters have unit norm (see ``ObjectRigidBody.point_velocity``).
+        """
+        self.velocity_constraints[component] = ca.vec(equations)
 
     def external(self, callback, inputs: list) -> ca.SX:
         """A placeholder for ``callback(*inputs)``; the builder wires the call into the graph."""

@@ -158,6 +158,19 @@ class ObjectRigidBody(Body):
     def rotation_matrix(self, ctx):
         return self.node.rotation_matrix(ctx)
 
+    def point_velocity(self, ctx, local_position):
+        """Velocity [m/s] of a body-fixed point in the index-2 form: v + A_E (omega_b x p).
+
+        omega_b = G_local theta_t and A_E = I + 2 theta0 e~ + 2 e~ e~ (e = theta_1..3), the rotation
+        matrix that is not normalised by theta^T theta. On theta^T theta = 1 this is d/dt of
+        ``local_position``; off it (the norm drifts at index 2) it is Exudyn's velocity-level form.
+        """
+        theta = self.node.euler_parameters(ctx)
+        e_tilde = ca.skew(theta[1:])
+        rotation = ca.DM.eye(3) + 2 * theta[0] * e_tilde + 2 * e_tilde @ e_tilde      # A_E
+        omega_local = rotations.g_local(theta) @ ctx.velocities(self.node)[3:]
+        return ctx.velocities(self.node)[:3] + rotation @ ca.cross(omega_local, ca.DM(local_position))
+
     def angular_velocity(self, ctx):
         return self.node.angular_velocity(ctx)
 

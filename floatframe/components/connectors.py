@@ -154,6 +154,9 @@ class SphericalJoint(Connector):
     def add_terms(self, ctx):
         x0, x1 = (m.position(ctx) for m in self.markers)
         ctx.add_constraint(self, (x1 - x0)[self.constrained_axes])
+        if any(m.has_index2_velocity for m in self.markers):  # a point on a rigid body: Exudyn's index-2 form
+            v0, v1 = (m.velocity_index2(ctx) for m in self.markers)
+            ctx.add_velocity_constraint(self, (v1 - v0)[self.constrained_axes])
 
     def output(self, ctx, variable):
         if variable == "Force":  # lambda: the constraint force on marker 0 (marker 1 gets -lambda), global

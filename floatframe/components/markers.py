@@ -19,6 +19,14 @@ class Marker(Component):
     family = "marker"
     kind = ""  # "position", "rigid" (position and orientation) or "coordinates"
 
+    # True where the marker has its own index-2 point velocity (ObjectRigidBody.point_velocity)
+    has_index2_velocity = False
+
+    def velocity_index2(self, ctx):
+        """The point's velocity [m/s] for the index-2 schemes: dx/dt = x_q v + x_t unless a marker says otherwise."""
+        position = self.position(ctx)
+        return ca.jtimes(position, ctx.q, ctx.v) + ca.jacobian(position, ctx.t)
+
     def position(self, ctx):
         raise self.error("gives no position")
 
@@ -138,6 +146,16 @@ class MarkerBodyPosition(Marker):
 
     def position(self, ctx):
         return self.body.local_position(ctx, self.local_position)
+
+    @property
+    def has_index2_velocity(self):
+        return hasattr(self.body, "point_velocity")
+
+    def velocity_index2(self, ctx):
+        """The point's velocity in the index-2 form (``ObjectRigidBody.point_velocity``) on a rigid body."""
+        if self.has_index2_velocity:
+            return self.body.point_velocity(ctx, self.local_position)
+        return super().velocity_index2(ctx)
 
 
 class MarkerBodyRigid(_RigidMixin, MarkerBodyPosition):

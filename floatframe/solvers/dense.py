@@ -269,12 +269,13 @@ class DenseNewtonKernel:
             if index == 3:
                 constraint_rows = functions["constraints"](t, q, u, p) / c_q
             else:
-                constraint_rows = functions["constraint_velocity"](t, q, v, u, p) / c_v
-            return ca.vertcat(functions["residual"](t, q, v, a, lam, u, p), constraint_rows)
+                constraint_rows = functions[system.form_name("constraint_velocity", 2)](t, q, v, u, p) / c_v
+            return ca.vertcat(functions[system.form_name("residual", index)](t, q, v, a, lam, u, p), constraint_rows)
 
         q, v = q_known + c_q * a, v_known + c_v * a
         rows = rows_at(a, lam)
-        matrix = ca.densify(functions["newton_matrix"](t, q, v, a, lam, 1.0, c_v, c_q, ca.DM.zeros(n), u, p))
+        matrix = ca.densify(functions[system.form_name("newton_matrix", index)](t, q, v, a, lam, 1.0, c_v, c_q,
+                                                                       ca.DM.zeros(n), u, p))
         factors, permutation = ca.SX.sym("lu", size, size), ca.SX.sym("permutation", size, size)
         update = _lu_substitution(factors, permutation @ rows)
         a_new, lam_new = a - update[:n], lam - update[n:]

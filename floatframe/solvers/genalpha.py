@@ -303,15 +303,15 @@ class _SparseNewton:
         if self.solver.index == 3:
             constraint_rows = system.constraints(t, q) / self.c_q
         else:
-            constraint_rows = system.constraint_velocity(t, q, v) / self.c_v
-        return np.concatenate([system.residual(t, q, v, a, lam), constraint_rows])
+            constraint_rows = system.constraint_velocity(t, q, v, index=2) / self.c_v
+        return np.concatenate([system.residual(t, q, v, a, lam, index=self.solver.index), constraint_rows])
 
     def factorize(self, a, lam):
         # index 2: the rows dC/dt / c_v have d/da = C_q + (c_q / c_v) d(C_q v)/dq; the O(h) second term is
         # left out of the iteration matrix (a simplified Newton iteration)
         q = self.q_known + self.c_q * a
         v = self.v_known + self.c_v * a
-        matrix = self.system.newton_matrix(self.t, q, v, a, lam, 1.0, self.c_v, self.c_q)
+        matrix = self.system.newton_matrix(self.t, q, v, a, lam, 1.0, self.c_v, self.c_q, index=self.solver.index)
         return self.solver._lu(self.system, matrix, self.t, "iteration matrix")
 
     def iterate(self, a, lam, factorization, residual=None):
