@@ -54,18 +54,24 @@ def exudyn_fem_module(part: int):
     return exudyn_fem
 
 
-def against_exudyn(repeat: int) -> None:
-    exudyn_fem = exudyn_fem_module(2)
-    if exudyn_fem is None:
-        return
-    mass = add_node_mass(read_abaqus_mtx(f"{ROTOR}MASS1.mtx"), 9, 0.1)
-    stiffness = 1e-2 * read_abaqus_mtx(f"{ROTOR}STIF1.mtx")
+def exudyn_rotor(exudyn_fem):
+    """Exudyn's FEMinterface with the rotor disc as in its test models: stiffness x 1e-2, 0.1 kg at node 9."""
     fem = exudyn_fem.FEMinterface()
     fem.ImportFromAbaqusInputFile(f"{ROTOR}.inp", typeName="Instance", name="rotor-1")
     fem.ReadMassMatrixFromAbaqus(f"{ROTOR}MASS1.mtx")
     fem.ReadStiffnessMatrixFromAbaqus(f"{ROTOR}STIF1.mtx")
     fem.ScaleStiffnessMatrix(1e-2)
     fem.AddNodeMass(9, 0.1)
+    return fem
+
+
+def against_exudyn(repeat: int) -> None:
+    exudyn_fem = exudyn_fem_module(2)
+    if exudyn_fem is None:
+        return
+    mass = add_node_mass(read_abaqus_mtx(f"{ROTOR}MASS1.mtx"), 9, 0.1)
+    stiffness = 1e-2 * read_abaqus_mtx(f"{ROTOR}STIF1.mtx")
+    fem = exudyn_rotor(exudyn_fem)
     ours, theirs = [], []
     for _ in range(repeat):
         start = time.perf_counter()
@@ -87,12 +93,7 @@ def craig_bampton_against_exudyn(repeat: int) -> None:
     mass = add_node_mass(read_abaqus_mtx(f"{ROTOR}MASS1.mtx"), 9, 0.1)
     stiffness = 1e-2 * read_abaqus_mtx(f"{ROTOR}STIF1.mtx")
     faces = [mesh.nodes_in_plane((0.0, 0.0, z), (0.0, 0.0, 1.0)) for z in (0.0, 0.5)]
-    fem = exudyn_fem.FEMinterface()
-    fem.ImportFromAbaqusInputFile(f"{ROTOR}.inp", typeName="Instance", name="rotor-1")
-    fem.ReadMassMatrixFromAbaqus(f"{ROTOR}MASS1.mtx")
-    fem.ReadStiffnessMatrixFromAbaqus(f"{ROTOR}STIF1.mtx")
-    fem.ScaleStiffnessMatrix(1e-2)
-    fem.AddNodeMass(9, 0.1)
+    fem = exudyn_rotor(exudyn_fem)
     time_craig_bampton("rotor disc", mass, stiffness, mesh.nodes, faces, fem, exudyn_fem, repeat)
     block = block_mesh(2.0, 0.4, 0.4, *SIZES[1])
     mass, stiffness = linear_elastic_matrices(block, youngs_modulus=2.1e11, poissons_ratio=0.3, density=7850)

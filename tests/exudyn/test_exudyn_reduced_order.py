@@ -31,6 +31,16 @@ def test_the_interface_computes_exudyns_invariants_to_round_off(shared_rotor_dat
     assert (ours.nModes, ours.nNodes, ours.nODE2FFRFreduced) == (theirs.nModes, theirs.nNodes, theirs.nODE2FFRFreduced)
 
 
+def rotor_sensors(exu, ii, mbs, fem, body) -> list:
+    """The displacement of the axis node at the disc and the frame's angular velocity."""
+    middle = fem.GetNodeAtPoint([0, 0, 0.25])
+    return [mbs.AddSensor(ii.SensorSuperElement(bodyNumber=body["oFFRFreducedOrder"], meshNodeNumber=middle,
+                                                storeInternal=True,
+                                                outputVariableType=exu.OutputVariableType.Displacement)),
+            mbs.AddSensor(ii.SensorNode(nodeNumber=body["nRigidBody"], storeInternal=True,
+                                        outputVariableType=exu.OutputVariableType.AngularVelocity))]
+
+
 def torqued_rotor(exu, ii, fem_module, craig_bampton=False):
     """The reduced rotor (8 modes) on spring-dampers at its end faces, driven by a torque about x and z on a
     MarkerSuperElementRigid at the right face, with a spring-damper on that marker too; sensors: the marker
@@ -54,12 +64,7 @@ def torqued_rotor(exu, ii, fem_module, craig_bampton=False):
         mbs.AddObject(ii.ObjectConnectorCartesianSpringDamper(markerNumbers=[marker, ground_marker],
                                                               stiffness=[2e6] * 3, damping=[2e3] * 3))
     mbs.AddLoad(ii.LoadTorqueVector(markerNumber=marker, loadVector=[200.0, 0.0, 50.0]))
-    middle = fem.GetNodeAtPoint([0, 0, 0.25])
-    sensors = [mbs.AddSensor(ii.SensorSuperElement(bodyNumber=body["oFFRFreducedOrder"], meshNodeNumber=middle,
-                                                   storeInternal=True,
-                                                   outputVariableType=exu.OutputVariableType.Displacement)),
-               mbs.AddSensor(ii.SensorNode(nodeNumber=body["nRigidBody"], storeInternal=True,
-                                           outputVariableType=exu.OutputVariableType.AngularVelocity))]
+    sensors = rotor_sensors(exu, ii, mbs, fem, body)
     mbs.Assemble()
     return mbs, sensors, models.tight_settings(exu, 100, 1e-4)
 
@@ -105,12 +110,7 @@ def rotor_under_gravity(exu, ii, fem_module):
     ground_marker = mbs.AddMarker(ii.MarkerBodyPosition(bodyNumber=ground, localPosition=[0, 0, 0]))
     mbs.AddObject(ii.ObjectConnectorCartesianSpringDamper(markerNumbers=[marker, ground_marker],
                                                           stiffness=[2e5] * 3, damping=[2e3] * 3))
-    middle = fem.GetNodeAtPoint([0, 0, 0.25])
-    sensors = [mbs.AddSensor(ii.SensorSuperElement(bodyNumber=body["oFFRFreducedOrder"], meshNodeNumber=middle,
-                                                   storeInternal=True,
-                                                   outputVariableType=exu.OutputVariableType.Displacement)),
-               mbs.AddSensor(ii.SensorNode(nodeNumber=body["nRigidBody"], storeInternal=True,
-                                           outputVariableType=exu.OutputVariableType.AngularVelocity))]
+    sensors = rotor_sensors(exu, ii, mbs, fem, body)
     mbs.Assemble()
     return mbs, sensors, models.tight_settings(exu, 200, 1e-4)
 
