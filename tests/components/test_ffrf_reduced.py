@@ -276,3 +276,20 @@ def test_super_element_rigid_marker_on_collinear_nodes_is_refused(beam):
     system.add(ff.MarkerSuperElementRigid(body, line, np.full(line.size, 1.0 / line.size)))
     with pytest.raises(ModelError, match="MarkerSuperElementRigid.*lie on a line"):
         system.assemble()
+
+
+def test_a_mass_matrix_whose_node_blocks_are_not_multiples_of_the_identity_is_warned_about(beam):
+    """The velocity terms from the invariants assume M_ij = m_ij I_3 (Exudyn's formulas do too)."""
+    mesh, mass, stiffness, modes = beam
+    coupled = mass.tolil()
+    coupled[0, 1] = coupled[1, 0] = 0.1 * mass[0, 0]
+    deviation = 0.1 * mass[0, 0] / abs(mass).max()
+    with pytest.warns(UserWarning, match=r"node blocks of the mass matrix are not multiples of the identity "
+                                         rf"\(deviation {deviation:.2e} of max \|M\|\)"):
+        ReducedOrderInvariants.from_fe_matrices(coupled.tocsr(), stiffness, modes.vectors[:, :4], mesh.nodes)
+
+
+def test_fe_matrices_of_the_wrong_size_are_refused(beam):
+    mesh, mass, stiffness, modes = beam
+    with pytest.raises(ModelError, match=r"stiffness_matrix_ff has shape \(57, 57\), expected \(60, 60\)"):
+        ReducedOrderInvariants.from_fe_matrices(mass, stiffness[:57, :57], modes.vectors[:, :4], mesh.nodes)
