@@ -184,6 +184,8 @@ class ReducedOrderInvariants:
                 raise fault(f"{name} must have shape {shape} for a mode basis of shape {basis.shape}, got {array.shape}")
             if not np.all(np.isfinite(array)):
                 raise fault(f"{name} contains NaN or inf")
+            if name in ("mass_reduced", "stiffness_reduced", "inertia", "psi_tilde_psi_tilde"):
+                array = _symmetric(array)                       # symmetric by definition; round-off removed
             values[name] = float(array) if name == "mass" else array
         invariants = cls(**values)
         invariants.check(fault)
@@ -274,6 +276,8 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
         self.n_mesh_nodes = invariants.n_mesh_nodes
         self.reference_positions = invariants.reference_positions
         self.mass, self.inertia, self.center_of_mass = invariants.mass, invariants.inertia, invariants.center_of_mass
+        tilde_tilde = invariants.psi_tilde_psi_tilde
+        self._quadratic_blocks = [[tilde_tilde[a::3, b::3] for b in range(3)] for a in range(3)]   # Q_ab (n_m, n_m)
         self.compute_ffrf_terms = bool(compute_ffrf_terms)
 
     def connect(self, system):
@@ -369,23 +373,29 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
             eye = ca.DM.eye(3)
             z = ca.kron(zeta, eye)                                               # Z = zeta (x) I (3 n_m, 3)
             zeta_t_omega = ca.kron(zeta_t, omega)                                # (zeta_t (x) I) omega
-            tilde_tilde_z = ca.DM(inv.psi_tilde_psi_tilde) @ z                   # M_Psi~Psi~ Z
+            # y[a][b] = Q_ab zeta with Q_ab[j, k] = M_Psi~Psi~[3j + a, 3k + b]: the nine products that all terms
+            # quadratic in zeta share (Z^T M_Psi~Psi~ Z, its centrifugal and Coriolis parts), made once
+            y = [[ca.DM(self._quadratic_blocks[a][b]) @ zeta for b in range(3)] for a in range(3)]
             x_tilde_z = ca.DM(inv.xref_tilde_psi_tilde) @ z                      # M_xPsi~ Z
             s = inv.mass * ca.DM(rotations.skew(inv.center_of_mass)) + ca.DM(inv.phit_t_psi_tilde) @ z   # S
             b = ca.DM(inv.xref_tilde_psi) + z.T @ ca.DM(inv.psi_tilde_psi)      # B
-            j = ca.DM(inv.inertia) + x_tilde_z + x_tilde_z.T + z.T @ tilde_tilde_z   # J
+            z_tilde_tilde_z = ca.vertcat(*[ca.horzcat(*[ca.dot(zeta, y[a][b]) for b in range(3)]) for a in range(3)])
+            j = ca.DM(inv.inertia) + x_tilde_z + x_tilde_z.T + z_tilde_tilde_z   # J
             phit_psi = ca.DM(inv.phit_t_psi)
             omega_tilde = rotations.skew(omega)
             local_a_t = rotation.T @ a_t
             terms[:3] += inv.mass * a_t + rotation @ (phit_psi @ zeta_tt - s @ alpha - omega_tilde @ (s @ omega)
                                                       + 2 * omega_tilde @ (phit_psi @ zeta_t))
-            coriolis_r = ca.DM(inv.xref_tilde_psi_tilde) @ zeta_t_omega + z.T @ (
-                ca.DM(inv.psi_tilde_psi_tilde) @ zeta_t_omega)
+            # (M_xPsi~ + Z^T M_Psi~Psi~)(zeta_t (x) omega); row a of the second part is sum_b omega_b zeta^T Q_ab
+            # zeta_t = sum_b omega_b (Q_ba zeta) . zeta_t, as M_Psi~Psi~ is symmetric
+            coriolis_r = ca.DM(inv.xref_tilde_psi_tilde) @ zeta_t_omega + ca.vertcat(
+                *[sum(omega[b] * ca.dot(y[b][a], zeta_t) for b in range(3)) for a in range(3)])
             terms[3:7] += -g_local.T @ (s.T @ local_a_t + b @ zeta_tt - j @ alpha - omega_tilde @ (j @ omega)
                                         - 2 * coriolis_r)
-            centrifugal_f = ca.DM(inv.xref_tilde_psi_tilde).T @ omega + tilde_tilde_z @ omega   # (3 n_m,)
-            terms[7:] += (phit_psi.T @ local_a_t - b.T @ alpha
-                          - ca.reshape(centrifugal_f, 3, self.n_modes).T @ omega
+            # (I (x) omega)^T (M_xPsi~^T + M_Psi~Psi~ Z) omega; the second part is sum_ab omega_a omega_b Q_ab zeta
+            centrifugal = (ca.reshape(ca.DM(inv.xref_tilde_psi_tilde).T @ omega, 3, self.n_modes).T @ omega
+                           + sum(omega[a] * omega[b] * y[a][b] for a in range(3) for b in range(3)))
+            terms[7:] += (phit_psi.T @ local_a_t - b.T @ alpha - centrifugal
                           - 2 * ca.DM(inv.psi_tilde_psi).T @ zeta_t_omega)
             if linear:
                 terms[7:] += ca.DM(inv.mass_reduced) @ zeta_tt + ca.DM(inv.stiffness_reduced) @ zeta
