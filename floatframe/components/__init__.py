@@ -1,7 +1,7 @@
 """Components: nodes, bodies, the FFRF body, markers, connectors, loads and sensors."""
 from floatframe.components.base import Component, Context, ModelError
-from floatframe.components.bodies import ObjectGround, ObjectRigidBody
-from floatframe.components.connectors import (CartesianSpringDamper, CoordinateConstraint,
+from floatframe.components.bodies import ObjectGround, ObjectMassPoint, ObjectRigidBody
+from floatframe.components.connectors import (CartesianSpringDamper, CoordinateConstraint, CoordinateSpringDamper,
                                               CoordinateVectorConstraint, SphericalJoint)
 from floatframe.components.ffrf import FloatingFrameBody, ObjectFFRF
 from floatframe.components.ffrf_reduced import ObjectFFRFReducedOrder, ReducedOrderInvariants, add_reduced_ffrf_body
@@ -18,9 +18,11 @@ __all__ = [
     "Context",
     "ModelError",
     "ObjectGround",
+    "ObjectMassPoint",
     "ObjectRigidBody",
     "CartesianSpringDamper",
     "CoordinateConstraint",
+    "CoordinateSpringDamper",
     "CoordinateVectorConstraint",
     "SphericalJoint",
     "FloatingFrameBody",

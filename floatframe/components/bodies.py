@@ -1,4 +1,5 @@
-"""Bodies without flexibility: the ground and the rigid body on an Euler-parameter node."""
+"""Bodies without flexibility: the ground, the mass point on a point node and the rigid body on an
+Euler-parameter node."""
 from __future__ import annotations
 
 import casadi as ca
@@ -6,7 +7,7 @@ import numpy as np
 
 from floatframe import rotations
 from floatframe.components.base import Component, resolve
-from floatframe.components.nodes import NodeRigidBodyEP
+from floatframe.components.nodes import NodePoint, NodeRigidBodyEP
 from floatframe.parameters import Parameter
 
 
@@ -186,3 +187,38 @@ class ObjectRigidBody(Body):
     def reference_point(self, local_position):
         theta = self.node.reference_coordinates[3:]
         return self.node.reference_coordinates[:3] + rotations.rotation_matrix(theta) @ np.asarray(local_position)
+
+
+class ObjectMassPoint(Body):
+    """A point mass ``mass`` [kg] on a NodePoint (3 displacement coordinates): m a = f. Body-fixed points are
+    offsets that do not turn (the point has no orientation)."""
+
+    type_name = "ObjectMassPoint"
+
+    def __init__(self, node_number, mass, name=""):
+        super().__init__(name)
+        self.node_number = node_number
+        self.mass = self.vector(mass, 1, "mass", symbolic=True)
+        if not isinstance(self.mass, Parameter) and self.mass[0] < 0:
+            raise self.error(f"mass must be >= 0, got {self.mass[0]}")
+
+    def connect(self, system):
+        self.node = resolve(system, "node", self.node_number, self, "node_number")
+        if not isinstance(self.node, NodePoint):
+            raise self.error(f"node_number must refer to a NodePoint, got {self.node.label}")
+
+    def add_terms(self, ctx):
+        ctx.add_lhs(self.node.coordinate_indices, ctx.value(self.mass) * ctx.accelerations(self.node))  # m a
+
+    def add_mass_proportional_load(self, ctx, acceleration):
+        """m g [N] on the point, g [m/s^2] global."""
+        ctx.add_force(self.node.coordinate_indices, ctx.value(self.mass) * acceleration)
+
+    def local_position(self, ctx, local_position):
+        return self.node.position(ctx) + ca.DM(local_position)
+
+    def origin_acceleration(self, ctx):
+        return ctx.accelerations(self.node)
+
+    def reference_point(self, local_position):
+        return self.node.reference_coordinates + np.asarray(local_position, dtype=float)

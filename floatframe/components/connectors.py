@@ -134,6 +134,42 @@ class CartesianSpringDamper(Connector):
         return outputs[variable]()
 
 
+class CoordinateSpringDamper(Connector):
+    """Force f = k (q1 - q0 - offset) + d (q1_t - q0_t) between two coordinate markers (one coordinate each),
+    acting +f on q0 and -f on q1; ``stiffness`` [N/m], ``damping`` [N s/m], ``offset`` in the coordinate's
+    unit. The output ``Force`` is f."""
+
+    type_name = "CoordinateSpringDamper"
+    marker_kinds = ("coordinates",)
+
+    def __init__(self, marker_numbers, stiffness, damping=0.0, offset=0.0, name=""):
+        super().__init__(marker_numbers, name)
+        self.stiffness = self.vector(stiffness, 1, "stiffness", symbolic=True)
+        self.damping = self.vector(damping, 1, "damping", symbolic=True)
+        self.offset = self.vector(offset, 1, "offset", symbolic=True)
+
+    def add_terms(self, ctx):
+        q0, q1 = (marker.coordinates(ctx) for marker in self.markers)
+        for k, q in enumerate((q0, q1)):
+            if q.numel() != 1:
+                raise self.error(f"marker_numbers[{k}] ({self.markers[k].label}) must give one coordinate, "
+                                 f"gives {q.numel()}")
+        ctx.add_force(np.arange(ctx.q.numel()), ca.jtimes(q0 - q1, ctx.q, self.force(ctx), True))  # f d(q0 - q1)
+
+    def force(self, ctx):
+        q0, q1 = (marker.coordinates(ctx) for marker in self.markers)
+        return (ctx.value(self.stiffness) * (q1 - q0 - ctx.value(self.offset))
+                + ctx.value(self.damping) * ctx.time_derivative(q1 - q0))
+
+    def output(self, ctx, variable):
+        q0, q1 = (marker.coordinates(ctx) for marker in self.markers)
+        outputs = {"Force": lambda: self.force(ctx), "Displacement": lambda: q1 - q0,
+                   "Velocity": lambda: ctx.time_derivative(q1 - q0)}
+        if variable not in outputs:
+            raise self.error(f"has no output variable '{variable}'; available: {sorted(outputs)}")
+        return outputs[variable]()
+
+
 class SphericalJoint(Connector):
     """x1 - x0 = 0 for the constrained global axes (default all three).
 

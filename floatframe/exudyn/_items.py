@@ -221,6 +221,13 @@ def ObjectRigidBody(item, number, mbs):
     return fc.ObjectRigidBody(item.nodeNumber, item.mass, item.inertia, name=item.name)
 
 
+@register("ObjectMassPoint", "object", "MassPoint", dict(mass=0.0, nodeNumber=-1), short="MassPoint",
+          deprecated=dict(physicsMass="mass"),
+          outputs=dict(body=("Position", "Displacement", "Velocity", "Acceleration")))
+def ObjectMassPoint(item, number, mbs):
+    return fc.ObjectMassPoint(item.nodeNumber, item.mass, name=item.name)
+
+
 @register("ObjectFFRF", "object", "FFRF", dict(
     nodeNumbers=[], massMatrixFF=None, stiffnessMatrixFF=None, dampingMatrixFF=None, forceVector=[],
     forceUserFunction=0, massMatrixUserFunction=0, computeFFRFterms=True, objectIsInitialized=False),
@@ -309,6 +316,18 @@ def ObjectConnectorCartesianSpringDamper(item, number, mbs):
     return fc.CartesianSpringDamper(item.markerNumbers, *(live_value(item, number, name)
                                                           for name in ("stiffness", "damping", "offset")),
                                     name=item.name)
+
+
+@register("ObjectConnectorCoordinateSpringDamper", "object", "ConnectorCoordinateSpringDamper", dict(
+    markerNumbers=[-1, -1], stiffness=0.0, damping=0.0, offset=0.0, activeConnector=True, springForceUserFunction=0),
+    short="CoordinateSpringDamper", outputs=dict(object=("Force", "Displacement", "Velocity")),
+    live=("stiffness", "damping", "offset"))
+def ObjectConnectorCoordinateSpringDamper(item, number, mbs):
+    check_active(item, number)
+    check_unset(item, number, "springForceUserFunction")
+    return fc.CoordinateSpringDamper(item.markerNumbers, *(live_value(item, number, name)
+                                                           for name in ("stiffness", "damping", "offset")),
+                                     name=item.name)
 
 
 @register("ObjectJointSpherical", "object", "JointSpherical", dict(

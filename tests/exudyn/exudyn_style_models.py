@@ -240,6 +240,32 @@ def user_function_block(exu, ii, fem_module):
     return mbs, sensors, settings(exu, 8, 1e-2)
 
 
+def mass_point_on_springs(exu, ii, fem_module):
+    """A 2 kg mass point: a coordinate spring-damper (with offset) on x, a Cartesian spring-damper in y and z
+    to a ground point, and gravity as a LoadMassProportional; 200 steps of 1e-3 s."""
+    mbs = exu.SystemContainer().AddSystem()
+    node = mbs.AddNode(ii.NodePoint(referenceCoordinates=[0.1, 0.2, 0.3], initialVelocities=[0.5, 0, -0.2]))
+    body = mbs.AddObject(ii.ObjectMassPoint(mass=2.0, nodeNumber=node))
+    ground_node = mbs.AddNode(ii.NodePointGround(referenceCoordinates=[0, 0, 0]))
+    ground_x = mbs.AddMarker(ii.MarkerNodeCoordinate(nodeNumber=ground_node, coordinate=0))
+    point_x = mbs.AddMarker(ii.MarkerNodeCoordinate(nodeNumber=node, coordinate=0))
+    mbs.AddObject(ii.ObjectConnectorCoordinateSpringDamper(markerNumbers=[ground_x, point_x], stiffness=400.0,
+                                                           damping=2.0, offset=0.05))
+    ground = mbs.AddObject(ii.ObjectGround())
+    anchor = mbs.AddMarker(ii.MarkerBodyPosition(bodyNumber=ground, localPosition=[0, 0, 1.0]))
+    point = mbs.AddMarker(ii.MarkerBodyPosition(bodyNumber=body, localPosition=[0, 0, 0]))
+    mbs.AddObject(ii.ObjectConnectorCartesianSpringDamper(markerNumbers=[anchor, point], stiffness=[0, 100.0, 300.0],
+                                                          damping=[0, 1, 1]))
+    mbs.AddLoad(ii.LoadMassProportional(markerNumber=mbs.AddMarker(ii.MarkerBodyMass(bodyNumber=body)),
+                                        loadVector=[0, 0, -9.81]))
+    sensors = [mbs.AddSensor(ii.SensorBody(bodyNumber=body, storeInternal=True,
+                                           outputVariableType=exu.OutputVariableType.Position)),
+               mbs.AddSensor(ii.SensorObject(objectNumber=1, storeInternal=True,
+                                             outputVariableType=exu.OutputVariableType.Force))]
+    mbs.Assemble()
+    return mbs, sensors, tight_settings(exu, 200, 1e-3)
+
+
 def run(builder, exu, ii, fem_module):
     """Build and solve; returns the stored data [t, values...] of every sensor."""
     mbs, sensors, simulation_settings = builder(exu, ii, fem_module)

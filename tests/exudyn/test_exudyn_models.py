@@ -55,3 +55,14 @@ def test_block_models_run_without_exudyn(shared_block_data):
     assert np.linalg.norm(omega[-1, 1:]) == pytest.approx(np.linalg.norm(omega[0, 1:]), rel=1e-2)
     assert position[-1, 0] == pytest.approx(0.1)
     assert np.all(np.isfinite(position))
+
+
+@pytest.mark.exudyn
+def test_a_mass_point_on_springs_under_gravity_matches_exudyn():
+    """ObjectMassPoint, ObjectConnectorCoordinateSpringDamper with an offset, a CartesianSpringDamper and
+    LoadMassProportional on a MarkerBodyMass (measured: 8e-16 of the scale)."""
+    reference, _ = exudyn_run(models.mass_point_on_springs)
+    ours, _ = floatframe_run(models.mass_point_on_springs)
+    for exudyn_data, floatframe_data in zip(reference, ours):
+        scale = np.abs(exudyn_data[:, 1:]).max()
+        np.testing.assert_allclose(floatframe_data[:, 1:], exudyn_data[:, 1:], atol=1e-12 * scale, rtol=0)

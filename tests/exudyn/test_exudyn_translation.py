@@ -39,6 +39,8 @@ EXPECTED = {
     "MarkerSuperElementRigid": (ff.MarkerSuperElementRigid, "offset", [0, 0, 0.01]),
     "MarkerBodyMass": (ff.MarkerBodyMass, "body_number", 8),
     "LoadMassProportional": (ff.LoadMassProportional, "load", [0, -9.81, 0]),
+    "ObjectMassPoint": (ff.ObjectMassPoint, "mass", [3.0]),
+    "ObjectConnectorCoordinateSpringDamper": (ff.CoordinateSpringDamper, "stiffness", [50.0]),
     "LoadForceVector": (ff.LoadForceVector, "load", [0, 0, -3]),
     "LoadTorqueVector": (ff.LoadTorqueVector, "load", [0, 0.5, 0]),
     "LoadCoordinate": (ff.LoadCoordinate, "load", [4.0]),
@@ -88,6 +90,11 @@ def catalogue():
     mbs.AddSensor(ii.SensorObject(objectNumber=joint, outputVariableType=variables.Force))
     mbs.AddSensor(ii.SensorSuperElement(bodyNumber=ffrf, meshNodeNumber=1, outputVariableType=variables.Velocity))
     add_reduced_order_body(mbs)
+    point = mbs.AddNode(ii.NodePoint(referenceCoordinates=[0, 0, 2]))
+    mbs.AddObject(ii.ObjectMassPoint(nodeNumber=point, mass=3.0))
+    mbs.AddObject(ii.ObjectConnectorCoordinateSpringDamper(
+        markerNumbers=[m_fixed, mbs.AddMarker(ii.MarkerNodeCoordinate(nodeNumber=point, coordinate=1))],
+        stiffness=50.0))
     mbs.Assemble()
     return mbs
 
@@ -148,6 +155,8 @@ def test_every_registered_item_translates_to_its_component(assembled_catalogue, 
 def expected_size(item, variable):
     if variable == "RotationMatrix":
         return 9
+    if item.type_string == "ConnectorCoordinateSpringDamper":
+        return 1
     if variable.startswith("Coordinates") or (item.type_string.startswith("FFRF") and variable == "Force"):
         return {"RigidBodyEP": 7, "Point": 3, "PointGround": 0, "FFRF": 13, "GenericODE2": 2,
                 "FFRFreducedOrder": 9}[item.type_string]
@@ -182,7 +191,7 @@ def test_outputs_a_kind_does_not_list_are_refused_with_the_supported_ones(assemb
 
 
 @pytest.mark.parametrize("family, data, kind", [
-    ("object", {"objectType": "MassPoint", "physicsMass": 1.0}, "MassPoint"),
+    ("object", {"objectType": "MassPoint2D", "physicsMass": 1.0}, "MassPoint2D"),
     ("object", {"objectType": "JointRevoluteZ"}, "JointRevoluteZ"),
     ("marker", {"markerType": "BodyCable2DShape", "bodyNumber": 0}, "BodyCable2DShape"),
     ("node", {"nodeType": "RigidBodyRxyz"}, "RigidBodyRxyz"),
@@ -190,21 +199,21 @@ def test_outputs_a_kind_does_not_list_are_refused_with_the_supported_ones(assemb
 def test_a_kind_outside_the_table_raises_naming_it_and_the_supported_kinds(family, data, kind):
     mbs = exu.SystemContainer().AddSystem()
     add = getattr(mbs, f"Add{family.capitalize()}")
-    supported = {"object": "Ground, RigidBody, FFRF", "marker": "NodeRigid, NodePosition",
+    supported = {"object": "Ground, RigidBody, MassPoint, FFRF", "marker": "NodeRigid, NodePosition",
                  "node": "Point, PointGround, RigidBodyEP"}[family]
     with pytest.raises(ExudynLayerError, match=f"unknown {family} type '{kind}'.*supported {family} types: {supported}"):
         add(data)
 
 
 def test_an_item_class_outside_the_table_does_not_fall_through():
-    class ObjectMassPoint(Item):
-        family, type_string, parameters = "object", "MassPoint", {"physicsMass": 0.0}
+    class ObjectMassPoint2D(Item):
+        family, type_string, parameters = "object", "MassPoint2D", {"physicsMass": 0.0}
 
     mbs = exu.SystemContainer().AddSystem()
-    with pytest.raises(ExudynLayerError, match="unknown object type 'MassPoint'"):
-        mbs.AddObject(ObjectMassPoint(physicsMass=1.0))
-    with pytest.raises(ExudynLayerError, match="unknown object type 'MassPoint'"):
-        translate(ObjectMassPoint(), 0, mbs)
+    with pytest.raises(ExudynLayerError, match="unknown object type 'MassPoint2D'"):
+        mbs.AddObject(ObjectMassPoint2D(physicsMass=1.0))
+    with pytest.raises(ExudynLayerError, match="unknown object type 'MassPoint2D'"):
+        translate(ObjectMassPoint2D(), 0, mbs)
 
 
 @pytest.mark.parametrize("make, old, new, value", [
@@ -237,8 +246,8 @@ def test_only_supported_items_have_visualization_classes():
     assert set(VISUALIZATION_CLASSES) == expected
     assert set(SUPPORTED_NAMES) == {cls.__name__ for cls in ITEM_CLASSES} | set(SHORT_NAMES) | expected
     assert exu.VObjectRigidBody is ii.VRigidBody
-    for name in ("VObjectMassPoint", "VObjectGenericODE2", "VObjectJointGeneric", "VObjectJointRevoluteZ",
-                 "VObjectConnectorSpringDamper", "VObjectConnectorCoordinateSpringDamper"):
+    for name in ("VObjectMassPoint2D", "VObjectGenericODE2", "VObjectJointGeneric", "VObjectJointRevoluteZ",
+                 "VObjectConnectorSpringDamper", "VObjectConnectorTorsionalSpringDamper"):
         assert not hasattr(ii, name)
         with pytest.raises(AttributeError, match=f"'{name}'.*closest supported name"):
             getattr(exu, name)
