@@ -140,7 +140,7 @@ class FloatingFrameBody(Component):
         frame = self.frame(ctx)
         local = self.reference_positions.reshape(-1, 3).T + self.local_displacements(ctx)
         positions = frame["position"] + frame["rotation"] @ local
-        reference = np.column_stack([self.reference_mesh_position(k) for k in range(self.n_mesh_nodes)])
+        reference = self.reference_mesh_positions().T
         velocities = ca.reshape(ctx.time_derivative(ca.vec(positions)), 3, self.n_mesh_nodes)
         return {"Position": positions, "Displacement": positions - reference, "Velocity": velocities}
 
@@ -237,11 +237,16 @@ class FloatingFrameBody(Component):
             return ca.jtimes(ctx.time_derivative(position), ca.vertcat(ctx.q, ctx.v), ca.vertcat(ctx.v, ctx.a))
         raise self.error(f"mesh nodes have no output variable '{variable}'; available: {list(self.mesh_outputs)}")
 
-    def reference_mesh_position(self, mesh_node: int) -> np.ndarray:
-        """Global position of a mesh node in the reference configuration of frame and mesh."""
+    def reference_mesh_positions(self, mesh_nodes=None) -> np.ndarray:
+        """Global positions (k, 3) of mesh nodes (default: all) in the reference configuration of frame and mesh."""
         frame_reference = self.rigid_node.reference_coordinates
         rotation = rotations.rotation_matrix(frame_reference[3:])
-        return frame_reference[:3] + rotation @ self.reference_positions[3 * mesh_node:3 * mesh_node + 3]
+        local = self.reference_positions.reshape(-1, 3)
+        return frame_reference[:3] + (local if mesh_nodes is None else local[mesh_nodes]) @ rotation.T
+
+    def reference_mesh_position(self, mesh_node: int) -> np.ndarray:
+        """Global position (3,) of one mesh node in the reference configuration."""
+        return self.reference_mesh_positions([mesh_node])[0]
 
     def weighted_position(self, ctx, mesh_nodes, weights):
         """Global position of the weighted sum of mesh-node positions (super-element marker)."""

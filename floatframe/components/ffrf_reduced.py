@@ -279,6 +279,7 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
         tilde_tilde = invariants.psi_tilde_psi_tilde
         self._quadratic_blocks = [[tilde_tilde[a::3, b::3] for b in range(3)] for a in range(3)]   # Q_ab (n_m, n_m)
         self.compute_ffrf_terms = bool(compute_ffrf_terms)
+        self._ffrf_function = None   # made on first use (ffrf_function)
 
     def connect(self, system):
         nodes = [resolve(system, "node", ref, self, f"node_numbers[{i}]") for i, ref in enumerate(self.node_numbers)]
@@ -345,7 +346,7 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
         """(q, q_t) -> (M, f) of the object alone (n_c,), without user functions: its mass matrix (n_c, n_c) and
         f = f_v - [0, 0, K_red zeta + D_red zeta_t], the quadratic velocity vector and the elastic and damping forces,
         so that the equations of motion are M q_tt = f + (other forces). q without reference values."""
-        if getattr(self, "_ffrf_function", None) is None:
+        if self._ffrf_function is None:
             ctx, q_object, v_object = object_context(self)
             acceleration = ctx.object_accelerations
             terms = self.generalized_terms(ctx, acceleration, user_functions=False, ffrf_terms=True)

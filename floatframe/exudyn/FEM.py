@@ -21,6 +21,7 @@ from floatframe.exudyn import _items as items
 from floatframe.exudyn._matrix import MatrixContainer
 from floatframe.exudyn._names import ExudynLayerError
 from floatframe.components.ffrf import tisserand_rows
+from floatframe.components.ffrf_reduced import ReducedOrderInvariants
 from floatframe.exudyn.utilities import AngularVelocity2EulerParameters_t, Skew
 from floatframe.fem.mesh import NODES_PER_ELEMENT
 
@@ -401,7 +402,9 @@ class ObjectFFRFreducedOrderInterface:
             raise ExudynLayerError("ObjectFFRFreducedOrderInterface: the FEMinterface has no mode basis; call "
                                    "ComputeEigenmodes(...) or ComputeHurtyCraigBamptonModes(...) first")
         positions = femInterface.GetNodePositionsAsArray()
-        invariants = core_fem_invariants(femInterface, positions)
+        invariants = ReducedOrderInvariants.from_fe_matrices(
+            femInterface.GetMassMatrix(sparse=True), femInterface.GetStiffnessMatrix(sparse=True),
+            femInterface.modeBasis["matrix"], positions, what="ObjectFFRFreducedOrderInterface")
         self.modeBasis = invariants.mode_basis
         self.trigList = (femInterface.GetSurfaceTriangles().tolist()
                          if femInterface._mesh is not None and femInterface._mesh.elements else [])
@@ -503,11 +506,3 @@ class ObjectFFRFreducedOrderInterface:
         """Quadratic velocity vector minus elastic and damping forces (7 + n_m,), as Exudyn's user function."""
         return self._ffrf_terms(mbs, qReduced, qReduced_t)[1]
 
-
-def core_fem_invariants(femInterface: FEMinterface, positions):
-    """The core invariants of the FEMinterface's mode basis on its mass and stiffness matrices."""
-    from floatframe.components.ffrf_reduced import ReducedOrderInvariants
-
-    return ReducedOrderInvariants.from_fe_matrices(
-        femInterface.GetMassMatrix(sparse=True), femInterface.GetStiffnessMatrix(sparse=True),
-        femInterface.modeBasis["matrix"], positions, what="ObjectFFRFreducedOrderInterface")
