@@ -53,6 +53,11 @@ class _RigidMixin:
         node = self.rotation_node()
         return ca.DM.eye(3) if node is None else node.rotation_matrix(ctx)
 
+    def angular_velocity(self, ctx):
+        """omega of the marker's frame, global [rad/s] (G theta_t of its node; zero on the ground)."""
+        node = self.rotation_node()
+        return ca.DM.zeros(3) if node is None else node.angular_velocity(ctx)
+
     def apply_torque(self, ctx, torque):
         """Generalized force G^T tau of a global torque [N m] on the Euler parameters."""
         node = self.rotation_node()
