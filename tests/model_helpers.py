@@ -31,3 +31,27 @@ def random_state(assembled, rng, scale=1e-2):
             q[rows] = theta - node.reference_coordinates[3:]
             v[rows] -= theta * (theta @ v[rows])
     return 0.37, q, v, a, rng.standard_normal(m)
+
+
+def newton_matrix_error(assembled, rng, n_states=3, step=1e-6, c_a=1.0, c_v=0.37, c_q=0.011):
+    """Largest deviation of the exact Newton matrix [[R_a c_a + R_v c_v + R_q c_q, C_q^T], [C_q, 0]] from
+    central finite differences at random states, relative to its largest entry."""
+    n = assembled.n_coordinates
+    worst = 0.0
+    for _ in range(n_states):
+        t, q, v, a, lam = random_state(assembled, rng)
+        exact = assembled.newton_matrix(t, q, v, a, lam, c_a, c_v, c_q).toarray()
+
+        def stacked(x):
+            shift = x[:n]
+            return np.concatenate([assembled.residual(t, q + c_q * shift, v + c_v * shift, a + c_a * shift,
+                                                      lam + x[n:]),
+                                   assembled.constraints(t, q + shift)])
+
+        numeric = np.zeros_like(exact)
+        for k in range(exact.shape[1]):
+            e = np.zeros(exact.shape[1])
+            e[k] = step
+            numeric[:, k] = (stacked(e) - stacked(-e)) / (2 * step)
+        worst = max(worst, np.abs(exact - numeric).max() / np.abs(exact).max())
+    return worst
