@@ -101,15 +101,23 @@ def inertia_from_six(values) -> np.ndarray:
 
 
 class ObjectRigidBody(Body):
-    """Rigid body with its centre of mass at an Euler-parameter node.
+    """Rigid body on an Euler-parameter node, its centre of mass at ``center_of_mass`` from the node.
 
-    Parameters: ``mass`` [kg], ``inertia`` [kg m^2] about the COM in body axes, as 3x3 or six
-    entries [Jxx, Jyy, Jzz, Jyz, Jxz, Jxy] (Exudyn's ``mass``, ``inertia``).
+    Parameters: ``mass`` m [kg]; ``inertia`` J [kg m^2] about the node (the body's reference point, as
+    Exudyn's physicsInertia), in body axes, as 3x3 or six entries [Jxx, Jyy, Jzz, Jyz, Jxz, Jxy];
+    ``center_of_mass`` b [m], body-fixed, from the node to the centre of mass (Exudyn's
+    physicsCenterOfMass). With b = 0 the inertia is the one about the centre of mass; otherwise it is
+    J = J_C + m (b^T b I - b b^T) (Steiner) for the inertia J_C about the centre of mass.
+
+    Equations (omega_b = G_l theta_t, alpha_b = G_l theta_tt + G_l(theta_t) theta_t, A the rotation):
+
+        m (a + A (alpha_b x b + omega_b x (omega_b x b)))                    = f
+        G_l^T (J alpha_b + omega_b x J omega_b + m b x (A^T a))              = G_l^T tau_b
     """
 
     type_name = "ObjectRigidBody"
 
-    def __init__(self, node_number, mass, inertia, name=""):
+    def __init__(self, node_number, mass, inertia, center_of_mass=(0.0, 0.0, 0.0), name=""):
         super().__init__(name)
         self.node_number = node_number
         self.mass = self.vector(mass, 1, "mass", symbolic=True)
@@ -122,13 +130,28 @@ class ObjectRigidBody(Body):
             self.inertia = self.matrix(matrix, (3, 3), "inertia")
             if not np.allclose(self.inertia, self.inertia.T, rtol=1e-12, atol=0):
                 raise self.error("inertia must be symmetric")
+        self.center_of_mass = self.vector(center_of_mass, 3, "center_of_mass", symbolic=True)
         if not isinstance(self.mass, Parameter) and self.mass[0] < 0:
             raise self.error(f"mass must be >= 0, got {self.mass[0]}")
+
+    @property
+    def has_offset(self) -> bool:
+        """Whether the centre of mass may be away from the node (a Parameter counts as away)."""
+        return isinstance(self.center_of_mass, Parameter) or bool(np.any(self.center_of_mass != 0))
 
     def connect(self, system):
         self.node = resolve(system, "node", self.node_number, self, "node_number")
         if not isinstance(self.node, NodeRigidBodyEP):
             raise self.error(f"node_number must refer to a NodeRigidBodyEP, got {self.node.label}")
+
+    def inertia_matrix(self, ctx):
+        """J about the node, body axes, 3x3 (a Parameter's six entries arranged symmetrically)."""
+        inertia = ctx.value(self.inertia)
+        if inertia.numel() == 6:  # a Parameter [Jxx, Jyy, Jzz, Jyz, Jxz, Jxy]
+            inertia = ca.vertcat(ca.horzcat(inertia[0], inertia[5], inertia[4]),
+                                 ca.horzcat(inertia[5], inertia[1], inertia[3]),
+                                 ca.horzcat(inertia[4], inertia[3], inertia[2]))
+        return inertia
 
     def add_terms(self, ctx):
         node = self.node
@@ -136,22 +159,29 @@ class ObjectRigidBody(Body):
         theta_t = ctx.velocities(node)[3:]
         acceleration = ctx.accelerations(node)
         g_local = rotations.g_local(theta)
-        omega = g_local @ theta_t
-        inertia = ctx.value(self.inertia)
-        if inertia.numel() == 6:  # a Parameter [Jxx, Jyy, Jzz, Jyz, Jxz, Jxy]
-            inertia = ca.vertcat(ca.horzcat(inertia[0], inertia[5], inertia[4]),
-                                 ca.horzcat(inertia[5], inertia[1], inertia[3]),
-                                 ca.horzcat(inertia[4], inertia[3], inertia[2]))
-        # m a_t and G_l^T (J (G_l theta_tt + G_l,t theta_t) + omega x J omega)
-        translational = ctx.value(self.mass) * acceleration[:3]
-        rotational = g_local.T @ (inertia @ (g_local @ acceleration[3:] + rotations.g_local(theta_t) @ theta_t)
-                                  + ca.cross(omega, inertia @ omega))
-        ctx.add_lhs(node.coordinate_indices, ca.vertcat(translational, rotational))
+        omega = g_local @ theta_t                                                          # omega_b
+        alpha = g_local @ acceleration[3:] + rotations.g_local(theta_t) @ theta_t         # alpha_b
+        inertia = self.inertia_matrix(ctx)
+        mass = ctx.value(self.mass)
+        translational = mass * acceleration[:3]
+        moment = inertia @ alpha + ca.cross(omega, inertia @ omega)
+        if self.has_offset:
+            b = ctx.value(self.center_of_mass)
+            rotation = rotations.rotation_matrix(theta)
+            translational += mass * (rotation @ (ca.cross(alpha, b) + ca.cross(omega, ca.cross(omega, b))))
+            moment += mass * ca.cross(b, rotation.T @ acceleration[:3])                   # m b x (A^T a)
+        ctx.add_lhs(node.coordinate_indices, ca.vertcat(translational, g_local.T @ moment))
 
     def add_mass_proportional_load(self, ctx, acceleration):
-        """Generalized force of a body force m g, g [m/s^2] global (gravity): m g on the position rows
-        (the centre of mass is at the node)."""
-        ctx.add_force(self.node.coordinate_indices[:3], ctx.value(self.mass) * acceleration)
+        """Generalized force of a body force m g, g [m/s^2] global (gravity), acting at the centre of mass:
+        m g on the position rows and G_l^T (b x A^T m g) on the Euler parameters."""
+        force = ctx.value(self.mass) * acceleration
+        rows = self.node.coordinate_indices
+        ctx.add_force(rows[:3], force)
+        if self.has_offset:
+            theta = self.node.euler_parameters(ctx)
+            local = rotations.rotation_matrix(theta).T @ force
+            ctx.add_force(rows[3:], rotations.g_local(theta).T @ ca.cross(ctx.value(self.center_of_mass), local))
 
     def local_position(self, ctx, local_position):
         return self.node.position(ctx) + self.node.rotation_matrix(ctx) @ ca.DM(local_position)

@@ -216,9 +216,7 @@ def ObjectGround(item, number, mbs):
           deprecated=dict(physicsMass="mass", physicsInertia="inertia", physicsCenterOfMass="centerOfMass"),
           outputs=dict(body=RIGID_BODY_OUTPUTS))
 def ObjectRigidBody(item, number, mbs):
-    if np.any(np.asarray(item.centerOfMass, dtype=float) != 0):
-        raise unsupported(item, number, "centerOfMass", "is not supported: the centre of mass must be at the node")
-    return fc.ObjectRigidBody(item.nodeNumber, item.mass, item.inertia, name=item.name)
+    return fc.ObjectRigidBody(item.nodeNumber, item.mass, item.inertia, item.centerOfMass, name=item.name)
 
 
 @register("ObjectMassPoint", "object", "MassPoint", dict(mass=0.0, nodeNumber=-1), short="MassPoint",

@@ -71,16 +71,10 @@ def _graphics_list(value, owner) -> list:
 
 
 def _check_inertia(inertia, owner):
-    """A RigidBodyInertia whose centre of mass is at the reference point (the node)."""
+    """A RigidBodyInertia (its centre of mass may be away from the reference point, the node)."""
     if not isinstance(inertia, RigidBodyInertia):
         raise ExudynLayerError(f"{owner}: inertia must be a RigidBodyInertia (InertiaCuboid, InertiaCylinder, ...), "
                                f"got {inertia!r}")
-    com = np.asarray(inertia.com, dtype=float)
-    if np.any(com != 0):
-        raise ExudynLayerError(
-            f"{owner}: inertia.com = {com.tolist()} is not supported: floatframe's rigid body has its centre of mass "
-            f"at the node; put the node at the centre of mass (referencePosition + A @ com) and use "
-            f"inertia.Translated(-com)")
 
 
 def _add_rigid_body(mbs, name, position, theta, theta_initial, displacement, velocity, theta_t, inertia, gravity,
@@ -92,7 +86,8 @@ def _add_rigid_body(mbs, name, position, theta, theta_initial, displacement, vel
                                        initialCoordinates=[*displacement, *theta_initial],
                                        initialVelocities=[*velocity, *theta_t], visualization=node_visualization))
     body = mbs.AddObject(ObjectRigidBody(name=name, mass=inertia.mass, inertia=inertia.GetInertia6D(),
-                                         nodeNumber=node, visualization=body_visualization))
+                                         centerOfMass=list(np.asarray(inertia.com, dtype=float)), nodeNumber=node,
+                                         visualization=body_visualization))
     numbers = {"nodeNumber": node, "bodyNumber": body}
     if np.linalg.norm(gravity) != 0:
         numbers["markerBodyMass"] = mbs.AddMarker(MarkerBodyMass(bodyNumber=body))
@@ -110,7 +105,7 @@ def MainSystemCreateRigidBody(mbs, name="", referencePosition=None, referenceRot
     """``mbs.CreateRigidBody(...)``: a rigid body with an Euler-parameter node, as in Exudyn 1.13.6.
 
     Positions [m], velocities [m/s] and angular velocities [rad/s] are global; ``inertia`` is a
-    :class:`RigidBodyInertia` (``InertiaCuboid``, ...) about the node. ``initialDisplacement`` and
+    :class:`RigidBodyInertia` (``InertiaCuboid``, ...) about the node, its ``com`` the body's centerOfMass. ``initialDisplacement`` and
     ``initialRotationMatrix`` (or ``initialHT``) are added to the reference. The Euler-parameter rates
     are those of ``initialAngularVelocity`` at the reference rotation, as Exudyn computes them. For
     gravity != 0 a MarkerBodyMass and a LoadMassProportional ``gravity`` are added, as in Exudyn.
@@ -119,7 +114,7 @@ def MainSystemCreateRigidBody(mbs, name="", referencePosition=None, referenceRot
     gravity, 'markerBodyMass' and 'loadNumber'.
 
     Raises ExudynLayerError for what floatframe's rigid body cannot represent: ``nodeType`` other than
-    RotationEulerParameters, ``create2D=True``, ``inertia.com`` away from the node.
+    RotationEulerParameters, ``create2D=True``.
     """
     owner = "MainSystem.CreateRigidBody"
     node_type = member_name(nodeType, NodeType, owner, "nodeType")

@@ -145,8 +145,8 @@ def test_unsupported_output_variable_is_named():
 
 def test_unsupported_parameter_value_is_named():
     mbs, _, _ = spinning_body()
-    mbs.AddObject(ObjectRigidBody(nodeNumber=0, mass=1.0, inertia=INERTIA, centerOfMass=[0.1, 0, 0]))
-    with pytest.raises(ValueError, match="ObjectRigidBody 1.*'centerOfMass'"):
+    mbs.AddNode(NodeRigidBodyEP(referenceCoordinates=[0, 0, 0] + eulerParameters0, addConstraintEquation=False))
+    with pytest.raises(ValueError, match="NodeRigidBodyEP 1.*'addConstraintEquation'"):
         mbs.Assemble()
 
 
