@@ -1,6 +1,6 @@
 """Components: nodes, bodies, the FFRF body, markers, connectors, loads and sensors."""
 from floatframe.components.base import Component, Context, ModelError
-from floatframe.components.bodies import ObjectGround, ObjectMassPoint, ObjectRigidBody
+from floatframe.components.bodies import ObjectGround, ObjectMass1D, ObjectMassPoint, ObjectRigidBody
 from floatframe.components.connectors import (CartesianSpringDamper, CoordinateConstraint, CoordinateSpringDamper,
                                               CoordinateVectorConstraint, SphericalJoint)
 from floatframe.components.ffrf import FloatingFrameBody, ObjectFFRF
@@ -10,7 +10,7 @@ from floatframe.components.markers import (MarkerBodyMass, MarkerBodyPosition, M
                                            MarkerNodeCoordinates, MarkerNodePosition, MarkerNodeRigid,
                                            MarkerObjectODE2Coordinates, MarkerSuperElementPosition,
                                            MarkerSuperElementRigid)
-from floatframe.components.nodes import NodeGenericODE2, NodePoint, NodePointGround, NodeRigidBodyEP
+from floatframe.components.nodes import Node1D, NodeGenericODE2, NodePoint, NodePointGround, NodeRigidBodyEP
 from floatframe.components.sensors import SensorBody, SensorNode, SensorObject, SensorSuperElement
 
 __all__ = [
@@ -18,6 +18,7 @@ __all__ = [
     "Context",
     "ModelError",
     "ObjectGround",
+    "ObjectMass1D",
     "ObjectMassPoint",
     "ObjectRigidBody",
     "CartesianSpringDamper",
@@ -44,6 +45,7 @@ __all__ = [
     "MarkerObjectODE2Coordinates",
     "MarkerSuperElementPosition",
     "MarkerSuperElementRigid",
+    "Node1D",
     "NodeGenericODE2",
     "NodePoint",
     "NodePointGround",

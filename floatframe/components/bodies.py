@@ -1,5 +1,5 @@
-"""Bodies without flexibility: the ground, the mass point on a point node and the rigid body on an
-Euler-parameter node."""
+"""Bodies without flexibility: the ground, the mass point on a point node, the 1D mass on a Node1D and the
+rigid body on an Euler-parameter node."""
 from __future__ import annotations
 
 import casadi as ca
@@ -7,7 +7,7 @@ import numpy as np
 
 from floatframe import rotations
 from floatframe.components.base import Component, resolve
-from floatframe.components.nodes import NodePoint, NodeRigidBodyEP
+from floatframe.components.nodes import Node1D, NodePoint, NodeRigidBodyEP
 from floatframe.parameters import Parameter
 
 
@@ -78,20 +78,37 @@ class Body(Component):
         return outputs[variable]()
 
 
+def rotation_parameter(owner, value, what) -> np.ndarray:
+    """A 3x3 rotation matrix (R^T R = I and det R = 1 to 1e-10), or an error naming ``owner`` and ``what``."""
+    rotation = owner.matrix(value, (3, 3), what)
+    orthogonality = np.abs(rotation.T @ rotation - np.eye(3)).max()
+    determinant = np.linalg.det(rotation)
+    if orthogonality > 1e-10 or determinant < 0:
+        raise owner.error(f"{what} must be a rotation matrix (R^T R = I, det R = 1), got max|R^T R - I| = "
+                          f"{orthogonality:.3e}, det R = {determinant:.6g}")
+    return rotation
+
+
 class ObjectGround(Body):
-    """The fixed ground; markers on it give fixed points."""
+    """The fixed ground at ``reference_position`` [m], its axes turned by ``reference_rotation`` A (body to
+    global, Exudyn's referenceRotation); a body-fixed point p is at reference_position + A p."""
 
     type_name = "ObjectGround"
+    has_orientation = True
 
-    def __init__(self, reference_position=(0.0, 0.0, 0.0), name=""):
+    def __init__(self, reference_position=(0.0, 0.0, 0.0), reference_rotation=np.eye(3), name=""):
         super().__init__(name)
         self.reference_position = self.vector(reference_position, 3, "reference_position")
+        self.reference_rotation = rotation_parameter(self, reference_rotation, "reference_rotation")
 
     def local_position(self, ctx, local_position):
-        return ca.DM(self.reference_position + np.asarray(local_position, dtype=float))
+        return ca.DM(self.reference_point(local_position))
+
+    def rotation_matrix(self, ctx):
+        return ca.DM(self.reference_rotation)
 
     def reference_point(self, local_position):
-        return self.reference_position + np.asarray(local_position, dtype=float)
+        return self.reference_position + self.reference_rotation @ np.asarray(local_position, dtype=float)
 
 
 def inertia_from_six(values) -> np.ndarray:
@@ -116,6 +133,7 @@ class ObjectRigidBody(Body):
     """
 
     type_name = "ObjectRigidBody"
+    has_orientation = True
 
     def __init__(self, node_number, mass, inertia, center_of_mass=(0.0, 0.0, 0.0), name=""):
         super().__init__(name)
@@ -224,6 +242,7 @@ class ObjectMassPoint(Body):
     offsets that do not turn (the point has no orientation)."""
 
     type_name = "ObjectMassPoint"
+    has_orientation = False
 
     def __init__(self, node_number, mass, name=""):
         super().__init__(name)
@@ -252,3 +271,53 @@ class ObjectMassPoint(Body):
 
     def reference_point(self, local_position):
         return self.node.reference_coordinates + np.asarray(local_position, dtype=float)
+
+
+class ObjectMass1D(Body):
+    """A mass ``mass`` [kg] on a Node1D (Exudyn's ObjectMass1D): m c_tt = f, with c the node's coordinate.
+
+    The mass sits at p = reference_position + A [c_total, 0, 0] (A = ``reference_rotation``, constant): its
+    coordinate moves it along the rotated local x axis; a body-fixed point r is at p + A r. A force F acts
+    through e_x^T A^T F; torques have no effect. Outputs as Exudyn's: Position, Displacement A [c, 0, 0],
+    Velocity, RotationMatrix, Rotation, AngularVelocity(Local) (zero).
+    """
+
+    type_name = "ObjectMass1D"
+    has_orientation = True
+
+    def __init__(self, node_number, mass, reference_position=(0.0, 0.0, 0.0), reference_rotation=np.eye(3), name=""):
+        super().__init__(name)
+        self.node_number = node_number
+        self.mass = self.vector(mass, 1, "mass", symbolic=True)
+        if not isinstance(self.mass, Parameter) and self.mass[0] < 0:
+            raise self.error(f"mass must be >= 0, got {self.mass[0]}")
+        self.reference_position = self.vector(reference_position, 3, "reference_position")
+        self.reference_rotation = rotation_parameter(self, reference_rotation, "reference_rotation")
+
+    def connect(self, system):
+        self.node = resolve(system, "node", self.node_number, self, "node_number")
+        if not isinstance(self.node, Node1D):
+            raise self.error(f"node_number must refer to a Node1D, got {self.node.label}")
+
+    def add_terms(self, ctx):
+        ctx.add_lhs(self.node.coordinate_indices, ctx.value(self.mass) * ctx.accelerations(self.node))   # m c_tt
+
+    def add_mass_proportional_load(self, ctx, acceleration):
+        """e_x^T A^T m g [N] on the coordinate, g [m/s^2] global."""
+        axis = ca.DM(self.reference_rotation[:, 0])                                         # A e_x
+        ctx.add_force(self.node.coordinate_indices, ctx.value(self.mass) * ca.dot(axis, acceleration))
+
+    def local_position(self, ctx, local_position):
+        axis = ca.DM(self.reference_rotation[:, 0])
+        return (ca.DM(self.reference_position + self.reference_rotation @ np.asarray(local_position, dtype=float))
+                + axis * ctx.total_coordinates(self.node)[0])
+
+    def rotation_matrix(self, ctx):
+        return ca.DM(self.reference_rotation)
+
+    def origin_acceleration(self, ctx):
+        return ca.DM(self.reference_rotation[:, 0]) * ctx.accelerations(self.node)[0]
+
+    def reference_point(self, local_position):
+        return (self.reference_position + self.reference_rotation[:, 0] * self.node.reference_coordinates[0]
+                + self.reference_rotation @ np.asarray(local_position, dtype=float))

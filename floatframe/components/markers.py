@@ -10,7 +10,7 @@ import numpy as np
 
 from floatframe import rotations
 from floatframe.components.base import Component, resolve
-from floatframe.components.bodies import ObjectGround, ObjectRigidBody
+from floatframe.components.bodies import ObjectRigidBody, rotation_parameter
 from floatframe.components.ffrf import FloatingFrameBody
 from floatframe.components.nodes import NodePointGround, NodeRigidBodyEP
 
@@ -42,24 +42,34 @@ class Marker(Component):
 
 
 class _RigidMixin:
-    """Orientation and torques of markers attached to an Euler-parameter node (or the ground)."""
+    """Orientation and torques of markers with a frame: the frame of a node, a body or a set of mesh nodes,
+    turned by the marker's constant ``local_rotation`` R (Exudyn's localHT rotation): rotation A R."""
 
     kind = "rigid"
+    local_rotation = np.eye(3)
 
     def rotation_node(self):
+        """The Euler-parameter node that turns the marker (None: a frame that does not turn)."""
         return None
 
-    def rotation_matrix(self, ctx):
+    def base_rotation(self, ctx):
+        """A, 3x3: the rotation of the node or body that carries the marker."""
         node = self.rotation_node()
         return ca.DM.eye(3) if node is None else node.rotation_matrix(ctx)
 
+    def rotation_matrix(self, ctx):
+        """A R, 3x3: marker frame to global."""
+        rotation = self.base_rotation(ctx)
+        return rotation if np.array_equal(self.local_rotation, np.eye(3)) else rotation @ ca.DM(self.local_rotation)
+
     def angular_velocity(self, ctx):
-        """omega of the marker's frame, global [rad/s] (G theta_t of its node; zero on the ground)."""
+        """omega of the marker's frame, global [rad/s] (G theta_t of its node; a constant R does not change it)."""
         node = self.rotation_node()
         return ca.DM.zeros(3) if node is None else node.angular_velocity(ctx)
 
     def apply_torque(self, ctx, torque):
-        """Generalized force G^T tau of a global torque [N m] on the Euler parameters."""
+        """Generalized force G^T tau of a global torque [N m] on the Euler parameters (none on a frame that
+        does not turn)."""
         node = self.rotation_node()
         if node is not None:
             ctx.add_force(node.coordinate_indices[3:], rotations.g_global(node.euler_parameters(ctx)).T @ torque)
@@ -83,7 +93,15 @@ class MarkerNodePosition(Marker):
 
 
 class MarkerNodeRigid(_RigidMixin, MarkerNodePosition):
+    """The frame of a rigid-body node, moved by ``local_position`` p [m] and turned by ``local_rotation`` R
+    (both in node axes, Exudyn's localHT): position x + A p, rotation A R."""
+
     type_name = "MarkerNodeRigid"
+
+    def __init__(self, node_number, local_rotation=np.eye(3), local_position=(0.0, 0.0, 0.0), name=""):
+        super().__init__(node_number, name)
+        self.local_rotation = rotation_parameter(self, local_rotation, "local_rotation")
+        self.local_position = self.vector(local_position, 3, "local_position")
 
     def connect(self, system):
         super().connect(system)
@@ -92,6 +110,11 @@ class MarkerNodeRigid(_RigidMixin, MarkerNodePosition):
 
     def rotation_node(self):
         return self.node
+
+    def position(self, ctx):
+        if not np.any(self.local_position):
+            return self.node.position(ctx)
+        return self.node.position(ctx) + self.node.rotation_matrix(ctx) @ ca.DM(self.local_position)
 
 
 class MarkerNodeCoordinates(Marker):
@@ -164,12 +187,22 @@ class MarkerBodyPosition(Marker):
 
 
 class MarkerBodyRigid(_RigidMixin, MarkerBodyPosition):
+    """A frame fixed on a body with an orientation (ground, rigid body, ObjectMass1D, the reference frame of
+    ObjectFFRF and ObjectFFRFReducedOrder) at ``local_position`` p [m], turned by ``local_rotation`` R
+    (both in body axes, Exudyn's localHT): position of the body point p, rotation A R."""
+
     type_name = "MarkerBodyRigid"
+
+    def __init__(self, body_number, local_position=(0.0, 0.0, 0.0), local_rotation=np.eye(3), name=""):
+        super().__init__(body_number, local_position, name)
+        self.local_rotation = rotation_parameter(self, local_rotation, "local_rotation")
 
     def connect(self, system):
         super().connect(system)
-        if not isinstance(self.body, (ObjectGround, ObjectRigidBody, FloatingFrameBody)):
-            raise self.error(f"body_number must refer to a ground, rigid or FFRF body, got {self.body.label}")
+        if not (isinstance(self.body, FloatingFrameBody) or getattr(self.body, "has_orientation", False)):
+            raise self.error(f"body_number must refer to a body with an orientation (ground, rigid body, "
+                             f"ObjectMass1D, ObjectFFRF, ObjectFFRFReducedOrder), got {self.body.label}, which "
+                             f"has none: use a MarkerBodyPosition")
 
     def rotation_node(self):
         if isinstance(self.body, ObjectRigidBody):
@@ -177,6 +210,11 @@ class MarkerBodyRigid(_RigidMixin, MarkerBodyPosition):
         if isinstance(self.body, FloatingFrameBody):
             return self.body.rigid_node
         return None
+
+    def base_rotation(self, ctx):
+        if self.rotation_node() is None:
+            return self.body.rotation_matrix(ctx)      # constant: ground, ObjectMass1D
+        return super().base_rotation(ctx)
 
 
 class MarkerSuperElementPosition(Marker):
@@ -213,16 +251,18 @@ class MarkerSuperElementRigid(_RigidMixin, MarkerSuperElementPosition):
 
     - position: frame position + A (offset + sum_k w_k (x_ref,k + u_k));
     - rotation vector of the nodes in the frame: theta_m = W^-1 sum_k w_k p_k x (u_k - u_m);
-    - orientation: A exp(theta_m~);
+    - orientation: A exp(theta_m~) R, R the constant ``local_rotation`` (Exudyn's localHT; offset its translation);
     - angular velocity: A (omega_frame,local + T(theta_m) W^-1 sum_k w_k p_k x (u_k_t - u_m_t)), T the
       tangent operator of the exponential map (rotations.t_exp_so3); torques act through its Jacobian.
     """
 
     type_name = "MarkerSuperElementRigid"
 
-    def __init__(self, body_number, mesh_node_numbers, weighting_factors, offset=(0.0, 0.0, 0.0), name=""):
+    def __init__(self, body_number, mesh_node_numbers, weighting_factors, offset=(0.0, 0.0, 0.0),
+                 local_rotation=np.eye(3), name=""):
         super().__init__(body_number, mesh_node_numbers, weighting_factors, name)
         self.offset = self.vector(offset, 3, "offset")
+        self.local_rotation = rotation_parameter(self, local_rotation, "local_rotation")
 
     def connect(self, system):
         super().connect(system)
@@ -250,7 +290,8 @@ class MarkerSuperElementRigid(_RigidMixin, MarkerSuperElementPosition):
         lever_sum = ca.DM(self.weighting_factors @ self.levers)                            # zero for sum w = 1
         return ca.DM(self.weighting_inverse) @ (moment - ca.cross(lever_sum, mean))
 
-    def rotation_matrix(self, ctx):
+    def base_rotation(self, ctx):
+        """A exp(theta_m~): the frame's rotation turned by the rotation of the mesh nodes."""
         return self.body.frame(ctx)["rotation"] @ rotations.rotation_matrix_from_rotation_vector(
             self.relative_rotation(ctx))
 
@@ -277,8 +318,8 @@ class MarkerBodyMass(Marker):
     def connect(self, system):
         self.body = resolve(system, "object", self.body_number, self, "body_number")
         if not hasattr(self.body, "add_mass_proportional_load"):
-            raise self.error(f"body_number must refer to a body with mass (rigid body, ObjectFFRF, "
-                             f"ObjectFFRFReducedOrder), got {self.body.label}")
+            raise self.error(f"body_number must refer to a body with mass (rigid body, mass point, ObjectMass1D, "
+                             f"ObjectFFRF, ObjectFFRFReducedOrder), got {self.body.label}")
 
     def apply_mass_proportional_load(self, ctx, acceleration):
         self.body.add_mass_proportional_load(ctx, acceleration)

@@ -165,3 +165,20 @@ class NodeGenericODE2(Node):
         super().__init__(reference_coordinates, initial_coordinates, initial_velocities, name)
         if self.n_coordinates == 0:
             raise self.error("needs at least one coordinate")
+
+
+class Node1D(Node):
+    """One second-order coordinate c (Exudyn's Node1D), e.g. the position of an ObjectMass1D along its axis.
+
+    Outputs: Coordinates, Coordinates_t, Coordinates_tt (change from reference) and CoordinatesTotal; the
+    node has no position (the body it carries gives one).
+    """
+
+    type_name = "Node1D"
+    n_coordinates = 1
+
+    def output(self, ctx, variable):
+        if variable not in ("Coordinates", "Coordinates_t", "Coordinates_tt", "CoordinatesTotal"):
+            raise self.error(f"has no output variable '{variable}'; available: Coordinates, Coordinates_t, "
+                             f"Coordinates_tt, CoordinatesTotal")
+        return super().output(ctx, variable)

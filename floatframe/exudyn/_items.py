@@ -24,7 +24,7 @@ import numpy as np
 
 import floatframe.components as fc
 from floatframe.exudyn._names import ExudynLayerError, unknown
-from floatframe.exudyn._translate import (check_active, check_position_level, check_unset, fe_matrix, is_unset,
+from floatframe.exudyn._translate import (check_active, check_position_level, check_unset, fe_matrix, is_unset, label,
                                           live_value, load_value, sensor_output, unsupported)
 
 TYPE_KEYS = {"node": "nodeType", "object": "objectType", "marker": "markerType", "load": "loadType",
@@ -200,15 +200,58 @@ def NodeGenericODE2(item, number, mbs):
 
 
 # --- bodies ---------------------------------------------------------------------------------------
+def homogeneous_parts(item, number, parameter):
+    """(translation, rotation) of a homogeneous transformation parameter (localHT, referenceHT): a 4x4 matrix,
+    its 16 values row by row, or an object with ``rotation`` and ``translation`` (exu.HT); (None, None) if unset."""
+    value = getattr(item, parameter)
+    if value is None:
+        return None, None
+    if hasattr(value, "rotation") and hasattr(value, "translation"):
+        return np.asarray(value.translation, dtype=float).reshape(-1), np.asarray(value.rotation, dtype=float)
+    array = np.asarray(value, dtype=float)
+    if array.shape not in ((4, 4), (16,)):
+        raise unsupported(item, number, parameter, f"must be a 4 x 4 homogeneous transformation or its 16 values, "
+                          f"got shape {array.shape}")
+    array = array.reshape(4, 4)
+    if not np.allclose(array[3], [0, 0, 0, 1]):
+        raise unsupported(item, number, parameter, "is not a homogeneous transformation: its last row must be [0, 0, 0, 1]")
+    return array[:3, 3], array[:3, :3]
+
+
+def frame_parameters(item, number, ht_parameter, position_parameter, rotation_parameter=None):
+    """(position, rotation) from an item's HT parameter and its separate parts (Exudyn: given together, they
+    must agree); parts not given are zero and the identity."""
+    translation, rotation = homogeneous_parts(item, number, ht_parameter)
+    given = {position_parameter: (translation, np.zeros(3))}
+    if rotation_parameter is not None:
+        given[rotation_parameter] = (rotation, np.eye(3))
+    parts = []
+    for name, (from_ht, default) in given.items():
+        value = getattr(item, name)
+        if value is not None and from_ht is not None and not np.allclose(np.asarray(value, dtype=float), from_ht,
+                                                                         rtol=0, atol=1e-14):
+            raise unsupported(item, number, name, f"disagrees with {ht_parameter}, which gives {from_ht.tolist()}")
+        parts.append(np.asarray(value if value is not None else from_ht if from_ht is not None else default,
+                                dtype=float))
+    if rotation_parameter is None:
+        parts.append(np.eye(3) if rotation is None else rotation)
+    return parts[0], parts[1]
+
+
+def core_rotation(item, number, parameter, rotation):
+    """A rotation for a core component; a matrix that is not one is refused naming the item's parameter."""
+    orthogonality = np.abs(rotation.T @ rotation - np.eye(3)).max()
+    if orthogonality > 1e-10 or np.linalg.det(rotation) < 0:
+        raise ExudynLayerError(f"{label(item, number)}: {parameter} must be a rotation matrix (R^T R = I, det R = 1), "
+                               f"got {rotation.tolist()}")
+    return rotation
+
+
 @register("ObjectGround", "object", "Ground", dict(referencePosition=None, referenceRotation=None, referenceHT=None),
           outputs=dict(body=GROUND_OUTPUTS))
 def ObjectGround(item, number, mbs):
-    for parameter, identity in (("referenceRotation", np.eye(3)), ("referenceHT", np.eye(4))):
-        value = getattr(item, parameter)
-        if value is not None and not np.allclose(value, identity):
-            raise unsupported(item, number, parameter, "is not supported: the ground is not rotated")
-    position = ZERO3 if item.referencePosition is None else item.referencePosition
-    return fc.ObjectGround(position, name=item.name)
+    position, rotation = frame_parameters(item, number, "referenceHT", "referencePosition", "referenceRotation")
+    return fc.ObjectGround(position, core_rotation(item, number, "referenceRotation", rotation), name=item.name)
 
 
 @register("ObjectRigidBody", "object", "RigidBody", dict(mass=0.0, inertia=[0.0] * 6, centerOfMass=ZERO3,
@@ -224,6 +267,22 @@ def ObjectRigidBody(item, number, mbs):
           outputs=dict(body=("Position", "Displacement", "Velocity", "Acceleration")))
 def ObjectMassPoint(item, number, mbs):
     return fc.ObjectMassPoint(item.nodeNumber, item.mass, name=item.name)
+
+
+@register("Node1D", "node", "1D", dict(referenceCoordinates=[0.0], initialCoordinates=[0.0], initialVelocities=[0.0]),
+          outputs=dict(node=("Coordinates", "Coordinates_t", "Coordinates_tt", "CoordinatesTotal")))
+def Node1D(item, number, mbs):
+    return fc.Node1D(item.referenceCoordinates, item.initialCoordinates, item.initialVelocities, name=item.name)
+
+
+@register("ObjectMass1D", "object", "Mass1D", dict(mass=0.0, nodeNumber=-1, referencePosition=ZERO3,
+                                                    referenceRotation=np.eye(3).tolist()), short="Mass1D",
+          deprecated=dict(physicsMass="mass"),
+          outputs=dict(body=("Position", "Displacement", "Velocity", "RotationMatrix", "Rotation", "AngularVelocity",
+                             "AngularVelocityLocal")))
+def ObjectMass1D(item, number, mbs):
+    rotation = core_rotation(item, number, "referenceRotation", np.asarray(item.referenceRotation, dtype=float))
+    return fc.ObjectMass1D(item.nodeNumber, item.mass, item.referencePosition, rotation, name=item.name)
 
 
 @register("ObjectFFRF", "object", "FFRF", dict(
@@ -337,15 +396,14 @@ def ObjectJointSpherical(item, number, mbs):
 
 
 # --- markers --------------------------------------------------------------------------------------
-def _no_local_frame(item, number):
-    if item.localHT is not None:
-        raise unsupported(item, number, "localHT", "is not supported: markers sit at the node or body point")
-
-
 @register("MarkerNodeRigid", "marker", "NodeRigid", dict(nodeNumber=-1, localHT=None))
 def MarkerNodeRigid(item, number, mbs):
-    _no_local_frame(item, number)
-    return fc.MarkerNodeRigid(item.nodeNumber, name=item.name)
+    translation, rotation = homogeneous_parts(item, number, "localHT")
+    rotation = np.eye(3) if rotation is None else rotation
+    if translation is not None and np.any(translation != 0):
+        raise unsupported(item, number, "localHT", "must have a zero translation (as in Exudyn 1.13.6): put the "
+                          "point on the body with a MarkerBodyRigid")
+    return fc.MarkerNodeRigid(item.nodeNumber, core_rotation(item, number, "localHT", rotation), name=item.name)
 
 
 @register("MarkerNodePosition", "marker", "NodePosition", dict(nodeNumber=-1))
@@ -365,9 +423,9 @@ def MarkerNodeCoordinates(item, number, mbs):
 
 @register("MarkerBodyRigid", "marker", "BodyRigid", dict(bodyNumber=-1, localPosition=None, localHT=None))
 def MarkerBodyRigid(item, number, mbs):
-    _no_local_frame(item, number)
-    position = ZERO3 if item.localPosition is None else item.localPosition
-    return fc.MarkerBodyRigid(item.bodyNumber, position, name=item.name)
+    position, rotation = frame_parameters(item, number, "localHT", "localPosition")
+    return fc.MarkerBodyRigid(item.bodyNumber, position, core_rotation(item, number, "localHT", rotation),
+                              name=item.name)
 
 
 @register("MarkerBodyPosition", "marker", "BodyPosition", dict(bodyNumber=-1, localPosition=ZERO3))
@@ -383,7 +441,7 @@ def MarkerSuperElementPosition(item, number, mbs):
 
 
 @register("MarkerSuperElementRigid", "marker", "SuperElementRigid", dict(
-    bodyNumber=-1, offset=ZERO3, meshNodeNumbers=[], weightingFactors=[], useAlternativeApproach=True,
+    bodyNumber=-1, offset=None, localHT=None, meshNodeNumbers=[], weightingFactors=[], useAlternativeApproach=True,
     rotationsExponentialMap=2))
 def MarkerSuperElementRigid(item, number, mbs):
     if not item.useAlternativeApproach:
@@ -392,8 +450,9 @@ def MarkerSuperElementRigid(item, number, mbs):
     if item.rotationsExponentialMap != 2:
         raise unsupported(item, number, "rotationsExponentialMap", "must be 2 (exponential map with its tangent "
                           "operator, Exudyn's default)")
-    return fc.MarkerSuperElementRigid(item.bodyNumber, item.meshNodeNumbers, item.weightingFactors,
-                                      ZERO3 if item.offset is None else item.offset, name=item.name)
+    offset, rotation = frame_parameters(item, number, "localHT", "offset")
+    return fc.MarkerSuperElementRigid(item.bodyNumber, item.meshNodeNumbers, item.weightingFactors, offset,
+                                      core_rotation(item, number, "localHT", rotation), name=item.name)
 
 
 @register("MarkerBodyMass", "marker", "BodyMass", dict(bodyNumber=-1))

@@ -12,8 +12,8 @@ import warnings
 import numpy as np
 
 from floatframe.exudyn import plot
-from floatframe.exudyn._items import (LoadMassProportional, MarkerBodyMass, NodeRigidBodyEP, ObjectGround,
-                                      ObjectRigidBody)
+from floatframe.exudyn._items import (LoadMassProportional, MarkerBodyMass, NodePoint, NodeRigidBodyEP, ObjectGround,
+                                      ObjectMassPoint, ObjectRigidBody)
 from floatframe.exudyn._names import ExudynLayerError, closest, enumeration, member_name
 from floatframe.exudyn._system import MainSystem
 from floatframe.exudyn.rigidBodyUtilities import (AngularVelocity2EulerParameters_t, RigidBodyInertia,
@@ -29,7 +29,7 @@ UNSUPPORTED_EXTENSIONS = [
     "ComputeLinearizedSystem", "ComputeSystemDegreeOfFreedom", "CreateCartesianSpringDamper",
     "CreateCoordinateConstraint", "CreateDistanceConstraint", "CreateDistanceSensor", "CreateDistanceSensorGeometry",
     "CreateFFRFReducedOrderObject", "CreateForce", "CreateGenericJoint", "CreateKinematicTree",
-    "CreateLinearSpringDamper", "CreateMassPoint", "CreatePrismaticJoint", "CreateRevoluteJoint",
+    "CreateLinearSpringDamper", "CreatePrismaticJoint", "CreateRevoluteJoint",
     "CreateRigidBodySpringDamper", "CreateRollingDisc", "CreateRollingDiscPenalty", "CreateSphereQuadContact",
     "CreateSphereSphereContact", "CreateSphereTriangleContact", "CreateSphericalJoint", "CreateSpringDamper",
     "CreateTorque", "CreateTorsionalSpringDamper"]
@@ -157,11 +157,8 @@ def MainSystemCreateRigidBody(mbs, name="", referencePosition=None, referenceRot
 
 def MainSystemCreateGround(mbs, name="", referencePosition=None, referenceRotationMatrix=None, graphicsDataList=(),
                            graphicsDataUserFunction=0, show=True, referenceHT=None):
-    """``mbs.CreateGround(...)``: an ObjectGround at referencePosition [m]; returns its object number.
-
-    A rotated ground (referenceRotationMatrix other than the identity) is refused when the system is
-    assembled, as for ObjectGround itself.
-    """
+    """``mbs.CreateGround(...)``: an ObjectGround at referencePosition [m], its axes turned by
+    referenceRotationMatrix (or both as referenceHT); returns its object number."""
     owner = "MainSystem.CreateGround"
     position, rotation = _frame(owner, "referenceHT", referenceHT, "referencePosition", referencePosition,
                                 "referenceRotationMatrix", referenceRotationMatrix)
@@ -204,8 +201,49 @@ def AddRigidBody(mainSys, inertia, nodeType=NodeType.RotationEulerParameters, po
     return [numbers["nodeNumber"], numbers["bodyNumber"]]
 
 
+def MainSystemCreateMassPoint(mbs, name="", referencePosition=ZERO3, initialDisplacement=ZERO3, initialVelocity=ZERO3,
+                              mass=0, gravity=ZERO3, graphicsDataList=(), drawSize=-1, color=(-1.0, -1.0, -1.0, -1.0),
+                              show=True, create2D=False, returnDict=False, physicsMass=None):
+    """``mbs.CreateMassPoint(...)``: a NodePoint and an ObjectMassPoint ``mass`` [kg], as in Exudyn 1.13.6.
+
+    Positions [m] and velocities [m/s] are global; for gravity != 0 a MarkerBodyMass and a
+    LoadMassProportional ``gravity`` [m/s^2] are added. ``physicsMass`` is the deprecated name of ``mass``.
+    Returns the body number, or with ``returnDict=True`` a dict with 'nodeNumber', 'bodyNumber' and, for
+    gravity, 'markerBodyMass' and 'loadNumber'. ``create2D=True`` (NodePoint2D, MassPoint2D) is refused.
+    """
+    owner = "MainSystem.CreateMassPoint"
+    if physicsMass is not None:
+        warnings.warn(f"{owner}: physicsMass is a deprecated Exudyn name; use mass", DeprecationWarning, stacklevel=2)
+        mass = physicsMass
+    if create2D:
+        raise ExudynLayerError(f"{owner}: create2D=True is not supported: floatframe has no planar mass point "
+                               f"(NodePoint2D, MassPoint2D)")
+    if not isinstance(name, str):
+        raise ExudynLayerError(f"{owner}: name must be a string, got {name!r}")
+    position = _vector(referencePosition, owner, "referencePosition")
+    displacement = _vector(initialDisplacement, owner, "initialDisplacement")
+    velocity = _vector(initialVelocity, owner, "initialVelocity")
+    gravity = _vector(gravity, owner, "gravity")
+    _vector(color, owner, "color", 4)
+    graphics_list = _graphics_list(list(graphicsDataList) if isinstance(graphicsDataList, tuple) else graphicsDataList,
+                                   owner)
+    node = mbs.AddNode(NodePoint(name=f"Node:{name}" if name else "", referenceCoordinates=list(position),
+                                 initialCoordinates=list(displacement), initialVelocities=list(velocity),
+                                 visualization=dict(show=show, drawSize=0 if graphics_list else drawSize,
+                                                    color=list(color))))
+    body = mbs.AddObject(ObjectMassPoint(name=name, mass=mass, nodeNumber=node,
+                                         visualization=dict(show=bool(graphics_list), graphicsData=graphics_list)))
+    numbers = {"nodeNumber": node, "bodyNumber": body}
+    if np.any(gravity != 0):
+        numbers["markerBodyMass"] = mbs.AddMarker(MarkerBodyMass(bodyNumber=body))
+        numbers["loadNumber"] = mbs.AddLoad(LoadMassProportional(markerNumber=numbers["markerBodyMass"],
+                                                                 loadVector=list(gravity)))
+    return numbers if returnDict else body
+
+
 def _unsupported_method(name: str):
-    supported = ["CreateRigidBody", "CreateGround", "AddNode", "AddObject", "AddMarker", "AddLoad", "AddSensor"]
+    supported = ["CreateRigidBody", "CreateGround", "CreateMassPoint", "AddNode", "AddObject", "AddMarker", "AddLoad",
+                 "AddSensor"]
 
     def method(mbs, *arguments, **keywords):
         raise ExudynLayerError(f"floatframe.exudyn does not support mbs.{name}{closest(name, supported)}; "
@@ -216,7 +254,7 @@ def _unsupported_method(name: str):
 
 
 EXTENSIONS = {"CreateRigidBody": MainSystemCreateRigidBody, "CreateGround": MainSystemCreateGround,
-              "PlotSensor": plot.PlotSensor}
+              "CreateMassPoint": MainSystemCreateMassPoint, "PlotSensor": plot.PlotSensor}
 
 
 def install():

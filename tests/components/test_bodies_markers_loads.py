@@ -125,3 +125,174 @@ def test_a_rigid_body_pivoting_about_its_node_is_a_physical_pendulum():
 def test_the_newton_matrix_of_an_offset_rigid_body_is_exact():
     system, _ = offset_body(False)
     assert newton_matrix_error(system.assemble(), np.random.default_rng(3)) <= 1e-6
+
+
+# --- the rotated ground and marker frames --------------------------------------------------------------
+TURN = rotations.rotation_matrix_z(0.7) @ rotations.rotation_matrix_x(-0.4)
+LOCAL_TURN = rotations.rotation_matrix_y(1.1) @ rotations.rotation_matrix_z(0.3)
+
+
+def framed_system():
+    """A rotated ground and a tumbling rigid body, each with a MarkerBodyRigid turned by a local rotation,
+    and a MarkerNodeRigid turned and moved on the body's node."""
+    system = ff.System()
+    ground = system.add(ff.ObjectGround([1.0, 2.0, 3.0], TURN))
+    theta = np.array([0.8, 0.2, -0.3, 0.4]) / np.linalg.norm([0.8, 0.2, -0.3, 0.4])
+    node = system.add(ff.NodeRigidBodyEP([0.1, 0.2, 0.3, *theta], initial_velocities=[
+        0.3, 0.0, -0.4, *rotations.euler_parameters_t([1.0, -2.0, 0.5], theta)]))
+    body = system.add(ff.ObjectRigidBody(node, MASS, INERTIA_COM))
+    markers = [system.add(ff.MarkerBodyRigid(ground, [0.3, -0.2, 0.1], LOCAL_TURN)),
+               system.add(ff.MarkerBodyRigid(body, [0.3, -0.2, 0.1], LOCAL_TURN)),
+               system.add(ff.MarkerNodeRigid(node, LOCAL_TURN, [0.3, -0.2, 0.1]))]
+    system.add(ff.CartesianSpringDamper([markers[0], markers[1]], [10.0, 20.0, 30.0], [0.1, 0.1, 0.1]))
+    system.add(ff.LoadTorqueVector(markers[2], [0.1, 0.2, 0.3], body_fixed=True))
+    return system, ground, body, markers
+
+
+def marker_frames(system, markers, state):
+    """(position, rotation matrix, angular velocity) of each marker at the state (t, q, v) as numbers."""
+    import casadi as ca
+    assembled = system.assemble()
+    ctx = assembled.context
+    t, q, v = state
+    values = []
+    for k in markers:
+        marker = system.markers[k]
+        function = ca.Function("frame", [ctx.t, ctx.q, ctx.v], [marker.position(ctx), marker.rotation_matrix(ctx),
+                                                                  marker.angular_velocity(ctx)])
+        values.append([np.asarray(x, dtype=float) for x in function(t, q, v)])
+    return values
+
+
+def test_a_marker_frame_is_the_body_frame_times_its_local_rotation():
+    system, ground, body, markers = framed_system()
+    assembled = system.assemble()
+    q, v = assembled.q_initial, assembled.v_initial
+    node = system.objects[body].node
+    theta = node.reference_coordinates[3:] + q[node.coordinate_indices[3:]]
+    rotation = rotations.rotation_matrix(theta)
+    omega = rotation @ rotations.g_local(theta) @ v[node.coordinate_indices[3:]]
+    position = node.reference_coordinates[:3] + q[node.coordinate_indices[:3]]
+    (ground_x, ground_a, ground_w), (body_x, body_a, body_w), (node_x, node_a, node_w) = marker_frames(
+        system, markers, (0.0, q, v))
+    local = np.array([0.3, -0.2, 0.1])
+    np.testing.assert_allclose(ground_x.ravel(), [1.0, 2.0, 3.0] + TURN @ local, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(ground_a, TURN @ LOCAL_TURN, rtol=0, atol=1e-15)
+    np.testing.assert_array_equal(ground_w, 0.0)
+    for x, a, w in ((body_x, body_a, body_w), (node_x, node_a, node_w)):
+        np.testing.assert_allclose(x.ravel(), position + rotation @ local, rtol=0, atol=1e-15)
+        np.testing.assert_allclose(a, rotation @ LOCAL_TURN, rtol=0, atol=1e-15)
+        np.testing.assert_allclose(w.ravel(), omega, rtol=0, atol=1e-14)
+
+
+def test_a_body_fixed_torque_on_a_turned_frame_acts_about_the_turned_axes():
+    """tau in marker axes on a MarkerNodeRigid turned by R is the torque A R tau on the body: the same
+    accelerations as a LoadTorqueVector R tau, body-fixed, on the node's own frame."""
+    results = []
+    for turned in (True, False):
+        system = ff.System()
+        theta = np.array([0.8, 0.2, -0.3, 0.4]) / np.linalg.norm([0.8, 0.2, -0.3, 0.4])
+        node = system.add(ff.NodeRigidBodyEP([0, 0, 0, *theta]))
+        system.add(ff.ObjectRigidBody(node, MASS, INERTIA_COM))
+        torque = np.array([0.1, 0.2, 0.3])
+        marker = system.add(ff.MarkerNodeRigid(node, LOCAL_TURN if turned else np.eye(3)))
+        system.add(ff.LoadTorqueVector(marker, torque if turned else LOCAL_TURN @ torque, body_fixed=True))
+        assembled = system.assemble()
+        results.append(accelerations(assembled, 0.0, assembled.q_initial, assembled.v_initial)[0])
+    assert np.abs(results[0]).max() > 0.1
+    np.testing.assert_allclose(results[0], results[1], rtol=0, atol=1e-14)
+
+
+def test_the_newton_matrix_with_turned_frames_and_a_rotated_ground_is_exact():
+    system, *_ = framed_system()
+    assert newton_matrix_error(system.assemble(), np.random.default_rng(5)) <= 1e-6
+
+
+# --- Node1D and ObjectMass1D ---------------------------------------------------------------------------
+def test_a_mass_on_a_tilted_axis_under_gravity_slides_with_g_sin_a():
+    """c(t) = c0 + v0 t + g sin(a) t^2 / 2 along the axis (the trapezoidal rule is exact for it), and the
+    position is reference_position + A ([c_ref + c, 0, 0] + r); two masses, axes 0.4 and -1.1 rad below
+    the horizontal."""
+    system = ff.System()
+    claims = []
+    for angle in (0.4, -1.1):
+        node = system.add(ff.Node1D([0.2], initial_coordinates=[0.1], initial_velocities=[0.5]))
+        mass = system.add(ff.ObjectMass1D(node, 2.0, [0.5, -0.3, 1.0], rotations.rotation_matrix_y(angle)))
+        system.add(ff.LoadMassProportional(system.add(ff.MarkerBodyMass(mass)), GRAVITY))
+        claims.append((angle, system.add(ff.SensorNode(node, "Coordinates")),
+                       system.add(ff.SensorBody(mass, "Position", [0.1, 0.2, 0.3])),
+                       system.add(ff.SensorBody(mass, "Velocity", [0.1, 0.2, 0.3]))))
+    result = ff.GeneralizedAlpha(1.0).solve(system.assemble(), 1.0, 50)
+    for angle, coordinate, position, velocity in claims:
+        exact = 0.1 + 0.5 * result.t + 9.81 * np.sin(angle) * result.t ** 2 / 2
+        np.testing.assert_allclose(result.sensor(coordinate)[:, 0], exact, rtol=0, atol=1e-12)
+        axis = rotations.rotation_matrix_y(angle)
+        expected = [0.5, -0.3, 1.0] + np.outer(0.2 + exact, axis[:, 0]) + axis @ [0.1, 0.2, 0.3]
+        np.testing.assert_allclose(result.sensor(position), expected, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(result.sensor(velocity),
+                                   np.outer(0.5 + 9.81 * np.sin(angle) * result.t, axis[:, 0]), rtol=0, atol=1e-12)
+
+
+def test_forces_on_a_mass_1d_act_along_its_axis_and_torques_not_at_all():
+    """A force F on a MarkerBodyPosition or MarkerBodyRigid of the mass gives m c_tt = (A e_x) . F; a torque
+    on its MarkerBodyRigid changes nothing."""
+    axis_rotation = rotations.rotation_matrix_z(1.0) @ rotations.rotation_matrix_y(-0.2)
+    force = np.array([1.0, 2.0, 3.0])
+    system = ff.System()
+    node = system.add(ff.Node1D([0.0]))
+    mass = system.add(ff.ObjectMass1D(node, 2.0, reference_rotation=axis_rotation))
+    system.add(ff.LoadForceVector(system.add(ff.MarkerBodyPosition(mass, [0.3, 0.1, 0.0])), force))
+    frame = system.add(ff.MarkerBodyRigid(mass, [0.0, 0.2, 0.0], LOCAL_TURN))
+    system.add(ff.LoadForceVector(frame, force, body_fixed=True))
+    system.add(ff.LoadTorqueVector(frame, [5.0, 6.0, 7.0]))
+    assembled = system.assemble()
+    a, _ = accelerations(assembled, 0.0, assembled.q_initial, assembled.v_initial)
+    expected = (axis_rotation[:, 0] @ force + axis_rotation[:, 0] @ (axis_rotation @ LOCAL_TURN @ force)) / 2.0
+    assert a[0] == pytest.approx(expected, rel=1e-14)
+
+
+def test_the_newton_matrix_of_masses_on_1d_nodes_is_exact():
+    system = ff.System()
+    ground = system.add(ff.MarkerNodeCoordinate(system.add(ff.NodePointGround([0.0, 0.0, 0.0])), 0))
+    for k in range(2):
+        node = system.add(ff.Node1D([0.1 * k], initial_velocities=[0.3]))
+        mass = system.add(ff.ObjectMass1D(node, 1.0 + k, [k, 0, 0], rotations.rotation_matrix_x(0.3 * k) @ TURN))
+        system.add(ff.CoordinateSpringDamper([ground, system.add(ff.MarkerNodeCoordinate(node, 0))], 30.0, 0.2))
+        system.add(ff.LoadMassProportional(system.add(ff.MarkerBodyMass(mass)), GRAVITY))
+        system.add(ff.LoadForceVector(system.add(ff.MarkerBodyRigid(mass, [0, 0.1, 0])), [1.0, 0, 0], body_fixed=True))
+    assert newton_matrix_error(system.assemble(), np.random.default_rng(7)) <= 1e-6
+
+
+# --- bad input ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("make, message", [
+    (lambda: ff.ObjectGround((0, 0, 0), np.diag([1.0, 1.0, 1.1])),
+     r"ObjectGround: reference_rotation must be a rotation matrix \(R\^T R = I, det R = 1\), got max\|R\^T R - I\| = 2.1"),
+    (lambda: ff.ObjectGround((0, 0, 0), np.diag([1.0, 1.0, -1.0])), r"ObjectGround: reference_rotation .* det R = -1"),
+    (lambda: ff.ObjectMass1D(0, 1.0, reference_rotation=np.ones((3, 3))), "ObjectMass1D: reference_rotation must be a rotation"),
+    (lambda: ff.ObjectMass1D(0, -1.0), r"ObjectMass1D: mass must be >= 0, got -1.0"),
+    (lambda: ff.ObjectRigidBody(0, -2.0, np.eye(3), center_of_mass=(0.1, 0, 0)), "ObjectRigidBody: mass must be >= 0"),
+    (lambda: ff.ObjectRigidBody(0, 2.0, np.eye(3), center_of_mass=(0.1, 0)), "ObjectRigidBody: center_of_mass must have 3 entries"),
+    (lambda: ff.MarkerBodyRigid(0, (0, 0, 0), 2 * np.eye(3)), "MarkerBodyRigid: local_rotation must be a rotation"),
+    (lambda: ff.MarkerNodeRigid(0, np.eye(2)), r"MarkerNodeRigid: local_rotation must have shape \(3, 3\)"),
+])
+def test_bad_parameters_are_refused_naming_the_component_and_the_fault(make, message):
+    with pytest.raises(ff.ModelError, match=message):
+        make()
+
+
+def test_a_marker_on_a_body_that_cannot_carry_it_is_refused():
+    system = ff.System()
+    point = system.add(ff.ObjectMassPoint(system.add(ff.NodePoint([0, 0, 0])), 1.0))
+    system.add(ff.MarkerBodyRigid(point))
+    with pytest.raises(ff.ModelError, match="MarkerBodyRigid 0: body_number must refer to a body with an orientation "
+                                            r".*got ObjectMassPoint 0, which has none: use a MarkerBodyPosition"):
+        system.assemble()
+    system = ff.System()
+    system.add(ff.ObjectMass1D(system.add(ff.NodePoint([0, 0, 0])), 1.0))
+    with pytest.raises(ff.ModelError, match="ObjectMass1D 0: node_number must refer to a Node1D, got NodePoint 0"):
+        system.assemble()
+    system = ff.System()
+    ground = system.add(ff.ObjectGround())
+    system.add(ff.MarkerBodyMass(ground))
+    with pytest.raises(ff.ModelError, match="MarkerBodyMass 0: body_number must refer to a body with mass"):
+        system.assemble()

@@ -47,12 +47,13 @@ def run_both(builder, steps=200, end_time=0.2):
 
 
 def largest_deviation(reference, ours):
-    """Largest |ours - reference| over all sensors, each relative to its reference's largest entry."""
+    """Largest |ours - reference| over all sensors, each relative to its reference's largest entry (absolute
+    for a sensor that is zero throughout)."""
     worst = 0.0
     for exudyn_data, floatframe_data in zip(reference, ours):
         assert floatframe_data.shape == exudyn_data.shape
         np.testing.assert_allclose(floatframe_data[:, 0], exudyn_data[:, 0], atol=1e-12)
-        scale = np.abs(exudyn_data[:, 1:]).max()
+        scale = np.abs(exudyn_data[:, 1:]).max() or 1.0
         worst = max(worst, np.abs(floatframe_data[:, 1:] - exudyn_data[:, 1:]).max() / scale)
     return worst
 
@@ -93,4 +94,120 @@ def offset_rigid_bodies(exu, ii, rbu):
 def test_rigid_bodies_with_their_centre_of_mass_away_from_the_node_match_exudyn():
     """ObjectRigidBody physicsCenterOfMass and CreateRigidBody with inertia.com != 0 (measured: 3e-9)."""
     reference, ours = run_both(offset_rigid_bodies)
+    assert largest_deviation(reference, ours) < 1e-6
+
+
+# --- the rotated ground, marker frames (localHT) --------------------------------------------------------
+def rotated_frames(exu, ii, rbu):
+    """A rigid body on springs to points of a rotated ground (referenceRotation; CreateGround with
+    referenceHT), pushed by a body-fixed force and torque on MarkerBodyRigid / MarkerNodeRigid frames
+    turned by localHT."""
+    mbs = exu.SystemContainer().AddSystem()
+    turn = rbu.RotationMatrixZ(0.7) @ rbu.RotationMatrixY(-0.4)
+    ground = mbs.AddObject(ii.ObjectGround(referencePosition=[0.2, -0.1, 0.3], referenceRotation=turn))
+    ground_ht = mbs.CreateGround(referenceHT=rbu.HomogeneousTransformation(rbu.RotationMatrixX(0.5), [0, 1, 0]))
+    node = mbs.AddNode(ii.NodeRigidBodyEP(referenceCoordinates=[0.5, 0.5, 0.5] + list(THETA)))
+    body = mbs.AddObject(ii.ObjectRigidBody(nodeNumber=node, mass=1.5, inertia=[0.2, 0.3, 0.4, 0, 0, 0]))
+    for anchor_body, local in ((ground, [0.3, 0.2, 0.1]), (ground_ht, [0.0, -0.3, 0.4])):
+        anchor = mbs.AddMarker(ii.MarkerBodyPosition(bodyNumber=anchor_body, localPosition=local))
+        point = mbs.AddMarker(ii.MarkerBodyPosition(bodyNumber=body, localPosition=[0.1, 0.1, -0.2]))
+        mbs.AddObject(ii.ObjectConnectorCartesianSpringDamper(markerNumbers=[anchor, point], stiffness=[40, 50, 60],
+                                                              damping=[0.5, 0.5, 0.5]))
+    frame = rbu.HomogeneousTransformation(rbu.RotationMatrixX(0.9) @ rbu.RotationMatrixZ(-0.3), [0.2, 0.0, 0.1])
+    body_marker = mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=body, localHT=frame))
+    node_marker = mbs.AddMarker(ii.MarkerNodeRigid(nodeNumber=node, localHT=rbu.HomogeneousTransformation(
+        rbu.RotationMatrixY(1.1), [0, 0, 0])))
+    mbs.AddLoad(ii.LoadForceVector(markerNumber=body_marker, loadVector=[3.0, 0.0, 0.0], bodyFixed=True))
+    mbs.AddLoad(ii.LoadTorqueVector(markerNumber=node_marker, loadVector=[0.0, 0.0, 0.4], bodyFixed=True))
+    mbs.AddLoad(ii.LoadTorqueVector(markerNumber=body_marker, loadVector=[0.2, 0.0, 0.0], bodyFixed=True))
+    sensors = [sensor(exu, ii, mbs, "Body", body, variable) for variable in ("Position", "AngularVelocity")]
+    sensors.append(sensor(exu, ii, mbs, "Body", ground, "Position", localPosition=[0.3, 0.2, 0.1]))
+    sensors.append(sensor(exu, ii, mbs, "Body", ground_ht, "RotationMatrix"))
+    return mbs, sensors
+
+
+def test_a_rotated_ground_and_turned_marker_frames_match_exudyn():
+    """ObjectGround referenceRotation, CreateGround referenceHT, MarkerBodyRigid and MarkerNodeRigid localHT
+    with body-fixed loads (measured: 5e-10)."""
+    reference, ours = run_both(rotated_frames)
+    assert largest_deviation(reference, ours) < 1e-6
+
+
+# --- Node1D and ObjectMass1D -----------------------------------------------------------------------------
+def masses_1d(exu, ii, rbu):
+    """Two ObjectMass1D on tilted axes (referencePosition, referenceRotation) under gravity: one on a coordinate
+    spring to the ground with a LoadCoordinate, one pulled by a force on a MarkerBodyPosition and pushed by a
+    body-fixed force on a MarkerBodyRigid; their Node1D reference coordinates shift them along the axis."""
+    mbs = exu.SystemContainer().AddSystem()
+    ground_node = mbs.AddNode(ii.NodePointGround())
+    ground_coordinate = mbs.AddMarker(ii.MarkerNodeCoordinate(nodeNumber=ground_node, coordinate=0))
+    sensors = []
+    for k, (rotation, reference) in enumerate(((rbu.RotationMatrixY(0.5), 0.3),
+                                               (rbu.RotationMatrixZ(1.0) @ rbu.RotationMatrixY(-0.2), -0.1))):
+        node = mbs.AddNode(ii.Node1D(referenceCoordinates=[reference], initialCoordinates=[0.05 * k],
+                                     initialVelocities=[0.4 - k]))
+        mass = mbs.AddObject(ii.ObjectMass1D(nodeNumber=node, mass=1.5 + k, referencePosition=[k, 0.5, -0.2],
+                                             referenceRotation=rotation))
+        mbs.AddLoad(ii.LoadMassProportional(markerNumber=mbs.AddMarker(ii.MarkerBodyMass(bodyNumber=mass)),
+                                            loadVector=[0, 0, -9.81]))
+        coordinate = mbs.AddMarker(ii.MarkerNodeCoordinate(nodeNumber=node, coordinate=0))
+        if k == 0:
+            mbs.AddObject(ii.ObjectConnectorCoordinateSpringDamper(markerNumbers=[ground_coordinate, coordinate],
+                                                                   stiffness=80.0, damping=0.5, offset=0.1))
+            mbs.AddLoad(ii.LoadCoordinate(markerNumber=coordinate, load=2.0))
+        else:
+            point = mbs.AddMarker(ii.MarkerBodyPosition(bodyNumber=mass, localPosition=[0.1, 0.2, 0.0]))
+            mbs.AddLoad(ii.LoadForceVector(markerNumber=point, loadVector=[1.0, 2.0, 3.0]))
+            frame = mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=mass, localPosition=[0.0, 0.1, 0.0]))
+            mbs.AddLoad(ii.LoadForceVector(markerNumber=frame, loadVector=[0.5, 0.0, 0.0], bodyFixed=True))
+            mbs.AddLoad(ii.LoadTorqueVector(markerNumber=frame, loadVector=[0.5, 1.0, 0.0]))
+        sensors += [sensor(exu, ii, mbs, "Body", mass, variable, localPosition=[0.1, -0.2, 0.3])
+                    for variable in ("Position", "Displacement", "Velocity", "RotationMatrix", "Rotation",
+                                     "AngularVelocity", "AngularVelocityLocal")]
+        sensors += [sensor(exu, ii, mbs, "Node", node, variable)
+                    for variable in ("Coordinates", "Coordinates_t", "Coordinates_tt", "CoordinatesTotal")]
+    return mbs, sensors
+
+
+def test_masses_on_1d_nodes_match_exudyn():
+    """Node1D, ObjectMass1D and its markers (MarkerBodyMass, MarkerNodeCoordinate, MarkerBodyPosition,
+    MarkerBodyRigid), with every body and node output (measured: 2e-15)."""
+    reference, ours = run_both(masses_1d)
+    assert largest_deviation(reference, ours) < 1e-6
+
+
+# --- CreateMassPoint and load user functions --------------------------------------------------------------
+def user_function_loads(exu, ii, rbu):
+    """Loads given by user functions on every load kind: LoadForceVector and LoadMassProportional on a mass
+    point made by CreateMassPoint, LoadTorqueVector (bodyFixed) on a rigid body, LoadCoordinate on a Node1D."""
+    mbs = exu.SystemContainer().AddSystem()
+    point = mbs.CreateMassPoint(name="point", referencePosition=[0.1, 0.2, 0.3], initialDisplacement=[0.0, 0.05, 0.0],
+                                initialVelocity=[0.5, 0.0, 1.0], mass=2.0, gravity=[0, 0, -9.81], returnDict=True)
+    marker = mbs.AddMarker(ii.MarkerBodyPosition(bodyNumber=point["bodyNumber"]))
+    mbs.AddLoad(ii.LoadForceVector(markerNumber=marker, loadVector=[1.0, 2.0, 0.0],
+                                   loadVectorUserFunction=lambda mbs, t, load: [load[0] * np.cos(5 * t), load[1] * t, 0]))
+    mbs.AddLoad(ii.LoadMassProportional(markerNumber=point["markerBodyMass"], loadVector=[0.0, 1.0, 0.0],
+                                        loadVectorUserFunction=lambda mbs, t, load: [0, load[1] * np.sin(3 * t), 0]))
+    node = mbs.AddNode(ii.NodeRigidBodyEP(referenceCoordinates=[0, 0, 0] + list(THETA)))
+    body = mbs.AddObject(ii.ObjectRigidBody(nodeNumber=node, mass=1.0, inertia=[0.1, 0.2, 0.3, 0, 0, 0]))
+    frame = mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=body))
+
+    def torque(mbs, t, load):
+        return [load[0] * (1 if t < 0.1 else -1), 0.0, 0.2]       # a branch: called numerically
+
+    mbs.AddLoad(ii.LoadTorqueVector(markerNumber=frame, loadVector=[0.3, 0, 0], bodyFixed=True,
+                                    loadVectorUserFunction=torque))
+    line = mbs.AddNode(ii.Node1D())
+    mbs.AddObject(ii.ObjectMass1D(nodeNumber=line, mass=0.5))
+    mbs.AddLoad(ii.LoadCoordinate(markerNumber=mbs.AddMarker(ii.MarkerNodeCoordinate(nodeNumber=line, coordinate=0)),
+                                  load=1.5, loadUserFunction=lambda mbs, t, load: load * t ** 2))
+    sensors = [sensor(exu, ii, mbs, "Body", point["bodyNumber"], "Position"),
+               sensor(exu, ii, mbs, "Body", body, "AngularVelocity"),
+               sensor(exu, ii, mbs, "Node", line, "Coordinates")]
+    return mbs, sensors
+
+
+def test_load_user_functions_on_every_load_and_create_mass_point_match_exudyn():
+    """loadVectorUserFunction(mbs, t, loadVector) and loadUserFunction(mbs, t, load) (measured: 5e-11)."""
+    reference, ours = run_both(user_function_loads)
     assert largest_deviation(reference, ours) < 1e-6

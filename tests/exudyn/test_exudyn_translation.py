@@ -48,6 +48,8 @@ EXPECTED = {
     "SensorBody": (ff.SensorBody, "local_position", [0.1, 0.2, 0.3]),
     "SensorObject": (ff.SensorObject, "output_variable_type", "Force"),
     "SensorSuperElement": (ff.SensorSuperElement, "mesh_node_number", 1),
+    "Node1D": (ff.Node1D, "initial_coordinates", [0.1]),
+    "ObjectMass1D": (ff.ObjectMass1D, "reference_position", [0, 1, 0]),
 }
 
 
@@ -95,6 +97,8 @@ def catalogue():
     mbs.AddObject(ii.ObjectConnectorCoordinateSpringDamper(
         markerNumbers=[m_fixed, mbs.AddMarker(ii.MarkerNodeCoordinate(nodeNumber=point, coordinate=1))],
         stiffness=50.0))
+    line = mbs.AddNode(ii.Node1D(referenceCoordinates=[0.0], initialCoordinates=[0.1]))
+    mbs.AddObject(ii.ObjectMass1D(nodeNumber=line, mass=1.5, referencePosition=[0, 1, 0]))
     mbs.Assemble()
     return mbs
 
@@ -158,7 +162,7 @@ def expected_size(item, variable):
     if item.type_string == "ConnectorCoordinateSpringDamper":
         return 1
     if variable.startswith("Coordinates") or (item.type_string.startswith("FFRF") and variable == "Force"):
-        return {"RigidBodyEP": 7, "Point": 3, "PointGround": 0, "FFRF": 13, "GenericODE2": 2,
+        return {"RigidBodyEP": 7, "Point": 3, "PointGround": 0, "FFRF": 13, "GenericODE2": 2, "1D": 1,
                 "FFRFreducedOrder": 9}[item.type_string]
     return 3
 
@@ -199,7 +203,7 @@ def test_outputs_a_kind_does_not_list_are_refused_with_the_supported_ones(assemb
 def test_a_kind_outside_the_table_raises_naming_it_and_the_supported_kinds(family, data, kind):
     mbs = exu.SystemContainer().AddSystem()
     add = getattr(mbs, f"Add{family.capitalize()}")
-    supported = {"object": "Ground, RigidBody, MassPoint, FFRF", "marker": "NodeRigid, NodePosition",
+    supported = {"object": "Ground, RigidBody, MassPoint, Mass1D, FFRF", "marker": "NodeRigid, NodePosition",
                  "node": "Point, PointGround, RigidBodyEP"}[family]
     with pytest.raises(ExudynLayerError, match=f"unknown {family} type '{kind}'.*supported {family} types: {supported}"):
         add(data)
