@@ -5,7 +5,7 @@ from floatframe.components.connectors import (CartesianSpringDamper, CoordinateC
                                               CoordinateVectorConstraint, SphericalJoint)
 from floatframe.components.ffrf import FloatingFrameBody, ObjectFFRF
 from floatframe.components.ffrf_reduced import ObjectFFRFReducedOrder, ReducedOrderInvariants, add_reduced_ffrf_body
-from floatframe.components.loads import LoadCoordinate, LoadForceVector, LoadMassProportional, LoadTorqueVector
+from floatframe.components.loads import Gravity, LoadCoordinate, LoadForceVector, LoadMassProportional, LoadTorqueVector
 from floatframe.components.markers import (MarkerBodyMass, MarkerBodyPosition, MarkerBodyRigid, MarkerNodeCoordinate,
                                            MarkerNodeCoordinates, MarkerNodePosition, MarkerNodeRigid,
                                            MarkerObjectODE2Coordinates, MarkerSuperElementPosition,
@@ -31,6 +31,7 @@ __all__ = [
     "ObjectFFRFReducedOrder",
     "ReducedOrderInvariants",
     "add_reduced_ffrf_body",
+    "Gravity",
     "LoadCoordinate",
     "LoadForceVector",
     "LoadMassProportional",

@@ -1,4 +1,5 @@
-"""Loads on markers: a force vector, a torque vector, a load on one coordinate.
+"""Loads on markers: a force vector, a torque vector, a load on one coordinate, a mass-proportional load;
+and Gravity, the mass-proportional load on every body of the system.
 
 The value (``load_vector`` of a force or torque, ``load`` of a coordinate load, as in Exudyn) is kept
 as ``load``.
@@ -37,6 +38,10 @@ class Load(Component):
             raise self.error(f"marker_number ({self.marker.label}) must be a {' or '.join(self.marker_kinds)} marker")
         if self.body_fixed and self.marker.kind != "rigid":
             raise self.error("body_fixed loads need a rigid-body marker")
+        self.check_function()
+
+    def check_function(self):
+        """Call a load function once at t = 0: a wrong size is reported now."""
         if self.is_function:
             trial = np.asarray(self.load(0.0), dtype=float).reshape(-1)
             if trial.size != self.size:
@@ -121,3 +126,43 @@ class LoadMassProportional(Load):
 
     def add_terms(self, ctx):
         self.marker.apply_mass_proportional_load(ctx, self.value(ctx))
+
+
+def has_mass(body) -> bool:
+    """Whether an object carries mass: a ``mass`` that is not zero (a Parameter counts), or an FFRF body."""
+    from floatframe.components.ffrf import FloatingFrameBody
+
+    if isinstance(body, FloatingFrameBody):
+        return True
+    mass = getattr(body, "mass", None)
+    if mass is None:
+        return False
+    return isinstance(mass, (Parameter, Input)) or bool(np.any(np.asarray(mass, dtype=float) != 0))
+
+
+class Gravity(Load):
+    """A body force per unit mass ``acceleration`` [m/s^2] (global) on every body of the system that has mass
+    (Modelica's World): the same terms as a LoadMassProportional on a MarkerBodyMass of each (rigid bodies at
+    their centre of mass, mass points, ObjectMass1D, ObjectFFRF, ObjectFFRFReducedOrder). A constant, f(t) or a
+    Parameter, like ``load_vector`` of the other loads. An object with mass that cannot take it is an error.
+    """
+
+    type_name = "Gravity"
+    value_name = "acceleration"
+
+    def __init__(self, acceleration=(0.0, 0.0, -9.81), name=""):
+        super().__init__(None, acceleration, False, name)
+
+    def connect(self, system):
+        self.bodies = [body for body in system.objects if hasattr(body, "add_mass_proportional_load")]
+        refused = [body.label for body in system.objects
+                   if not hasattr(body, "add_mass_proportional_load") and has_mass(body)]
+        if refused:
+            raise self.error(f"cannot act on {', '.join(refused)}: it has mass but no mass-proportional load")
+        self.check_function()
+
+    def add_terms(self, ctx):
+        if self.bodies:
+            acceleration = self.value(ctx)
+            for body in self.bodies:
+                body.add_mass_proportional_load(ctx, acceleration)

@@ -296,3 +296,96 @@ def test_a_marker_on_a_body_that_cannot_carry_it_is_refused():
     system.add(ff.MarkerBodyMass(ground))
     with pytest.raises(ff.ModelError, match="MarkerBodyMass 0: body_number must refer to a body with mass"):
         system.assemble()
+
+
+# --- Gravity -------------------------------------------------------------------------------------------
+def bodies_of_every_kind(gravity_load: str):
+    """A rigid body with an offset centre of mass, a mass point, an ObjectMass1D, an FFRF beam and a reduced
+    beam, under gravity given as one Gravity ("gravity"), one LoadMassProportional per body ("per body") or not
+    at all ("none")."""
+    from floatframe.components.ffrf import add_tisserand_frame
+    from floatframe.components.ffrf_reduced import add_reduced_ffrf_body
+    from floatframe.fem import block_mesh, eigenmodes, linear_elastic_matrices
+    from model_helpers import small_beam
+
+    system = ff.System()
+    rigid = system.add(ff.NodeRigidBodyEP([0, 0, 0, 1, 0, 0, 0]))
+    bodies = [system.add(ff.ObjectRigidBody(rigid, MASS, INERTIA_COM + steiner(MASS, OFFSET), OFFSET)),
+              system.add(ff.ObjectMassPoint(system.add(ff.NodePoint([1, 0, 0])), 0.7)),
+              system.add(ff.ObjectMass1D(system.add(ff.Node1D([0.0])), 1.3, reference_rotation=TURN))]
+    body, _ = small_beam(system, euler_parameters=(0.9, 0.1, -0.3, 0.2) / np.linalg.norm([0.9, 0.1, -0.3, 0.2]))
+    add_tisserand_frame(system, body)
+    bodies.append(body.index)
+    mesh = block_mesh(0.2, 0.1, 0.1, 2, 1, 1)
+    mass, stiffness = linear_elastic_matrices(mesh, youngs_modulus=1e7, poissons_ratio=0.3, density=1000.0)
+    reduced = add_reduced_ffrf_body(system, mesh.nodes, mass, stiffness, eigenmodes(mass, stiffness, 3, solver="dense"),
+                                    position=(0, 1, 0), euler_parameters=(0.8, 0.0, 0.6, 0.0))
+    bodies.append(reduced.index)
+    system.add(ff.ObjectGround())                                   # no mass: left alone
+    acceleration = np.array([0.5, -1.0, -9.81])
+    if gravity_load == "gravity":
+        system.add(ff.Gravity(acceleration))
+    elif gravity_load == "per body":
+        for number in bodies:
+            system.add(ff.LoadMassProportional(system.add(ff.MarkerBodyMass(number)), acceleration))
+    return system
+
+
+def test_gravity_is_the_mass_proportional_load_on_every_body_with_mass():
+    """One Gravity gives exactly the residual of a LoadMassProportional on each body, at random states."""
+    from model_helpers import random_state
+
+    gravity, per_body = (bodies_of_every_kind(kind).assemble() for kind in ("gravity", "per body"))
+    rng = np.random.default_rng(11)
+    for _ in range(3):
+        t, q, v, a, lam = random_state(gravity, rng)
+        ours, theirs = gravity.residual(t, q, v, a, lam), per_body.residual(t, q, v, a, lam)
+        np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-13 * np.abs(theirs).max())
+    no_gravity = bodies_of_every_kind("none").assemble()
+    weight = no_gravity.residual(t, q, v, a, lam) - gravity.residual(t, q, v, a, lam)      # the generalized weight
+    for body in gravity.system.objects:
+        if hasattr(body, "add_mass_proportional_load"):
+            rows = body.node.coordinate_indices if hasattr(body, "node") else body.coordinate_indices
+            assert np.abs(weight[rows]).max() > 0.1, body.label
+
+
+def test_gravity_accelerates_free_bodies_with_g():
+    """A free rigid body (offset centre of mass) and a mass point under Gravity: their centres of mass fall
+    with g exactly, the body keeps its angular velocity (the trapezoidal rule is exact for a parabola)."""
+    system = ff.System()
+    node = system.add(ff.NodeRigidBodyEP([0, 0, 0, 1, 0, 0, 0], initial_velocities=[1.0, 0, 2.0, 0, 0, 0, 0]))
+    body = system.add(ff.ObjectRigidBody(node, MASS, INERTIA_COM + steiner(MASS, OFFSET), OFFSET))
+    point = system.add(ff.ObjectMassPoint(system.add(ff.NodePoint([0, 0, 0], initial_velocities=[0, 1.0, 0])), 0.5))
+    system.add(ff.Gravity(lambda t: [0.0, 0.0, -9.81 * (1 + 0 * t)]))
+    centre = system.add(ff.SensorBody(body, "Position", OFFSET))
+    falling = system.add(ff.SensorBody(point, "Position"))
+    omega = system.add(ff.SensorBody(body, "AngularVelocity"))
+    result = ff.GeneralizedAlpha(1.0).solve(system.assemble(), 0.5, 25)
+    t = result.t[:, None]
+    np.testing.assert_allclose(result.sensor(centre), OFFSET + t * [1.0, 0, 2.0] + t ** 2 / 2 * GRAVITY, atol=1e-12)
+    np.testing.assert_allclose(result.sensor(falling), t * [0, 1.0, 0] + t ** 2 / 2 * GRAVITY, atol=1e-12)
+    np.testing.assert_allclose(result.sensor(omega), 0.0, atol=1e-12)
+
+
+def test_gravity_names_a_body_with_mass_that_cannot_take_it():
+    class Lump(ff.Component):
+        """A massive object without a mass-proportional load (a stand-in for a future body kind)."""
+        family, type_name = "object", "Lump"
+
+        def __init__(self):
+            super().__init__("lump")
+            self.mass = np.array([2.0])
+
+    system = ff.System()
+    system.add(ff.ObjectMassPoint(system.add(ff.NodePoint([0, 0, 0])), 1.0))
+    system.add(Lump())
+    system.add(ff.Gravity())
+    with pytest.raises(ff.ModelError, match="Gravity 0: cannot act on Lump 1 'lump': it has mass but no "
+                                            "mass-proportional load"):
+        system.assemble()
+    with pytest.raises(ff.ModelError, match="Gravity: acceleration must have 3 entries"):
+        ff.Gravity((0, -9.81))
+
+
+def test_the_newton_matrix_under_gravity_is_exact():
+    assert newton_matrix_error(bodies_of_every_kind("gravity").assemble(), np.random.default_rng(13)) <= 1e-6
