@@ -389,3 +389,31 @@ def test_gravity_names_a_body_with_mass_that_cannot_take_it():
 
 def test_the_newton_matrix_under_gravity_is_exact():
     assert newton_matrix_error(bodies_of_every_kind("gravity").assemble(), np.random.default_rng(13)) <= 1e-6
+
+
+def test_markers_on_the_reduced_body_turn_with_their_local_rotation():
+    """MarkerSuperElementRigid and MarkerBodyRigid (the frame) on an ObjectFFRFReducedOrder: with a local
+    rotation R the frame is the unturned one times R, and the angular velocity is the same."""
+    from floatframe.components.ffrf_reduced import add_reduced_ffrf_body
+    from floatframe.fem import block_mesh, eigenmodes, linear_elastic_matrices
+    from model_helpers import random_state
+
+    system = ff.System()
+    mesh = block_mesh(0.2, 0.1, 0.1, 2, 1, 1)
+    mass, stiffness = linear_elastic_matrices(mesh, youngs_modulus=1e7, poissons_ratio=0.3, density=1000.0)
+    body = add_reduced_ffrf_body(system, mesh.nodes, mass, stiffness, eigenmodes(mass, stiffness, 3, solver="dense"),
+                                 euler_parameters=(0.8, 0.0, 0.6, 0.0), angular_velocity=(1.0, 2.0, 3.0))
+    face = [k for k, x in enumerate(mesh.nodes) if abs(x[0] - 0.2) < 1e-12]
+    weights = np.full(len(face), 1.0 / len(face))
+    markers = [system.add(ff.MarkerSuperElementRigid(body, face, weights, (0.01, 0, 0))),
+               system.add(ff.MarkerSuperElementRigid(body, face, weights, (0.01, 0, 0), LOCAL_TURN)),
+               system.add(ff.MarkerBodyRigid(body, (0.1, 0, 0))),
+               system.add(ff.MarkerBodyRigid(body, (0.1, 0, 0), LOCAL_TURN))]
+    assembled = system.assemble()
+    t, q, v, _, _ = random_state(assembled, np.random.default_rng(17))
+    (x0, a0, w0), (x1, a1, w1), (y0, b0, u0), (y1, b1, u1) = marker_frames(system, markers, (t, q, v))
+    for plain, turned in (((x0, a0, w0), (x1, a1, w1)), ((y0, b0, u0), (y1, b1, u1))):
+        np.testing.assert_allclose(turned[0], plain[0], rtol=0, atol=1e-15)
+        np.testing.assert_allclose(turned[1], plain[1] @ LOCAL_TURN, rtol=0, atol=1e-14)
+        np.testing.assert_allclose(turned[2], plain[2], rtol=0, atol=1e-14)
+    assert np.abs(a0 - b0).max() > 1e-6          # the mesh nodes' rotation is not the frame's
