@@ -10,6 +10,9 @@ import floatframe.exudyn.rigidBodyUtilities as frbu
 pytestmark = pytest.mark.exudyn
 
 THETA = np.array([0.9, 0.1, -0.3, 0.2]) / np.linalg.norm([0.9, 0.1, -0.3, 0.2])
+RIGID_BODY_OUTPUTS = ("Position", "Displacement", "Velocity", "VelocityLocal", "Acceleration", "AccelerationLocal",
+                      "AngularVelocity", "AngularVelocityLocal", "AngularAcceleration", "AngularAccelerationLocal",
+                      "Rotation", "RotationMatrix")
 
 
 def settings(exu, steps, end_time):
@@ -85,14 +88,16 @@ def offset_rigid_bodies(exu, ii, rbu):
     point = mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=free["bodyNumber"], localPosition=[-0.2, 0.1, 0.05]))
     mbs.AddLoad(ii.LoadForceVector(markerNumber=point, loadVector=[0.0, 3.0, 1.0], bodyFixed=True))
     sensors = [sensor(exu, ii, mbs, "Body", body, variable, localPosition=local)
-               for body, local in ((hanging, [0.1, -0.2, -0.4]), (free["bodyNumber"], list(inertia.com)))
-               for variable in ("Position", "Velocity", "AngularVelocity")]
+               for body, local in ((hanging, [0.1, -0.2, -0.4]), (free["bodyNumber"], list(inertia.com)),
+                                   (free["bodyNumber"], [0.3, 0.0, -0.1]))
+               for variable in RIGID_BODY_OUTPUTS]
     sensors.append(sensor(exu, ii, mbs, "Node", node, "Coordinates"))
     return mbs, sensors
 
 
 def test_rigid_bodies_with_their_centre_of_mass_away_from_the_node_match_exudyn():
-    """ObjectRigidBody physicsCenterOfMass and CreateRigidBody with inertia.com != 0 (measured: 3e-9)."""
+    """ObjectRigidBody centerOfMass and CreateRigidBody with inertia.com != 0, every body output at the centre of
+    mass and at another point (measured: 3e-9, the accelerations 5e-8: Newton's stopping)."""
     reference, ours = run_both(offset_rigid_bodies)
     assert largest_deviation(reference, ours) < 1e-6
 
@@ -210,4 +215,53 @@ def user_function_loads(exu, ii, rbu):
 def test_load_user_functions_on_every_load_and_create_mass_point_match_exudyn():
     """loadVectorUserFunction(mbs, t, loadVector) and loadUserFunction(mbs, t, load) (measured: 5e-11)."""
     reference, ours = run_both(user_function_loads)
+    assert largest_deviation(reference, ours) < 1e-6
+
+
+# --- MarkerSuperElementRigid with localHT ---------------------------------------------------------------
+def turned_super_element_marker(exu, ii, fem_module):
+    """The reduced rotor (8 eigenmodes) on spring-dampers at its end faces, with a body-fixed torque on a
+    MarkerSuperElementRigid of the right face whose frame is turned and moved by localHT; 40 steps of 1e-4 s."""
+    import exudyn_style_models as models
+
+    fem = models.rotor_fem(fem_module)
+    fem.ComputeEigenmodes(8, excludeRigidBodyModes=6, useSparseSolver=True)
+    mbs = exu.SystemContainer().AddSystem()
+    numbers = fem_module.ObjectFFRFreducedOrderInterface(fem).AddObjectFFRFreducedOrder(
+        mbs, initialAngularVelocity=[0, 0, 20.0])
+    body = numbers["oFFRFreducedOrder"]
+    ground = mbs.AddObject(ii.ObjectGround())
+    turn = np.array([[1, 0, 0], [0, np.cos(0.6), -np.sin(0.6)], [0, np.sin(0.6), np.cos(0.6)]]) @ np.array(
+        [[np.cos(0.2), -np.sin(0.2), 0], [np.sin(0.2), np.cos(0.2), 0], [0, 0, 1]])
+    frame = np.eye(4)
+    frame[:3, :3], frame[:3, 3] = turn, [0.0, 0.0, 0.01]
+    for z in (0.0, 0.5):
+        face = fem.GetNodesInPlane([0, 0, z], [0, 0, 1])
+        marker = mbs.AddMarker(ii.MarkerSuperElementRigid(bodyNumber=body, meshNodeNumbers=np.array(face),
+                                                          weightingFactors=np.ones(len(face)) / len(face),
+                                                          localHT=frame))
+        anchor = mbs.AddMarker(ii.MarkerBodyPosition(bodyNumber=ground, localPosition=[0, 0, z]))
+        mbs.AddObject(ii.ObjectConnectorCartesianSpringDamper(markerNumbers=[marker, anchor], stiffness=[2e6] * 3,
+                                                              damping=[2e3] * 3))
+    mbs.AddLoad(ii.LoadTorqueVector(markerNumber=marker, loadVector=[200.0, 0.0, 50.0], bodyFixed=True))
+    sensors = [mbs.AddSensor(ii.SensorSuperElement(bodyNumber=body, meshNodeNumber=fem.GetNodeAtPoint([0, 0, 0.25]),
+                                                   storeInternal=True,
+                                                   outputVariableType=exu.OutputVariableType.Displacement)),
+               *(mbs.AddSensor(ii.SensorNode(nodeNumber=numbers["nRigidBody"], storeInternal=True,
+                                             outputVariableType=getattr(exu.OutputVariableType, variable)))
+                 for variable in ("Position", "AngularVelocity"))]     # modal coordinates: the modes' signs differ
+    mbs.Assemble()
+    return mbs, sensors, settings(exu, 40, 40e-4)
+
+
+def test_a_turned_super_element_rigid_marker_matches_exudyn(shared_rotor_data):
+    """MarkerSuperElementRigid localHT (rotation and offset) with a body-fixed torque (measured: 1e-9)."""
+    exu = pytest.importorskip("exudyn")
+    import exudyn.FEM as exudyn_fem
+    import exudyn.itemInterface as ii
+
+    import exudyn_style_models as models
+    from floatframe.exudyn import FEM as ffFEM
+    reference, _ = models.run(turned_super_element_marker, exu, ii, exudyn_fem)
+    ours, _ = models.run(turned_super_element_marker, fexu, fii, ffFEM)
     assert largest_deviation(reference, ours) < 1e-6
