@@ -1,13 +1,12 @@
 """Exudyn-style scripts for the bodies, markers and loads of issue 9, each run with exudyn 1.13.6 and with
-floatframe.exudyn: the sensors agree to a relative 1e-6 of their range (measured numbers in each test)."""
+floatframe.exudyn: the sensors agree to a relative 1e-6 of their range (measured numbers in each test); and
+what the layer refuses for these items."""
 import numpy as np
 import pytest
 
 import floatframe.exudyn as fexu
 import floatframe.exudyn.itemInterface as fii
 import floatframe.exudyn.rigidBodyUtilities as frbu
-
-pytestmark = pytest.mark.exudyn
 
 THETA = np.array([0.9, 0.1, -0.3, 0.2]) / np.linalg.norm([0.9, 0.1, -0.3, 0.2])
 RIGID_BODY_OUTPUTS = ("Position", "Displacement", "Velocity", "VelocityLocal", "Acceleration", "AccelerationLocal",
@@ -95,6 +94,7 @@ def offset_rigid_bodies(exu, ii, rbu):
     return mbs, sensors
 
 
+@pytest.mark.exudyn
 def test_rigid_bodies_with_their_centre_of_mass_away_from_the_node_match_exudyn():
     """ObjectRigidBody centerOfMass and CreateRigidBody with inertia.com != 0, every body output at the centre of
     mass and at another point (measured: 3e-9, the accelerations 5e-8: Newton's stopping)."""
@@ -131,6 +131,7 @@ def rotated_frames(exu, ii, rbu):
     return mbs, sensors
 
 
+@pytest.mark.exudyn
 def test_a_rotated_ground_and_turned_marker_frames_match_exudyn():
     """ObjectGround referenceRotation, CreateGround referenceHT, MarkerBodyRigid and MarkerNodeRigid localHT
     with body-fixed loads (measured: 5e-10)."""
@@ -174,6 +175,7 @@ def masses_1d(exu, ii, rbu):
     return mbs, sensors
 
 
+@pytest.mark.exudyn
 def test_masses_on_1d_nodes_match_exudyn():
     """Node1D, ObjectMass1D and its markers (MarkerBodyMass, MarkerNodeCoordinate, MarkerBodyPosition,
     MarkerBodyRigid), with every body and node output (measured: 2e-15)."""
@@ -212,6 +214,7 @@ def user_function_loads(exu, ii, rbu):
     return mbs, sensors
 
 
+@pytest.mark.exudyn
 def test_load_user_functions_on_every_load_and_create_mass_point_match_exudyn():
     """loadVectorUserFunction(mbs, t, loadVector) and loadUserFunction(mbs, t, load) (measured: 5e-11)."""
     reference, ours = run_both(user_function_loads)
@@ -254,6 +257,7 @@ def turned_super_element_marker(exu, ii, fem_module):
     return mbs, sensors, settings(exu, 40, 40e-4)
 
 
+@pytest.mark.exudyn
 def test_a_turned_super_element_rigid_marker_matches_exudyn(shared_rotor_data):
     """MarkerSuperElementRigid localHT (rotation and offset) with a body-fixed torque (measured: 1e-9)."""
     exu = pytest.importorskip("exudyn")
@@ -265,3 +269,54 @@ def test_a_turned_super_element_rigid_marker_matches_exudyn(shared_rotor_data):
     reference, _ = models.run(turned_super_element_marker, exu, ii, exudyn_fem)
     ours, _ = models.run(turned_super_element_marker, fexu, fii, ffFEM)
     assert largest_deviation(reference, ours) < 1e-6
+
+
+# --- refusals ---------------------------------------------------------------------------------------------
+def assemble_with(*items):
+    """A floatframe.exudyn system with a rigid body (node 0, body 0), a mass point (node 1, body 1) and the
+    given (family, item) pairs, assembled."""
+    mbs = fexu.SystemContainer().AddSystem()
+    mbs.AddNode(fii.NodeRigidBodyEP(referenceCoordinates=[0, 0, 0, 1, 0, 0, 0]))
+    mbs.AddObject(fii.ObjectRigidBody(nodeNumber=0, mass=1.0, inertia=[1, 1, 1, 0, 0, 0]))
+    mbs.CreateMassPoint(mass=1.0)
+    for family, item in items:
+        getattr(mbs, "Add" + family)(item)
+    mbs.Assemble()
+
+
+@pytest.mark.parametrize("items, message", [
+    ([("Object", fii.ObjectGround(referenceRotation=np.diag([1.0, 2.0, 1.0])))],
+     r"(?s)ObjectGround 2 '\w+': referenceRotation must be a rotation matrix \(R\^T R = I, det R = 1\)"),
+    ([("Object", fii.ObjectGround(referencePosition=[1, 0, 0], referenceHT=np.eye(4)))],
+     r"(?s)ObjectGround 2 '\w+': parameter 'referencePosition' = \[1, 0, 0\] disagrees with referenceHT, which gives \[0.0, 0.0, 0.0\]"),
+    ([("Object", fii.ObjectGround(referenceHT=np.eye(3)))],
+     r"(?s)ObjectGround 2 '\w+': parameter 'referenceHT' .* must be a 4 x 4 homogeneous transformation"),
+    ([("Marker", fii.MarkerNodeRigid(nodeNumber=0, localHT=[[1, 0, 0, 0.1], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]))],
+     r"(?s)MarkerNodeRigid 0 '\w+': parameter 'localHT' .* must have a zero translation"),
+    ([("Marker", fii.MarkerBodyRigid(bodyNumber=0, localPosition=[0.1, 0, 0], localHT=np.eye(4)))],
+     r"(?s)MarkerBodyRigid 0 '\w+': parameter 'localPosition' .* disagrees with localHT"),
+    ([("Marker", fii.MarkerBodyRigid(bodyNumber=1))],
+     r"(?s)MarkerBodyRigid 0 '\w+': body_number must refer to a body with an orientation .* got ObjectMassPoint 1"),
+    ([("Node", fii.Node1D()), ("Object", fii.ObjectMass1D(nodeNumber=2, mass=1.0, referenceRotation=-np.eye(3)))],
+     r"(?s)ObjectMass1D 2 '\w+': referenceRotation must be a rotation matrix"),
+    ([("Node", fii.Node1D()), ("Object", fii.ObjectMass1D(nodeNumber=2, mass=-1.0))],
+     r"ObjectMass1D.*: mass must be >= 0, got -1.0"),
+    ([("Object", fii.ObjectMass1D(nodeNumber=1, mass=1.0))],
+     r"(?s)ObjectMass1D 2 '\w+': node_number must refer to a Node1D, got NodePoint 1"),
+])
+def test_the_layer_refuses_bad_frames_masses_and_markers_naming_the_item(items, message):
+    with pytest.raises(ValueError, match=message):
+        assemble_with(*items)
+
+
+def test_create_mass_point_builds_exudyns_items_and_refuses_2d():
+    mbs = fexu.SystemContainer().AddSystem()
+    numbers = mbs.CreateMassPoint(name="p", referencePosition=[1, 2, 3], mass=2.0, gravity=[0, 0, -9.81],
+                                  returnDict=True)
+    assert numbers == {"nodeNumber": 0, "bodyNumber": 0, "markerBodyMass": 0, "loadNumber": 0}
+    assert mbs.GetNode(0)["name"] == "Node:p" and mbs.GetObject(0)["mass"] == 2.0
+    assert mbs.CreateMassPoint(mass=1.0) == 1 and mbs.NumberOfLoads() == 1       # no gravity: no load
+    with pytest.raises(fexu.ExudynLayerError, match="CreateMassPoint: create2D=True is not supported"):
+        mbs.CreateMassPoint(mass=1.0, create2D=True)
+    with pytest.raises(fexu.ExudynLayerError, match="CreateMassPoint: referencePosition must be a vector of 3"):
+        mbs.CreateMassPoint(mass=1.0, referencePosition=[0, 0])
