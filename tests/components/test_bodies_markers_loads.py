@@ -3,7 +3,6 @@ the node, the rotated ground, the 1D mass, marker frames (localHT), Gravity for 
 the errors for bad input."""
 import numpy as np
 import pytest
-import scipy.linalg
 import scipy.special
 
 import floatframe as ff
@@ -64,8 +63,7 @@ def offset_body(center_at_node: bool):
 
 
 def test_a_body_with_its_centre_of_mass_away_from_the_node_moves_as_the_body_described_from_its_centre():
-    """The centre of mass's acceleration and the angular acceleration agree to rounding at the initial
-    state, and along 0.2 s the centre of mass's path and the angular velocity agree to the scheme's error."""
+    """The centre of mass's acceleration and the angular acceleration agree to rounding at the initial state."""
     results = []
     for center_at_node in (False, True):
         system, sensors = offset_body(center_at_node)
@@ -81,6 +79,7 @@ def test_a_body_with_its_centre_of_mass_away_from_the_node_moves_as_the_body_des
 
 
 def test_the_offset_body_and_the_centred_body_follow_one_path():
+    """Along 0.2 s the centre of mass's path and the angular velocity agree to the schemes' error."""
     paths = []
     for center_at_node in (False, True):
         system, _ = offset_body(center_at_node)
@@ -90,9 +89,10 @@ def test_the_offset_body_and_the_centred_body_follow_one_path():
         result = ff.GeneralizedAlpha(0.9).solve(system.assemble(), 0.2, 400)
         paths.append((result.sensor(centre), result.sensor(omega)))
     (centre, omega), (centre_c, omega_c) = paths
-    # both discretisations are second order in h = 5e-4 s; they differ by less than 1e-6 of the motion
+    # the node's and the centre's translations are discretised differently (second order in h = 5e-4 s):
+    # measured 2.3e-7 of the motion; the rotation is the same in both (measured 9e-15)
     assert np.abs(centre - centre_c).max() < 1e-6 * np.abs(centre_c - centre_c[0]).max()
-    assert np.abs(omega - omega_c).max() < 1e-6 * np.abs(omega_c).max()
+    assert np.abs(omega - omega_c).max() < 1e-10 * np.abs(omega_c).max()
 
 
 def test_a_rigid_body_pivoting_about_its_node_is_a_physical_pendulum():
@@ -115,7 +115,7 @@ def test_a_rigid_body_pivoting_about_its_node_is_a_physical_pendulum():
     omega_y = result.sensor(omega)[:, 1]
     assert np.abs(result.sensor(omega)[:, [0, 2]]).max() < 1e-10
     # released from rest, omega_y changes sign at T/2 and T (linear interpolation between steps); the
-    # trapezoidal rule (rho = 1) lengthens the period by about (omega h)^2 / 12 = 1e-6
+    # trapezoidal rule (rho = 1) lengthens the period by about (omega h)^2 / 12 = 1e-6 (measured 1.2e-6)
     crossings = [result.t[k] - omega_y[k] * h / (omega_y[k + 1] - omega_y[k])
                  for k in range(1, len(omega_y) - 1) if omega_y[k] * omega_y[k + 1] < 0]
     measured = crossings[1] - crossings[0]
