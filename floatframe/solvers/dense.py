@@ -278,7 +278,7 @@ class DenseNewtonKernel:
                                                                        ca.DM.zeros(n), u, p))
         factors, permutation = ca.SX.sym("lu", size, size), ca.SX.sym("permutation", size, size)
         update = _lu_substitution(factors, permutation @ rows)
-        a_new, lam_new = a - update[:n], lam - update[n:]
+        a_new, lam_new = a - update[:n, 0], lam - update[n:, 0]  # [.., 0]: a 1x1 update sliced stays a column
         scalars = ca.vertcat(ca.norm_2(update[:n]), ca.norm_2(a_new), ca.dot(rows, rows))
         corrected = [q_known + c_q * a_new, v_known + c_v * a_new, abar_known + kappa * a_new]
         state = [t, q_n, v_n, a_n, abar_n, scheme, u, p, a, lam]

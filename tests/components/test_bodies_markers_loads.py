@@ -417,3 +417,14 @@ def test_markers_on_the_reduced_body_turn_with_their_local_rotation():
         np.testing.assert_allclose(turned[1], plain[1] @ LOCAL_TURN, rtol=0, atol=1e-14)
         np.testing.assert_allclose(turned[2], plain[2], rtol=0, atol=1e-14)
     assert np.abs(a0 - b0).max() > 1e-6          # the mesh nodes' rotation is not the frame's
+
+
+def test_a_lone_mass_1d_moves_uniformly():
+    """Exudyn's ObjectMass1D example: one coordinate and no constraint (the smallest system there is), c_ref = 1,
+    c0 = 0.5, v0 = 0.5: after 1 s the mass is at x = 2."""
+    system = ff.System()
+    node = system.add(ff.Node1D([1.0], initial_coordinates=[0.5], initial_velocities=[0.5]))
+    mass = system.add(ff.ObjectMass1D(node, 1.0))
+    position = system.add(ff.SensorBody(mass, "Position"))
+    result = ff.GeneralizedAlpha().solve(system.assemble(), 1.0, 100)
+    np.testing.assert_allclose(result.sensor(position)[-1], [2.0, 0.0, 0.0], rtol=0, atol=1e-14)
