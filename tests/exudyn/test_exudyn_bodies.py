@@ -320,3 +320,27 @@ def test_create_mass_point_builds_exudyns_items_and_refuses_2d():
         mbs.CreateMassPoint(mass=1.0, create2D=True)
     with pytest.raises(fexu.ExudynLayerError, match="CreateMassPoint: referencePosition must be a vector of 3"):
         mbs.CreateMassPoint(mass=1.0, referencePosition=[0, 0])
+
+
+@pytest.mark.exudyn
+def test_an_exudyn_ht_object_is_a_local_frame_as_its_matrix():
+    """exu.HT(rotation, translation) as localHT and referenceHT gives the frames its 4 x 4 matrix gives."""
+    exu = pytest.importorskip("exudyn")
+    rotation = frbu.RotationMatrixX(0.4) @ frbu.RotationMatrixZ(-1.2)
+    frames = []
+    for as_object in (True, False):
+        ht = exu.HT(rotation=rotation, translation=[0.1, 0.2, 0.3]) if as_object else \
+            frbu.HomogeneousTransformation(rotation, [0.1, 0.2, 0.3])
+        mbs = fexu.SystemContainer().AddSystem()
+        ground = mbs.CreateGround(referenceHT=ht)
+        mbs.AddNode(fii.NodeRigidBodyEP(referenceCoordinates=[0, 0, 0] + list(THETA)))
+        body = mbs.AddObject(fii.ObjectRigidBody(nodeNumber=0, mass=1.0, inertia=[1, 1, 1, 0, 0, 0]))
+        marker = mbs.AddMarker(fii.MarkerBodyRigid(bodyNumber=body, localHT=ht))
+        mbs.AddLoad(fii.LoadTorqueVector(markerNumber=marker, loadVector=[0, 0, 1.0], bodyFixed=True))
+        mbs.Assemble()
+        core = mbs.GetFloatframeSystem()
+        frames.append((core.objects[ground].reference_position, core.objects[ground].reference_rotation,
+                       core.markers[marker].local_position, core.markers[marker].local_rotation))
+    for from_object, from_matrix in zip(*frames):
+        np.testing.assert_array_equal(from_object, from_matrix)
+    np.testing.assert_allclose(frames[0][1], rotation, atol=1e-15)
