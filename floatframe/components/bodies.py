@@ -7,7 +7,7 @@ import numpy as np
 
 from floatframe import rotations
 from floatframe.components.base import Component, resolve
-from floatframe.components.nodes import Node1D, NodePoint, NodeRigidBodyEP
+from floatframe.components.nodes import Node1D, NodeGenericODE2, NodePoint, NodeRigidBodyEP
 from floatframe.parameters import Parameter
 
 
@@ -274,7 +274,8 @@ class ObjectMassPoint(Body):
 
 
 class ObjectMass1D(Body):
-    """A mass ``mass`` [kg] on a Node1D (Exudyn's ObjectMass1D): m c_tt = f, with c the node's coordinate.
+    """A mass ``mass`` [kg] on a Node1D (Exudyn's ObjectMass1D; a NodeGenericODE2 with one coordinate also
+    does, as in Exudyn): m c_tt = f, with c the node's coordinate.
 
     The mass sits at p = reference_position + A [c_total, 0, 0] (A = ``reference_rotation``, constant): its
     coordinate moves it along the rotated local x axis; a body-fixed point r is at p + A r. A force F acts
@@ -296,8 +297,10 @@ class ObjectMass1D(Body):
 
     def connect(self, system):
         self.node = resolve(system, "node", self.node_number, self, "node_number")
-        if not isinstance(self.node, Node1D):
-            raise self.error(f"node_number must refer to a Node1D, got {self.node.label}")
+        one_coordinate = isinstance(self.node, NodeGenericODE2) and self.node.n_coordinates == 1
+        if not (isinstance(self.node, Node1D) or one_coordinate):
+            raise self.error(f"node_number must refer to a Node1D (or a NodeGenericODE2 with one coordinate), "
+                             f"got {self.node.label} with {self.node.n_coordinates} coordinates")
 
     def add_terms(self, ctx):
         ctx.add_lhs(self.node.coordinate_indices, ctx.value(self.mass) * ctx.accelerations(self.node))   # m c_tt

@@ -214,7 +214,8 @@ def homogeneous_parts(item, number, parameter):
                           f"got shape {array.shape}")
     array = array.reshape(4, 4)
     if not np.allclose(array[3], [0, 0, 0, 1]):
-        raise unsupported(item, number, parameter, "is not a homogeneous transformation: its last row must be [0, 0, 0, 1]")
+        raise unsupported(item, number, parameter, "is not a homogeneous transformation: its last row must be "
+                          "[0, 0, 0, 1]")
     return array[:3, 3], array[:3, :3]
 
 

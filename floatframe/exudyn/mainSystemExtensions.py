@@ -105,7 +105,8 @@ def MainSystemCreateRigidBody(mbs, name="", referencePosition=None, referenceRot
     """``mbs.CreateRigidBody(...)``: a rigid body with an Euler-parameter node, as in Exudyn 1.13.6.
 
     Positions [m], velocities [m/s] and angular velocities [rad/s] are global; ``inertia`` is a
-    :class:`RigidBodyInertia` (``InertiaCuboid``, ...) about the node, its ``com`` the body's centerOfMass. ``initialDisplacement`` and
+    :class:`RigidBodyInertia` (``InertiaCuboid``, ...) about the node, its ``com`` the body's centerOfMass.
+    ``initialDisplacement`` and
     ``initialRotationMatrix`` (or ``initialHT``) are added to the reference. The Euler-parameter rates
     are those of ``initialAngularVelocity`` at the reference rotation, as Exudyn computes them. For
     gravity != 0 a MarkerBodyMass and a LoadMassProportional ``gravity`` are added, as in Exudyn.

@@ -103,7 +103,8 @@ def test_a_rigid_body_pivoting_about_its_node_is_a_physical_pendulum():
     theta = rotations.euler_parameters_from_rotation_matrix(rotations.rotation_matrix_y(phi0))
     node = system.add(ff.NodeRigidBodyEP([0, 0, 0, *theta]))
     inertia_com = np.diag([0.07, i_c, 0.06])
-    body = system.add(ff.ObjectRigidBody(node, mass, inertia_com + steiner(mass, [0, 0, -d]), center_of_mass=[0, 0, -d]))
+    body = system.add(ff.ObjectRigidBody(node, mass, inertia_com + steiner(mass, [0, 0, -d]),
+                                         center_of_mass=[0, 0, -d]))
     ground = system.add(ff.ObjectGround())
     system.add(ff.SphericalJoint([system.add(ff.MarkerBodyRigid(ground)), system.add(ff.MarkerNodeRigid(node))]))
     system.add(ff.LoadMassProportional(system.add(ff.MarkerBodyMass(body)), GRAVITY))
@@ -266,12 +267,15 @@ def test_the_newton_matrix_of_masses_on_1d_nodes_is_exact():
 # --- bad input ---------------------------------------------------------------------------------------
 @pytest.mark.parametrize("make, message", [
     (lambda: ff.ObjectGround((0, 0, 0), np.diag([1.0, 1.0, 1.1])),
-     r"ObjectGround: reference_rotation must be a rotation matrix \(R\^T R = I, det R = 1\), got max\|R\^T R - I\| = 2.1"),
+     r"ObjectGround: reference_rotation must be a rotation matrix \(R\^T R = I, det R = 1\), "
+     r"got max\|R\^T R - I\| = 2.1"),
     (lambda: ff.ObjectGround((0, 0, 0), np.diag([1.0, 1.0, -1.0])), r"ObjectGround: reference_rotation .* det R = -1"),
-    (lambda: ff.ObjectMass1D(0, 1.0, reference_rotation=np.ones((3, 3))), "ObjectMass1D: reference_rotation must be a rotation"),
+    (lambda: ff.ObjectMass1D(0, 1.0, reference_rotation=np.ones((3, 3))),
+     "ObjectMass1D: reference_rotation must be a rotation"),
     (lambda: ff.ObjectMass1D(0, -1.0), r"ObjectMass1D: mass must be >= 0, got -1.0"),
     (lambda: ff.ObjectRigidBody(0, -2.0, np.eye(3), center_of_mass=(0.1, 0, 0)), "ObjectRigidBody: mass must be >= 0"),
-    (lambda: ff.ObjectRigidBody(0, 2.0, np.eye(3), center_of_mass=(0.1, 0)), "ObjectRigidBody: center_of_mass must have 3 entries"),
+    (lambda: ff.ObjectRigidBody(0, 2.0, np.eye(3), center_of_mass=(0.1, 0)),
+     "ObjectRigidBody: center_of_mass must have 3 entries"),
     (lambda: ff.MarkerBodyRigid(0, (0, 0, 0), 2 * np.eye(3)), "MarkerBodyRigid: local_rotation must be a rotation"),
     (lambda: ff.MarkerNodeRigid(0, np.eye(2)), r"MarkerNodeRigid: local_rotation must have shape \(3, 3\)"),
 ])
@@ -289,7 +293,8 @@ def test_a_marker_on_a_body_that_cannot_carry_it_is_refused():
         system.assemble()
     system = ff.System()
     system.add(ff.ObjectMass1D(system.add(ff.NodePoint([0, 0, 0])), 1.0))
-    with pytest.raises(ff.ModelError, match="ObjectMass1D 0: node_number must refer to a Node1D, got NodePoint 0"):
+    with pytest.raises(ff.ModelError, match=r"ObjectMass1D 0: node_number must refer to a Node1D \(or a NodeGenericODE2 "
+                                            r"with one coordinate\), got NodePoint 0 with 3 coordinates"):
         system.assemble()
     system = ff.System()
     ground = system.add(ff.ObjectGround())
@@ -428,3 +433,17 @@ def test_a_lone_mass_1d_moves_uniformly():
     position = system.add(ff.SensorBody(mass, "Position"))
     result = ff.GeneralizedAlpha().solve(system.assemble(), 1.0, 100)
     np.testing.assert_allclose(result.sensor(position)[-1], [2.0, 0.0, 0.0], rtol=0, atol=1e-14)
+
+
+def test_a_mass_1d_also_sits_on_a_generic_node_of_one_coordinate():
+    """As in Exudyn, a NodeGenericODE2 with one coordinate carries an ObjectMass1D like a Node1D."""
+    positions = []
+    for node_class in (ff.Node1D, ff.NodeGenericODE2):
+        system = ff.System()
+        node = system.add(node_class([0.3], initial_velocities=[0.2]))
+        mass = system.add(ff.ObjectMass1D(node, 1.0, (0, 0, 1), TURN))
+        system.add(ff.Gravity())
+        position = system.add(ff.SensorBody(mass, "Position"))
+        positions.append(ff.GeneralizedAlpha().solve(system.assemble(), 0.5, 20).sensor(position))
+    assert np.abs(positions[0][-1] - positions[0][0]).max() > 0.05
+    np.testing.assert_array_equal(positions[0], positions[1])

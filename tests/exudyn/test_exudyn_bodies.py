@@ -192,7 +192,8 @@ def user_function_loads(exu, ii, rbu):
                                 initialVelocity=[0.5, 0.0, 1.0], mass=2.0, gravity=[0, 0, -9.81], returnDict=True)
     marker = mbs.AddMarker(ii.MarkerBodyPosition(bodyNumber=point["bodyNumber"]))
     mbs.AddLoad(ii.LoadForceVector(markerNumber=marker, loadVector=[1.0, 2.0, 0.0],
-                                   loadVectorUserFunction=lambda mbs, t, load: [load[0] * np.cos(5 * t), load[1] * t, 0]))
+                                   loadVectorUserFunction=lambda mbs, t, load: [load[0] * np.cos(5 * t),
+                                                                                load[1] * t, 0]))
     mbs.AddLoad(ii.LoadMassProportional(markerNumber=point["markerBodyMass"], loadVector=[0.0, 1.0, 0.0],
                                         loadVectorUserFunction=lambda mbs, t, load: [0, load[1] * np.sin(3 * t), 0]))
     node = mbs.AddNode(ii.NodeRigidBodyEP(referenceCoordinates=[0, 0, 0] + list(THETA)))
@@ -288,10 +289,12 @@ def assemble_with(*items):
     ([("Object", fii.ObjectGround(referenceRotation=np.diag([1.0, 2.0, 1.0])))],
      r"(?s)ObjectGround 2 '\w+': referenceRotation must be a rotation matrix \(R\^T R = I, det R = 1\)"),
     ([("Object", fii.ObjectGround(referencePosition=[1, 0, 0], referenceHT=np.eye(4)))],
-     r"(?s)ObjectGround 2 '\w+': parameter 'referencePosition' = \[1, 0, 0\] disagrees with referenceHT, which gives \[0.0, 0.0, 0.0\]"),
+     r"(?s)ObjectGround 2 '\w+': parameter 'referencePosition' = \[1, 0, 0\] disagrees with referenceHT, "
+     r"which gives \[0.0, 0.0, 0.0\]"),
     ([("Object", fii.ObjectGround(referenceHT=np.eye(3)))],
      r"(?s)ObjectGround 2 '\w+': parameter 'referenceHT' .* must be a 4 x 4 homogeneous transformation"),
-    ([("Marker", fii.MarkerNodeRigid(nodeNumber=0, localHT=[[1, 0, 0, 0.1], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]))],
+    ([("Marker", fii.MarkerNodeRigid(nodeNumber=0, localHT=[[1, 0, 0, 0.1], [0, 1, 0, 0], [0, 0, 1, 0],
+                                                            [0, 0, 0, 1]]))],
      r"(?s)MarkerNodeRigid 0 '\w+': parameter 'localHT' .* must have a zero translation"),
     ([("Marker", fii.MarkerBodyRigid(bodyNumber=0, localPosition=[0.1, 0, 0], localHT=np.eye(4)))],
      r"(?s)MarkerBodyRigid 0 '\w+': parameter 'localPosition' .* disagrees with localHT"),
@@ -302,7 +305,8 @@ def assemble_with(*items):
     ([("Node", fii.Node1D()), ("Object", fii.ObjectMass1D(nodeNumber=2, mass=-1.0))],
      r"ObjectMass1D.*: mass must be >= 0, got -1.0"),
     ([("Object", fii.ObjectMass1D(nodeNumber=1, mass=1.0))],
-     r"(?s)ObjectMass1D 2 '\w+': node_number must refer to a Node1D, got NodePoint 1"),
+     r"(?s)ObjectMass1D 2 '\w+': node_number must refer to a Node1D \(or a NodeGenericODE2 with one "
+     r"coordinate\), got NodePoint 1"),
 ])
 def test_the_layer_refuses_bad_frames_masses_and_markers_naming_the_item(items, message):
     with pytest.raises(ValueError, match=message):
