@@ -447,3 +447,26 @@ def test_a_mass_1d_also_sits_on_a_generic_node_of_one_coordinate():
         positions.append(ff.GeneralizedAlpha().solve(system.assemble(), 0.5, 20).sensor(position))
     assert np.abs(positions[0][-1] - positions[0][0]).max() > 0.05
     np.testing.assert_array_equal(positions[0], positions[1])
+
+
+def test_the_centre_of_mass_can_be_a_parameter():
+    """center_of_mass as a Parameter gives the residual of the numeric offset, also after set_parameter."""
+    from model_helpers import random_state
+
+    def residuals(center, value=None):
+        system = ff.System()
+        node = system.add(ff.NodeRigidBodyEP([0.1, 0.2, 0.3, 0.8, 0.0, 0.6, 0.0]))
+        body = system.add(ff.ObjectRigidBody(node, MASS, INERTIA_COM + steiner(MASS, OFFSET), center))
+        system.add(ff.Gravity((0.5, -1.0, -9.81)))
+        system.add(ff.LoadForceVector(system.add(ff.MarkerBodyPosition(body, FORCE_POINT)), [1.0, 2.0, 3.0]))
+        assembled = system.assemble()
+        if value is not None:
+            assembled.set_parameter("com", value)
+        state = random_state(assembled, np.random.default_rng(19))
+        return assembled.residual(*state)
+
+    symbolic = residuals(ff.Parameter("com", OFFSET))
+    np.testing.assert_allclose(symbolic, residuals(OFFSET), rtol=0, atol=1e-14 * np.abs(symbolic).max())
+    moved = residuals(ff.Parameter("com", OFFSET), value=-OFFSET)
+    np.testing.assert_allclose(moved, residuals(-OFFSET), rtol=0, atol=1e-14 * np.abs(moved).max())
+    assert np.abs(moved - symbolic).max() > 0.1
