@@ -293,8 +293,8 @@ def test_a_marker_on_a_body_that_cannot_carry_it_is_refused():
         system.assemble()
     system = ff.System()
     system.add(ff.ObjectMass1D(system.add(ff.NodePoint([0, 0, 0])), 1.0))
-    with pytest.raises(ff.ModelError, match=r"ObjectMass1D 0: node_number must refer to a Node1D \(or a NodeGenericODE2 "
-                                            r"with one coordinate\), got NodePoint 0 with 3 coordinates"):
+    with pytest.raises(ff.ModelError, match=r"ObjectMass1D 0: node_number must refer to a Node1D \(or a "
+                                            r"NodeGenericODE2 with one coordinate\), got NodePoint 0 with 3 coordinates"):
         system.assemble()
     system = ff.System()
     ground = system.add(ff.ObjectGround())
@@ -470,3 +470,19 @@ def test_the_centre_of_mass_can_be_a_parameter():
     moved = residuals(ff.Parameter("com", OFFSET), value=-OFFSET)
     np.testing.assert_allclose(moved, residuals(-OFFSET), rtol=0, atol=1e-14 * np.abs(moved).max())
     assert np.abs(moved - symbolic).max() > 0.1
+
+
+def test_under_gravity_a_mass_1d_on_a_spring_settles_at_m_g_sin_a_over_k():
+    """StaticSolver in 4 load steps with Gravity (its load stepping): the mass on a spring along an axis tilted
+    by a stops at c = m g sin(a) / k."""
+    angle, stiffness = 0.3, 200.0
+    system = ff.System()
+    line = system.add(ff.Node1D([0.0]))
+    system.add(ff.ObjectMass1D(line, 2.0, reference_rotation=rotations.rotation_matrix_y(angle)))
+    fixed = system.add(ff.MarkerNodeCoordinate(system.add(ff.NodePointGround([0.0, 0.0, 0.0])), 0))
+    system.add(ff.CoordinateSpringDamper([fixed, system.add(ff.MarkerNodeCoordinate(line, 0))], stiffness))
+    system.add(ff.Gravity(GRAVITY))
+    slide = system.add(ff.SensorNode(line, "Coordinates"))
+    result = ff.StaticSolver(number_of_load_steps=4).solve(system.assemble())
+    settled = 2.0 * 9.81 * np.sin(angle) / stiffness
+    np.testing.assert_allclose(result.sensor(slide)[1:, 0], np.arange(1, 5) / 4 * settled, rtol=1e-12)
