@@ -199,9 +199,9 @@ def main(argv=None) -> int:
     run = commands.add_parser("run", help="run a built-in model", formatter_class=HELP_FORMAT,
                               description="Models: " + "; ".join(f"{k}: {MODELS[k]}" for k in RUN_MODELS))
     run.add_argument("model", type=one_of(RUN_MODELS, "model"), help=f"one of {', '.join(RUN_MODELS)}")
-    run.add_argument("--steps", type=positive_int, default=None,
-                     help="number of steps (default: rotor-disc 200 of 1e-4 s, one revolution; mechanisms "
-                          "1000 of 1e-3 s)")
+    run.add_argument("--steps", type=positive_int, default=argparse.SUPPRESS,
+                     help="number of steps (default: 200 of 1e-4 s for rotor-disc, one revolution; 1000 of 1e-3 s "
+                          "for the mechanisms)")
     run.add_argument("--refinement", type=positive_int, default=1, help="mesh refinement factor")
     run.add_argument("--output", default="output", help="folder for the plot and the sensor CSV")
     run.add_argument("--paraview", action="store_true", help="also write the mesh motion as a VTU/PVD series")
@@ -225,11 +225,11 @@ def main(argv=None) -> int:
         return ocp_main(argv[1:])
     arguments = parser.parse_args(argv)
     if arguments.model in MECHANISMS:
-        arguments.steps = arguments.steps or 1000
+        arguments.steps = getattr(arguments, "steps", 1000)
         return run_mechanism(arguments)
     if arguments.full or arguments.stiffness_scale != 1.0:
         raise SystemExit("floatframe run: --full and --stiffness-scale are for the mechanisms")
-    arguments.steps = arguments.steps or 200
+    arguments.steps = getattr(arguments, "steps", 200)
     return run_rotor_disc(arguments)
 
 
