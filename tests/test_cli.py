@@ -70,7 +70,7 @@ def test_the_same_model_names_reach_the_comparison(monkeypatch, capsys, tmp_path
 
 
 @pytest.mark.parametrize("argv, defaults", [
-    (["run", "--help"], ["(default: 200 of 1e-4 s for rotor-disc", "(default: 1)", "(default: output)"]),
+    (["run", "--help"], ["(default: 200 of 1e-4 s", "(default: 1)", "(default: output)"]),
     (["compare", "--help"], ["(default: idas,genalpha)", "(default: 1,2,4,8)", "(default: 1e-10)",
                              "(default: comparison)"]),
     (["ocp", "slew", "--help"], ["(default: 30.0)", "(default: 2.0)", "(default: 60)", "(default: bang-bang)",
