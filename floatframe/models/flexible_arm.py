@@ -26,10 +26,10 @@ PULSE = 0.3  # [s]
 
 
 def default_torques(t):
-    """tau_1 = 2 sin^2(pi t / T) N m and tau_2 = -0.5 sin(2 pi t / T) N m for t < T = 0.3 s, then zero."""
-    if t >= PULSE:
-        return (0.0, 0.0)
-    return (2.0 * np.sin(np.pi * t / PULSE) ** 2, -0.5 * np.sin(2 * np.pi * t / PULSE))
+    """tau_1 = 2 sin^2(pi t / T) N m and tau_2 = -0.5 sin(2 pi t / T) N m for t < T = 0.3 s, then zero (written
+    without a branch on t, so that it traces symbolically)."""
+    pulse = t < PULSE
+    return (2.0 * np.sin(np.pi * t / PULSE) ** 2 * pulse, -0.5 * np.sin(2 * np.pi * t / PULSE) * pulse)
 
 
 @dataclass

@@ -30,8 +30,9 @@ JOINT_X_ALONG_Z = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])
 
 
 def default_torque(t):
-    """0.2 N m about z for the first 0.1 s, then none: the crank spins up, then runs freely."""
-    return [0.0, 0.0, 0.2 if t < 0.1 else 0.0]
+    """0.2 N m about z for the first 0.1 s, then none: the crank spins up, then runs freely (written without a
+    branch on t, so that it traces symbolically)."""
+    return [0.0, 0.0, 0.2 * (t < 0.1)]
 
 
 @dataclass
