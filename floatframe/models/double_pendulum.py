@@ -32,6 +32,7 @@ class DoublePendulum:
     link2: FlexibleLink
     length1: float
     mass1: float
+    inertia1: float             # J_1 about its centre, about z [kg m^2]
     gravity: tuple              # g [m/s^2], global
     tip_sensor: int             # SensorSuperElement: Position of the node at link 2's tip-face centre
     joints: tuple               # (ground-link 1, link 1-link 2) RevoluteJoint numbers
@@ -40,9 +41,7 @@ class DoublePendulum:
 
     def rigid_reference(self) -> RigidTwoLink:
         """The rigid double pendulum with the same links."""
-        width = self.link2.width
-        return RigidTwoLink(self.mass1, self.length1, self.mass1 * (self.length1 ** 2 + width ** 2) / 12.0,
-                            self.link2.mass, self.link2.length, self.link2.inertia_about_centre)
+        return RigidTwoLink(self.mass1, self.length1, self.inertia1, self.link2.mass, self.link2.length, self.link2.inertia_about_centre)
 
     def rigid_tip(self, result) -> np.ndarray:
         """The rigid mechanism's tip of link 2 (k, 3) at the result's times."""
@@ -77,4 +76,4 @@ def build_double_pendulum(length1=0.5, length2=0.5, width=0.02, modes: int | Non
     for body in (link1, link2.body):
         system.add(c.LoadMassProportional(system.add(c.MarkerBodyMass(body)), g))
     tip = system.add(c.SensorSuperElement(link2.body, link2.tip_node, "Position"))
-    return DoublePendulum(system, link1, link2, length1, mass1, g, tip, (shoulder, elbow))
+    return DoublePendulum(system, link1, link2, length1, mass1, transverse, g, tip, (shoulder, elbow))

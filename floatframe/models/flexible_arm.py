@@ -41,6 +41,7 @@ class FlexibleArm:
     forearm: FlexibleLink
     length1: float
     mass1: float
+    inertia1: float             # J_1 about its centre, about z [kg m^2]
     torques: object             # t -> (tau_1, tau_2)
     tip_sensor: int             # SensorSuperElement: Position of the forearm's tip-face centre
     joints: tuple               # (shoulder, elbow) RevoluteJoint numbers
@@ -48,9 +49,7 @@ class FlexibleArm:
     spectral_radius: float = 0.8
 
     def rigid_reference(self) -> RigidTwoLink:
-        width = self.forearm.width
-        return RigidTwoLink(self.mass1, self.length1, self.mass1 * (self.length1 ** 2 + width ** 2) / 12.0,
-                            self.forearm.mass, self.forearm.length, self.forearm.inertia_about_centre)
+        return RigidTwoLink(self.mass1, self.length1, self.inertia1, self.forearm.mass, self.forearm.length, self.forearm.inertia_about_centre)
 
     def rigid_tip(self, result) -> np.ndarray:
         """The rigid arm's forearm tip (k, 3) at the result's times."""
@@ -83,4 +82,4 @@ def build_flexible_arm(length1=0.4, length2=0.5, width=0.01, modes: int | None =
     system.add(c.LoadTorqueVector(upper_tip, lambda t: [0.0, 0.0, -torques(t)[1]], name="elbow reaction"))
     system.add(c.LoadTorqueVector(forearm.root_marker, lambda t: [0.0, 0.0, torques(t)[1]], name="elbow torque"))
     tip = system.add(c.SensorSuperElement(forearm.body, forearm.tip_node, "Position"))
-    return FlexibleArm(system, upper, forearm, length1, mass1, torques, tip, (shoulder, elbow))
+    return FlexibleArm(system, upper, forearm, length1, mass1, transverse, torques, tip, (shoulder, elbow))
