@@ -41,7 +41,8 @@ class DoublePendulum:
 
     def rigid_reference(self) -> RigidTwoLink:
         """The rigid double pendulum with the same links."""
-        return RigidTwoLink(self.mass1, self.length1, self.inertia1, self.link2.mass, self.link2.length, self.link2.inertia_about_centre)
+        return RigidTwoLink(self.mass1, self.length1, self.inertia1, self.link2.mass, self.link2.length,
+                            self.link2.inertia_about_centre)
 
     def rigid_tip(self, result) -> np.ndarray:
         """The rigid mechanism's tip of link 2 (k, 3) at the result's times."""

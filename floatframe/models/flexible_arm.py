@@ -49,7 +49,8 @@ class FlexibleArm:
     spectral_radius: float = 0.8
 
     def rigid_reference(self) -> RigidTwoLink:
-        return RigidTwoLink(self.mass1, self.length1, self.inertia1, self.forearm.mass, self.forearm.length, self.forearm.inertia_about_centre)
+        return RigidTwoLink(self.mass1, self.length1, self.inertia1, self.forearm.mass, self.forearm.length,
+                            self.forearm.inertia_about_centre)
 
     def rigid_tip(self, result) -> np.ndarray:
         """The rigid arm's forearm tip (k, 3) at the result's times."""
