@@ -55,7 +55,7 @@ class DoublePendulum:
         return reference.tip_positions(theta)
 
 
-def build_double_pendulum(length1=0.5, length2=0.5, width=0.02, modes: int | None = 4, n_elements=25,
+def build_double_pendulum(length1=0.5, length2=0.5, width=0.02, modes: int | None = 4, n_elements=50,
                           stiffness_scale=1.0, gravity=GRAVITY) -> DoublePendulum:
     """Build the double pendulum; ``modes=None`` makes link 2 the full FFRF mesh (see flexible_link)."""
     system = System()

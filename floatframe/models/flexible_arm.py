@@ -63,7 +63,7 @@ class FlexibleArm:
         return reference.tip_positions(theta)
 
 
-def build_flexible_arm(length1=0.4, length2=0.5, width=0.01, modes: int | None = 4, n_elements=50,
+def build_flexible_arm(length1=0.4, length2=0.5, width=0.01, modes: int | None = 4, n_elements=100,
                        stiffness_scale=1.0, torques=default_torques) -> FlexibleArm:
     """Build the arm; ``modes=None`` makes the forearm the full FFRF mesh (see flexible_link)."""
     system = System()

@@ -60,7 +60,7 @@ class FlexibleLink:
         return self.mass * (self.length ** 2 + self.width ** 2) / 12.0
 
 
-def add_flexible_link(system, length=0.5, width=0.02, n_elements=25, modes: int | None = 4, craig_bampton=True,
+def add_flexible_link(system, length=0.5, width=0.02, n_elements=50, modes: int | None = 4, craig_bampton=True,
                       material=None, stiffness_scale=1.0, position=(0.0, 0.0, 0.0),
                       euler_parameters=(1.0, 0.0, 0.0, 0.0), velocity=(0.0, 0.0, 0.0),
                       angular_velocity=(0.0, 0.0, 0.0), name="link") -> FlexibleLink:

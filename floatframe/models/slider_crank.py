@@ -70,7 +70,7 @@ class SliderCrank:
 
 
 def build_slider_crank(crank_length=0.1, rod_length=0.3, width=0.01, piston_mass=0.2, modes: int | None = 4,
-                       n_elements=30, stiffness_scale=1.0, torque=default_torque) -> SliderCrank:
+                       n_elements=60, stiffness_scale=1.0, torque=default_torque) -> SliderCrank:
     """Build the slider-crank; ``modes=None`` makes the rod the full FFRF mesh (see flexible_link)."""
     system = System()
     density = ALUMINIUM["density"]
