@@ -30,15 +30,15 @@ def tip_deviation(model, result):
 
 def test_the_double_pendulum_keeps_its_energy_to_second_order_in_the_step():
     """Generalized-alpha without numerical damping (spectral radius 1): released from the horizontal, the energy
-    error after 0.3 s falls 4-fold per halved step (measured 2.1e-5 J and 5.2e-6 J, with 1 J of kinetic energy)."""
+    error after 0.3 s falls 4-fold per halved step (measured 1.9e-5 J and 5.1e-6 J, with 3.4 J of kinetic energy)."""
     errors = []
     for h in (1e-3, 5e-4):
         model = build_double_pendulum()
         assembled, result = solve(model, 0.3, h)
         start, end = energy(assembled, result, 0, model.gravity), energy(assembled, result, -1, model.gravity)
-        assert end.kinetic > 0.5
+        assert end.kinetic > 3.0
         errors.append(abs(end.total - start.total) / end.kinetic)
-    assert errors[0] < 3e-5
+    assert errors[0] < 1e-5
     assert 3.6 < errors[0] / errors[1] < 4.6
 
 
@@ -56,7 +56,7 @@ def test_a_stiff_second_link_follows_the_rigid_double_pendulum_at_second_order()
 
 def test_the_piston_follows_the_slider_crank_formula_up_to_the_rods_compliance():
     """x_p = r cos phi + sqrt(l^2 - r^2 sin^2 phi) holds for a rigid rod; the flexible rod's deviation from it
-    (the rod's stretch and bending, 3.5e-7 m for aluminium) falls as 1/stiffness (3.3e-9 m at 100 times)."""
+    (the rod's stretch and bending, 3.4e-7 m for aluminium) falls as 1/stiffness (3.3e-9 m at 100 times)."""
     deviations = []
     for scale in (1.0, 100.0):
         model = build_slider_crank(stiffness_scale=scale, torque=[0.0, 0.0, 0.2])
@@ -69,7 +69,7 @@ def test_the_piston_follows_the_slider_crank_formula_up_to_the_rods_compliance()
 
 def test_the_work_of_the_crank_torque_is_the_energy_the_mechanism_gains():
     """A constant torque tau does the work tau (phi(t) - phi(0)); the kinetic and elastic energy gained equals it
-    to 9e-6 of it at h = 5e-4 s, and the gap closes with the step (measured 1.9e-6 J, then 4.9e-7 J)."""
+    to 1.2e-5 of it at h = 5e-4 s, and the gap closes with the step (3.5e-6 at 2.5e-4 s)."""
     gaps = []
     for h in (5e-4, 2.5e-4):
         model = build_slider_crank(torque=[0.0, 0.0, 0.2])
@@ -83,8 +83,8 @@ def test_the_work_of_the_crank_torque_is_the_energy_the_mechanism_gains():
 
 def test_a_stiff_forearm_follows_the_rigid_arm_driven_by_the_same_torques():
     """100 times the aluminium stiffness: the forearm tip's distance from the rigid two-link arm falls at second
-    order with the step (measured 9.5e-5 m and 2.6e-5 m over 0.5 s; the aluminium forearm itself deviates by
-    3e-4 m: it bends)."""
+    order with the step (measured 1.0e-4 m and 2.8e-5 m over 0.5 s; the aluminium forearm itself deviates by
+    3.9e-4 m: it bends)."""
     deviations = []
     for h in (1e-3, 5e-4):
         model = build_flexible_arm(stiffness_scale=100.0)
@@ -96,21 +96,23 @@ def test_a_stiff_forearm_follows_the_rigid_arm_driven_by_the_same_torques():
 
 def test_after_the_torque_pulse_the_arm_keeps_its_energy():
     """From the end of the 0.3 s pulse to 0.5 s no torque acts: kinetic plus elastic energy stays, to second
-    order in the step (measured 6.4e-6 J and 1.7e-6 J of 1.59 J)."""
+    order in the step (measured 1.8e-6 J and 4.1e-7 J of 1.59 J; 5.7e-6 J at h = 1e-3 s, before the asymptotic
+    range)."""
     drifts = []
-    for h in (1e-3, 5e-4):
+    for h in (5e-4, 2.5e-4):
         model = build_flexible_arm()
         assembled, result = solve(model, 0.5, h)
         pulse_end = int(round(0.3 / h))
         start, end = energy(assembled, result, pulse_end), energy(assembled, result, -1)
         drifts.append(abs(end.total - start.total) / start.total)
-    assert drifts[0] < 1e-5
+    assert drifts[0] < 2e-6
     assert 3.3 < drifts[0] / drifts[1] < 4.7
 
 
 def test_the_full_mesh_link_and_the_reduced_link_move_alike():
     """The double pendulum's second link as the full FFRF mesh (6 elements, 189 coordinates, Tisserand frame)
-    and on its Craig-Bampton basis (6 static and 4 fixed-interface modes): the tips agree to 1e-8 m."""
+    and on its Craig-Bampton basis (6 static and 4 fixed-interface modes): the tips agree to 1e-8 m (measured
+    1.1e-9 m over 0.1 s)."""
     tips = []
     for modes in (None, 4):
         model = build_double_pendulum(modes=modes, n_elements=6)
