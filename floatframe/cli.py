@@ -18,8 +18,12 @@ MODELS = {
                   "(built-in Hex8 mesh)",
     "rotor-disc-constrained": "the same rotor with 6 mesh-coordinate constraints instead of the Tisserand frame",
     "pendulum": "a rigid pendulum on a spherical joint (compare only)",
+    "double-pendulum": "a rigid and a flexible link on revolute joints under gravity",
+    "slider-crank": "a crank driven by a torque, a flexible connecting rod and a piston",
+    "flexible-arm": "a rigid upper link and a flexible forearm on revolute joints, driven by joint torques",
 }
-RUN_MODELS = ("rotor-disc", "rotor-disc-constrained")
+MECHANISMS = ("double-pendulum", "slider-crank", "flexible-arm")
+RUN_MODELS = ("rotor-disc", "rotor-disc-constrained", *MECHANISMS)
 HELP_FORMAT = argparse.ArgumentDefaultsHelpFormatter
 
 
@@ -124,6 +128,70 @@ def run_rotor_disc(arguments) -> int:
     return 0
 
 
+def build_mechanism(name: str, modes: int | None, stiffness_scale: float):
+    """The ready mechanism model ``name``: its link reduced to ``modes`` Craig-Bampton modes, or the full mesh."""
+    from floatframe.models.double_pendulum import build_double_pendulum
+    from floatframe.models.flexible_arm import build_flexible_arm
+    from floatframe.models.slider_crank import build_slider_crank
+
+    builders = {"double-pendulum": build_double_pendulum, "slider-crank": build_slider_crank,
+                "flexible-arm": build_flexible_arm}
+    return builders[name](modes=modes, stiffness_scale=stiffness_scale)
+
+
+def run_mechanism(arguments) -> int:
+    """Run a ready mechanism: its flexible link's tip against the rigid mechanism's, printed and plotted."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from floatframe.solvers import GeneralizedAlpha
+
+    if arguments.craig_bampton:
+        raise SystemExit("floatframe run: the mechanisms always use Craig-Bampton modes of the link's end faces; "
+                         "--craig-bampton is for rotor-disc")
+    modes = None if arguments.full else (arguments.modes or 4)
+    model = build_mechanism(arguments.model, modes, arguments.stiffness_scale)
+    assembled = model.system.assemble()
+    steps = arguments.steps
+    result = GeneralizedAlpha(model.spectral_radius, modified_newton=True).solve(assembled, steps * model.h, steps)
+    tip, rigid = result.sensor(model.tip_sensor), model.rigid_tip(result)
+    stats = result.statistics
+    link = "full mesh" if modes is None else f"{modes} Craig-Bampton modes (+6 static)"
+    print(f"{arguments.model}: {assembled.n_coordinates} coordinates, {assembled.n_multipliers} constraints, "
+          f"flexible link on {link}")
+    print(f"build {assembled.build_time:.3f} s, solve {stats.solve_time:.3f} s, {stats.steps} steps of {model.h:g} s, "
+          f"{stats.iterations_per_step:.1f} Newton iterations per step")
+    deviation = np.linalg.norm(tip - rigid, axis=1)
+    print(f"tip of the flexible link at t = {result.t[-1]:g} s: {np.array2string(tip[-1], precision=5)} m; "
+          f"largest distance from the rigid mechanism's tip {deviation.max():.3e} m")
+    output = Path(arguments.output)
+    output.mkdir(parents=True, exist_ok=True)
+    stem = arguments.model.replace("-", "_")
+    figure, (path_axes, deviation_axes) = plt.subplots(1, 2, figsize=(10, 4))
+    path_axes.plot(rigid[:, 0], rigid[:, 1], "k--", label="rigid link")
+    path_axes.plot(tip[:, 0], tip[:, 1], label="flexible link")
+    path_axes.set_xlabel("x [m]")
+    path_axes.set_ylabel("y [m]")
+    path_axes.set_aspect("equal", adjustable="datalim")
+    path_axes.set_title("path of the link's tip")
+    path_axes.legend()
+    deviation_axes.plot(result.t, deviation * 1e3)
+    deviation_axes.set_xlabel("t [s]")
+    deviation_axes.set_ylabel("|tip - rigid tip| [mm]")
+    deviation_axes.set_title("flexible against rigid")
+    for axes in (path_axes, deviation_axes):
+        axes.grid(True)
+    figure.suptitle(arguments.model)
+    figure.tight_layout()
+    plot = output / f"{stem}.png"
+    figure.savefig(plot, dpi=120)
+    csv = result.write_csv(output / f"{stem}_tip.csv", model.tip_sensor)
+    print(f"wrote {plot} and {csv}")
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="floatframe", description="Flexible multibody dynamics (FFRF) on CasADi.",
                                      formatter_class=HELP_FORMAT)
@@ -131,13 +199,18 @@ def main(argv=None) -> int:
     run = commands.add_parser("run", help="run a built-in model", formatter_class=HELP_FORMAT,
                               description="Models: " + "; ".join(f"{k}: {MODELS[k]}" for k in RUN_MODELS))
     run.add_argument("model", type=one_of(RUN_MODELS, "model"), help=f"one of {', '.join(RUN_MODELS)}")
-    run.add_argument("--steps", type=positive_int, default=200,
-                     help="number of steps of 1e-4 s (200: one revolution)")
+    run.add_argument("--steps", type=positive_int, default=argparse.SUPPRESS,
+                     help="number of steps (default: 200 of 1e-4 s for rotor-disc, one revolution; 1000 of 1e-3 s "
+                          "for the mechanisms)")
     run.add_argument("--refinement", type=positive_int, default=1, help="mesh refinement factor")
     run.add_argument("--output", default="output", help="folder for the plot and the sensor CSV")
     run.add_argument("--paraview", action="store_true", help="also write the mesh motion as a VTU/PVD series")
     run.add_argument("--modes", type=positive_int, default=None,
-                     help="reduce the rotor to N free-free eigenmodes (ObjectFFRFReducedOrder)")
+                     help="rotor-disc: reduce the rotor to N free-free eigenmodes (ObjectFFRFReducedOrder); "
+                          "mechanisms: N fixed-interface modes of the flexible link (default 4)")
+    run.add_argument("--full", action="store_true", help="mechanisms: the flexible link as the full FE mesh")
+    run.add_argument("--stiffness-scale", type=positive_float, default=1.0,
+                     help="mechanisms: factor on the flexible link's stiffness")
     run.add_argument("--craig-bampton", action="store_true",
                      help="with --modes: Craig-Bampton basis of the support faces (RBE2 static modes and N "
                           "fixed-interface eigenmodes) instead of eigenmodes")
@@ -151,6 +224,12 @@ def main(argv=None) -> int:
         from floatframe.ocp import ocp_main
         return ocp_main(argv[1:])
     arguments = parser.parse_args(argv)
+    if arguments.model in MECHANISMS:
+        arguments.steps = getattr(arguments, "steps", 1000)
+        return run_mechanism(arguments)
+    if arguments.full or arguments.stiffness_scale != 1.0:
+        raise SystemExit("floatframe run: --full and --stiffness-scale are for the mechanisms")
+    arguments.steps = getattr(arguments, "steps", 200)
     return run_rotor_disc(arguments)
 
 

@@ -211,8 +211,11 @@ class AssembledSystem:
         index2_outputs = {}
         self.has_index2_form = index2 is not None
         if index2 is not None:  # the connectors' own velocity-level form, see index2_form
-            parts = ca.Function("index2_parts", [ctx.t, ctx.q, ctx.v, ctx.lam, u_symbol, p_symbol], list(index2))
-            velocity_index2, correction = parts(t, q, v, lam, u, p)
+            # two functions, so that the velocity equations do not take lambda (an MX call would keep it as input)
+            velocity_index2 = ca.Function("index2_velocity", [ctx.t, ctx.q, ctx.v, u_symbol, p_symbol],
+                                          [index2[0]])(t, q, v, u, p)
+            correction = ca.Function("index2_correction", [ctx.t, ctx.q, ctx.v, ctx.lam, u_symbol, p_symbol],
+                                     [index2[1]])(t, q, v, lam, u, p)
             residual_index2 = residual + correction
             newton_matrix_index2 = ca.blockcat([
                 [iteration + c_q * sparse_jacobian(correction, q), sparse_jacobian(residual_index2, lam)],

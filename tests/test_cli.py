@@ -27,7 +27,7 @@ def usage_error(capsys, argv) -> str:
     (["run", "rotor-disc", "--steps", "ten"], "argument --steps: must be a positive integer, got 'ten'"),
     (["run", "rotor-disc", "--refinement", "0"], "argument --refinement: must be a positive integer, got 0"),
     (["run", "rotor-dsc"], "unknown model 'rotor-dsc'; did you mean 'rotor-disc'?"),
-    (["run", "pendulum"], "unknown model 'pendulum' (choose from rotor-disc, rotor-disc-constrained)"),
+    (["run", "pendulum"], "unknown model 'pendulum'; did you mean 'double-pendulum'? (choose from rotor-disc, rotor-disc-constrained, double-pendulum, slider-crank, flexible-arm)"),
     (["compare", "pendulum", "--solvers", "idas,rk4"], "argument --solvers: unknown solver 'rk4' (choose from idas,"),
     (["compare", "pendulum", "--tolerances", "1e-6,-1"], "argument --tolerances: must be a positive number, got -1"),
     (["compare", "pendulum", "--refinements", "2,0"], "argument --refinements: must be a positive integer, got 0"),
@@ -70,7 +70,7 @@ def test_the_same_model_names_reach_the_comparison(monkeypatch, capsys, tmp_path
 
 
 @pytest.mark.parametrize("argv, defaults", [
-    (["run", "--help"], ["(default: 200)", "(default: 1)", "(default: output)"]),
+    (["run", "--help"], ["(default: 200 of 1e-4 s", "(default: 1)", "(default: output)"]),
     (["compare", "--help"], ["(default: idas,genalpha)", "(default: 1,2,4,8)", "(default: 1e-10)",
                              "(default: comparison)"]),
     (["ocp", "slew", "--help"], ["(default: 30.0)", "(default: 2.0)", "(default: 60)", "(default: bang-bang)",

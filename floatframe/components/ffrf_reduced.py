@@ -321,16 +321,31 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
         return ca.DM(rows) @ self.modal(ctx, which)
 
     def add_mass_proportional_load(self, ctx, acceleration):
-        """Generalized force of the body force rho g, g [m/s^2] global (gravity), from the invariants:
-        m g on the frame position, -G_local^T S^T A^T g on the Euler parameters (S = Phi_t^T M p~, exact
-        in zeta) and M_PhitPsi^T A^T g on the modal coordinates; the full body's load projected with H."""
+        """Generalized force of the body force rho g, g [m/s^2] global (gravity); see
+        :meth:`mass_proportional_force`."""
+        ctx.add_force(self.coordinate_indices, self.mass_proportional_force(ctx, acceleration))
+
+    def mass_proportional_force(self, ctx, acceleration, deformed_moment=True):
+        """Generalized force (n_c,) of the body force rho g, g [m/s^2] global, from the invariants: m g on the
+        frame position, -G_local^T S^T A^T g on the Euler parameters (S = m chi~ + M_PhitPsiTilde (zeta x I_3),
+        exact in zeta: the full body's load projected with H) and M_PhitPsi^T A^T g on the modal coordinates.
+
+        ``deformed_moment=False`` keeps only S = m chi~, the moment of the undeformed centre of mass, as
+        Exudyn's UFforceFFRFreducedOrder computes it."""
         inv = self.invariants
         frame = self.frame(ctx)
         local = frame["rotation"].T @ acceleration                                              # A^T g
-        z = ca.kron(self.modal(ctx, "q"), ca.DM.eye(3))
-        s = inv.mass * ca.DM(rotations.skew(inv.center_of_mass)) + ca.DM(inv.phit_t_psi_tilde) @ z   # S
-        ctx.add_force(self.coordinate_indices, ca.vertcat(inv.mass * acceleration, -frame["g_local"].T @ (s.T @ local),
-                                                          ca.DM(inv.phit_t_psi).T @ local))
+        s = inv.mass * ca.DM(rotations.skew(inv.center_of_mass))                                # S
+        if deformed_moment:
+            s = s + ca.DM(inv.phit_t_psi_tilde) @ ca.kron(self.modal(ctx, "q"), ca.DM.eye(3))
+        return ca.vertcat(inv.mass * acceleration, -frame["g_local"].T @ (s.T @ local), ca.DM(inv.phit_t_psi).T @ local)
+
+    def mass_proportional_force_function(self, deformed_moment=True) -> ca.Function:
+        """(q, g) -> :meth:`mass_proportional_force` (n_c,), q the object's coordinates without reference values."""
+        ctx, q_object, _ = object_context(self)
+        gravity = ca.SX.sym("g", 3)
+        return ca.Function(f"{self.type_name}{self.index}_mass_proportional", [q_object, gravity],
+                           [self.mass_proportional_force(ctx, gravity, deformed_moment)])
 
     # --- equations --------------------------------------------------------------------------
     def add_terms(self, ctx):

@@ -396,6 +396,7 @@ class ObjectFFRFreducedOrderInterface:
         self.postProcessingModes = {}
         self.trigList = []
         self.oFFRFreducedOrder = None
+        self.gravity, self._gravity_function = [0.0, 0.0, 0.0], None
         if femInterface is None:
             return
         if not femInterface.modeBasis or "matrix" not in femInterface.modeBasis:
@@ -453,7 +454,7 @@ class ObjectFFRFreducedOrderInterface:
             name=f"NodeGeneric:{name}" if name else "", numberOfODE2Coordinates=self.nModes,
             referenceCoordinates=[0.0] * self.nModes, initialCoordinates=[0.0] * self.nModes,
             initialCoordinates_t=[0.0] * self.nModes))
-        self.gravity, self.loadGravity = list(gravity), None
+        self.gravity, self.loadGravity, self._gravity_function = list(gravity), None, None
         self.dampingMatrixReduced = (massProportionalDamping * self.massMatrixReduced
                                      + stiffnessProportionalDamping * self.stiffnessMatrixReduced)
         damped = bool(massProportionalDamping or stiffnessProportionalDamping)
@@ -468,11 +469,7 @@ class ObjectFFRFreducedOrderInterface:
             computeFFRFterms=not user_functions,
             **{name_: getattr(self, name_) for name_ in items.REDUCED_ORDER_MATRICES},
             visualization=dict(show=True, color=list(color), triangleMesh=np.asarray(self.trigList), showNodes=True)))
-        if np.any(np.asarray(gravity, dtype=float) != 0):
-            if user_functions:
-                raise ExudynLayerError("AddObjectFFRFreducedOrderWithUserFunctions: gravity with user functions is "
-                                       "not supported (Exudyn adds it inside UFforceFFRFreducedOrder); leave the "
-                                       "user functions out, and gravity becomes a LoadMassProportional")
+        if np.any(np.asarray(gravity, dtype=float) != 0) and not user_functions:   # else UFforce... adds it
             body_mass = mbs.AddMarker(items.MarkerBodyMass(bodyNumber=self.oFFRFreducedOrder))
             self.loadGravity = mbs.AddLoad(items.LoadMassProportional(markerNumber=body_mass,
                                                                       loadVector=list(gravity)))
@@ -490,12 +487,15 @@ class ObjectFFRFreducedOrderInterface:
             initialAngularVelocity=initialAngularVelocity, massProportionalDamping=massProportionalDamping,
             stiffnessProportionalDamping=stiffnessProportionalDamping, gravity=gravity, color=color, name=name)
 
-    def _ffrf_terms(self, mbs, qReduced, qReduced_t):
+    def _body(self, mbs):
         if self.oFFRFreducedOrder is None or mbs._core is None:
             raise ExudynLayerError("ObjectFFRFreducedOrderInterface: the user functions need the body added "
                                    "(AddObjectFFRFreducedOrderWithUserFunctions) and the system assembled")
-        body = mbs._core.objects[self.oFFRFreducedOrder]
-        mass, force = body.ffrf_function()(np.asarray(qReduced, dtype=float), np.asarray(qReduced_t, dtype=float))
+        return mbs._core.objects[self.oFFRFreducedOrder]
+
+    def _ffrf_terms(self, mbs, qReduced, qReduced_t):
+        mass, force = self._body(mbs).ffrf_function()(np.asarray(qReduced, dtype=float),
+                                                      np.asarray(qReduced_t, dtype=float))
         return np.asarray(mass), np.asarray(force).reshape(-1)
 
     def UFmassFFRFreducedOrder(self, exu, mbs, t, qReduced, qReduced_t) -> np.ndarray:
@@ -503,6 +503,15 @@ class ObjectFFRFreducedOrderInterface:
         return self._ffrf_terms(mbs, qReduced, qReduced_t)[0]
 
     def UFforceFFRFreducedOrder(self, exu, mbs, t, qReduced, qReduced_t) -> np.ndarray:
-        """Quadratic velocity vector minus elastic and damping forces (7 + n_m,), as Exudyn's user function."""
-        return self._ffrf_terms(mbs, qReduced, qReduced_t)[1]
+        """Quadratic velocity vector minus elastic and damping forces, plus the gravity of
+        AddObjectFFRFreducedOrderWithUserFunctions (7 + n_m,), as Exudyn's user function: its gravity moment is
+        that of the undeformed centre of mass (``mass_proportional_force(deformed_moment=False)``)."""
+        force = self._ffrf_terms(mbs, qReduced, qReduced_t)[1]
+        if np.any(np.asarray(self.gravity, dtype=float) != 0):
+            body = self._body(mbs)
+            if self._gravity_function is None:
+                self._gravity_function = body.mass_proportional_force_function(deformed_moment=False)
+            force = force + np.asarray(self._gravity_function(np.asarray(qReduced, dtype=float),
+                                                              np.asarray(self.gravity, dtype=float))).reshape(-1)
+        return force
 

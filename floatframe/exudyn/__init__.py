@@ -31,6 +31,19 @@ def GetVersionString(addDetails: bool = False) -> str:
     return __version__
 
 
+class config:
+    """Exudyn's ``exu.config``: the version; output settings are accepted and kept (floatframe prints to the
+    console)."""
+
+    outputPrecision = 6
+    printToConsole = True
+    suppressWarnings = False
+
+    @staticmethod
+    def Version() -> str:
+        return __version__
+
+
 def Print(*arguments, **keywords):
     """Exudyn's Print: prints to the console."""
     print(*arguments, **keywords)
@@ -60,7 +73,7 @@ __all__ = ["SystemContainer", "MainSystem", "SolveDynamic", "SimulationSettings"
            "MatrixContainer", "OutputVariableType", "ConfigurationType", "DynamicSolverType", "LinearSolverType",
            "ItemType", "ExudynLayerError", "Print", "StartRenderer", "StopRenderer", "DoRendererIdleTasks",
            "GetVersionString", "SetWriteToConsole", "SetWriteToFile", "NodeType",
-           "SolveStatic", "ComputeODE2Eigenvalues"]
+           "SolveStatic", "ComputeODE2Eigenvalues", "config"]
 
 # Top-level names of exudyn 1.13.6 that floatframe.exudyn does not have (taken from dir(exudyn)).
 EXUDYN_NAMES = [
@@ -87,7 +100,7 @@ EXUDYN_NAMES = [
     "VSettingsMarkers", "VSettingsMaterial", "VSettingsNodes", "VSettingsOpenGL", "VSettingsOpenGLAdvanced",
     "VSettingsRaytracer", "VSettingsRaytracerAdvanced", "VSettingsScene", "VSettingsSensors", "VSettingsShells",
     "VSettingsTraces", "VSettingsView", "VSettingsWindow", "VSettingsWindowDeprecated", "Vector2DList",
-    "Vector3DList", "Vector6DList", "VisuGeneralContact", "advancedUtilities", "basicUtilities", "config", "demos",
+    "Vector3DList", "Vector6DList", "VisuGeneralContact", "advancedUtilities", "basicUtilities", "demos",
     "experimental", "interactive", "misc", "solver", "special", "symbolic", "variables",
 ]
 

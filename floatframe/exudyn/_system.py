@@ -132,6 +132,12 @@ class MainSystem:
         self._initial_state = None       # set by SolveDynamic(updateInitialValues=True)
         self._pre_step_function = None
 
+    def Reset(self):
+        """Remove every item and what was assembled or solved, as Exudyn's Reset; ``variables`` and ``sys`` stay."""
+        variables, system_dict = self.variables, self.sys
+        self.__init__(self._container)
+        self.variables, self.sys = variables, system_dict
+
     # --- adding and reading items ---------------------------------------------------------------
     def _add(self, family, item) -> int:
         item = as_item(family, item)

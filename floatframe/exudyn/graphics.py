@@ -8,36 +8,40 @@ from __future__ import annotations
 
 
 class color:
-    """Named RGBA colours (4 floats in [0, 1])."""
+    """Exudyn 1.13.6's named RGBA colours (4 floats in [0, 1]; ``default`` is Exudyn's 'no colour')."""
 
-    black = [0.0, 0.0, 0.0, 1.0]
-    white = [1.0, 1.0, 1.0, 1.0]
     red = [1.0, 0.0, 0.0, 1.0]
     green = [0.0, 1.0, 0.0, 1.0]
     blue = [0.0, 0.0, 1.0, 1.0]
-    yellow = [1.0, 1.0, 0.0, 1.0]
     cyan = [0.0, 1.0, 1.0, 1.0]
     magenta = [1.0, 0.0, 1.0, 1.0]
+    yellow = [1.0, 1.0, 0.0, 1.0]
     orange = [1.0, 0.5, 0.0, 1.0]
-    brown = [0.6, 0.3, 0.1, 1.0]
-    lila = [0.7, 0.3, 0.9, 1.0]
-    grey = [0.5, 0.5, 0.5, 1.0]
-    gray = grey
-    darkgrey = [0.25, 0.25, 0.25, 1.0]
-    darkgrey2 = [0.35, 0.35, 0.35, 1.0]
-    lightgrey = [0.75, 0.75, 0.75, 1.0]
+    pink = [1.0, 0.0, 0.5, 1.0]
+    lawngreen = [0.5, 1.0, 0.0, 1.0]
+    springgreen = [0.0, 1.0, 0.5, 1.0]
+    violet = [0.5, 0.0, 1.0, 1.0]
+    dodgerblue = [0.0, 0.5, 1.0, 1.0]
     lightred = [0.9, 0.4, 0.4, 1.0]
     lightgreen = [0.4, 0.9, 0.4, 1.0]
-    steelblue = [0.27, 0.51, 0.71, 1.0]
-    dodgerblue = [0.12, 0.56, 1.0, 1.0]
-    transparent = [0.0, 0.0, 0.0, 0.0]
+    steelblue = [0.4, 0.4, 0.9, 1.0]
+    brown = [0.65, 0.2, 0.2, 1.0]
+    black = [0.0, 0.0, 0.0, 1.0]
+    darkgrey = [0.2, 0.2, 0.2, 1.0]
+    darkgrey2 = [0.35, 0.35, 0.35, 1.0]
+    grey = [0.5, 0.5, 0.5, 1.0]
+    lightgrey = [0.7, 0.7, 0.7, 1.0]
+    lightgrey2 = [0.85, 0.85, 0.85, 1.0]
+    white = [1.0, 1.0, 1.0, 1.0]
     default = [-1.0, -1.0, -1.0, -1.0]
     defaultBody = [0.4, 0.4, 0.9, 1.0]
+    defaultJoint = [0.6, 0.6, 0.8, 1.0]
+    defaultFFRF = [0.0, 1.0, 0.0, 1.0]
 
 
-colorList = [color.red, color.green, color.blue, color.yellow, color.cyan, color.magenta, color.orange,
-             color.brown, color.lila, color.grey, color.steelblue, color.dodgerblue, color.lightred,
-             color.lightgreen, color.darkgrey, color.black]
+colorList = [color.red, color.green, color.blue, color.cyan, color.magenta, color.yellow, color.orange,
+             color.pink, color.lawngreen, color.violet, color.springgreen, color.dodgerblue, color.grey,
+             color.darkgrey, color.lightgrey, color.brown]
 
 
 def _constructor(name: str):

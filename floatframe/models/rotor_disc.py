@@ -30,6 +30,7 @@ from floatframe import components as c
 from floatframe.components.ffrf import add_ffrf_body, add_tisserand_frame
 from floatframe.components.ffrf_reduced import add_reduced_ffrf_body
 from floatframe.fem import add_node_mass, linear_elastic_matrices, rotor_disc_mesh
+from floatframe.models.flexible_link import interface_modes
 from floatframe.system import System
 
 SETUPS = ("tisserand", "constrained")
@@ -113,7 +114,7 @@ def build_rotor_disc(setup: str = "tisserand", nodes=None, mass_matrix=None, sti
         else:
             constrain_mesh_nodes(system, body, [left, right, unbalance_node], length)
     else:
-        basis = rotor_modes(nodes, mass_matrix, stiffness_matrix, modes, [face(0.0), face(length)], craig_bampton)
+        basis = interface_modes(nodes, mass_matrix, stiffness_matrix, modes, [face(0.0), face(length)], craig_bampton)
         body = add_reduced_ffrf_body(system, nodes, mass_matrix, stiffness_matrix, basis, angular_velocity=spin,
                                      name="rotor")
         setup = basis.kind.split(" (")[0].replace(" ", "-")
@@ -144,15 +145,3 @@ def constrain_mesh_nodes(system, body, nodes, length):
         marker = system.add(c.MarkerNodeCoordinate(mesh_nodes[node], coordinate))
         system.add(c.CoordinateConstraint([ground, marker]))
     system.add(c.ObjectRigidBody(body.node_numbers[0], 1e-3, [1e-3, 1e-3, 1e-3, 0, 0, 0]))
-
-
-def rotor_modes(nodes, mass_matrix, stiffness_matrix, n_modes, support_faces, craig_bampton=False):
-    """The mode basis of a reduced rotor: ``n_modes`` free-free eigenmodes, or (``craig_bampton`` True, "RBE2" or
-    "RBE3") the Craig-Bampton basis of the support faces with ``n_modes`` fixed-interface eigenmodes."""
-    from floatframe.fem import craig_bampton_modes, eigenmodes, tisserand_basis
-
-    if not craig_bampton:
-        return eigenmodes(mass_matrix, stiffness_matrix, n_modes, node_positions=nodes)
-    variant = "RBE2" if craig_bampton is True else craig_bampton
-    basis = craig_bampton_modes(mass_matrix, stiffness_matrix, nodes, support_faces, n_modes, variant=variant)
-    return tisserand_basis(basis, mass_matrix, stiffness_matrix, nodes)   # the frame floats: see tisserand_basis

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import floatframe as ff
+from floatframe.models.pendulum import build_pendulum
 from floatframe.solvers import Newmark
 
 LOCAL = np.array([-0.5, 0.2, 0.1])
@@ -105,3 +106,17 @@ def test_the_dense_and_the_sparse_newton_paths_give_the_same_index2_solution():
     runs = [Newmark(0.5, 0.25, index=2, relative_tolerance=1e-12, linear_algebra=path).solve(assembled, 0.4, 40)
             .sensor(sensor) for path in ("dense", "sparse")]
     np.testing.assert_allclose(runs[0], runs[1], rtol=0, atol=1e-12)
+
+
+def test_a_load_called_numerically_leaves_the_index2_form_intact():
+    """A load function that cannot be traced (a Python branch on t) is a callback in the graph; the index-2
+    velocity equations of a joint on a rigid body do not depend on it, and the system assembles (it did not:
+    the velocity equations took the multipliers as an input of the callback's graph)."""
+    system, info = build_pendulum()
+    marker = system.add(ff.MarkerBodyRigid(info.body))
+    system.add(ff.LoadTorqueVector(marker, lambda t: [0.0, 0.0, 0.2 if t < 0.1 else 0.0]))
+    assembled = system.assemble()
+    q, v = np.zeros(assembled.n_coordinates), np.zeros(assembled.n_coordinates)
+    v[:3] = [0.1, -0.2, 0.3]
+    velocity = assembled.constraint_velocity(0.0, q, v, index=2)
+    np.testing.assert_allclose(velocity[:3], assembled.constraint_velocity(0.0, q, v)[:3], atol=1e-14)

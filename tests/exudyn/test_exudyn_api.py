@@ -177,3 +177,29 @@ def test_utilities_match_exudyn():
                                reference.AngularVelocity2EulerParameters_t([1, 2, 3], theta), atol=1e-14)
     vectors = np.arange(12.0).reshape(6, 2)
     np.testing.assert_allclose(ComputeSkewMatrix(vectors), reference.ComputeSkewMatrix(vectors))
+
+
+@pytest.mark.exudyn
+def test_named_colours_and_the_colour_list_are_exudyns():
+    reference = pytest.importorskip("exudyn.graphics")
+    names = [name for name in vars(reference.color) if not name.startswith("_")]
+    assert sorted(names) == sorted(name for name in vars(graphics.color) if not name.startswith("_"))
+    for name in names:
+        assert list(getattr(graphics.color, name)) == pytest.approx(list(getattr(reference.color, name)), abs=0)
+    assert [list(c) for c in graphics.colorList] == [list(c) for c in reference.colorList]
+
+
+def test_reset_empties_the_system_and_keeps_its_variables():
+    mbs = exu.SystemContainer().AddSystem()
+    mbs.variables["k"] = 3.0
+    node = mbs.AddNode(NodeRigidBodyEP(referenceCoordinates=[0, 0, 0] + list(eulerParameters0)))
+    mbs.AddObject(ObjectRigidBody(nodeNumber=node, physicsMass=MASS, physicsInertia=INERTIA))
+    mbs.Assemble()
+    mbs.Reset()
+    assert (mbs.systemData.NumberOfNodes(), mbs.systemData.NumberOfObjects()) == (0, 0)
+    assert mbs.variables == {"k": 3.0}
+    assert mbs.AddNode(NodeRigidBodyEP(referenceCoordinates=[0, 0, 0] + list(eulerParameters0))) == 0
+
+
+def test_config_gives_the_layer_version():
+    assert exu.config.Version() == exu.GetVersionString() == exu.__version__
