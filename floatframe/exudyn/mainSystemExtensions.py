@@ -106,10 +106,10 @@ def MainSystemCreateRigidBody(mbs, name="", referencePosition=None, referenceRot
 
     Positions [m], velocities [m/s] and angular velocities [rad/s] are global; ``inertia`` is a
     :class:`RigidBodyInertia` (``InertiaCuboid``, ...) about the node, its ``com`` the body's centerOfMass.
-    ``initialDisplacement`` and
-    ``initialRotationMatrix`` (or ``initialHT``) are added to the reference. The Euler-parameter rates
-    are those of ``initialAngularVelocity`` at the reference rotation, as Exudyn computes them. For
-    gravity != 0 a MarkerBodyMass and a LoadMassProportional ``gravity`` are added, as in Exudyn.
+    ``initialDisplacement`` and ``initialRotationMatrix`` (or ``initialHT``) are added to the reference. The
+    Euler-parameter rates are those of ``initialAngularVelocity`` at the reference rotation, as Exudyn
+    computes them. For gravity != 0 a MarkerBodyMass and a LoadMassProportional ``gravity`` are added, as in
+    Exudyn.
 
     Returns the body number, or with ``returnDict=True`` a dict with 'nodeNumber', 'bodyNumber' and, for
     gravity, 'markerBodyMass' and 'loadNumber'.
