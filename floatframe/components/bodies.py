@@ -117,6 +117,14 @@ def inertia_from_six(values) -> np.ndarray:
     return np.array([[jxx, jxy, jxz], [jxy, jyy, jyz], [jxz, jyz, jzz]], dtype=float)
 
 
+def euler_rotation(theta):
+    """A_E = I + 2 theta0 e~ + 2 e~ e~ (e = theta_1..3), 3x3: the rotation matrix of Euler parameters in the
+    form that is not normalised by theta^T theta (Exudyn's). It equals ``rotations.rotation_matrix`` where
+    theta^T theta = 1 and is used where the index-2 schemes, whose norm drifts, must give Exudyn's numbers."""
+    e_tilde = ca.skew(theta[1:])
+    return ca.DM.eye(3) + 2 * theta[0] * e_tilde + 2 * e_tilde @ e_tilde
+
+
 class ObjectRigidBody(Body):
     """Rigid body on an Euler-parameter node, its centre of mass at ``center_of_mass`` from the node.
 
@@ -185,7 +193,7 @@ class ObjectRigidBody(Body):
         moment = inertia @ alpha + ca.cross(omega, inertia @ omega)
         if self.has_offset:
             b = ctx.value(self.center_of_mass)
-            rotation = rotations.rotation_matrix(theta)
+            rotation = euler_rotation(theta)
             translational += mass * (rotation @ (ca.cross(alpha, b) + ca.cross(omega, ca.cross(omega, b))))
             moment += mass * ca.cross(b, rotation.T @ acceleration[:3])                   # m b x (A^T a)
         ctx.add_lhs(node.coordinate_indices, ca.vertcat(translational, g_local.T @ moment))
@@ -198,7 +206,7 @@ class ObjectRigidBody(Body):
         ctx.add_force(rows[:3], force)
         if self.has_offset:
             theta = self.node.euler_parameters(ctx)
-            local = rotations.rotation_matrix(theta).T @ force
+            local = euler_rotation(theta).T @ force
             ctx.add_force(rows[3:], rotations.g_local(theta).T @ ca.cross(ctx.value(self.center_of_mass), local))
 
     def local_position(self, ctx, local_position):
@@ -215,8 +223,7 @@ class ObjectRigidBody(Body):
         ``local_position``; off it (the norm drifts at index 2) it is Exudyn's velocity-level form.
         """
         theta = self.node.euler_parameters(ctx)
-        e_tilde = ca.skew(theta[1:])
-        rotation = ca.DM.eye(3) + 2 * theta[0] * e_tilde + 2 * e_tilde @ e_tilde      # A_E
+        rotation = euler_rotation(theta)                                                # A_E
         omega_local = rotations.g_local(theta) @ ctx.velocities(self.node)[3:]
         return ctx.velocities(self.node)[:3] + rotation @ ca.cross(omega_local, ca.DM(local_position))
 
