@@ -123,6 +123,35 @@ def test_a_rigid_body_pivoting_about_its_node_is_a_physical_pendulum():
     assert 2 * measured == pytest.approx(period, rel=1e-5)
 
 
+def heavy_top_energy_drift(n_steps):
+    """Largest |E(t) - E(0)| [J] over 1 s of a heavy top (the offset body spinning about a skew axis on a
+    spherical joint at its node, under Gravity) with the trapezoidal rule; and E(0).
+    E = v^T M v / 2 - m g . x_com."""
+    system = ff.System()
+    theta = np.array([0.8, 0.2, -0.3, 0.4]) / np.linalg.norm([0.8, 0.2, -0.3, 0.4])
+    node = system.add(ff.NodeRigidBodyEP([0, 0, 0, *theta], initial_velocities=[
+        0, 0, 0, *rotations.euler_parameters_t([1.0, -2.0, 8.0], theta)]))
+    body = system.add(ff.ObjectRigidBody(node, MASS, INERTIA_COM + steiner(MASS, OFFSET), OFFSET))
+    ground = system.add(ff.ObjectGround())
+    system.add(ff.SphericalJoint([system.add(ff.MarkerBodyRigid(ground)), system.add(ff.MarkerNodeRigid(node))]))
+    system.add(ff.Gravity(GRAVITY))
+    centre = system.add(ff.SensorBody(body, "Position", OFFSET))
+    assembled = system.assemble()
+    result = ff.GeneralizedAlpha(1.0).solve(assembled, 1.0, n_steps)
+    energy = np.array([0.5 * v @ (assembled.mass_matrix(t, q, v) @ v) for t, q, v in zip(result.t, result.q, result.v)])
+    energy -= MASS * result.sensor(centre) @ GRAVITY
+    return np.abs(energy - energy[0]).max(), energy[0]
+
+
+def test_a_heavy_top_with_an_offset_centre_keeps_its_energy_to_second_order():
+    """Frictionless, rho = 1: the energy error falls by 4 when the step halves (measured 3.99) and is 1e-4 of E
+    at h = 2 ms: the offset terms are consistent with the kinetic energy of the mass matrix."""
+    coarse, energy = heavy_top_energy_drift(500)
+    fine, _ = heavy_top_energy_drift(1000)
+    assert coarse / fine == pytest.approx(4.0, rel=0.02)
+    assert coarse < 1.2e-4 * energy
+
+
 def test_the_newton_matrix_of_an_offset_rigid_body_is_exact():
     system, _ = offset_body(False)
     assert newton_matrix_error(system.assemble(), np.random.default_rng(3)) <= 1e-6
@@ -293,8 +322,8 @@ def test_a_marker_on_a_body_that_cannot_carry_it_is_refused():
         system.assemble()
     system = ff.System()
     system.add(ff.ObjectMass1D(system.add(ff.NodePoint([0, 0, 0])), 1.0))
-    with pytest.raises(ff.ModelError, match=r"ObjectMass1D 0: node_number must refer to a Node1D \(or a "
-                                            r"NodeGenericODE2 with one coordinate\), got NodePoint 0 with 3 coordinates"):
+    message = r"ObjectMass1D 0: node_number must refer to a Node1D \(or a NodeGenericODE2 with one coordinate\)"
+    with pytest.raises(ff.ModelError, match=message + ", got NodePoint 0 with 3 coordinates"):
         system.assemble()
     system = ff.System()
     ground = system.add(ff.ObjectGround())
