@@ -5,7 +5,8 @@
 - elastic U = 1/2 q_f^T K q_f of each FFRF body (zeta^T K_red zeta for a reduced one);
 - gravity V = -g . sum_b m_b x_b of the bodies' centres of mass x_b, with g [m/s^2] global.
 
-Bodies: ObjectRigidBody, ObjectMassPoint, ObjectFFRF, ObjectFFRFReducedOrder (the ground has none).
+Bodies: ObjectRigidBody (centre of mass anywhere), ObjectMassPoint, ObjectMass1D, ObjectFFRF,
+ObjectFFRFReducedOrder (the ground has none).
 Components that store energy otherwise (spring-dampers) are refused, so that a total is never silently
 incomplete.
 """
@@ -48,6 +49,9 @@ def _first_moment_and_elastic(body, q):
     """(m x_com (3,), elastic energy) of one body at the coordinates q."""
     if isinstance(body, c.ObjectMassPoint):
         return float(body.mass[0]) * _total(body.node, q), 0.0
+    if isinstance(body, c.ObjectMass1D):                   # along the rotated x axis from its reference point
+        position = body.reference_position + body.reference_rotation[:, 0] * _total(body.node, q)[0]
+        return float(body.mass[0]) * position, 0.0
     if isinstance(body, c.ObjectRigidBody):
         mass = float(np.asarray(body.mass).reshape(-1)[0])
         pose = _total(body.node, q)
@@ -64,7 +68,7 @@ def _first_moment_and_elastic(body, q):
         return (body.mass * frame[:3] + rotations.rotation_matrix(frame[3:]) @ local_moment,
                 0.5 * float(flexible @ (stiffness @ flexible)))
     raise ModelError(f"mechanical_energy: {body.label} stores energy in a way it does not know (it knows rigid "
-                     f"bodies, mass points, FFRF bodies and ideal constraints)")
+                     f"bodies, mass points, Mass1D, FFRF bodies and ideal constraints)")
 
 
 def mechanical_energy(assembled, t, q, v, gravity=(0.0, 0.0, 0.0)) -> Energy:
