@@ -110,27 +110,31 @@ class CartesianSpringDamper(Connector):
     The output ``Force`` is F, the force on marker 0 (as Exudyn's): positive when the spring is stretched.
 
     ``force_user_function(t, displacement, velocity) -> F`` (3 values) replaces the formula; it gets
-    x1 - x0 - offset [m] and v1 - v0 [m/s] (as Exudyn's springForceUserFunction).
+    x1 - x0 - offset [m] and v1 - v0 [m/s] (as Exudyn's springForceUserFunction). ``active`` False
+    (Exudyn's activeConnector; 0/1 or a Parameter of it) makes F zero.
     """
 
     type_name = "CartesianSpringDamper"
 
     def __init__(self, marker_numbers, stiffness, damping=(0.0, 0.0, 0.0), offset=(0.0, 0.0, 0.0),
-                 force_user_function=None, name=""):
+                 force_user_function=None, active=True, name=""):
         super().__init__(marker_numbers, name)
         self.stiffness = self.vector(stiffness, 3, "stiffness", symbolic=True)
         self.damping = self.vector(damping, 3, "damping", symbolic=True)
         self.offset = self.vector(offset, 3, "offset", symbolic=True)
         self.force_user_function = ConnectorUserFunction(self, force_user_function)
+        self.active = _active_flag(self, active)
 
     def force(self, ctx):
         x0, x1 = (m.position(ctx) for m in self.markers)
         difference = x1 - x0
         if self.force_user_function:
-            return self.force_user_function.force(
+            force = self.force_user_function.force(
                 ctx, [difference - ctx.value(self.offset), ctx.time_derivative(difference)], 3)
-        return (ctx.value(self.stiffness) * (difference - ctx.value(self.offset))
-                + ctx.value(self.damping) * ctx.time_derivative(difference))
+        else:
+            force = (ctx.value(self.stiffness) * (difference - ctx.value(self.offset))
+                     + ctx.value(self.damping) * ctx.time_derivative(difference))
+        return ctx.value(self.active) * force
 
     def add_terms(self, ctx):
         force = self.force(ctx)
@@ -152,17 +156,20 @@ class CoordinateSpringDamper(Connector):
     unit. The output ``Force`` is f.
 
     ``force_user_function(t, displacement, velocity) -> f`` replaces the formula; it gets q1 - q0 and
-    q1_t - q0_t (offset not subtracted, as Exudyn's springForceUserFunction)."""
+    q1_t - q0_t (offset not subtracted, as Exudyn's springForceUserFunction). ``active`` False (Exudyn's
+    activeConnector; 0/1 or a Parameter of it) makes f zero."""
 
     type_name = "CoordinateSpringDamper"
     marker_kinds = ("coordinates",)
 
-    def __init__(self, marker_numbers, stiffness, damping=0.0, offset=0.0, force_user_function=None, name=""):
+    def __init__(self, marker_numbers, stiffness, damping=0.0, offset=0.0, force_user_function=None, active=True,
+                 name=""):
         super().__init__(marker_numbers, name)
         self.stiffness = self.vector(stiffness, 1, "stiffness", symbolic=True)
         self.damping = self.vector(damping, 1, "damping", symbolic=True)
         self.offset = self.vector(offset, 1, "offset", symbolic=True)
         self.force_user_function = ConnectorUserFunction(self, force_user_function)
+        self.active = _active_flag(self, active)
 
     def add_terms(self, ctx):
         q0, q1 = (marker.coordinates(ctx) for marker in self.markers)
@@ -175,9 +182,11 @@ class CoordinateSpringDamper(Connector):
     def force(self, ctx):
         q0, q1 = (marker.coordinates(ctx) for marker in self.markers)
         if self.force_user_function:
-            return self.force_user_function.force(ctx, [q1 - q0, ctx.time_derivative(q1 - q0)], 1)
-        return (ctx.value(self.stiffness) * (q1 - q0 - ctx.value(self.offset))
-                + ctx.value(self.damping) * ctx.time_derivative(q1 - q0))
+            force = self.force_user_function.force(ctx, [q1 - q0, ctx.time_derivative(q1 - q0)], 1)
+        else:
+            force = (ctx.value(self.stiffness) * (q1 - q0 - ctx.value(self.offset))
+                     + ctx.value(self.damping) * ctx.time_derivative(q1 - q0))
+        return ctx.value(self.active) * force
 
     def output(self, ctx, variable):
         q0, q1 = (marker.coordinates(ctx) for marker in self.markers)
@@ -241,7 +250,8 @@ class ConnectorUserFunction:
             raise owner.error(f"force_user_function must be callable, got {function!r}")
         self.owner = owner
         self.function = function
-        self.callbacks = []  # CasADi holds callbacks by reference: they live as long as the connector
+        self.traces = {}     # argument sizes -> the traced (symbols, expression), or None for a callback
+        self.callbacks = {}  # argument sizes -> callback; CasADi holds callbacks by reference: kept here
 
     def __bool__(self):
         return self.function is not None
@@ -249,20 +259,22 @@ class ConnectorUserFunction:
     def force(self, ctx, quantities, size):
         """``function(t, *quantities)`` as an SX expression of the state, (size,)."""
         quantities = [ca.vec(ca.SX(x)) for x in quantities]
-        traced = self.traced(quantities, size)
-        if traced is not None:
-            symbols, expression = traced
+        sizes = tuple(x.numel() for x in quantities)
+        if sizes not in self.traces:
+            self.traces[sizes] = self.traced(quantities, size)
+        if self.traces[sizes] is not None:
+            symbols, expression = self.traces[sizes]
             return ca.substitute([expression], symbols, [ctx.t, *quantities])[0]
-        sizes = [x.numel() for x in quantities]
-        function = self.function
+        if sizes not in self.callbacks:
+            function = self.function
 
-        def call(t, *values):
-            return function(float(t[0]), *(_as_argument(value, n) for value, n in zip(values, sizes)))
+            def call(t, *values):
+                return function(float(t[0]), *(_as_argument(value, n) for value, n in zip(values, sizes)))
 
-        owner = self.owner
-        callback = NumericCallback(f"{owner.type_name}{owner.index}_force", call, [1, *sizes], (size, 1))
-        self.callbacks.append(callback)
-        return ctx.external(callback, [ctx.t, *quantities])
+            owner = self.owner
+            self.callbacks[sizes] = NumericCallback(f"{owner.type_name}{owner.index}_force", call, [1, *sizes],
+                                                    (size, 1))
+        return ctx.external(self.callbacks[sizes], [ctx.t, *quantities])
 
     def traced(self, quantities, size):
         """(symbols, expression) of the traced function, or None where it cannot be traced faithfully."""
@@ -300,6 +312,16 @@ class ConnectorUserFunction:
             raise self.owner.error(f"force_user_function must return {size} value{'s' if size > 1 else ''}, "
                                    f"got {result.size}")
         return result
+
+
+def _active_flag(owner, active):
+    """Exudyn's activeConnector as a factor on the connector's force: 1 (True) or 0 (False), or a Parameter
+    holding one of them (so that it can be switched during a solve)."""
+    flag = owner.vector(float(active) if isinstance(active, (bool, np.bool_)) else active, 1, "active", symbolic=True)
+    numbers = flag.value if isinstance(flag, Parameter) else flag
+    if numbers is not None and not np.all(np.isin(numbers, (0.0, 1.0))):
+        raise owner.error(f"active must be True or False (1 or 0), got {np.asarray(numbers).tolist()}")
+    return flag
 
 
 def _as_argument(value, size):
@@ -349,12 +371,13 @@ class SpringDamper(Connector):
     L - L0 [m] and L_t - L0_t [m/s] (floats, or symbols while it is traced).
 
     Outputs: Distance L, Displacement dp, Velocity v1 - v0, Force f_SD v_f (global), ForceLocal f_SD.
+    ``active`` False (Exudyn's activeConnector; 0/1 or a Parameter of it) makes f_SD zero.
     """
 
     type_name = "SpringDamper"
 
     def __init__(self, marker_numbers, stiffness, damping=0.0, force=0.0, reference_length=0.0,
-                 velocity_offset=0.0, force_user_function=None, name=""):
+                 velocity_offset=0.0, force_user_function=None, active=True, name=""):
         super().__init__(marker_numbers, name)
         self.stiffness = self.vector(stiffness, 1, "stiffness", symbolic=True)
         self.damping = self.vector(damping, 1, "damping", symbolic=True)
@@ -364,6 +387,7 @@ class SpringDamper(Connector):
         for what in ("stiffness", "damping", "reference_length"):
             _check_non_negative(self, getattr(self, what), what)
         self.force_user_function = ConnectorUserFunction(self, force_user_function)
+        self.active = _active_flag(self, active)
 
     def kinematics(self, ctx):
         x0, x1 = (m.position(ctx) for m in self.markers)
@@ -376,8 +400,10 @@ class SpringDamper(Connector):
         elongation = length - ctx.value(self.reference_length)                    # L - L0
         rate = ca.dot(direction, velocity) - ctx.value(self.velocity_offset)       # L_t - L0_t
         if self.force_user_function:
-            return self.force_user_function.force(ctx, [elongation, rate], 1)
-        return ctx.value(self.stiffness) * elongation + ctx.value(self.damping) * rate + ctx.value(self.force_value)
+            force = self.force_user_function.force(ctx, [elongation, rate], 1)
+        else:
+            force = ctx.value(self.stiffness) * elongation + ctx.value(self.damping) * rate + ctx.value(self.force_value)
+        return ctx.value(self.active) * force
 
     def add_terms(self, ctx):
         force = self.scalar_force(ctx) * self.kinematics(ctx)[2]                   # f_SD v_f
@@ -398,14 +424,17 @@ class DistanceConstraint(Connector):
 
     With C = |dp| - d0 the constraint force C_q^T lambda acts as +lambda v_f on marker 0 and -lambda v_f on
     marker 1 (v_f = dp / |dp|): lambda > 0 pulls the points together, as a string under tension.
-    Outputs: Distance, Displacement dp, Velocity, Force lambda (Exudyn's scalar multiplier).
+    Outputs: Distance, Displacement dp, Velocity, Force lambda (Exudyn's scalar multiplier). With
+    ``active=False`` (Exudyn's activeConnector) there is no constraint and no multiplier (Exudyn keeps one
+    with the equation lambda = 0), and Force is 0.
     """
 
     type_name = "DistanceConstraint"
-    n_constraints = 1
 
-    def __init__(self, marker_numbers, distance, name=""):
+    def __init__(self, marker_numbers, distance, active=True, name=""):
         super().__init__(marker_numbers, name)
+        self.active = bool(active)
+        self.n_constraints = 1 if self.active else 0
         self.distance = self.vector(distance, 1, "distance", symbolic=True)
         numbers = self.distance.value if isinstance(self.distance, Parameter) else self.distance
         if numbers is not None and not np.all(np.asarray(numbers) > 0):
@@ -413,13 +442,15 @@ class DistanceConstraint(Connector):
                              f"SphericalJoint), got {np.asarray(numbers).tolist()}")
 
     def add_terms(self, ctx):
-        x0, x1 = (m.position(ctx) for m in self.markers)
-        ctx.add_constraint(self, ca.norm_2(x1 - x0) - ctx.value(self.distance))
+        if self.active:
+            x0, x1 = (m.position(ctx) for m in self.markers)
+            ctx.add_constraint(self, ca.norm_2(x1 - x0) - ctx.value(self.distance))
 
     def output(self, ctx, variable):
         x0, x1 = (m.position(ctx) for m in self.markers)
         outputs = {"Distance": lambda: ca.norm_2(x1 - x0), "Displacement": lambda: x1 - x0,
-                   "Velocity": lambda: ctx.time_derivative(x1 - x0), "Force": lambda: ctx.multipliers(self)}
+                   "Velocity": lambda: ctx.time_derivative(x1 - x0),
+                   "Force": lambda: ctx.multipliers(self) if self.active else ca.SX.zeros(1)}
         if variable not in outputs:
             raise self.error(f"has no output variable '{variable}'; available: {sorted(outputs)}")
         return outputs[variable]()
@@ -463,13 +494,14 @@ class RigidBodySpringDamper(_JointFrameMixin, Connector):
     replaces the formula; the arguments are the four 3-vectors of u and u_t above (offset not subtracted).
 
     Outputs (J0 coordinates): DisplacementLocal, VelocityLocal, Rotation, AngularVelocityLocal, ForceLocal,
-    TorqueLocal.
+    TorqueLocal. ``active`` False (Exudyn's activeConnector; 0/1 or a Parameter of it) removes the force
+    and torque from the bodies; ForceLocal and TorqueLocal still give K (u - offset) + D u_t, as Exudyn's.
     """
 
     type_name = "RigidBodySpringDamper"
 
     def __init__(self, marker_numbers, stiffness, damping=None, rotation_marker0=np.eye(3),
-                 rotation_marker1=np.eye(3), offset=(0.0,) * 6, force_user_function=None, name=""):
+                 rotation_marker1=np.eye(3), offset=(0.0,) * 6, force_user_function=None, active=True, name=""):
         super().__init__(marker_numbers, name)
         self.stiffness = self.matrix(stiffness, (6, 6), "stiffness")
         self.damping = np.zeros((6, 6)) if damping is None else self.matrix(damping, (6, 6), "damping")
@@ -478,6 +510,7 @@ class RigidBodySpringDamper(_JointFrameMixin, Connector):
         self.offset = self.vector(offset, 6, "offset", symbolic=True)
         self._set_joint_rotations(rotation_marker0, rotation_marker1)
         self.force_user_function = ConnectorUserFunction(self, force_user_function)
+        self.active = _active_flag(self, active)
 
     def relative_motion(self, ctx):
         """(J0, displacement, rotation, velocity, angular velocity), the vectors in J0 coordinates."""
@@ -498,7 +531,7 @@ class RigidBodySpringDamper(_JointFrameMixin, Connector):
 
     def add_terms(self, ctx):
         joint0 = self.relative_motion(ctx)[0]
-        local = self.force_torque(ctx)
+        local = ctx.value(self.active) * self.force_torque(ctx)
         force, torque = joint0 @ local[:3], joint0 @ local[3:]
         self.markers[0].apply_force(ctx, force)
         self.markers[1].apply_force(ctx, -force)
@@ -530,13 +563,15 @@ class TorsionalSpringDamper(_JointFrameMixin, Connector):
 
     ``force_user_function(t, rotation, angular_velocity) -> tau`` replaces the formula (phi, omega_z).
 
-    Outputs: Rotation phi, AngularVelocityLocal omega_z, TorqueLocal tau.
+    Outputs: Rotation phi, AngularVelocityLocal omega_z, TorqueLocal tau. ``active`` False (Exudyn's
+    activeConnector; 0/1 or a Parameter of it) removes the torque from the bodies; TorqueLocal still gives
+    tau, as Exudyn's.
     """
 
     type_name = "TorsionalSpringDamper"
 
     def __init__(self, marker_numbers, stiffness, damping=0.0, rotation_marker0=np.eye(3), rotation_marker1=np.eye(3),
-                 offset=0.0, velocity_offset=0.0, torque=0.0, force_user_function=None, name=""):
+                 offset=0.0, velocity_offset=0.0, torque=0.0, force_user_function=None, active=True, name=""):
         super().__init__(marker_numbers, name)
         self.stiffness = self.vector(stiffness, 1, "stiffness", symbolic=True)
         self.damping = self.vector(damping, 1, "damping", symbolic=True)
@@ -547,6 +582,7 @@ class TorsionalSpringDamper(_JointFrameMixin, Connector):
         self.torque = self.vector(torque, 1, "torque", symbolic=True)
         self._set_joint_rotations(rotation_marker0, rotation_marker1)
         self.force_user_function = ConnectorUserFunction(self, force_user_function)
+        self.active = _active_flag(self, active)
 
     def relative_rotation(self, ctx):
         """(J0, phi, omega_z)."""
@@ -564,7 +600,7 @@ class TorsionalSpringDamper(_JointFrameMixin, Connector):
 
     def add_terms(self, ctx):
         joint0 = self.relative_rotation(ctx)[0]
-        torque = joint0[:, 2] * self.scalar_torque(ctx)                            # J0 e_z tau
+        torque = joint0[:, 2] * (ctx.value(self.active) * self.scalar_torque(ctx))  # J0 e_z tau
         self.markers[0].apply_torque(ctx, torque)
         self.markers[1].apply_torque(ctx, -torque)
 
