@@ -426,7 +426,8 @@ class DistanceConstraint(Connector):
     marker 1 (v_f = dp / |dp|): lambda > 0 pulls the points together, as a string under tension.
     Outputs: Distance, Displacement dp, Velocity, Force lambda (Exudyn's scalar multiplier). With
     ``active=False`` (Exudyn's activeConnector) there is no constraint and no multiplier (Exudyn keeps one
-    with the equation lambda = 0), and Force is 0.
+    with the equation lambda = 0), and Force is 0. The index-2 schemes use v_f . (v1 - v0) = 0 with the
+    markers' own point velocities (Exudyn's velocity-level equation, see ``SphericalJoint``).
     """
 
     type_name = "DistanceConstraint"
@@ -445,6 +446,9 @@ class DistanceConstraint(Connector):
         if self.active:
             x0, x1 = (m.position(ctx) for m in self.markers)
             ctx.add_constraint(self, ca.norm_2(x1 - x0) - ctx.value(self.distance))
+            if any(m.has_index2_velocity for m in self.markers):  # a point on a rigid body: Exudyn's index-2 form
+                v0, v1 = (m.velocity_index2(ctx) for m in self.markers)
+                ctx.add_velocity_constraint(self, ca.dot((x1 - x0) / ca.norm_2(x1 - x0), v1 - v0))
 
     def output(self, ctx, variable):
         x0, x1 = (m.position(ctx) for m in self.markers)

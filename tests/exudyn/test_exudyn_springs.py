@@ -258,7 +258,40 @@ def exudyn_run(builder):
     return run(builder, exu, items, utilities)
 
 
-BUILDERS = [mass_on_springs, mass_on_springs_with_user_functions, pendulum_on_a_string, rigid_spring_model,
+def rigid_pendulum_on_a_string(exu, ii, utilities):
+    """A rigid body hanging on an ObjectConnectorDistance from a point 0.3 m off its centre, turning."""
+    mbs = exu.SystemContainer().AddSystem()
+    body = rigid_body(mbs, ii, [0.3, 0.0, -0.6], rotation_xyz(0.2, 0.1, 0.0), [0.0, 0.8, 0.0], [0.5, 0.0, 2.0])
+    ground = mbs.AddObject(ii.ObjectGround())
+    string = mbs.AddObject(ii.ObjectConnectorDistance(
+        markerNumbers=[mbs.AddMarker(ii.MarkerBodyPosition(bodyNumber=ground, localPosition=[0, 0, 0])),
+                       mbs.AddMarker(ii.MarkerBodyPosition(bodyNumber=body, localPosition=[0.0, 0.0, 0.3]))],
+        distance=float(np.linalg.norm(np.array([0.3, 0.0, -0.6]) + rotation_xyz(0.2, 0.1, 0.0) @ [0.0, 0.0, 0.3]))))
+    sensors = (sensors_of(mbs, ii, exu, string, ["Force", "Distance"])
+               + sensors_of(mbs, ii, exu, body, ["Position", "AngularVelocity"], "SensorBody"))
+    mbs.Assemble()
+    return mbs, sensors, models.tight_settings(exu, 200, 1e-3)
+
+
+@pytest.mark.exudyn
+def test_a_distance_constraint_on_a_rigid_body_matches_exudyn_at_index_2():
+    """TrapezoidalIndex2: Exudyn's velocity-level equation v_f . (v1 - v0) = 0 with the omega-form point velocity."""
+    exu = pytest.importorskip("exudyn")
+    import exudyn.itemInterface as items
+    import exudyn.utilities as utilities
+    results = []
+    for package, ii, tools in ((exu, items, utilities), (ffexu, ffitems, ffutilities)):
+        mbs, sensors, settings = rigid_pendulum_on_a_string(package, ii, tools)
+        package.SolveDynamic(mbs, settings, solverType=package.DynamicSolverType.TrapezoidalIndex2)
+        results.append([mbs.GetSensorStoredData(s) for s in sensors])
+    for number, (exudyn_data, floatframe_data) in enumerate(zip(*results)):
+        scale = np.abs(exudyn_data[:, 1:]).max()
+        np.testing.assert_allclose(floatframe_data[:, 1:], exudyn_data[:, 1:], atol=1e-6 * scale, rtol=0,
+                                   err_msg=f"sensor {number}")
+
+
+BUILDERS = [mass_on_springs, mass_on_springs_with_user_functions, pendulum_on_a_string, rigid_pendulum_on_a_string,
+            rigid_spring_model,
             rigid_spring_model_with_user_functions, created_connectors, switched_off_spring]
 
 
