@@ -480,24 +480,33 @@ class _JointFrameMixin:
 
 
 class RigidBodySpringDamper(_JointFrameMixin, Connector):
-    """6-DOF spring-damper between two rigid markers (Exudyn ObjectConnectorRigidBodySpringDamper, its
-    default non-intrinsic formulation).
+    """6-DOF spring-damper between two rigid markers (Exudyn ObjectConnectorRigidBodySpringDamper).
 
-    In the joint frame J0 = A_m0 rotation_marker0 (J1 = A_m1 rotation_marker1):
+    With the joint frames J0 = A_m0 rotation_marker0 and J1 = A_m1 rotation_marker1, Exudyn's default
+    formulation (``intrinsic=False``) measures in J = J0:
 
         u   = [J0^T (x1 - x0), rot_xyz(J0^T J1)]              (rotation: Tait-Bryan x-y-z angles [rad])
-        u_t = [J0^T (v1 - v0), J0^T (omega1 - omega0)]        (the angular velocity, not d/dt of the angles)
-        [f; m] = K (u - offset) + D u_t                       (J0 coordinates, N and N m)
 
-    The global force J0 f acts on marker 0 and -J0 f on marker 1 (at their points), the global torque J0 m
-    likewise: the torque is not the work conjugate of the angles, so the rotational spring is conservative
-    only for small relative rotations (as in Exudyn). ``stiffness`` K and ``damping`` D (6x6) must be
-    symmetric positive semi-definite (Exudyn accepts any 6x6 matrix; a non-symmetric one is refused here).
+    the intrinsic one (``intrinsic=True``, Exudyn's useIntrinsicFormulation) takes the SE(3) logarithm of
+    the relative frame and measures in the mid frame J = J0 exp(w/2):
+
+        w = log(J0^T J1) (rotation vector, |w| < pi),  u = [T^-1(w)^T J0^T (x1 - x0), w]
+
+    (T the tangent operator of the exponential map). In both
+
+        u_t = [J^T (v1 - v0), J^T (omega1 - omega0)]          (the angular velocity, not d/dt of the angles)
+        [f; m] = K (u - offset) + D u_t                       (J coordinates, N and N m)
+
+    The global force J f acts on marker 0 and -J f on marker 1 (at their points), the global torque J m
+    likewise; the intrinsic formulation gives both markers the further torque -r x (J f) with
+    r = -J d / 2 (d the first three entries of u), Exudyn's lever of the force about the mid point. The torque is not the work conjugate of the angles, so the rotational spring is conservative only for
+    small relative rotations (as in Exudyn). ``stiffness`` K and ``damping`` D (6x6) must be symmetric
+    positive semi-definite (Exudyn accepts any 6x6 matrix; a non-symmetric one is refused here).
 
     ``force_user_function(t, displacement, rotation, velocity, angular_velocity) -> [f, m]`` (6 values)
     replaces the formula; the arguments are the four 3-vectors of u and u_t above (offset not subtracted).
 
-    Outputs (J0 coordinates): DisplacementLocal, VelocityLocal, Rotation, AngularVelocityLocal, ForceLocal,
+    Outputs (J coordinates): DisplacementLocal, VelocityLocal, Rotation, AngularVelocityLocal, ForceLocal,
     TorqueLocal. ``active`` False (Exudyn's activeConnector; 0/1 or a Parameter of it) removes the force
     and torque from the bodies; ForceLocal and TorqueLocal still give K (u - offset) + D u_t, as Exudyn's.
     """
@@ -505,28 +514,36 @@ class RigidBodySpringDamper(_JointFrameMixin, Connector):
     type_name = "RigidBodySpringDamper"
 
     def __init__(self, marker_numbers, stiffness, damping=None, rotation_marker0=np.eye(3),
-                 rotation_marker1=np.eye(3), offset=(0.0,) * 6, force_user_function=None, active=True, name=""):
+                 rotation_marker1=np.eye(3), offset=(0.0,) * 6, intrinsic=False, force_user_function=None,
+                 active=True, name=""):
         super().__init__(marker_numbers, name)
         self.stiffness = self.matrix(stiffness, (6, 6), "stiffness")
         self.damping = np.zeros((6, 6)) if damping is None else self.matrix(damping, (6, 6), "damping")
         for what in ("stiffness", "damping"):
             _check_symmetric_semidefinite(self, getattr(self, what), what)
         self.offset = self.vector(offset, 6, "offset", symbolic=True)
+        self.intrinsic = bool(intrinsic)
         self._set_joint_rotations(rotation_marker0, rotation_marker1)
         self.force_user_function = ConnectorUserFunction(self, force_user_function)
         self.active = _active_flag(self, active)
 
     def relative_motion(self, ctx):
-        """(J0, displacement, rotation, velocity, angular velocity), the vectors in J0 coordinates."""
+        """(J, displacement, rotation, velocity, angular velocity), the vectors in J coordinates."""
         joint0, joint1 = self.joint_frames(ctx)
         x0, x1 = (m.position(ctx) for m in self.markers)
-        displacement = joint0.T @ (x1 - x0)
-        rotation = rotations.rot_xyz_from_rotation_matrix(joint0.T @ joint1)
-        velocity = joint0.T @ ctx.time_derivative(x1 - x0)
-        return joint0, displacement, rotation, velocity, self.relative_angular_velocity(ctx, joint0)
+        if self.intrinsic:
+            rotation = _rotation_vector(joint0.T @ joint1)                                   # w = log(J0^T J1)
+            displacement = _t_exp_so3_inverse(rotation).T @ (joint0.T @ (x1 - x0))
+            joint = joint0 @ rotations.rotation_matrix_from_rotation_vector(0.5 * rotation)  # mid frame
+        else:
+            joint = joint0
+            displacement = joint0.T @ (x1 - x0)
+            rotation = rotations.rot_xyz_from_rotation_matrix(joint0.T @ joint1)
+        velocity = joint.T @ ctx.time_derivative(x1 - x0)
+        return joint, displacement, rotation, velocity, self.relative_angular_velocity(ctx, joint)
 
     def force_torque(self, ctx):
-        """[f; m], J0 coordinates (6,)."""
+        """[f; m], J coordinates (6,)."""
         _, displacement, rotation, velocity, angular_velocity = self.relative_motion(ctx)
         if self.force_user_function:
             return self.force_user_function.force(ctx, [displacement, rotation, velocity, angular_velocity], 6)
@@ -534,13 +551,15 @@ class RigidBodySpringDamper(_JointFrameMixin, Connector):
         return ca.DM(self.stiffness) @ u + ca.DM(self.damping) @ ca.vertcat(velocity, angular_velocity)
 
     def add_terms(self, ctx):
-        joint0 = self.relative_motion(ctx)[0]
+        joint, displacement = self.relative_motion(ctx)[:2]
         local = ctx.value(self.active) * self.force_torque(ctx)
-        force, torque = joint0 @ local[:3], joint0 @ local[3:]
+        force, torque = joint @ local[:3], joint @ local[3:]
+        # intrinsic: the lever of the force about the mid point, the same on both markers (Exudyn's)
+        lever = ca.cross(joint @ (-0.5 * displacement), force) if self.intrinsic else ca.DM.zeros(3)
         self.markers[0].apply_force(ctx, force)
         self.markers[1].apply_force(ctx, -force)
-        self.markers[0].apply_torque(ctx, torque)
-        self.markers[1].apply_torque(ctx, -torque)
+        self.markers[0].apply_torque(ctx, torque - lever)
+        self.markers[1].apply_torque(ctx, -torque - lever)
 
     def output(self, ctx, variable):
         _, displacement, rotation, velocity, angular_velocity = self.relative_motion(ctx)
@@ -550,6 +569,38 @@ class RigidBodySpringDamper(_JointFrameMixin, Connector):
         if variable not in outputs:
             raise self.error(f"has no output variable '{variable}'; available: {sorted(outputs)}")
         return outputs[variable]()
+
+
+LOG_SERIES_LIMIT = 1e-2       # |sin(phi/2)| below which log(R) uses its series
+TANGENT_SERIES_LIMIT = 2e-2   # rotation angle [rad] below which T^-1 uses its series (Exudyn's 0.02)
+
+
+def _rotation_vector(matrix):
+    """w = log(R), the rotation vector of a symbolic rotation matrix (|w| < pi), through its Euler parameters
+    theta0 = sqrt(1 + tr R) / 2, e = vee(R - R^T) / (4 theta0), w = 2 atan2(|e|, theta0) e / |e|; the
+    factor 2 atan2(s, c) / s by its series in s^2 / c^2 for small s (finite derivatives at R = I).
+    Near a half turn (tr R -> -1) theta0 -> 0 and the logarithm is singular, as it is in Exudyn."""
+    theta0 = 0.5 * ca.sqrt(1 + matrix[0, 0] + matrix[1, 1] + matrix[2, 2])
+    e = ca.vertcat(matrix[2, 1] - matrix[1, 2], matrix[0, 2] - matrix[2, 0], matrix[1, 0] - matrix[0, 1]) / (4 * theta0)
+    s2 = ca.sumsqr(e)
+    small = s2 < LOG_SERIES_LIMIT ** 2
+    s = ca.sqrt(ca.if_else(small, LOG_SERIES_LIMIT ** 2, s2))       # finite in the branch that is not taken
+    x = s2 / theta0 ** 2
+    factor = ca.if_else(small, 2 / theta0 * (1 - x / 3 + x ** 2 / 5 - x ** 3 / 7), 2 * ca.atan2(s, theta0) / s)
+    return factor * e
+
+
+def _t_exp_so3_inverse(w):
+    """T^-1(w) = beta I + w~ / 2 + gamma w w^T, beta = (phi/2) cot(phi/2), gamma = (1 - beta) / phi^2 (phi = |w|),
+    the inverse tangent operator of the exponential map (Exudyn's TExpSO3Inv); series below 0.02 rad."""
+    phi2 = ca.sumsqr(w)
+    small = phi2 < TANGENT_SERIES_LIMIT ** 2
+    phi = ca.sqrt(ca.if_else(small, TANGENT_SERIES_LIMIT ** 2, phi2))
+    beta_exact = 0.5 * phi * ca.cos(0.5 * phi) / ca.sin(0.5 * phi)
+    gamma_series = 1 / 12 + phi2 / 720 + phi2 ** 2 / 30240 + phi2 ** 3 / 1209600
+    gamma = ca.if_else(small, gamma_series, (1 - beta_exact) / phi ** 2)
+    beta = ca.if_else(small, 1 - gamma_series * phi2, beta_exact)
+    return beta * ca.DM.eye(3) + 0.5 * rotations.skew(w) + gamma * (w @ w.T)
 
 
 class TorsionalSpringDamper(_JointFrameMixin, Connector):

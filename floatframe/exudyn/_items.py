@@ -399,14 +399,11 @@ def ObjectConnectorDistance(item, number, mbs):
     outputs=dict(object=("DisplacementLocal", "VelocityLocal", "Rotation", "AngularVelocityLocal", "ForceLocal",
                          "TorqueLocal")), live=("offset", "activeConnector"))
 def ObjectConnectorRigidBodySpringDamper(item, number, mbs):
-    if item.useIntrinsicFormulation:
-        raise unsupported(item, number, "useIntrinsicFormulation", "is not supported: the relative rotation is "
-                          "measured by Tait-Bryan angles in the frame of marker 0 (False)")
     check_unset(item, number, "postNewtonStepUserFunction")
     _no_data_node(item, number, "it serves the postNewtonStepUserFunction, which is not supported")
     rotation0, rotation1 = _rotation_markers(item, number)
     return fc.RigidBodySpringDamper(item.markerNumbers, item.stiffness, item.damping, rotation0, rotation1,
-                                    live_value(item, number, "offset"),
+                                    live_value(item, number, "offset"), intrinsic=bool(item.useIntrinsicFormulation),
                                     force_user_function=spring_user_function(
                                         item, number, mbs, "springForceTorqueUserFunction",
                                         ("stiffness", "damping", "rotationMarker0", "rotationMarker1", "offset")),

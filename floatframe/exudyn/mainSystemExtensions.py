@@ -316,19 +316,13 @@ def MainSystemCreateRigidBodySpringDamper(mbs, name="", itemNumbers=[None, None]
     (useGlobalFrame=True) or in body 0's frame, in the reference configuration. Returns the object number.
 
     Exudyn gives the joint rotation to the markers it creates (their localHT); here it is the connector's
-    rotationMarker0/1, which gives the same joint frames. ``useIntrinsicFormulation=True`` (Exudyn's
-    default) is refused: floatframe measures the relative rotation by Tait-Bryan angles in the joint frame
-    of marker 0; pass useIntrinsicFormulation=False.
+    rotationMarker0/1, which gives the same joint frames.
     """
     owner = "MainSystem.CreateRigidBodySpringDamper"
     if intrinsicFormulation is not None:
         warnings.warn(f"{owner}: intrinsicFormulation is a deprecated Exudyn name; use useIntrinsicFormulation",
                       DeprecationWarning, stacklevel=2)
         useIntrinsicFormulation = intrinsicFormulation
-    if useIntrinsicFormulation:
-        raise ExudynLayerError(f"{owner}: useIntrinsicFormulation=True (Exudyn's default) is not supported: the "
-                               f"relative rotation is measured by Tait-Bryan angles in the joint frame of marker 0; "
-                               f"pass useIntrinsicFormulation=False")
     bodies = _connected_bodies(owner, itemNumbers, bodyNumbers, bodyOrNodeList)
     local = [_vector(localPosition0, owner, "localPosition0"), _vector(localPosition1, owner, "localPosition1")]
     joint = _matrix(rotationMatrixJoint, owner, "rotationMatrixJoint")
@@ -341,7 +335,8 @@ def MainSystemCreateRigidBodySpringDamper(mbs, name="", itemNumbers=[None, None]
     return mbs.AddObject(ObjectConnectorRigidBodySpringDamper(
         name=name, markerNumbers=markers, stiffness=np.asarray(stiffness, dtype=float),
         damping=np.asarray(damping, dtype=float), offset=list(_vector(offset, owner, "offset", 6)),
-        rotationMarker0=marker_rotations[0], rotationMarker1=marker_rotations[1], useIntrinsicFormulation=False,
+        rotationMarker0=marker_rotations[0], rotationMarker1=marker_rotations[1],
+        useIntrinsicFormulation=bool(useIntrinsicFormulation),
         springForceTorqueUserFunction=springForceTorqueUserFunction,
         postNewtonStepUserFunction=postNewtonStepUserFunction, visualization=_visualization(owner, show, drawSize, color)))
 

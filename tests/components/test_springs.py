@@ -150,8 +150,9 @@ def coupled_stiffness():
     return stiffness
 
 
-@pytest.mark.parametrize("load_scale", [1e-3, 1e-2])
-def test_static_deflection_of_a_rigid_body_spring_damper_is_k_inverse_of_the_load(load_scale):
+def static_deflection(load_scale, intrinsic):
+    """(deflection u, K^-1 J0^T (F, M), J0^T (F, M), [f, m]) of a rigid body on a RigidBodySpringDamper to the
+    ground under a force F and a torque M at the spring's marker."""
     stiffness = coupled_stiffness()
     joint_rotation = rotations.rotation_matrix_from_rot_xyz([0.2, 0.4, -0.3])
     body_rotation = rotations.rotation_matrix_from_rot_xyz([-0.1, 0.25, 0.5])
@@ -160,24 +161,36 @@ def test_static_deflection_of_a_rigid_body_spring_damper_is_k_inverse_of_the_loa
     body, marker = rigid_body(system, position, rotation=body_rotation)
     spring = system.add(ff.RigidBodySpringDamper([ground_marker(system, position), marker], stiffness,
                                                  0.01 * stiffness, rotation_marker0=joint_rotation,
-                                                 rotation_marker1=body_rotation.T @ joint_rotation))
+                                                 rotation_marker1=body_rotation.T @ joint_rotation,
+                                                 intrinsic=intrinsic))
     force, torque = load_scale * np.array([100.0, -200.0, 300.0]), load_scale * np.array([2.0, 1.0, -3.0])
     system.add(ff.LoadForceVector(marker, force))
     system.add(ff.LoadTorqueVector(marker, torque))
-    sensors = {name: system.add(ff.SensorObject(spring, name)) for name in ("DisplacementLocal", "Rotation",
-                                                                              "ForceLocal", "TorqueLocal")}
+    sensors = [system.add(ff.SensorObject(spring, name))
+               for name in ("DisplacementLocal", "Rotation", "ForceLocal", "TorqueLocal")]
     result = ff.StaticSolver().solve(system.assemble())
+    final = [result.sensor(sensor)[-1] for sensor in sensors]
     local_load = np.concatenate([joint_rotation.T @ force, joint_rotation.T @ torque])   # J0^T (F, M)
-    expected = np.linalg.solve(stiffness, local_load)
-    deflection = np.concatenate([result.sensor(sensors["DisplacementLocal"])[-1], result.sensor(sensors["Rotation"])[-1]])
-    # exact to first order: the torque acts about global axes, the angles are Tait-Bryan: O(|u|^2) apart
-    assert np.abs(deflection - expected).max() <= 2 * np.abs(expected).max() ** 2 + 1e-14
-    assert np.abs(deflection - expected).max() <= 0.05 * np.abs(expected).max()
-    # the coupling terms matter: without them x would give no rotation about z
-    assert abs(expected[5] - local_load[5] / stiffness[5, 5]) > 0.05 * abs(expected[5])
-    # the spring's force and torque balance the loads exactly (in joint coordinates)
-    balance = np.concatenate([result.sensor(sensors["ForceLocal"])[-1], result.sensor(sensors["TorqueLocal"])[-1]])
+    return (np.concatenate(final[:2]), np.linalg.solve(stiffness, local_load), local_load,
+            np.concatenate(final[2:]))
+
+
+def test_static_deflection_of_a_rigid_body_spring_damper_is_k_inverse_of_the_load():
+    """Exudyn's formulation in J0: the load balances J0 [f; m] = J0 K u, so u = K^-1 J0^T (F, M) exactly."""
+    deflection, expected, local_load, balance = static_deflection(1e-2, intrinsic=False)
+    assert deflection == pytest.approx(expected, rel=1e-9, abs=1e-9 * np.abs(expected).max())
     assert balance == pytest.approx(local_load, rel=1e-9, abs=1e-12 * np.abs(local_load).max())
+    # the coupling terms matter: without them the x force would give no rotation about z
+    assert abs(expected[5] - local_load[5] / coupled_stiffness()[5, 5]) > 0.05 * abs(expected[5])
+
+
+def test_the_intrinsic_formulation_deflects_by_k_inverse_of_the_load_to_first_order():
+    """Mid frame and the lever of the force about the mid point: u - K^-1 J0^T (F, M) = O(|u|^2)."""
+    small, expected_small, _, _ = static_deflection(1e-3, intrinsic=True)
+    large, expected_large, _, _ = static_deflection(1e-2, intrinsic=True)
+    error_small, error_large = np.abs(small - expected_small).max(), np.abs(large - expected_large).max()
+    assert error_small <= 2e-5 * np.abs(expected_small).max()
+    assert error_large / error_small == pytest.approx(100.0, rel=0.01)     # 10 times the load
 
 
 def test_the_rigid_body_spring_damper_outputs_are_exudyns_relative_quantities():
@@ -326,9 +339,10 @@ def connector(kind, function, markers, system):
     if kind == "CoordinateSpringDamper":
         coordinates = [system.add(ff.MarkerNodeCoordinate(node_of(system, m), i)) for m, i in zip(markers, (0, 2))]
         return ff.CoordinateSpringDamper(coordinates, 1e3, 5.0, 0.1, force_user_function=function)
-    if kind == "RigidBodySpringDamper":
+    if kind.startswith("RigidBodySpringDamper"):
         return ff.RigidBodySpringDamper(markers, coupled_stiffness(), 0.01 * coupled_stiffness(), JOINT0, JOINT1,
-                                        [0.01, 0.0, 0.0, 0.1, 0.0, 0.0], force_user_function=function)
+                                        [0.01, 0.0, 0.0, 0.1, 0.0, 0.0], intrinsic=kind.endswith("Intrinsic"),
+                                        force_user_function=function)
     return ff.TorsionalSpringDamper(markers, 20.0, 0.7, JOINT0, JOINT1, offset=0.1, velocity_offset=0.2, torque=0.3,
                                     force_user_function=function)
 
@@ -342,6 +356,7 @@ NEWTON_CASES = [
     ("CoordinateSpringDamper", branching_force),
     ("RigidBodySpringDamper", None), ("RigidBodySpringDamper", six_force),
     ("RigidBodySpringDamper", branching_six_force),
+    ("RigidBodySpringDamperIntrinsic", None), ("RigidBodySpringDamperIntrinsic", six_force),
     ("TorsionalSpringDamper", None), ("TorsionalSpringDamper", torque_function),
     ("TorsionalSpringDamper", branching_torque),
 ]
@@ -358,6 +373,27 @@ def test_the_newton_matrix_of_every_spring_and_constraint_equals_finite_differen
     traced = function is not None and not function.__name__.startswith("branching")
     assert len(callbacks) == (0 if function is None or traced else 1), item.label
     assert newton_matrix_error(assembled, np.random.default_rng(11)) <= 1e-6
+
+
+def test_the_intrinsic_newton_matrix_is_exact_also_at_coinciding_frames():
+    """At J0 = J1 the logarithm and the inverse tangent operator use their series (finite derivatives)."""
+    system = ff.System()
+    _, marker0 = rigid_body(system, (0.0, 0.0, 0.0), angular_velocity=(1.0, -2.0, 3.0))
+    _, marker1 = rigid_body(system, (0.0, 0.0, 0.0), angular_velocity=(0.5, 1.0, -1.5))
+    system.add(ff.RigidBodySpringDamper([marker0, marker1], coupled_stiffness(), 0.01 * coupled_stiffness(),
+                                        intrinsic=True))
+    assembled = system.assemble()
+    rng = np.random.default_rng(5)
+    t, q, v, a, lam = 0.0, assembled.q_initial, assembled.v_initial, rng.standard_normal(14), np.zeros(2)
+    exact = assembled.newton_matrix(t, q, v, a, lam, 1.0, 0.37, 0.011).toarray()[:14, :14]
+    numeric = np.zeros_like(exact)
+    for k in range(14):
+        step = np.zeros(14)
+        step[k] = 1e-6
+        numeric[:, k] = (assembled.residual(t, q + 0.011 * step, v + 0.37 * step, a + step, lam)
+                         - assembled.residual(t, q - 0.011 * step, v - 0.37 * step, a - step, lam)) / 2e-6
+    assert np.all(np.isfinite(exact))
+    assert np.abs(exact - numeric).max() <= 1e-6 * np.abs(exact).max()
 
 
 @pytest.mark.parametrize("kind, law", [("SpringDamper", lambda t, u, v: 300.0 * u + 2.0 * v + 3.0),

@@ -133,7 +133,7 @@ COUPLED[0, 5] = COUPLED[5, 0] = 1e3
 COUPLED[1, 3] = COUPLED[3, 1] = -8e2
 
 
-def rigid_spring_model(exu, ii, utilities, torque_function=0, torsional_function=0):
+def rigid_spring_model(exu, ii, utilities, torque_function=0, torsional_function=0, intrinsic=False):
     """Two rigid bodies: body 0 on an ObjectConnectorRigidBodySpringDamper to the ground (coupled 6x6 stiffness,
     damping, offset, rotated joint frames), body 1 on a TorsionalSpringDamper and a soft RigidBodySpringDamper
     to body 0; under gravity, moving and turning."""
@@ -148,7 +148,8 @@ def rigid_spring_model(exu, ii, utilities, torque_function=0, torsional_function
         markerNumbers=[base, hub], stiffness=COUPLED, damping=0.01 * COUPLED,
         rotationMarker0=rotation_xyz(0.3, 0.2, -0.1),
         rotationMarker1=rotation_xyz(0.1, -0.2, 0.3).T @ rotation_xyz(0.3, 0.25, -0.1),
-        offset=[0.001, 0.0, -0.002, 0.01, 0.0, 0.02], springForceTorqueUserFunction=torque_function))
+        offset=[0.001, 0.0, -0.002, 0.01, 0.0, 0.02], springForceTorqueUserFunction=torque_function,
+        useIntrinsicFormulation=intrinsic))
     arm0 = mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=body0, localPosition=[0.2, 0.0, 0.05]))
     arm1 = mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=body1, localPosition=[-0.2, 0.0, 0.05]))
     joint_frame = rotation_xyz(0.0, 0.3, 0.1)
@@ -159,7 +160,7 @@ def rigid_spring_model(exu, ii, utilities, torque_function=0, torsional_function
     mbs.AddObject(ii.ObjectConnectorRigidBodySpringDamper(
         markerNumbers=[arm0, arm1], stiffness=np.diag([2e3, 2e3, 2e3, 50.0, 50.0, 0.0]),
         damping=np.diag([5.0, 5.0, 5.0, 0.1, 0.1, 0.0]),
-        rotationMarker1=rotation_xyz(-0.2, 0.1, 0.4).T @ rotation_xyz(0.1, -0.2, 0.3)))
+        rotationMarker1=rotation_xyz(-0.2, 0.1, 0.4).T @ rotation_xyz(0.1, -0.2, 0.3), useIntrinsicFormulation=intrinsic))
     sensors = (sensors_of(mbs, ii, exu, rigid, ["DisplacementLocal", "VelocityLocal", "Rotation",
                                                 "AngularVelocityLocal", "ForceLocal", "TorqueLocal"])
                + sensors_of(mbs, ii, exu, torsional, ["Rotation", "AngularVelocityLocal", "TorqueLocal"])
@@ -184,6 +185,11 @@ def rigid_spring_model_with_user_functions(exu, ii, utilities):
     return rigid_spring_model(exu, ii, utilities, rigid_force_torque, torsional_torque)
 
 
+def rigid_spring_model_intrinsic(exu, ii, utilities):
+    """The same with useIntrinsicFormulation=True: SE(3) logarithm and mid frame."""
+    return rigid_spring_model(exu, ii, utilities, intrinsic=True)
+
+
 def created_connectors(exu, ii, utilities):
     """The Create functions: CreateSpringDamper, CreateCartesianSpringDamper, CreateRigidBodySpringDamper,
     CreateTorsionalSpringDamper and CreateDistanceConstraint between rigid bodies made by CreateRigidBody."""
@@ -206,8 +212,7 @@ def created_connectors(exu, ii, utilities):
     rigid = mbs.CreateRigidBodySpringDamper(itemNumbers=[ground, first], localPosition0=[0.5, 0.0, 0.0],
                                             stiffness=np.diag([1e3, 1e3, 1e3, 20.0, 20.0, 20.0]),
                                             damping=np.diag([2.0, 2.0, 2.0, 0.05, 0.05, 0.05]),
-                                            rotationMatrixJoint=rotation_xyz(0.0, 0.4, 0.2),
-                                            useIntrinsicFormulation=False)
+                                            rotationMatrixJoint=rotation_xyz(0.0, 0.4, 0.2))
     torsional = mbs.CreateTorsionalSpringDamper(itemNumbers=[first, second], position=[0.75, 0.05, -0.05],
                                                 axis=[0.2, 0.3, 1.0], stiffness=5.0, damping=0.02,
                                                 unlimitedRotations=False)
@@ -291,8 +296,8 @@ def test_a_distance_constraint_on_a_rigid_body_matches_exudyn_at_index_2():
 
 
 BUILDERS = [mass_on_springs, mass_on_springs_with_user_functions, pendulum_on_a_string, rigid_pendulum_on_a_string,
-            rigid_spring_model,
-            rigid_spring_model_with_user_functions, created_connectors, switched_off_spring]
+            rigid_spring_model, rigid_spring_model_with_user_functions, rigid_spring_model_intrinsic,
+            created_connectors, switched_off_spring]
 
 
 @pytest.mark.exudyn
@@ -318,9 +323,10 @@ def test_what_the_layer_cannot_translate_is_refused_naming_the_item_and_the_para
     mbs = ffexu.SystemContainer().AddSystem()
     ground = mbs.AddObject(ffitems.ObjectGround())
     markers = [mbs.AddMarker(ffitems.MarkerBodyRigid(bodyNumber=ground)) for _ in range(2)]
-    mbs.AddObject(ffitems.ObjectConnectorRigidBodySpringDamper(markerNumbers=markers, useIntrinsicFormulation=True))
+    mbs.AddObject(ffitems.ObjectConnectorRigidBodySpringDamper(markerNumbers=markers,
+                                                               postNewtonStepUserFunction=lambda *args: [0, 0]))
     with pytest.raises(ExudynLayerError, match="ObjectConnectorRigidBodySpringDamper 1 'object1': parameter "
-                                               "'useIntrinsicFormulation' = True is not supported"):
+                                               "'postNewtonStepUserFunction' = .* is not supported"):
         mbs.Assemble()
     mbs = ffexu.SystemContainer().AddSystem()
     ground = mbs.AddObject(ffitems.ObjectGround())
@@ -329,8 +335,6 @@ def test_what_the_layer_cannot_translate_is_refused_naming_the_item_and_the_para
     with pytest.raises(ExudynLayerError, match=r"ObjectConnectorTorsionalSpringDamper 1 'object1': parameter 'nodeNumber' = 0 "
                                                r"is not supported: the data node"):
         mbs.Assemble()
-    with pytest.raises(ExudynLayerError, match="CreateRigidBodySpringDamper: useIntrinsicFormulation=True"):
-        mbs.CreateRigidBodySpringDamper(itemNumbers=[ground, ground])
     with pytest.raises(ExudynLayerError, match="CreateTorsionalSpringDamper: unlimitedRotations=True"):
         mbs.CreateTorsionalSpringDamper(itemNumbers=[ground, ground], axis=[0, 0, 1])
 
