@@ -9,6 +9,7 @@ import numpy as np
 from floatframe import rotations
 from floatframe.components.base import Component, resolve
 from floatframe.components.external import NumericCallback
+from floatframe.components.nodes import NodeGenericODE2
 from floatframe.parameters import Parameter
 
 
@@ -613,8 +614,17 @@ class TorsionalSpringDamper(_JointFrameMixin, Connector):
         tau = k (phi - offset) + d (omega_z - velocity_offset) + torque    [N m]
 
     acts as the global torque J0 e_z tau on marker 0 and -J0 e_z tau on marker 1. ``stiffness`` k
-    [N m/rad] and ``damping`` d [N m s/rad] >= 0. Beyond +-pi the angle jumps by 2 pi, as Exudyn's without
-    its optional data node (Exudyn tracks the turns in a NodeGenericData after each step; not done here).
+    [N m/rad] and ``damping`` d [N m s/rad] >= 0. Beyond +-pi this angle jumps by 2 pi.
+
+    ``turn_node`` (a NodeGenericODE2 with one coordinate p, no mass) makes the angle continuous over any
+    number of turns, the role of Exudyn's data node (``nodeNumber``): phi_c = p + wrap(phi - p), with
+    wrap(x) = atan2(sin x, cos x) in (-pi, pi], and p follows phi_c through the constraint wrap(phi - p) = 0
+    (its multiplier is zero: it exerts nothing). Newton starts each step from the last p, so the turns are
+    counted while the angle changes by less than pi per step, as in Exudyn, which updates its data node
+    after each step. The node's initial coordinate picks the turn at the start (phi_c(0) is the angle
+    nearest to it); at assembly p and its rate start at phi_c(0) and d phi / dt (consistent initial values:
+    with a wrong start rate the rates of the massless p would oscillate without decay under the undamped
+    generalized-alpha scheme, rho = 1, and its predictor could jump a turn).
 
     ``force_user_function(t, rotation, angular_velocity) -> tau`` replaces the formula (phi, omega_z).
 
@@ -626,8 +636,11 @@ class TorsionalSpringDamper(_JointFrameMixin, Connector):
     type_name = "TorsionalSpringDamper"
 
     def __init__(self, marker_numbers, stiffness, damping=0.0, rotation_marker0=np.eye(3), rotation_marker1=np.eye(3),
-                 offset=0.0, velocity_offset=0.0, torque=0.0, force_user_function=None, active=True, name=""):
+                 offset=0.0, velocity_offset=0.0, torque=0.0, force_user_function=None, active=True, turn_node=None,
+                 name=""):
         super().__init__(marker_numbers, name)
+        self.turn_node_number = turn_node
+        self.n_constraints = 0 if turn_node is None else 1
         self.stiffness = self.vector(stiffness, 1, "stiffness", symbolic=True)
         self.damping = self.vector(damping, 1, "damping", symbolic=True)
         for what in ("stiffness", "damping"):
@@ -639,11 +652,44 @@ class TorsionalSpringDamper(_JointFrameMixin, Connector):
         self.force_user_function = ConnectorUserFunction(self, force_user_function)
         self.active = _active_flag(self, active)
 
-    def relative_rotation(self, ctx):
-        """(J0, phi, omega_z)."""
+    def connect(self, system):
+        super().connect(system)
+        self.turn_node = None
+        if self.turn_node_number is not None:
+            self.turn_node = resolve(system, "node", self.turn_node_number, self, "turn_node")
+            if not isinstance(self.turn_node, NodeGenericODE2) or self.turn_node.n_coordinates != 1:
+                raise self.error(f"turn_node must be a NodeGenericODE2 with one coordinate, got {self.turn_node.label}")
+
+    def check(self, assembled):
+        """Consistent start values of the turn node: p = phi_c and p_t = d phi / dt at the initial state."""
+        if self.turn_node is None:
+            return
+        state = (0.0, assembled.q_initial, assembled.v_initial, np.zeros(assembled.n_coordinates),
+                 np.zeros(assembled.n_multipliers))
+        angle = assembled.output_function(lambda ctx: self.relative_rotation(ctx)[1], "turn_angle")(*state)
+        rate = assembled.output_function(lambda ctx: ctx.time_derivative(self.principal_angle(ctx)[1]),
+                                         "turn_angle_rate")(*state)
+        rows = self.turn_node.coordinate_indices
+        assembled.q_initial[rows] = angle - self.turn_node.reference_coordinates
+        assembled.v_initial[rows] = rate
+
+    def principal_angle(self, ctx):
+        """(J0, phi in (-pi, pi])."""
         joint0, joint1 = self.joint_frames(ctx)
         relative = joint0.T @ joint1
-        angle = ca.atan2(-relative[0, 1], relative[0, 0])                          # rot_xyz(J0^T J1)[2]
+        return joint0, ca.atan2(-relative[0, 1], relative[0, 0])                   # rot_xyz(J0^T J1)[2]
+
+    def turn_offset(self, ctx, angle):
+        """wrap(phi - p) and p of the turn node."""
+        previous = ctx.total_coordinates(self.turn_node)[0]                        # p
+        return ca.atan2(ca.sin(angle - previous), ca.cos(angle - previous)), previous
+
+    def relative_rotation(self, ctx):
+        """(J0, phi (continuous phi_c with a turn node), omega_z)."""
+        joint0, angle = self.principal_angle(ctx)
+        if self.turn_node is not None:
+            wrapped, previous = self.turn_offset(ctx, angle)
+            angle = previous + wrapped                                             # phi_c
         return joint0, angle, self.relative_angular_velocity(ctx, joint0)[2]
 
     def scalar_torque(self, ctx):
@@ -658,6 +704,8 @@ class TorsionalSpringDamper(_JointFrameMixin, Connector):
         torque = joint0[:, 2] * (ctx.value(self.active) * self.scalar_torque(ctx))  # J0 e_z tau
         self.markers[0].apply_torque(ctx, torque)
         self.markers[1].apply_torque(ctx, -torque)
+        if self.turn_node is not None:
+            ctx.add_constraint(self, self.turn_offset(ctx, self.principal_angle(ctx)[1])[0])   # wrap(phi - p) = 0
 
     def output(self, ctx, variable):
         _, angle, rate = self.relative_rotation(ctx)

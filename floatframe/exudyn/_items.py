@@ -364,8 +364,32 @@ def _rotation_markers(item, number):
 
 
 def _no_data_node(item, number, reason):
-    if item.nodeNumber is not None and int(item.nodeNumber) != -1:
+    if _data_node(item) is not None:
         raise unsupported(item, number, "nodeNumber", f"is not supported: {reason}")
+
+
+def _data_node(item):
+    """The item's nodeNumber, or None for Exudyn's invalid index (-1)."""
+    return None if item.nodeNumber is None or int(item.nodeNumber) == -1 else int(item.nodeNumber)
+
+
+@register("NodeGenericData", "node", "GenericData", dict(initialCoordinates=[], numberOfDataCoordinates=0),
+          outputs=dict(node=("Coordinates",)))
+def NodeGenericData(item, number, mbs):
+    """Exudyn's data node; in floatframe only as the turn counter of a TorsionalSpringDamper (one coordinate,
+    without mass, kept on the continuous angle by a constraint of the spring, see TorsionalSpringDamper)."""
+    size = int(item.numberOfDataCoordinates)
+    initial = np.asarray(item.initialCoordinates, dtype=float).reshape(-1)
+    if size != 1 or initial.size not in (0, 1):
+        raise unsupported(item, number, "numberOfDataCoordinates", "must be 1: a NodeGenericData serves only as the "
+                          "turn counter of an ObjectConnectorTorsionalSpringDamper")
+    users = [other for other in mbs.items("object") if other.type_string == "ConnectorTorsionalSpringDamper"
+             and _data_node(other) == number]
+    if len(users) != 1:
+        raise unsupported(item, number, "numberOfDataCoordinates", f"= 1 needs exactly one "
+                          f"ObjectConnectorTorsionalSpringDamper with nodeNumber = {number} (found {len(users)}): "
+                          f"other uses of data nodes are not supported")
+    return fc.NodeGenericODE2([0.0], initial if initial.size else [0.0], name=item.name)
 
 
 @register("ObjectConnectorSpringDamper", "object", "ConnectorSpringDamper", dict(
@@ -417,8 +441,6 @@ def ObjectConnectorRigidBodySpringDamper(item, number, mbs):
     outputs=dict(object=("Rotation", "AngularVelocityLocal", "TorqueLocal")),
     live=("stiffness", "damping", "offset", "velocityOffset", "torque", "activeConnector"))
 def ObjectConnectorTorsionalSpringDamper(item, number, mbs):
-    _no_data_node(item, number, "the data node that counts turns beyond +-pi is not translated; the angle stays "
-                  "in (-pi, pi]")
     rotation0, rotation1 = _rotation_markers(item, number)
     values = {name: live_value(item, number, name) for name in ("stiffness", "damping", "offset", "velocityOffset",
                                                                  "torque")}
@@ -427,7 +449,8 @@ def ObjectConnectorTorsionalSpringDamper(item, number, mbs):
                                     force_user_function=spring_user_function(
                                         item, number, mbs, "springTorqueUserFunction",
                                         ("stiffness", "damping", "offset")),
-                                    active=live_value(item, number, "activeConnector"), name=item.name)
+                                    active=live_value(item, number, "activeConnector"), turn_node=_data_node(item),
+                                    name=item.name)
 
 
 @register("ObjectJointSpherical", "object", "JointSpherical", dict(

@@ -17,7 +17,7 @@ from floatframe.exudyn._items import (LoadMassProportional, MarkerBodyMass, Node
 from floatframe.exudyn._items import (MarkerBodyPosition, MarkerBodyRigid, ObjectConnectorCartesianSpringDamper,
                                       ObjectConnectorDistance, ObjectConnectorRigidBodySpringDamper,
                                       ObjectConnectorSpringDamper, ObjectConnectorTorsionalSpringDamper,
-                                      ObjectJointSpherical)
+                                      ObjectJointSpherical, NodeGenericData)
 from floatframe.exudyn._names import ExudynLayerError, closest, enumeration, member_name
 from floatframe.exudyn._system import MainSystem
 from floatframe.exudyn.rigidBodyUtilities import (AngularVelocity2EulerParameters_t, RigidBodyInertia,
@@ -351,13 +351,10 @@ def MainSystemCreateTorsionalSpringDamper(mbs, name="", itemNumbers=[None, None]
     joint z axis along ``axis`` as Exudyn builds it. Returns the object number.
 
     Exudyn gives the joint rotation to the markers it creates (their localHT); here it is the connector's
-    rotationMarker0/1. ``unlimitedRotations=True`` (Exudyn's default: a data node counts turns beyond +-pi)
-    is refused: the angle stays in (-pi, pi]; pass unlimitedRotations=False.
+    rotationMarker0/1. ``unlimitedRotations=True`` adds a NodeGenericData that counts the turns beyond +-pi,
+    as Exudyn's.
     """
     owner = "MainSystem.CreateTorsionalSpringDamper"
-    if unlimitedRotations:
-        raise ExudynLayerError(f"{owner}: unlimitedRotations=True (Exudyn's default) is not supported: the turns "
-                               f"beyond +-pi are not counted (no NodeGenericData); pass unlimitedRotations=False")
     bodies = _connected_bodies(owner, itemNumbers, bodyNumbers, bodyOrNodeList)
     axis = _vector(axis, owner, "axis")
     if not np.linalg.norm(axis) > 0:
@@ -370,8 +367,10 @@ def MainSystemCreateTorsionalSpringDamper(mbs, name="", itemNumbers=[None, None]
     joint = np.column_stack([-basis[:, 2], basis[:, 1], basis[:, 0]])   # the joint z axis along the axis
     local = [rotation0.T @ (joint_position - p0), rotation1.T @ (joint_position - p1)]
     markers = _position_markers(mbs, owner, name, bodies, local, rigid=True)
+    data_node = mbs.AddNode(NodeGenericData(initialCoordinates=[0.0], numberOfDataCoordinates=1)) \
+        if unlimitedRotations else -1
     return mbs.AddObject(ObjectConnectorTorsionalSpringDamper(
-        name=name, markerNumbers=markers, stiffness=stiffness, damping=damping, offset=offset,
+        name=name, markerNumbers=markers, nodeNumber=data_node, stiffness=stiffness, damping=damping, offset=offset,
         velocityOffset=velocityOffset, torque=torque, rotationMarker0=rotation0.T @ joint,
         rotationMarker1=rotation1.T @ joint, springTorqueUserFunction=springTorqueUserFunction,
         visualization=_visualization(owner, show, drawSize, color)))

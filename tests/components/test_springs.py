@@ -101,9 +101,11 @@ def test_the_spring_damper_force_acts_along_the_line_with_the_added_force_and_ve
 
 
 # --- TorsionalSpringDamper ---------------------------------------------------------------------------
-def torsional_model(damping=0.0, angle0=0.0, rate0=2.0, inertia_z=0.6, stiffness=15.0, joint_rotation=np.eye(3)):
+def torsional_model(damping=0.0, angle0=0.0, rate0=2.0, inertia_z=0.6, stiffness=15.0, joint_rotation=np.eye(3),
+                    turn_node=False):
     """A rigid body turning about the joint z axis (a principal axis) on a torsional spring to the ground."""
     system = ff.System()
+    turns = system.add(ff.NodeGenericODE2([0.0], [angle0])) if turn_node else None
     axis = joint_rotation[:, 2]
     inertia = joint_rotation @ np.diag([0.4, 0.5, inertia_z]) @ joint_rotation.T
     body, marker = rigid_body(system, (0.1, 0.2, 0.3), inertia=[inertia[0, 0], inertia[1, 1], inertia[2, 2],
@@ -111,7 +113,8 @@ def torsional_model(damping=0.0, angle0=0.0, rate0=2.0, inertia_z=0.6, stiffness
                               rotation=rotations.rotation_matrix_from_rotation_vector(angle0 * axis),
                               angular_velocity=rate0 * axis)
     spring = system.add(ff.TorsionalSpringDamper([ground_marker(system, (0.1, 0.2, 0.3)), marker], stiffness, damping,
-                                                 rotation_marker0=joint_rotation, rotation_marker1=joint_rotation))
+                                                 rotation_marker0=joint_rotation, rotation_marker1=joint_rotation,
+                                                 turn_node=turns))
     return system, spring
 
 
@@ -133,6 +136,21 @@ def test_a_rigid_body_on_a_torsional_spring_turns_with_the_closed_form_period_an
     rate = np.gradient(result.sensor(angle)[:, 0], result.t)
     assert result.sensor(torque)[:, 0] == pytest.approx(stiffness * result.sensor(angle)[:, 0] + damping * rate,
                                                         abs=1e-3 * stiffness * amplitude)
+
+
+def test_with_a_turn_node_the_torsional_spring_counts_turns_beyond_a_half_turn():
+    """Amplitude 4.6 rad > pi: the closed form holds throughout (without the node the torque would flip at pi)."""
+    omega0 = math.sqrt(1.0 / 0.6)
+    errors = []
+    for n_steps in (2500, 5000):
+        system, spring = torsional_model(rate0=6.0, stiffness=1.0, turn_node=True)
+        angle = system.add(ff.SensorObject(spring, "Rotation"))
+        result = ff.GeneralizedAlpha(1.0).solve(system.assemble(), 5.0, n_steps)
+        errors.append(np.abs(result.sensor(angle)[:, 0] - 6.0 / omega0 * np.sin(omega0 * result.t)).max())
+        assert np.abs(result.sensor(angle)[:, 0]).max() == pytest.approx(6.0 / omega0, rel=1e-4)
+        assert np.abs(result.lam[:, -1]).max() <= 1e-12              # the turn constraint exerts nothing
+    assert errors[1] <= 1e-5 * 6.0 / omega0
+    assert errors[0] / errors[1] == pytest.approx(4.0, rel=0.05)     # second order, no jump of a turn
 
 
 def test_the_torsional_angle_lies_in_minus_pi_to_pi_beyond_a_half_turn_it_jumps():
@@ -343,8 +361,9 @@ def connector(kind, function, markers, system):
         return ff.RigidBodySpringDamper(markers, coupled_stiffness(), 0.01 * coupled_stiffness(), JOINT0, JOINT1,
                                         [0.01, 0.0, 0.0, 0.1, 0.0, 0.0], intrinsic=kind.endswith("Intrinsic"),
                                         force_user_function=function)
+    turns = system.add(ff.NodeGenericODE2([0.0], [2.9])) if kind.endswith("Turns") else None
     return ff.TorsionalSpringDamper(markers, 20.0, 0.7, JOINT0, JOINT1, offset=0.1, velocity_offset=0.2, torque=0.3,
-                                    force_user_function=function)
+                                    force_user_function=function, turn_node=turns)
 
 
 NEWTON_CASES = [
@@ -358,7 +377,7 @@ NEWTON_CASES = [
     ("RigidBodySpringDamper", branching_six_force),
     ("RigidBodySpringDamperIntrinsic", None), ("RigidBodySpringDamperIntrinsic", six_force),
     ("TorsionalSpringDamper", None), ("TorsionalSpringDamper", torque_function),
-    ("TorsionalSpringDamper", branching_torque),
+    ("TorsionalSpringDamper", branching_torque), ("TorsionalSpringDamperTurns", None),
 ]
 
 
@@ -469,6 +488,15 @@ def test_springs_that_need_orientation_refuse_position_markers(kind):
     system.add(connector(kind, None, markers, system))
     with pytest.raises(ff.ModelError, match=rf"{kind} \d+: marker_numbers\[0\] \(MarkerBodyPosition 2\) must be a "
                                             rf"rigid marker"):
+        system.assemble()
+
+
+def test_a_turn_node_must_be_a_generic_node_with_one_coordinate():
+    system = ff.System()
+    markers = list(two_bodies(system))
+    system.add(ff.TorsionalSpringDamper(markers, 1.0, turn_node=system.add(ff.NodeGenericODE2([0.0, 0.0]))))
+    with pytest.raises(ff.ModelError, match=r"TorsionalSpringDamper \d+: turn_node must be a NodeGenericODE2 with one "
+                                            r"coordinate, got NodeGenericODE2 2"):
         system.assemble()
 
 

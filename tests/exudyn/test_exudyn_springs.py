@@ -217,8 +217,7 @@ def created_connectors(exu, ii, utilities):
                                                 axis=[0.2, 0.3, 1.0], stiffness=5.0, damping=0.02,
                                                 unlimitedRotations=False)
     local = mbs.CreateTorsionalSpringDamper(itemNumbers=[ground, second], position=[1.0, 0.1, -0.1],
-                                            axis=[1.0, 0.0, 0.2], stiffness=30.0, useGlobalFrame=False,
-                                            unlimitedRotations=False)
+                                            axis=[1.0, 0.0, 0.2], stiffness=30.0, useGlobalFrame=False)
     distance = mbs.CreateDistanceConstraint(itemNumbers=[ground, second], localPosition0=[1.0, 0.1, 0.6],
                                             localPosition1=[0.1, 0.0, 0.0])
     sensors = (sensors_of(mbs, ii, exu, spring, ["Force"]) + sensors_of(mbs, ii, exu, cartesian, ["Force"])
@@ -228,6 +227,28 @@ def created_connectors(exu, ii, utilities):
                + sensors_of(mbs, ii, exu, second, ["Position"], "SensorBody"))
     mbs.Assemble()
     return mbs, sensors, models.tight_settings(exu, 300, 1e-3)
+
+
+def spinning_on_a_torsional_spring(exu, ii, utilities):
+    """A rigid body turning 4.6 rad (beyond pi) on an ObjectConnectorTorsionalSpringDamper with a NodeGenericData
+    that counts the turns (and a second spring without one, whose angle jumps at pi)."""
+    mbs = exu.SystemContainer().AddSystem()
+    theta = [1.0, 0.0, 0.0, 0.0]
+    node = mbs.AddNode(ii.NodeRigidBodyEP(referenceCoordinates=[0, 0, 0, *theta],
+                                          initialVelocities=[0, 0, 0, *euler_parameters_t([0.0, 0.0, 6.0], theta)]))
+    body = mbs.AddObject(ii.ObjectRigidBody(nodeNumber=node, mass=1.0, inertia=[0.4, 0.5, 0.6, 0, 0, 0]))
+    ground = mbs.AddObject(ii.ObjectGround())
+    markers = [mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=item, localPosition=[0, 0, 0])) for item in (ground, body)]
+    turns = mbs.AddNode(ii.NodeGenericData(initialCoordinates=[0.0], numberOfDataCoordinates=1))
+    spring = mbs.AddObject(ii.ObjectConnectorTorsionalSpringDamper(markerNumbers=markers, nodeNumber=turns,
+                                                                   stiffness=0.6, damping=0.01, torque=0.05))
+    plain = mbs.AddObject(ii.ObjectConnectorTorsionalSpringDamper(markerNumbers=markers, stiffness=0.4))
+    sensors = (sensors_of(mbs, ii, exu, spring, ["Rotation", "TorqueLocal"]) + sensors_of(mbs, ii, exu, plain, ["Rotation"])
+               + [mbs.AddSensor(ii.SensorNode(nodeNumber=turns, storeInternal=True,
+                                              outputVariableType=exu.OutputVariableType.Coordinates))]
+               + sensors_of(mbs, ii, exu, body, ["AngularVelocity"], "SensorBody"))
+    mbs.Assemble()
+    return mbs, sensors, models.tight_settings(exu, 2000, 2e-3)
 
 
 def switched_off_spring(exu, ii, utilities):
@@ -297,7 +318,7 @@ def test_a_distance_constraint_on_a_rigid_body_matches_exudyn_at_index_2():
 
 BUILDERS = [mass_on_springs, mass_on_springs_with_user_functions, pendulum_on_a_string, rigid_pendulum_on_a_string,
             rigid_spring_model, rigid_spring_model_with_user_functions, rigid_spring_model_intrinsic,
-            created_connectors, switched_off_spring]
+            created_connectors, spinning_on_a_torsional_spring, switched_off_spring]
 
 
 @pytest.mark.exudyn
@@ -330,13 +351,10 @@ def test_what_the_layer_cannot_translate_is_refused_naming_the_item_and_the_para
         mbs.Assemble()
     mbs = ffexu.SystemContainer().AddSystem()
     ground = mbs.AddObject(ffitems.ObjectGround())
-    markers = [mbs.AddMarker(ffitems.MarkerBodyRigid(bodyNumber=ground)) for _ in range(2)]
-    mbs.AddObject(ffitems.TorsionalSpringDamper(markerNumbers=markers, nodeNumber=0))
-    with pytest.raises(ExudynLayerError, match=r"ObjectConnectorTorsionalSpringDamper 1 'object1': parameter 'nodeNumber' = 0 "
-                                               r"is not supported: the data node"):
+    mbs.AddNode(ffitems.NodeGenericData(initialCoordinates=[0.0, 0.0], numberOfDataCoordinates=2))
+    with pytest.raises(ExudynLayerError, match=r"NodeGenericData 0 'node0': parameter 'numberOfDataCoordinates' = 2 "
+                                               r"must be 1: a NodeGenericData serves only as the turn counter"):
         mbs.Assemble()
-    with pytest.raises(ExudynLayerError, match="CreateTorsionalSpringDamper: unlimitedRotations=True"):
-        mbs.CreateTorsionalSpringDamper(itemNumbers=[ground, ground], axis=[0, 0, 1])
 
 
 def test_a_non_symmetric_stiffness_is_refused_at_assembly():

@@ -53,6 +53,7 @@ EXPECTED = {
     "ObjectConnectorDistance": (ff.DistanceConstraint, "distance", [0.5]),
     "ObjectConnectorRigidBodySpringDamper": (ff.RigidBodySpringDamper, "stiffness", np.diag([1.0, 2, 3, 4, 5, 6])),
     "ObjectConnectorTorsionalSpringDamper": (ff.TorsionalSpringDamper, "stiffness", [7.0]),
+    "NodeGenericData": (ff.NodeGenericODE2, "initial_coordinates", [0.25]),
 }
 
 
@@ -114,7 +115,9 @@ def add_springs(mbs, ground, m_ground, m_body, point):
     ground_frame = mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=ground, localPosition=[0, 0, 0]))
     mbs.AddObject(ii.ObjectConnectorRigidBodySpringDamper(markerNumbers=[ground_frame, m_body],
                                                           stiffness=np.diag([1.0, 2, 3, 4, 5, 6])))
-    mbs.AddObject(ii.ObjectConnectorTorsionalSpringDamper(markerNumbers=[ground_frame, m_body], stiffness=7.0))
+    turns = mbs.AddNode(ii.NodeGenericData(initialCoordinates=[0.25], numberOfDataCoordinates=1))
+    mbs.AddObject(ii.ObjectConnectorTorsionalSpringDamper(markerNumbers=[ground_frame, m_body], stiffness=7.0,
+                                                          nodeNumber=turns))
 
 
 def add_reduced_order_body(mbs):
@@ -173,7 +176,8 @@ def test_every_registered_item_translates_to_its_component(assembled_catalogue, 
 def expected_size(item, variable):
     if variable == "RotationMatrix":
         return 9
-    if item.type_string in ("ConnectorCoordinateSpringDamper", "ConnectorTorsionalSpringDamper") or variable == "Distance" \
+    if item.type_string in ("ConnectorCoordinateSpringDamper", "ConnectorTorsionalSpringDamper", "GenericData") \
+            or variable == "Distance" \
             or (item.type_string, variable) in (("ConnectorSpringDamper", "ForceLocal"), ("ConnectorDistance", "Force")):
         return 1
     if variable.startswith("Coordinates") or (item.type_string.startswith("FFRF") and variable == "Force"):
