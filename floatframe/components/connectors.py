@@ -403,7 +403,8 @@ class SpringDamper(Connector):
         if self.force_user_function:
             force = self.force_user_function.force(ctx, [elongation, rate], 1)
         else:
-            force = ctx.value(self.stiffness) * elongation + ctx.value(self.damping) * rate + ctx.value(self.force_value)
+            force = (ctx.value(self.stiffness) * elongation + ctx.value(self.damping) * rate
+                     + ctx.value(self.force_value))
         return ctx.value(self.active) * force
 
     def add_terms(self, ctx):
@@ -500,7 +501,8 @@ class RigidBodySpringDamper(_JointFrameMixin, Connector):
 
     The global force J f acts on marker 0 and -J f on marker 1 (at their points), the global torque J m
     likewise; the intrinsic formulation gives both markers the further torque -r x (J f) with
-    r = -J d / 2 (d the first three entries of u), Exudyn's lever of the force about the mid point. The torque is not the work conjugate of the angles, so the rotational spring is conservative only for
+    r = -J d / 2 (d the first three entries of u), Exudyn's lever of the force about the mid point. The
+    torque is not the work conjugate of the angles, so the rotational spring is conservative only for
     small relative rotations (as in Exudyn). ``stiffness`` K and ``damping`` D (6x6) must be symmetric
     positive semi-definite (Exudyn accepts any 6x6 matrix; a non-symmetric one is refused here).
 

@@ -338,7 +338,8 @@ def MainSystemCreateRigidBodySpringDamper(mbs, name="", itemNumbers=[None, None]
         rotationMarker0=marker_rotations[0], rotationMarker1=marker_rotations[1],
         useIntrinsicFormulation=bool(useIntrinsicFormulation),
         springForceTorqueUserFunction=springForceTorqueUserFunction,
-        postNewtonStepUserFunction=postNewtonStepUserFunction, visualization=_visualization(owner, show, drawSize, color)))
+        postNewtonStepUserFunction=postNewtonStepUserFunction,
+        visualization=_visualization(owner, show, drawSize, color)))
 
 
 def MainSystemCreateTorsionalSpringDamper(mbs, name="", itemNumbers=[None, None], position=ZERO3, axis=ZERO3,

@@ -100,6 +100,22 @@ def test_the_spring_damper_force_acts_along_the_line_with_the_added_force_and_ve
     assert residual == pytest.approx(scalar * direction, rel=1e-14)
 
 
+def test_an_inactive_spring_exerts_nothing_and_a_parameter_switches_it_during_a_simulation():
+    system = ff.System()
+    _, marker = point_mass(system, (0.3, 0.4, 0.0), velocity=(1.0, -2.0, 0.5))
+    active = ff.Parameter("spring_on", 1.0)
+    spring = system.add(ff.SpringDamper([ground_marker(system), marker], 100.0, 3.0, force=7.0, active=active))
+    assembled = system.assemble()
+    state = (0.0, assembled.q_initial, assembled.v_initial, 0 * assembled.q_initial, np.zeros(0))
+    assert np.abs(assembled.residual(*state)).max() > 10.0
+    assembled.set_parameter("spring_on", 0.0)
+    assert np.abs(assembled.residual(*state)).max() == 0.0
+    force = assembled.output_function(lambda ctx: system.objects[spring].output(ctx, "Force"))
+    assert np.abs(force(*state)).max() == 0.0
+    with pytest.raises(ff.ModelError, match=r"SpringDamper: active must be True or False \(1 or 0\), got \[0.5\]"):
+        ff.SpringDamper([0, 1], 1.0, active=0.5)
+
+
 # --- TorsionalSpringDamper ---------------------------------------------------------------------------
 def torsional_model(damping=0.0, angle0=0.0, rate0=2.0, inertia_z=0.6, stiffness=15.0, joint_rotation=np.eye(3),
                     turn_node=False):
@@ -331,9 +347,11 @@ def branching_torque(t, rotation, rate):
 def two_bodies(system):
     """Two rigid bodies, rotated and moving, with rigid markers away from their nodes."""
     _, marker0 = rigid_body(system, (0.0, 0.1, 0.0), rotation=rotations.rotation_matrix_from_rot_xyz([0.1, 0.2, 0.3]),
-                            angular_velocity=(1.0, -2.0, 3.0), velocity=(0.3, 0.2, 0.1), local_position=(0.1, 0.0, 0.05))
+                            angular_velocity=(1.0, -2.0, 3.0), velocity=(0.3, 0.2, 0.1),
+                            local_position=(0.1, 0.0, 0.05))
     _, marker1 = rigid_body(system, (0.6, 0.3, 0.2), rotation=rotations.rotation_matrix_from_rot_xyz([-0.3, 0.1, 0.4]),
-                            angular_velocity=(0.5, 1.0, -1.5), velocity=(-0.1, 0.4, 0.0), local_position=(-0.1, 0.05, 0.0))
+                            angular_velocity=(0.5, 1.0, -1.5), velocity=(-0.1, 0.4, 0.0),
+                            local_position=(-0.1, 0.05, 0.0))
     return marker0, marker1
 
 
@@ -416,7 +434,8 @@ def test_the_intrinsic_newton_matrix_is_exact_also_at_coinciding_frames():
 
 
 @pytest.mark.parametrize("kind, law", [("SpringDamper", lambda t, u, v: 300.0 * u + 2.0 * v + 3.0),
-                                       ("TorsionalSpringDamper", lambda t, u, v: 20.0 * (u - 0.1) + 0.7 * (v - 0.2) + 0.3),
+                                       ("TorsionalSpringDamper",
+                                        lambda t, u, v: 20.0 * (u - 0.1) + 0.7 * (v - 0.2) + 0.3),
                                        ("CoordinateSpringDamper", lambda t, u, v: 1e3 * (u - 0.1) + 5.0 * v),
                                        ("CartesianSpringDamper", lambda t, u, v: np.array([1e3, 2e3, 3e3]) * u
                                         + np.array([1.0, 2.0, 3.0]) * v),
@@ -467,7 +486,8 @@ BAD_INPUT = [
     (lambda m, s: ff.SpringDamper(m, 5.0, reference_length=-1.0), r"SpringDamper: reference_length must be >= 0"),
     (lambda m, s: ff.SpringDamper(m, [5.0, 1.0]), r"SpringDamper: stiffness must have 1 entries, got 2"),
     (lambda m, s: ff.DistanceConstraint(m, 0.0), r"DistanceConstraint: distance must be > 0"),
-    (lambda m, s: ff.SpringDamper(m, 1.0, force_user_function=3.0), r"SpringDamper: force_user_function must be callable"),
+    (lambda m, s: ff.SpringDamper(m, 1.0, force_user_function=3.0),
+     r"SpringDamper: force_user_function must be callable"),
 ]
 
 
@@ -478,7 +498,8 @@ def test_bad_parameters_are_refused_naming_the_component_and_the_fault(make, mes
 
 
 def position_markers(system):
-    return [system.add(ff.MarkerBodyPosition(system.markers[m].body_number, (0.0, 0.0, 0.0))) for m in two_bodies(system)]
+    return [system.add(ff.MarkerBodyPosition(system.markers[m].body_number, (0.0, 0.0, 0.0)))
+            for m in two_bodies(system)]
 
 
 @pytest.mark.parametrize("kind", ["RigidBodySpringDamper", "TorsionalSpringDamper"])

@@ -160,7 +160,8 @@ def rigid_spring_model(exu, ii, utilities, torque_function=0, torsional_function
     mbs.AddObject(ii.ObjectConnectorRigidBodySpringDamper(
         markerNumbers=[arm0, arm1], stiffness=np.diag([2e3, 2e3, 2e3, 50.0, 50.0, 0.0]),
         damping=np.diag([5.0, 5.0, 5.0, 0.1, 0.1, 0.0]),
-        rotationMarker1=rotation_xyz(-0.2, 0.1, 0.4).T @ rotation_xyz(0.1, -0.2, 0.3), useIntrinsicFormulation=intrinsic))
+        rotationMarker1=rotation_xyz(-0.2, 0.1, 0.4).T @ rotation_xyz(0.1, -0.2, 0.3),
+        useIntrinsicFormulation=intrinsic))
     sensors = (sensors_of(mbs, ii, exu, rigid, ["DisplacementLocal", "VelocityLocal", "Rotation",
                                                 "AngularVelocityLocal", "ForceLocal", "TorqueLocal"])
                + sensors_of(mbs, ii, exu, torsional, ["Rotation", "AngularVelocityLocal", "TorqueLocal"])
@@ -202,13 +203,14 @@ def created_connectors(exu, ii, utilities):
     second = mbs.CreateRigidBody(inertia=inertia, referencePosition=[1.0, 0.1, -0.1],
                                  referenceRotationMatrix=rotation_xyz(-0.2, 0.0, 0.5), initialVelocity=[0.1, 0.0, 0.0],
                                  initialAngularVelocity=[0.0, 0.1, -0.3], gravity=GRAVITY)
+    # the Cartesian spring's points in the reference configuration: x1 - x0 there is its offset
+    reference_offset = (np.array([1.0, 0.1, -0.1]) - rotation_xyz(-0.2, 0.0, 0.5) @ [0.1, 0, 0]
+                        - np.array([0.5, 0.0, 0.0]) - rotation_xyz(0.1, 0.2, 0.3) @ [0.1, 0, 0])
     spring = mbs.CreateSpringDamper(itemNumbers=[ground, first], localPosition0=[0.0, 0.0, 0.5],
                                     localPosition1=[0.1, 0.0, 0.0], stiffness=2e3, damping=5.0)
     cartesian = mbs.CreateCartesianSpringDamper(itemNumbers=[first, second], localPosition0=[0.1, 0.0, 0.0],
                                                 localPosition1=[-0.1, 0.0, 0.0], stiffness=[500.0, 600.0, 700.0],
-                                                damping=[1.0, 1.0, 1.0], offset=list(
-                                                    np.array([1.0, 0.1, -0.1]) - rotation_xyz(-0.2, 0.0, 0.5) @ [0.1, 0, 0]
-                                                    - np.array([0.5, 0.0, 0.0]) - rotation_xyz(0.1, 0.2, 0.3) @ [0.1, 0, 0]))
+                                                damping=[1.0, 1.0, 1.0], offset=list(reference_offset))
     rigid = mbs.CreateRigidBodySpringDamper(itemNumbers=[ground, first], localPosition0=[0.5, 0.0, 0.0],
                                             stiffness=np.diag([1e3, 1e3, 1e3, 20.0, 20.0, 20.0]),
                                             damping=np.diag([2.0, 2.0, 2.0, 0.05, 0.05, 0.05]),
@@ -243,7 +245,8 @@ def spinning_on_a_torsional_spring(exu, ii, utilities):
     spring = mbs.AddObject(ii.ObjectConnectorTorsionalSpringDamper(markerNumbers=markers, nodeNumber=turns,
                                                                    stiffness=0.6, damping=0.01, torque=0.05))
     plain = mbs.AddObject(ii.ObjectConnectorTorsionalSpringDamper(markerNumbers=markers, stiffness=0.4))
-    sensors = (sensors_of(mbs, ii, exu, spring, ["Rotation", "TorqueLocal"]) + sensors_of(mbs, ii, exu, plain, ["Rotation"])
+    sensors = (sensors_of(mbs, ii, exu, spring, ["Rotation", "TorqueLocal"])
+               + sensors_of(mbs, ii, exu, plain, ["Rotation"])
                + [mbs.AddSensor(ii.SensorNode(nodeNumber=turns, storeInternal=True,
                                               outputVariableType=exu.OutputVariableType.Coordinates))]
                + sensors_of(mbs, ii, exu, body, ["AngularVelocity"], "SensorBody"))
@@ -364,5 +367,6 @@ def test_a_non_symmetric_stiffness_is_refused_at_assembly():
     stiffness = np.eye(6)
     stiffness[0, 1] = 0.5
     mbs.AddObject(ffitems.RigidBodySpringDamper(markerNumbers=markers, stiffness=stiffness))
-    with pytest.raises(ff.ModelError, match=r"RigidBodySpringDamper 'object1': stiffness must be symmetric: entry \[0, 1\] = 0.5 but \[1, 0\] = 0"):
+    with pytest.raises(ff.ModelError, match=r"RigidBodySpringDamper 'object1': stiffness must be symmetric: "
+                                            r"entry \[0, 1\] = 0.5 but \[1, 0\] = 0"):
         mbs.Assemble()

@@ -176,9 +176,9 @@ def test_every_registered_item_translates_to_its_component(assembled_catalogue, 
 def expected_size(item, variable):
     if variable == "RotationMatrix":
         return 9
+    scalars = (("ConnectorSpringDamper", "ForceLocal"), ("ConnectorDistance", "Force"))
     if item.type_string in ("ConnectorCoordinateSpringDamper", "ConnectorTorsionalSpringDamper", "GenericData") \
-            or variable == "Distance" \
-            or (item.type_string, variable) in (("ConnectorSpringDamper", "ForceLocal"), ("ConnectorDistance", "Force")):
+            or variable == "Distance" or (item.type_string, variable) in scalars:
         return 1
     if variable.startswith("Coordinates") or (item.type_string.startswith("FFRF") and variable == "Force"):
         return {"RigidBodyEP": 7, "Point": 3, "PointGround": 0, "FFRF": 13, "GenericODE2": 2,
