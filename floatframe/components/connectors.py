@@ -117,8 +117,8 @@ class CartesianSpringDamper(Connector):
 
     type_name = "CartesianSpringDamper"
 
-    def __init__(self, marker_numbers, stiffness, damping=(0.0, 0.0, 0.0), offset=(0.0, 0.0, 0.0),
-                 force_user_function=None, active=True, name=""):
+    def __init__(self, marker_numbers, stiffness, damping=(0.0, 0.0, 0.0), offset=(0.0, 0.0, 0.0), name="", *,
+                 force_user_function=None, active=True):
         super().__init__(marker_numbers, name)
         self.stiffness = self.vector(stiffness, 3, "stiffness", symbolic=True)
         self.damping = self.vector(damping, 3, "damping", symbolic=True)
@@ -163,8 +163,8 @@ class CoordinateSpringDamper(Connector):
     type_name = "CoordinateSpringDamper"
     marker_kinds = ("coordinates",)
 
-    def __init__(self, marker_numbers, stiffness, damping=0.0, offset=0.0, force_user_function=None, active=True,
-                 name=""):
+    def __init__(self, marker_numbers, stiffness, damping=0.0, offset=0.0, name="", *, force_user_function=None,
+                 active=True):
         super().__init__(marker_numbers, name)
         self.stiffness = self.vector(stiffness, 1, "stiffness", symbolic=True)
         self.damping = self.vector(damping, 1, "damping", symbolic=True)
@@ -251,6 +251,7 @@ class ConnectorUserFunction:
             raise owner.error(f"force_user_function must be callable, got {function!r}")
         self.owner = owner
         self.function = function
+        self.failures = 0    # numeric calls that raised at sample arguments
         self.traces = {}     # argument sizes -> the traced (symbols, expression), or None for a callback
         self.callbacks = {}  # argument sizes -> callback; CasADi holds callbacks by reference: kept here
 
@@ -280,9 +281,11 @@ class ConnectorUserFunction:
     def traced(self, quantities, size):
         """(symbols, expression) of the traced function, or None where it cannot be traced faithfully."""
         sizes = [x.numel() for x in quantities]
+        self.failures = 0
         rng = np.random.default_rng(3)
         samples = [(t, [0.1 * rng.standard_normal(n) for n in sizes]) for t in USER_FUNCTION_SAMPLE_TIMES]
         numeric = [self.call_on_numbers(t, values, sizes, size) for t, values in samples]
+        samples, numeric = zip(*[(sample, result) for sample, result in zip(samples, numeric) if result is not None])
         t_symbol = ca.SX.sym("t")
         symbols = [ca.SX.sym(f"x{i}", n) for i, n in enumerate(sizes)]
         try:
@@ -303,12 +306,18 @@ class ConnectorUserFunction:
         return [t_symbol, *symbols], expression
 
     def call_on_numbers(self, t, values, sizes, size):
-        """One numeric call; a failure or a wrong number of values is a ModelError naming the connector."""
+        """One numeric call at sample arguments: its values, or None where the function raises there (outside
+        its domain, e.g. math.log of a negative sample); a wrong number of values, or a failure at the last
+        sample after failures at all the others, is a ModelError naming the connector."""
         try:
             result = self.function(t, *(_as_argument(v, n) for v, n in zip(values, sizes)))
             result = np.asarray(result, dtype=float).reshape(-1)
         except Exception as exc:
-            raise self.owner.error(f"force_user_function failed at t = {t} with sample arguments: {exc!r}") from exc
+            self.failures += 1
+            if self.failures < len(USER_FUNCTION_SAMPLE_TIMES):
+                return None
+            raise self.owner.error(f"force_user_function failed at t = {t} and at every other sample of its "
+                                   f"arguments: {exc!r}") from exc
         if result.size != size:
             raise self.owner.error(f"force_user_function must return {size} value{'s' if size > 1 else ''}, "
                                    f"got {result.size}")
@@ -378,7 +387,7 @@ class SpringDamper(Connector):
     type_name = "SpringDamper"
 
     def __init__(self, marker_numbers, stiffness, damping=0.0, force=0.0, reference_length=0.0,
-                 velocity_offset=0.0, force_user_function=None, active=True, name=""):
+                 force_user_function=None, name="", *, velocity_offset=0.0, active=True):
         super().__init__(marker_numbers, name)
         self.stiffness = self.vector(stiffness, 1, "stiffness", symbolic=True)
         self.damping = self.vector(damping, 1, "damping", symbolic=True)
@@ -434,7 +443,7 @@ class DistanceConstraint(Connector):
 
     type_name = "DistanceConstraint"
 
-    def __init__(self, marker_numbers, distance, active=True, name=""):
+    def __init__(self, marker_numbers, distance, name="", *, active=True):
         super().__init__(marker_numbers, name)
         self.active = bool(active)
         self.n_constraints = 1 if self.active else 0
@@ -517,8 +526,8 @@ class RigidBodySpringDamper(_JointFrameMixin, Connector):
     type_name = "RigidBodySpringDamper"
 
     def __init__(self, marker_numbers, stiffness, damping=None, rotation_marker0=np.eye(3),
-                 rotation_marker1=np.eye(3), offset=(0.0,) * 6, intrinsic=False, force_user_function=None,
-                 active=True, name=""):
+                 rotation_marker1=np.eye(3), offset=(0.0,) * 6, force_user_function=None, name="", *,
+                 intrinsic=False, active=True):
         super().__init__(marker_numbers, name)
         self.stiffness = self.matrix(stiffness, (6, 6), "stiffness")
         self.damping = np.zeros((6, 6)) if damping is None else self.matrix(damping, (6, 6), "damping")
@@ -638,8 +647,8 @@ class TorsionalSpringDamper(_JointFrameMixin, Connector):
     type_name = "TorsionalSpringDamper"
 
     def __init__(self, marker_numbers, stiffness, damping=0.0, rotation_marker0=np.eye(3), rotation_marker1=np.eye(3),
-                 offset=0.0, velocity_offset=0.0, torque=0.0, force_user_function=None, active=True, turn_node=None,
-                 name=""):
+                 offset=0.0, velocity_offset=0.0, torque=0.0, force_user_function=None, name="", *, active=True,
+                 turn_node=None):
         super().__init__(marker_numbers, name)
         self.turn_node_number = turn_node
         self.n_constraints = 0 if turn_node is None else 1

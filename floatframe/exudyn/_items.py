@@ -401,7 +401,7 @@ def ObjectConnectorSpringDamper(item, number, mbs):
     values = {name: live_value(item, number, name)
               for name in ("stiffness", "damping", "force", "referenceLength", "velocityOffset")}
     return fc.SpringDamper(item.markerNumbers, values["stiffness"], values["damping"], values["force"],
-                           values["referenceLength"], values["velocityOffset"],
+                           values["referenceLength"], velocity_offset=values["velocityOffset"],
                            force_user_function=spring_user_function(item, number, mbs, "springForceUserFunction",
                                                                     ("stiffness", "damping", "force")),
                            active=live_value(item, number, "activeConnector"), name=item.name)

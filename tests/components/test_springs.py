@@ -544,11 +544,25 @@ def test_a_user_function_returning_the_wrong_size_is_refused_at_assembly(kind, f
         system.assemble()
 
 
+def test_a_user_function_that_fails_outside_its_domain_at_some_samples_is_still_called():
+    def square_root_law(t, elongation, rate):                       # math.sqrt raises for a negative sample
+        return 300.0 * math.sqrt(elongation) + 2.0 * rate
+
+    system = ff.System()
+    spring = system.add(connector("SpringDamper", square_root_law, list(two_bodies(system)), system))
+    assembled = system.assemble()
+    assert system.objects[spring].force_user_function.failures >= 1   # some samples were outside the domain
+    assert len(assembled.context.externals) == 1
+    t, q, v = 0.0, assembled.q_initial, assembled.v_initial
+    assert np.all(np.isfinite(assembled.residual(t, q, v, 0 * q, np.zeros(assembled.n_multipliers))))
+
+
 def test_a_failing_user_function_is_reported_at_assembly():
     def failing(t, u, v):
         raise RuntimeError("no table for this speed")
 
     system = ff.System()
     system.add(connector("SpringDamper", failing, list(two_bodies(system)), system))
-    with pytest.raises(ff.ModelError, match=r"SpringDamper \d+: force_user_function failed .*no table for this speed"):
+    with pytest.raises(ff.ModelError, match=r"SpringDamper \d+: force_user_function failed at t = .* and at every other sample of its "
+                                            r"arguments: .*no table for this speed"):
         system.assemble()
