@@ -433,6 +433,25 @@ def test_the_intrinsic_newton_matrix_is_exact_also_at_coinciding_frames():
     assert np.abs(exact - numeric).max() <= 1e-6 * np.abs(exact).max()
 
 
+def test_the_springs_on_a_flexible_body_have_an_exact_newton_matrix():
+    """MarkerSuperElementRigid on an FFRF beam: rigid-body (intrinsic), torsional and line spring-dampers to the
+    ground, a user function among them."""
+    from floatframe.components.ffrf import add_tisserand_frame
+    from model_helpers import small_beam
+
+    system = ff.System()
+    body, mesh = small_beam(system, angular_velocity=(1.0, 2.0, 30.0))
+    add_tisserand_frame(system, body)
+    face = [k for k, x in enumerate(np.asarray(mesh.nodes).reshape(-1, 3)) if x[0] > 0.39]   # the end x = 0.4
+    tip = system.add(ff.MarkerSuperElementRigid(body, face, [1.0 / len(face)] * len(face)))
+    ground = ground_marker(system, (0.5, -0.2, 0.35))
+    system.add(ff.RigidBodySpringDamper([ground, tip], coupled_stiffness(), 0.01 * coupled_stiffness(), JOINT0,
+                                        JOINT1, intrinsic=True))
+    system.add(ff.TorsionalSpringDamper([ground, tip], 20.0, 0.7, JOINT0, JOINT1, force_user_function=torque_function))
+    system.add(ff.SpringDamper([ground_marker(system, (0.0, 0.0, 0.0)), tip], 300.0, 2.0, reference_length=0.4))
+    assert newton_matrix_error(system.assemble(), np.random.default_rng(4)) <= 1e-6
+
+
 @pytest.mark.parametrize("kind, law", [("SpringDamper", lambda t, u, v: 300.0 * u + 2.0 * v + 3.0),
                                        ("TorsionalSpringDamper",
                                         lambda t, u, v: 20.0 * (u - 0.1) + 0.7 * (v - 0.2) + 0.3),
