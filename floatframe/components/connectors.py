@@ -231,8 +231,9 @@ class SphericalJoint(Connector):
 
 
 # --- spring-dampers with user functions, the distance constraint, rigid-body and torsional springs ------
-USER_FUNCTION_SAMPLE_TIMES = (0.0, 0.37, 1.9, 12.5)  # [s]; with random arguments, where a traced user
-# function is compared with numeric calls
+# [s] the times of the sample arguments (with random quantities) at which a traced user function is compared
+# with numeric calls
+USER_FUNCTION_SAMPLE_TIMES = (0.0, 0.37, 1.9, 12.5)
 
 
 class ConnectorUserFunction:
@@ -242,8 +243,9 @@ class ConnectorUserFunction:
     functions are, see :func:`floatframe.components.external.symbolic_or_callback`); the traced
     expression is kept only where it equals numeric calls at a few sample arguments. Any other callable
     becomes a numeric callback: its derivatives are taken by forward differences and enter the Newton
-    matrix by the chain rule through the quantities. Each function is called on numbers once when the
-    system is assembled, so that a failure or a wrong number of values is reported before any solve.
+    matrix by the chain rule through the quantities. Each function is called on numbers at the sample
+    arguments when the system is assembled, so that a wrong number of values (or a function that fails
+    at every sample) is reported before any solve.
     """
 
     def __init__(self, owner, function):
@@ -485,9 +487,9 @@ class _JointFrameMixin:
         return (self.markers[0].rotation_matrix(ctx) @ ca.DM(self.rotation_marker0),
                 self.markers[1].rotation_matrix(ctx) @ ca.DM(self.rotation_marker1))
 
-    def relative_angular_velocity(self, ctx, joint0):
-        """J0 (omega_m1 - omega_m0), in joint-0 coordinates [rad/s]."""
-        return joint0.T @ (self.markers[1].angular_velocity(ctx) - self.markers[0].angular_velocity(ctx))
+    def relative_angular_velocity(self, ctx, joint):
+        """J^T (omega_m1 - omega_m0): the relative angular velocity in the coordinates of the frame J [rad/s]."""
+        return joint.T @ (self.markers[1].angular_velocity(ctx) - self.markers[0].angular_velocity(ctx))
 
 
 class RigidBodySpringDamper(_JointFrameMixin, Connector):
