@@ -360,6 +360,21 @@ def test_what_the_layer_cannot_translate_is_refused_naming_the_item_and_the_para
         mbs.Assemble()
 
 
+def test_the_create_functions_refuse_what_is_not_a_body_of_theirs():
+    mbs = ffexu.SystemContainer().AddSystem()
+    ground = mbs.CreateGround()
+    with pytest.raises(ExudynLayerError, match=r"CreateSpringDamper: itemNumbers\[1\] must be a body number "
+                                               r"\(ObjectIndex\), got 1.5"):
+        mbs.CreateSpringDamper(itemNumbers=[ground, 1.5])
+    with pytest.raises(ExudynLayerError, match="CreateDistanceConstraint: itemNumbers must be a list of two body "
+                                               "numbers"):
+        mbs.CreateDistanceConstraint(itemNumbers=[ground])
+    with pytest.raises(ExudynLayerError, match="CreateTorsionalSpringDamper: axis must be a non-zero vector"):
+        mbs.CreateTorsionalSpringDamper(itemNumbers=[ground, ground])
+    with pytest.raises(ExudynLayerError, match="bodyOrNodeList is not accepted"):
+        mbs.CreateCartesianSpringDamper(bodyOrNodeList=[ground, ground])
+
+
 def test_a_non_symmetric_stiffness_is_refused_at_assembly():
     mbs = ffexu.SystemContainer().AddSystem()
     ground = mbs.AddObject(ffitems.ObjectGround())
