@@ -3,6 +3,8 @@ from floatframe.components.base import Component, Context, ModelError
 from floatframe.components.bodies import ObjectGround, ObjectMass1D, ObjectMassPoint, ObjectRigidBody
 from floatframe.components.connectors import (CartesianSpringDamper, CoordinateConstraint, CoordinateSpringDamper,
                                               CoordinateVectorConstraint, SphericalJoint)
+from floatframe.components.connectors import (DistanceConstraint, RigidBodySpringDamper, SpringDamper,
+                                              TorsionalSpringDamper)
 from floatframe.components.ffrf import FloatingFrameBody, ObjectFFRF
 from floatframe.components.ffrf_reduced import ObjectFFRFReducedOrder, ReducedOrderInvariants, add_reduced_ffrf_body
 from floatframe.components.loads import Gravity, LoadCoordinate, LoadForceVector, LoadMassProportional, LoadTorqueVector
@@ -26,6 +28,10 @@ __all__ = [
     "CoordinateSpringDamper",
     "CoordinateVectorConstraint",
     "SphericalJoint",
+    "DistanceConstraint",
+    "RigidBodySpringDamper",
+    "SpringDamper",
+    "TorsionalSpringDamper",
     "FloatingFrameBody",
     "ObjectFFRF",
     "ObjectFFRFReducedOrder",

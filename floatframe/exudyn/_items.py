@@ -367,25 +367,148 @@ def ObjectConnectorCoordinateVector(item, number, mbs):
 @register("ObjectConnectorCartesianSpringDamper", "object", "ConnectorCartesianSpringDamper", dict(
     markerNumbers=[-1, -1], stiffness=ZERO3, damping=ZERO3, offset=ZERO3, springForceUserFunction=0,
     activeConnector=True), short="CartesianSpringDamper", outputs=dict(object=("Force", "Displacement", "Velocity")),
-    live=("stiffness", "damping", "offset"))
+    live=("stiffness", "damping", "offset", "activeConnector"))
 def ObjectConnectorCartesianSpringDamper(item, number, mbs):
-    check_active(item, number)
-    check_unset(item, number, "springForceUserFunction")
     return fc.CartesianSpringDamper(item.markerNumbers, *(live_value(item, number, name)
                                                           for name in ("stiffness", "damping", "offset")),
-                                    name=item.name)
+                                    force_user_function=spring_user_function(
+                                        item, number, mbs, "springForceUserFunction",
+                                        ("stiffness", "damping", "offset")),
+                                    active=live_value(item, number, "activeConnector"), name=item.name)
 
 
 @register("ObjectConnectorCoordinateSpringDamper", "object", "ConnectorCoordinateSpringDamper", dict(
     markerNumbers=[-1, -1], stiffness=0.0, damping=0.0, offset=0.0, activeConnector=True, springForceUserFunction=0),
     short="CoordinateSpringDamper", outputs=dict(object=("Force", "Displacement", "Velocity")),
-    live=("stiffness", "damping", "offset"))
+    live=("stiffness", "damping", "offset", "activeConnector"))
 def ObjectConnectorCoordinateSpringDamper(item, number, mbs):
-    check_active(item, number)
-    check_unset(item, number, "springForceUserFunction")
     return fc.CoordinateSpringDamper(item.markerNumbers, *(live_value(item, number, name)
                                                            for name in ("stiffness", "damping", "offset")),
-                                     name=item.name)
+                                     force_user_function=spring_user_function(
+                                         item, number, mbs, "springForceUserFunction",
+                                         ("stiffness", "damping", "offset")),
+                                     active=live_value(item, number, "activeConnector"), name=item.name)
+
+
+# springs: ObjectConnectorSpringDamper, ObjectConnectorDistance, ObjectConnectorRigidBodySpringDamper,
+# ObjectConnectorTorsionalSpringDamper; user functions of the spring-dampers
+def spring_user_function(item, number, mbs, parameter, copied):
+    """An Exudyn spring user function UF(mbs, t, itemNumber, *quantities, *copied parameters) as the core's
+    f(t, *quantities); the copied parameters are the item's values when the system is assembled."""
+    function = getattr(item, parameter)
+    if is_unset(function):
+        return None
+    values = [_user_function_value(getattr(item, name)) for name in copied]
+
+    def core_function(t, *quantities):
+        # vectors as Exudyn passes them: lists of floats (symbols stay symbols while the function is traced)
+        quantities = [x.tolist() if isinstance(x, np.ndarray) else x for x in quantities]
+        return function(mbs, t, number, *quantities, *values)
+    return core_function
+
+
+def _user_function_value(value):
+    """A parameter as Exudyn hands it to user functions: a float, or a list (of lists) of floats."""
+    array = np.asarray(value, dtype=float)
+    return float(array) if array.ndim == 0 else array.tolist()
+
+
+def _rotation_markers(item, number):
+    for parameter in ("rotationMarker0", "rotationMarker1"):
+        value = np.asarray(getattr(item, parameter), dtype=float)
+        if value.shape != (3, 3):
+            raise unsupported(item, number, parameter, "must be a 3 x 3 rotation matrix")
+    return np.asarray(item.rotationMarker0, dtype=float), np.asarray(item.rotationMarker1, dtype=float)
+
+
+def _no_data_node(item, number, reason):
+    if _data_node(item) is not None:
+        raise unsupported(item, number, "nodeNumber", f"is not supported: {reason}")
+
+
+def _data_node(item):
+    """The item's nodeNumber, or None for Exudyn's invalid index (-1)."""
+    return None if item.nodeNumber is None or int(item.nodeNumber) == -1 else int(item.nodeNumber)
+
+
+@register("NodeGenericData", "node", "GenericData", dict(initialCoordinates=[], numberOfDataCoordinates=0),
+          outputs=dict(node=("Coordinates",)))
+def NodeGenericData(item, number, mbs):
+    """Exudyn's data node; in floatframe only as the turn counter of a TorsionalSpringDamper (one coordinate,
+    without mass, kept on the continuous angle by a constraint of the spring, see TorsionalSpringDamper)."""
+    size = int(item.numberOfDataCoordinates)
+    initial = np.asarray(item.initialCoordinates, dtype=float).reshape(-1)
+    if size != 1 or initial.size not in (0, 1):
+        raise unsupported(item, number, "numberOfDataCoordinates", "must be 1: a NodeGenericData serves only as the "
+                          "turn counter of an ObjectConnectorTorsionalSpringDamper")
+    users = [other for other in mbs.items("object") if other.type_string == "ConnectorTorsionalSpringDamper"
+             and _data_node(other) == number]
+    if len(users) != 1:
+        raise unsupported(item, number, "numberOfDataCoordinates", f"= 1 needs exactly one "
+                          f"ObjectConnectorTorsionalSpringDamper with nodeNumber = {number} (found {len(users)}): "
+                          f"other uses of data nodes are not supported")
+    return fc.NodeGenericODE2([0.0], initial if initial.size else [0.0], name=item.name)
+
+
+@register("ObjectConnectorSpringDamper", "object", "ConnectorSpringDamper", dict(
+    markerNumbers=[-1, -1], referenceLength=0.0, stiffness=0.0, damping=0.0, force=0.0, velocityOffset=0.0,
+    activeConnector=True, springForceUserFunction=0), short="SpringDamper",
+    outputs=dict(object=("Distance", "Displacement", "Velocity", "Force", "ForceLocal")),
+    live=("referenceLength", "stiffness", "damping", "force", "velocityOffset", "activeConnector"))
+def ObjectConnectorSpringDamper(item, number, mbs):
+    values = {name: live_value(item, number, name)
+              for name in ("stiffness", "damping", "force", "referenceLength", "velocityOffset")}
+    return fc.SpringDamper(item.markerNumbers, values["stiffness"], values["damping"], values["force"],
+                           values["referenceLength"], velocity_offset=values["velocityOffset"],
+                           force_user_function=spring_user_function(item, number, mbs, "springForceUserFunction",
+                                                                    ("stiffness", "damping", "force")),
+                           active=live_value(item, number, "activeConnector"), name=item.name)
+
+
+@register("ObjectConnectorDistance", "object", "ConnectorDistance", dict(
+    markerNumbers=[-1, -1], distance=0.0, activeConnector=True), short="DistanceConstraint",
+    outputs=dict(object=("Displacement", "Velocity", "Distance", "Force")), live=("distance",))
+def ObjectConnectorDistance(item, number, mbs):
+    return fc.DistanceConstraint(item.markerNumbers, live_value(item, number, "distance"),
+                                 active=bool(item.activeConnector), name=item.name)
+
+
+@register("ObjectConnectorRigidBodySpringDamper", "object", "ConnectorRigidBodySpringDamper", dict(
+    markerNumbers=[-1, -1], nodeNumber=-1, stiffness=np.zeros((6, 6)), damping=np.zeros((6, 6)),
+    rotationMarker0=np.eye(3), rotationMarker1=np.eye(3), offset=[0.0] * 6, useIntrinsicFormulation=False,
+    activeConnector=True, springForceTorqueUserFunction=0, postNewtonStepUserFunction=0),
+    short="RigidBodySpringDamper", deprecated=dict(intrinsicFormulation="useIntrinsicFormulation"),
+    outputs=dict(object=("DisplacementLocal", "VelocityLocal", "Rotation", "AngularVelocityLocal", "ForceLocal",
+                         "TorqueLocal")), live=("offset", "activeConnector"))
+def ObjectConnectorRigidBodySpringDamper(item, number, mbs):
+    check_unset(item, number, "postNewtonStepUserFunction")
+    _no_data_node(item, number, "it serves the postNewtonStepUserFunction, which is not supported")
+    rotation0, rotation1 = _rotation_markers(item, number)
+    return fc.RigidBodySpringDamper(item.markerNumbers, item.stiffness, item.damping, rotation0, rotation1,
+                                    live_value(item, number, "offset"), intrinsic=bool(item.useIntrinsicFormulation),
+                                    force_user_function=spring_user_function(
+                                        item, number, mbs, "springForceTorqueUserFunction",
+                                        ("stiffness", "damping", "rotationMarker0", "rotationMarker1", "offset")),
+                                    active=live_value(item, number, "activeConnector"), name=item.name)
+
+
+@register("ObjectConnectorTorsionalSpringDamper", "object", "ConnectorTorsionalSpringDamper", dict(
+    markerNumbers=[-1, -1], nodeNumber=-1, stiffness=0.0, damping=0.0, rotationMarker0=np.eye(3),
+    rotationMarker1=np.eye(3), offset=0.0, velocityOffset=0.0, torque=0.0, activeConnector=True,
+    springTorqueUserFunction=0), short="TorsionalSpringDamper",
+    outputs=dict(object=("Rotation", "AngularVelocityLocal", "TorqueLocal")),
+    live=("stiffness", "damping", "offset", "velocityOffset", "torque", "activeConnector"))
+def ObjectConnectorTorsionalSpringDamper(item, number, mbs):
+    rotation0, rotation1 = _rotation_markers(item, number)
+    values = {name: live_value(item, number, name) for name in ("stiffness", "damping", "offset", "velocityOffset",
+                                                                 "torque")}
+    return fc.TorsionalSpringDamper(item.markerNumbers, values["stiffness"], values["damping"], rotation0, rotation1,
+                                    values["offset"], values["velocityOffset"], values["torque"],
+                                    force_user_function=spring_user_function(
+                                        item, number, mbs, "springTorqueUserFunction",
+                                        ("stiffness", "damping", "offset")),
+                                    active=live_value(item, number, "activeConnector"), turn_node=_data_node(item),
+                                    name=item.name)
 
 
 @register("ObjectJointSpherical", "object", "JointSpherical", dict(

@@ -14,10 +14,15 @@ import numpy as np
 from floatframe.exudyn import plot
 from floatframe.exudyn._items import (LoadMassProportional, MarkerBodyMass, NodePoint, NodeRigidBodyEP, ObjectGround,
                                       ObjectMassPoint, ObjectRigidBody)
+from floatframe.exudyn._items import (MarkerBodyPosition, MarkerBodyRigid, ObjectConnectorCartesianSpringDamper,
+                                      ObjectConnectorDistance, ObjectConnectorRigidBodySpringDamper,
+                                      ObjectConnectorSpringDamper, ObjectConnectorTorsionalSpringDamper,
+                                      ObjectJointSpherical, NodeGenericData)
 from floatframe.exudyn._names import ExudynLayerError, closest, enumeration, member_name
 from floatframe.exudyn._system import MainSystem
 from floatframe.exudyn.rigidBodyUtilities import (AngularVelocity2EulerParameters_t, RigidBodyInertia,
                                                   RotationMatrix2EulerParameters)
+from floatframe.exudyn.rigidBodyUtilities import ComputeOrthonormalBasis, EulerParameters2RotationMatrix
 
 NodeType = enumeration("NodeType", [
     "_None", "Ground", "Position2D", "Orientation2D", "Point2DSlope1", "Position", "Orientation", "RigidBody",
@@ -26,13 +31,12 @@ NodeType = enumeration("NodeType", [
 
 # MainSystem extensions of Exudyn 1.13.6 (its extension registry) that floatframe.exudyn does not have.
 UNSUPPORTED_EXTENSIONS = [
-    "ComputeLinearizedSystem", "ComputeSystemDegreeOfFreedom", "CreateCartesianSpringDamper",
-    "CreateCoordinateConstraint", "CreateDistanceConstraint", "CreateDistanceSensor", "CreateDistanceSensorGeometry",
+    "ComputeLinearizedSystem", "ComputeSystemDegreeOfFreedom",
+    "CreateCoordinateConstraint", "CreateDistanceSensor", "CreateDistanceSensorGeometry",
     "CreateFFRFReducedOrderObject", "CreateForce", "CreateGenericJoint", "CreateKinematicTree",
-    "CreateLinearSpringDamper", "CreatePrismaticJoint", "CreateRevoluteJoint",
-    "CreateRigidBodySpringDamper", "CreateRollingDisc", "CreateRollingDiscPenalty", "CreateSphereQuadContact",
-    "CreateSphereSphereContact", "CreateSphereTriangleContact", "CreateSphericalJoint", "CreateSpringDamper",
-    "CreateTorque", "CreateTorsionalSpringDamper"]
+    "CreateLinearSpringDamper", "CreatePrismaticJoint", "CreateRevoluteJoint", "CreateRollingDisc",
+    "CreateRollingDiscPenalty", "CreateSphereQuadContact", "CreateSphereSphereContact",
+    "CreateSphereTriangleContact", "CreateSphericalJoint", "CreateTorque"]
 
 ZERO3 = (0.0, 0.0, 0.0)
 
@@ -242,6 +246,190 @@ def MainSystemCreateMassPoint(mbs, name="", referencePosition=ZERO3, initialDisp
     return numbers if returnDict else body
 
 
+# --- springs: CreateSpringDamper, CreateCartesianSpringDamper, CreateRigidBodySpringDamper,
+# CreateTorsionalSpringDamper, CreateDistanceConstraint (Exudyn 1.13.6's signatures) ---------------------------
+DEFAULT_COLOR = (-1.0, -1.0, -1.0, -1.0)
+
+
+def _connected_bodies(owner, itemNumbers, bodyNumbers, bodyOrNodeList):
+    """The two body numbers of a Create function (``bodyNumbers`` is Exudyn's deprecated name of itemNumbers)."""
+    if bodyOrNodeList is not None:
+        raise ExudynLayerError(f"{owner}: the argument bodyOrNodeList is not accepted; use itemNumbers")
+    if bodyNumbers is not None:
+        if not (isinstance(itemNumbers, list) and all(item is None for item in itemNumbers)):
+            raise ExudynLayerError(f"{owner}: bodyNumbers and itemNumbers are given; use itemNumbers only")
+        warnings.warn(f"{owner}: bodyNumbers is a deprecated Exudyn name; use itemNumbers", DeprecationWarning,
+                      stacklevel=3)
+        itemNumbers = bodyNumbers
+    if not isinstance(itemNumbers, (list, tuple)) or len(itemNumbers) != 2:
+        raise ExudynLayerError(f"{owner}: itemNumbers must be a list of two body numbers, got {itemNumbers!r}")
+    for i, item in enumerate(itemNumbers):
+        if isinstance(item, bool) or not isinstance(item, (int, np.integer)):
+            raise ExudynLayerError(f"{owner}: itemNumbers[{i}] must be a body number (ObjectIndex), got {item!r}; "
+                                   f"floatframe.exudyn connects bodies (nodes and markers are not accepted here)")
+    return [int(item) for item in itemNumbers]
+
+
+def _body_frame(mbs, owner, body, local_position):
+    """(position, rotation matrix) of a body-fixed point in the reference configuration, from the items."""
+    data = mbs.GetObject(body)
+    kind = data["objectType"]
+    if kind == "Ground":
+        position = np.zeros(3) if data["referencePosition"] is None else np.asarray(data["referencePosition"], float)
+        rotation = data.get("referenceRotation")
+        rotation = np.eye(3) if rotation is None else np.asarray(rotation, dtype=float)
+    elif kind in ("RigidBody", "MassPoint"):
+        reference = np.asarray(mbs.GetNode(data["nodeNumber"])["referenceCoordinates"], dtype=float)
+        position = reference[:3]
+        rotation = EulerParameters2RotationMatrix(reference[3:7]) if kind == "RigidBody" else np.eye(3)
+    else:
+        raise ExudynLayerError(f"{owner}: body {body} is an Object{kind}; floatframe.exudyn connects a ground, a "
+                               f"rigid body or a mass point here (add markers and the connector by hand otherwise)")
+    return position + rotation @ local_position, rotation
+
+
+def _position_markers(mbs, owner, name, bodies, local_positions, rigid=False):
+    """A MarkerBodyPosition (or MarkerBodyRigid) per body, named Marker<i>:name as Exudyn's."""
+    kind = MarkerBodyRigid if rigid else MarkerBodyPosition
+    return [mbs.AddMarker(kind(name=f"Marker{i}:{name}" if name else "", bodyNumber=body,
+                               localPosition=list(position)))
+            for i, (body, position) in enumerate(zip(bodies, local_positions))]
+
+
+def _visualization(owner, show, drawSize, color):
+    _vector(color, owner, "color", 4)
+    return dict(show=bool(show), drawSize=float(drawSize), color=list(color))
+
+
+def MainSystemCreateSpringDamper(mbs, name="", itemNumbers=[None, None], localPosition0=ZERO3,
+                                 localPosition1=ZERO3, referenceLength=None, stiffness=0.0, damping=0.0, force=0.0,
+                                 velocityOffset=0.0, springForceUserFunction=0, show=True, drawSize=-1,
+                                 color=DEFAULT_COLOR, bodyNumbers=None, bodyOrNodeList=None):
+    """``mbs.CreateSpringDamper(...)``: markers at localPosition0/1 [m] on the two bodies and an
+    ObjectConnectorSpringDamper between them; referenceLength None: the reference distance of the points.
+    Returns the object number."""
+    owner = "MainSystem.CreateSpringDamper"
+    bodies = _connected_bodies(owner, itemNumbers, bodyNumbers, bodyOrNodeList)
+    local = [_vector(localPosition0, owner, "localPosition0"), _vector(localPosition1, owner, "localPosition1")]
+    if referenceLength is None:
+        points = [_body_frame(mbs, owner, body, position)[0] for body, position in zip(bodies, local)]
+        referenceLength = float(np.linalg.norm(points[1] - points[0]))
+    markers = _position_markers(mbs, owner, name, bodies, local)
+    return mbs.AddObject(ObjectConnectorSpringDamper(
+        name=name, markerNumbers=markers, referenceLength=referenceLength, stiffness=stiffness, damping=damping,
+        force=force, velocityOffset=velocityOffset, springForceUserFunction=springForceUserFunction,
+        visualization=_visualization(owner, show, drawSize, color)))
+
+
+def MainSystemCreateCartesianSpringDamper(mbs, name="", itemNumbers=[None, None], localPosition0=ZERO3,
+                                          localPosition1=ZERO3, stiffness=ZERO3, damping=ZERO3, offset=ZERO3,
+                                          springForceUserFunction=0, show=True, drawSize=-1, color=DEFAULT_COLOR,
+                                          bodyNumbers=None, bodyOrNodeList=None):
+    """``mbs.CreateCartesianSpringDamper(...)``: markers at localPosition0/1 [m] and an
+    ObjectConnectorCartesianSpringDamper (stiffness, damping, offset per global axis). Returns the object number."""
+    owner = "MainSystem.CreateCartesianSpringDamper"
+    bodies = _connected_bodies(owner, itemNumbers, bodyNumbers, bodyOrNodeList)
+    local = [_vector(localPosition0, owner, "localPosition0"), _vector(localPosition1, owner, "localPosition1")]
+    markers = _position_markers(mbs, owner, name, bodies, local)
+    return mbs.AddObject(ObjectConnectorCartesianSpringDamper(
+        name=name, markerNumbers=markers, stiffness=list(_vector(stiffness, owner, "stiffness")),
+        damping=list(_vector(damping, owner, "damping")), offset=list(_vector(offset, owner, "offset")),
+        springForceUserFunction=springForceUserFunction, visualization=_visualization(owner, show, drawSize, color)))
+
+
+def MainSystemCreateRigidBodySpringDamper(mbs, name="", itemNumbers=[None, None], localPosition0=ZERO3,
+                                          localPosition1=ZERO3, stiffness=np.zeros((6, 6)), damping=np.zeros((6, 6)),
+                                          offset=(0.0,) * 6, rotationMatrixJoint=np.eye(3), useGlobalFrame=True,
+                                          useIntrinsicFormulation=True, springForceTorqueUserFunction=0,
+                                          postNewtonStepUserFunction=0, show=True, drawSize=-1, color=DEFAULT_COLOR,
+                                          intrinsicFormulation=None, bodyNumbers=None, bodyOrNodeList=None):
+    """``mbs.CreateRigidBodySpringDamper(...)``: rigid markers at localPosition0/1 [m] and an
+    ObjectConnectorRigidBodySpringDamper whose joint frame is rotationMatrixJoint, global
+    (useGlobalFrame=True) or in body 0's frame, in the reference configuration. Returns the object number.
+
+    Exudyn gives the joint rotation to the markers it creates (their localHT); here it is the connector's
+    rotationMarker0/1, which gives the same joint frames.
+    """
+    owner = "MainSystem.CreateRigidBodySpringDamper"
+    if intrinsicFormulation is not None:
+        warnings.warn(f"{owner}: intrinsicFormulation is a deprecated Exudyn name; use useIntrinsicFormulation",
+                      DeprecationWarning, stacklevel=2)
+        useIntrinsicFormulation = intrinsicFormulation
+    bodies = _connected_bodies(owner, itemNumbers, bodyNumbers, bodyOrNodeList)
+    local = [_vector(localPosition0, owner, "localPosition0"), _vector(localPosition1, owner, "localPosition1")]
+    joint = _matrix(rotationMatrixJoint, owner, "rotationMatrixJoint")
+    rotation0, rotation1 = (_body_frame(mbs, owner, body, position)[1] for body, position in zip(bodies, local))
+    if useGlobalFrame:
+        marker_rotations = (rotation0.T @ joint, rotation1.T @ joint)
+    else:
+        marker_rotations = (joint, rotation1.T @ rotation0 @ joint)
+    markers = _position_markers(mbs, owner, name, bodies, local, rigid=True)
+    return mbs.AddObject(ObjectConnectorRigidBodySpringDamper(
+        name=name, markerNumbers=markers, stiffness=np.asarray(stiffness, dtype=float),
+        damping=np.asarray(damping, dtype=float), offset=list(_vector(offset, owner, "offset", 6)),
+        rotationMarker0=marker_rotations[0], rotationMarker1=marker_rotations[1],
+        useIntrinsicFormulation=bool(useIntrinsicFormulation),
+        springForceTorqueUserFunction=springForceTorqueUserFunction,
+        postNewtonStepUserFunction=postNewtonStepUserFunction,
+        visualization=_visualization(owner, show, drawSize, color)))
+
+
+def MainSystemCreateTorsionalSpringDamper(mbs, name="", itemNumbers=[None, None], position=ZERO3, axis=ZERO3,
+                                          stiffness=0.0, damping=0.0, offset=0.0, velocityOffset=0.0, torque=0.0,
+                                          useGlobalFrame=True, springTorqueUserFunction=0, unlimitedRotations=True,
+                                          show=True, drawSize=-1, color=DEFAULT_COLOR, bodyNumbers=None,
+                                          bodyOrNodeList=None):
+    """``mbs.CreateTorsionalSpringDamper(...)``: an ObjectConnectorTorsionalSpringDamper about ``axis`` through
+    ``position`` (global in the reference configuration with useGlobalFrame=True, else in body 0's frame), its
+    joint z axis along ``axis`` as Exudyn builds it. Returns the object number.
+
+    Exudyn gives the joint rotation to the markers it creates (their localHT); here it is the connector's
+    rotationMarker0/1. ``unlimitedRotations=True`` adds a NodeGenericData that counts the turns beyond +-pi,
+    as Exudyn's.
+    """
+    owner = "MainSystem.CreateTorsionalSpringDamper"
+    bodies = _connected_bodies(owner, itemNumbers, bodyNumbers, bodyOrNodeList)
+    axis = _vector(axis, owner, "axis")
+    if not np.linalg.norm(axis) > 0:
+        raise ExudynLayerError(f"{owner}: axis must be a non-zero vector, got {axis.tolist()}")
+    (p0, rotation0), (p1, rotation1) = (_body_frame(mbs, owner, body, np.zeros(3)) for body in bodies)
+    position = _vector(position, owner, "position")
+    joint_position = position if useGlobalFrame else rotation0 @ position + p0
+    axis = axis if useGlobalFrame else rotation0 @ axis
+    basis = ComputeOrthonormalBasis(axis)                     # first column along the axis
+    joint = np.column_stack([-basis[:, 2], basis[:, 1], basis[:, 0]])   # the joint z axis along the axis
+    local = [rotation0.T @ (joint_position - p0), rotation1.T @ (joint_position - p1)]
+    markers = _position_markers(mbs, owner, name, bodies, local, rigid=True)
+    data_node = mbs.AddNode(NodeGenericData(initialCoordinates=[0.0], numberOfDataCoordinates=1)) \
+        if unlimitedRotations else -1
+    return mbs.AddObject(ObjectConnectorTorsionalSpringDamper(
+        name=name, markerNumbers=markers, nodeNumber=data_node, stiffness=stiffness, damping=damping, offset=offset,
+        velocityOffset=velocityOffset, torque=torque, rotationMarker0=rotation0.T @ joint,
+        rotationMarker1=rotation1.T @ joint, springTorqueUserFunction=springTorqueUserFunction,
+        visualization=_visualization(owner, show, drawSize, color)))
+
+
+def MainSystemCreateDistanceConstraint(mbs, name="", itemNumbers=[None, None], localPosition0=ZERO3,
+                                       localPosition1=ZERO3, distance=None, show=True, drawSize=-1.0,
+                                       color=DEFAULT_COLOR, bodyNumbers=None, bodyOrNodeList=None):
+    """``mbs.CreateDistanceConstraint(...)``: markers at localPosition0/1 [m] and an ObjectConnectorDistance;
+    distance None: the reference distance of the points; distance 0 gives an ObjectJointSpherical (as Exudyn,
+    which prints a warning). Returns the object number."""
+    owner = "MainSystem.CreateDistanceConstraint"
+    bodies = _connected_bodies(owner, itemNumbers, bodyNumbers, bodyOrNodeList)
+    local = [_vector(localPosition0, owner, "localPosition0"), _vector(localPosition1, owner, "localPosition1")]
+    if distance is None:
+        points = [_body_frame(mbs, owner, body, position)[0] for body, position in zip(bodies, local)]
+        distance = float(np.linalg.norm(points[1] - points[0]))
+    markers = _position_markers(mbs, owner, name, bodies, local)
+    visualization = _visualization(owner, show, drawSize, color)
+    if distance == 0:
+        warnings.warn(f"{owner}: distance = 0: an ObjectJointSpherical is created instead", UserWarning, stacklevel=2)
+        return mbs.AddObject(ObjectJointSpherical(name=name, markerNumbers=markers, visualization=visualization))
+    return mbs.AddObject(ObjectConnectorDistance(name=name, markerNumbers=markers, distance=distance,
+                                                 visualization=visualization))
+
+
 def _unsupported_method(name: str):
     supported = ["CreateRigidBody", "CreateGround", "CreateMassPoint", "AddNode", "AddObject", "AddMarker", "AddLoad",
                  "AddSensor"]
@@ -256,6 +444,11 @@ def _unsupported_method(name: str):
 
 EXTENSIONS = {"CreateRigidBody": MainSystemCreateRigidBody, "CreateGround": MainSystemCreateGround,
               "CreateMassPoint": MainSystemCreateMassPoint, "PlotSensor": plot.PlotSensor}
+EXTENSIONS.update({"CreateSpringDamper": MainSystemCreateSpringDamper,  # springs
+                   "CreateCartesianSpringDamper": MainSystemCreateCartesianSpringDamper,
+                   "CreateRigidBodySpringDamper": MainSystemCreateRigidBodySpringDamper,
+                   "CreateTorsionalSpringDamper": MainSystemCreateTorsionalSpringDamper,
+                   "CreateDistanceConstraint": MainSystemCreateDistanceConstraint})
 
 
 def install():

@@ -50,6 +50,12 @@ EXPECTED = {
     "SensorSuperElement": (ff.SensorSuperElement, "mesh_node_number", 1),
     "Node1D": (ff.Node1D, "initial_coordinates", [0.1]),
     "ObjectMass1D": (ff.ObjectMass1D, "reference_position", [0, 1, 0]),
+    # springs
+    "ObjectConnectorSpringDamper": (ff.SpringDamper, "stiffness", [40.0]),
+    "ObjectConnectorDistance": (ff.DistanceConstraint, "distance", [0.5]),
+    "ObjectConnectorRigidBodySpringDamper": (ff.RigidBodySpringDamper, "stiffness", np.diag([1.0, 2, 3, 4, 5, 6])),
+    "ObjectConnectorTorsionalSpringDamper": (ff.TorsionalSpringDamper, "stiffness", [7.0]),
+    "NodeGenericData": (ff.NodeGenericODE2, "initial_coordinates", [0.25]),
 }
 
 
@@ -99,8 +105,23 @@ def catalogue():
         stiffness=50.0))
     line = mbs.AddNode(ii.Node1D(referenceCoordinates=[0.0], initialCoordinates=[0.1]))
     mbs.AddObject(ii.ObjectMass1D(nodeNumber=line, mass=1.5, referencePosition=[0, 1, 0]))
+    add_springs(mbs, ground, m_ground, m_body, point)
     mbs.Assemble()
     return mbs
+
+
+def add_springs(mbs, ground, m_ground, m_body, point):
+    """The springs' items: a spring-damper and a distance constraint from a ground point, rigid-body and
+    torsional spring-dampers between the ground and the rigid body."""
+    mbs.AddObject(ii.ObjectConnectorSpringDamper(markerNumbers=[m_ground, m_body], stiffness=40.0, referenceLength=0.5))
+    mbs.AddObject(ii.ObjectConnectorDistance(
+        markerNumbers=[m_ground, mbs.AddMarker(ii.MarkerNodePosition(nodeNumber=point))], distance=0.5))
+    ground_frame = mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=ground, localPosition=[0, 0, 0]))
+    mbs.AddObject(ii.ObjectConnectorRigidBodySpringDamper(markerNumbers=[ground_frame, m_body],
+                                                          stiffness=np.diag([1.0, 2, 3, 4, 5, 6])))
+    turns = mbs.AddNode(ii.NodeGenericData(initialCoordinates=[0.25], numberOfDataCoordinates=1))
+    mbs.AddObject(ii.ObjectConnectorTorsionalSpringDamper(markerNumbers=[ground_frame, m_body], stiffness=7.0,
+                                                          nodeNumber=turns))
 
 
 def add_reduced_order_body(mbs):
@@ -159,7 +180,9 @@ def test_every_registered_item_translates_to_its_component(assembled_catalogue, 
 def expected_size(item, variable):
     if variable == "RotationMatrix":
         return 9
-    if item.type_string == "ConnectorCoordinateSpringDamper":
+    scalars = (("ConnectorSpringDamper", "ForceLocal"), ("ConnectorDistance", "Force"))
+    if item.type_string in ("ConnectorCoordinateSpringDamper", "ConnectorTorsionalSpringDamper", "GenericData") \
+            or variable == "Distance" or (item.type_string, variable) in scalars:
         return 1
     if variable.startswith("Coordinates") or (item.type_string.startswith("FFRF") and variable == "Force"):
         return {"RigidBodyEP": 7, "Point": 3, "PointGround": 0, "FFRF": 13, "GenericODE2": 2, "1D": 1,
@@ -251,7 +274,7 @@ def test_only_supported_items_have_visualization_classes():
     assert set(SUPPORTED_NAMES) == {cls.__name__ for cls in ITEM_CLASSES} | set(SHORT_NAMES) | expected
     assert exu.VObjectRigidBody is ii.VRigidBody
     for name in ("VObjectMassPoint2D", "VObjectGenericODE2", "VObjectJointGeneric", "VObjectJointRevoluteZ",
-                 "VObjectConnectorSpringDamper", "VObjectConnectorTorsionalSpringDamper"):
+                 "VObjectConnectorLinearSpringDamper", "VObjectConnectorCoordinateSpringDamperExt"):
         assert not hasattr(ii, name)
         with pytest.raises(AttributeError, match=f"'{name}'.*closest supported name"):
             getattr(exu, name)
