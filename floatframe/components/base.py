@@ -213,13 +213,27 @@ class Context:
     def add_force_at(self, position: ca.SX, force: ca.SX) -> None:
         """Generalized force of a global ``force`` acting at the point ``position(q)``.
 
-        By virtual work this is P J^T F with J = d position / d q, computed in reverse mode, and P the
-        projection of the kinematic velocity: rotations do work only through omega = G theta_t, so the
+        By virtual work this is P J^T F with J = d position / d q, formed on the coordinates the point depends
+        on only (so that the build stays linear in the number of forces), and P the projection of the kinematic
+        velocity: rotations do work only through omega = G theta_t, so the
         Euler-parameter rows get no part along theta (G theta = 0). Without P that part would be
         carried by the Euler-parameter multiplier, and the multiplier would differ from Exudyn's.
         """
-        generalized = self.project_rotations(ca.jtimes(position, self.q, force, True))
-        self.lhs.append((np.arange(self.q.numel()), -generalized))
+        jacobian = ca.jacobian(position, self.q)                                        # J, 3 x n, sparse
+        columns = set(jacobian.sparsity().get_col())
+        for group in self.rotation_indices:          # a node's Euler parameters are projected together
+            if columns.intersection(group.tolist()):
+                columns.update(group.tolist())
+        columns = np.array(sorted(columns), dtype=int)
+        generalized = jacobian[:, columns.tolist()].T @ force                           # J^T F on those rows only
+        row_of = {int(column): row for row, column in enumerate(columns)}
+        for group in self.rotation_indices:
+            if int(group[0]) in row_of:
+                rows = [row_of[int(column)] for column in group]
+                theta = self.q[group.tolist()] + self.q_reference[group]
+                part = generalized[rows]
+                generalized[rows] = part - theta * ca.dot(theta, part) / ca.dot(theta, theta)
+        self.lhs.append((columns, -generalized))
 
     def add_constraint(self, component, equations: ca.SX) -> None:
         """Position-level constraint equations C(q, t) = 0 owned by ``component``."""
