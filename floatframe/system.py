@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import casadi as ca
 import numpy as np
+import scipy.linalg
 import scipy.sparse as sp
 
 from floatframe.components.base import Component, Context, ModelError
@@ -68,8 +69,14 @@ class System:
         family.append(item)
         return item.index
 
-    def assemble(self) -> "AssembledSystem":
-        """Number the coordinates, check every reference, and build the symbolic DAE."""
+    def assemble(self, check_redundancy: bool = True) -> "AssembledSystem":
+        """Number the coordinates, check every reference, and build the symbolic DAE.
+
+        With ``check_redundancy`` (the default) constraints that are linearly dependent at the initial state
+        (e.g. a spherical and a revolute joint on the same pair of markers) are refused with a ModelError
+        that names them (see ``redundant_constraints``): their multipliers would not be unique and the Newton
+        matrix singular.
+        """
         started = time.perf_counter()
         offset = 0
         for node in self.nodes:
@@ -134,7 +141,44 @@ class System:
         self.assembled = assembled  # user functions may query the system during the checks
         for item in [*self.objects, *self.loads]:
             item.check(assembled)
+        if check_redundancy:
+            redundant = redundant_constraints(assembled.initial_constraint_jacobian(), owners)
+            if redundant:
+                raise ModelError(f"redundant constraints at the initial state: {redundant}; remove them, or free "
+                                 f"their axes (constrained_axes), or assemble(check_redundancy=False)")
         return assembled
+
+
+def redundant_constraints(constraint_jacobian: sp.csc_matrix, owners: list, tolerance: float = 1e-10) -> str:
+    """Which constraint rows depend linearly on others ('' if none), from C_q (m, n) at one state.
+
+    A QR decomposition with column pivoting of C_q^T (on the coordinates that constraints touch) orders the rows
+    by independence; a row whose diagonal entry of R is below ``tolerance`` times the largest is redundant, and
+    its least-squares combination of the independent rows names the constraints it repeats. NaN entries (a
+    parameter without value) make the check undecidable: it is then skipped.
+    """
+    jacobian = sp.csr_matrix(constraint_jacobian)
+    columns = np.unique(jacobian.indices)
+    if jacobian.shape[0] == 0 or columns.size == 0:
+        return ""
+    dense = jacobian[:, columns].toarray()
+    if not np.all(np.isfinite(dense)):
+        return ""
+    _, triangular, order = scipy.linalg.qr(dense.T, mode="economic", pivoting=True)
+    diagonal = np.abs(np.diag(triangular))
+    rank = int(np.sum(diagonal > tolerance * max(diagonal.max(initial=0.0), 1e-300)))
+    if rank == dense.shape[0]:
+        return ""
+    independent, dependent = order[:rank], order[rank:]
+    findings = {}                                   # owner -> (count of its redundant rows, owners it repeats)
+    for row in dependent:
+        coefficients = np.linalg.lstsq(dense[independent].T, dense[row], rcond=None)[0]
+        count, partners = findings.get(owners[row], (0, set()))
+        partners |= {owners[independent[i]] for i in np.flatnonzero(np.abs(coefficients) > 1e-8)}
+        findings[owners[row]] = (count + 1, partners)
+    return "; ".join(f"{count} equation{'s' if count > 1 else ''} of {owner} repeat "
+                     f"{', '.join(sorted(partners)) or 'nothing (zero rows)'}"
+                     for owner, (count, partners) in findings.items())
 
 
 @dataclass
@@ -320,17 +364,24 @@ class AssembledSystem:
         A parameter without value or an input without signal enters as NaN (a check then cannot decide).
         """
         if "initial" not in self._sparse_cache:
-            u = np.concatenate([np.full(item.size, np.nan) if self.input_signals[item.name] is None
-                                else np.atleast_1d(np.asarray(self.input_signals[item.name](0.0), dtype=float))
-                                for item in self.inputs]) if self.inputs else np.zeros(0)
-            p = np.concatenate([np.full(parameter.size, np.nan) if self.parameter_values[parameter.name] is None
-                                else self.parameter_values[parameter.name] for parameter in self.parameters]
-                               ) if self.parameters else np.zeros(0)
+            u, p = self._initial_inputs_and_parameters()
             state = (0.0, self.q_initial, self.v_initial, np.zeros(self.n_coordinates), np.zeros(self.n_multipliers))
-            self._sparse_cache["initial"] = (
-                self._sparse_values("mass_matrix", *state, 1.0, 0.0, 0.0, self._no_shift, u, p),
-                self._sparse_values("constraint_jacobian", 0.0, self.q_initial, u, p))
+            self._sparse_cache["initial"] = (self._sparse_values("mass_matrix", *state, 1.0, 0.0, 0.0, self._no_shift, u, p),
+                                             self.initial_constraint_jacobian())
         return self._sparse_cache["initial"]
+
+    def initial_constraint_jacobian(self) -> sp.csc_matrix:
+        """C_q (m, n) at t = 0 and q_initial (NaN where a parameter or input has no value yet)."""
+        return self._sparse_values("constraint_jacobian", 0.0, self.q_initial, *self._initial_inputs_and_parameters())
+
+    def _initial_inputs_and_parameters(self) -> tuple[np.ndarray, np.ndarray]:
+        u = np.concatenate([np.full(item.size, np.nan) if self.input_signals[item.name] is None
+                            else np.atleast_1d(np.asarray(self.input_signals[item.name](0.0), dtype=float))
+                            for item in self.inputs]) if self.inputs else np.zeros(0)
+        p = np.concatenate([np.full(parameter.size, np.nan) if self.parameter_values[parameter.name] is None
+                            else self.parameter_values[parameter.name] for parameter in self.parameters]
+                           ) if self.parameters else np.zeros(0)
+        return u, p
 
     def sensor_values(self, t, q, v, a, lam) -> list[np.ndarray]:
         values = _dense(self._call("sensors", t, q, v, a, lam))

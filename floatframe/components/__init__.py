@@ -5,6 +5,8 @@ from floatframe.components.connectors import (CartesianSpringDamper, CoordinateC
                                               CoordinateVectorConstraint, SphericalJoint)
 from floatframe.components.connectors import (DistanceConstraint, RigidBodySpringDamper, SpringDamper,
                                               TorsionalSpringDamper)
+from floatframe.components.joints import (CylindricalJoint, GenericJoint, PrismaticJoint, RevoluteJoint,
+                                          UniversalJoint)
 from floatframe.components.ffrf import FloatingFrameBody, ObjectFFRF
 from floatframe.components.ffrf_reduced import ObjectFFRFReducedOrder, ReducedOrderInvariants, add_reduced_ffrf_body
 from floatframe.components.loads import Gravity, LoadCoordinate, LoadForceVector, LoadMassProportional, LoadTorqueVector
@@ -32,6 +34,11 @@ __all__ = [
     "RigidBodySpringDamper",
     "SpringDamper",
     "TorsionalSpringDamper",
+    "CylindricalJoint",
+    "GenericJoint",
+    "PrismaticJoint",
+    "RevoluteJoint",
+    "UniversalJoint",
     "FloatingFrameBody",
     "ObjectFFRF",
     "ObjectFFRFReducedOrder",

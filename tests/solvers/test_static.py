@@ -141,4 +141,4 @@ def test_redundant_constraints_are_an_error_naming_them():
         system.add(ff.CoordinateConstraint([ground, node_x], name=name))
     with pytest.raises(ff.SolverError, match=r"singular Jacobian .*redundant constraints involving: "
                                              r"CoordinateConstraint 8 'second'"):
-        StaticSolver().solve(system.assemble())
+        StaticSolver().solve(system.assemble(check_redundancy=False))
