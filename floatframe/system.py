@@ -150,12 +150,13 @@ class System:
 
 
 def redundant_constraints(constraint_jacobian: sp.csc_matrix, owners: list, tolerance: float = 1e-10) -> str:
-    """Which constraint rows depend linearly on others ('' if none), from C_q (m, n) at one state.
+    """Which constraint rows depend linearly on earlier ones ('' if none), from C_q (m, n) at one state.
 
-    A QR decomposition with column pivoting of C_q^T (on the coordinates that constraints touch) orders the rows
-    by independence; a row whose diagonal entry of R is below ``tolerance`` times the largest is redundant, and
-    its least-squares combination of the independent rows names the constraints it repeats. NaN entries (a
-    parameter without value) make the check undecidable: it is then skipped.
+    Gram-Schmidt on the rows of C_q (on the coordinates that constraints touch), in their order, leaves of row
+    k the part that the rows before it do not span; below ``tolerance`` times the row's norm the row is
+    redundant (so the later of two repeating joints is named), and its least-squares combination of
+    the earlier independent rows names the constraints it repeats. NaN entries (a parameter without value)
+    make the check undecidable: it is then skipped.
     """
     jacobian = sp.csr_matrix(constraint_jacobian)
     columns = np.unique(jacobian.indices)
@@ -164,17 +165,28 @@ def redundant_constraints(constraint_jacobian: sp.csc_matrix, owners: list, tole
     dense = jacobian[:, columns].toarray()
     if not np.all(np.isfinite(dense)):
         return ""
-    _, triangular, order = scipy.linalg.qr(dense.T, mode="economic", pivoting=True)
-    diagonal = np.abs(np.diag(triangular))
-    rank = int(np.sum(diagonal > tolerance * max(diagonal.max(initial=0.0), 1e-300)))
-    if rank == dense.shape[0]:
+    diagonal = np.abs(np.diag(scipy.linalg.qr(dense.T, mode="r", pivoting=True)[0]))
+    if diagonal.size == dense.shape[0] and diagonal.min() > tolerance * diagonal.max():
+        return ""                                    # full rank (LAPACK, fast); else find the rows in order
+    basis = np.zeros((0, dense.shape[1]))            # orthonormal rows spanning the independent rows so far
+    dependent = []
+    for row, values in enumerate(dense):
+        rest = values - basis.T @ (basis @ values)
+        rest -= basis.T @ (basis @ rest)             # twice: Gram-Schmidt stays orthogonal
+        size = np.linalg.norm(rest)
+        if size <= tolerance * max(np.linalg.norm(values), 1e-300):
+            dependent.append(row)
+        else:
+            basis = np.vstack([basis, rest / size])
+    if not dependent:
         return ""
-    independent, dependent = order[:rank], order[rank:]
+    independent = np.setdiff1d(np.arange(dense.shape[0]), dependent)
     findings = {}                                   # owner -> (count of its redundant rows, owners it repeats)
     for row in dependent:
-        coefficients = np.linalg.lstsq(dense[independent].T, dense[row], rcond=None)[0]
+        earlier = independent[independent < row]
+        coefficients = np.linalg.lstsq(dense[earlier].T, dense[row], rcond=None)[0]
         count, partners = findings.get(owners[row], (0, set()))
-        partners |= {owners[independent[i]] for i in np.flatnonzero(np.abs(coefficients) > 1e-8)}
+        partners |= {owners[earlier[i]] for i in np.flatnonzero(np.abs(coefficients) > 1e-8)}
         findings[owners[row]] = (count + 1, partners)
     return "; ".join(f"{count} equation{'s' if count > 1 else ''} of {owner} repeat "
                      f"{', '.join(sorted(partners)) or 'nothing (zero rows)'}"

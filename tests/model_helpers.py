@@ -1,6 +1,9 @@
 """Small models and random states shared by the tests."""
 import numpy as np
 
+import floatframe as ff
+from floatframe import rotations
+
 
 def small_beam(system, angular_velocity=(0.0, 0.0, 0.0), velocity=(0.0, 0.0, 0.0), stiffness_scale=1e-3,
                euler_parameters=(1.0, 0.0, 0.0, 0.0), damping=False):
@@ -55,3 +58,29 @@ def newton_matrix_error(assembled, rng, n_states=3, step=1e-6, c_a=1.0, c_v=0.37
             numeric[:, k] = (stacked(e) - stacked(-e)) / (2 * step)
         worst = max(worst, np.abs(exact - numeric).max() / np.abs(exact).max())
     return worst
+
+
+def rigid_body(system, position, mass=3.0, inertia=(0.4, 0.5, 0.6, 0.0, 0.0, 0.0), rotation=np.eye(3),
+               angular_velocity=(0.0, 0.0, 0.0), velocity=(0.0, 0.0, 0.0), local_position=(0.0, 0.0, 0.0)):
+    """A rigid body at ``position`` turned by ``rotation`` (global angular velocity [rad/s]); returns
+    (body number, number of a MarkerBodyRigid at ``local_position``)."""
+    theta = rotations.euler_parameters_from_rotation_matrix(rotation)
+    theta_t = rotations.euler_parameters_t(np.asarray(angular_velocity, dtype=float), theta)
+    node = system.add(ff.NodeRigidBodyEP([*position, *theta], initial_velocities=[*velocity, *theta_t]))
+    body = system.add(ff.ObjectRigidBody(node, mass, list(inertia)))
+    return body, system.add(ff.MarkerBodyRigid(body, local_position))
+
+
+def initial_output(system, number, variable):
+    """An output variable of object ``number`` at the initial state (t = 0)."""
+    assembled = system.assemble()
+    component = system.objects[number]
+    function = assembled.output_function(lambda ctx: component.output(ctx, variable), variable)
+    return function(0.0, assembled.q_initial, assembled.v_initial, 0 * assembled.q_initial,
+                    np.zeros(assembled.n_multipliers))
+
+
+def ground_marker(system, position=(0.0, 0.0, 0.0)):
+    """A MarkerBodyRigid on a new ground at ``position``."""
+    ground = system.add(ff.ObjectGround())
+    return system.add(ff.MarkerBodyRigid(ground, list(position)))

@@ -20,7 +20,7 @@ import scipy.special
 
 import floatframe as ff
 from floatframe import rotations
-from model_helpers import newton_matrix_error
+from model_helpers import ground_marker, initial_output, newton_matrix_error, rigid_body
 
 GRAVITY = 9.81
 
@@ -29,29 +29,6 @@ def point_mass(system, position, mass=2.0, velocity=(0.0, 0.0, 0.0)):
     node = system.add(ff.NodePoint(list(position), initial_velocities=list(velocity)))
     body = system.add(ff.ObjectMassPoint(node, mass))
     return body, system.add(ff.MarkerNodePosition(node))
-
-
-def rigid_body(system, position, mass=3.0, inertia=(0.4, 0.5, 0.6, 0.0, 0.0, 0.0), rotation=np.eye(3),
-               angular_velocity=(0.0, 0.0, 0.0), velocity=(0.0, 0.0, 0.0), local_position=(0.0, 0.0, 0.0)):
-    theta = rotations.euler_parameters_from_rotation_matrix(rotation)
-    theta_t = rotations.euler_parameters_t(np.asarray(angular_velocity, dtype=float), theta)
-    node = system.add(ff.NodeRigidBodyEP([*position, *theta], initial_velocities=[*velocity, *theta_t]))
-    body = system.add(ff.ObjectRigidBody(node, mass, list(inertia)))
-    return body, system.add(ff.MarkerBodyRigid(body, local_position))
-
-
-def initial_output(system, number, variable):
-    """An output variable of object ``number`` at the initial state (t = 0)."""
-    assembled = system.assemble()
-    component = system.objects[number]
-    function = assembled.output_function(lambda ctx: component.output(ctx, variable), variable)
-    return function(0.0, assembled.q_initial, assembled.v_initial, 0 * assembled.q_initial,
-                    np.zeros(assembled.n_multipliers))
-
-
-def ground_marker(system, position=(0.0, 0.0, 0.0)):
-    ground = system.add(ff.ObjectGround())
-    return system.add(ff.MarkerBodyRigid(ground, list(position)))
 
 
 # --- SpringDamper -------------------------------------------------------------------------------------
