@@ -15,7 +15,7 @@ from floatframe.components.markers import (MarkerBodyMass, MarkerBodyPosition, M
                                            MarkerObjectODE2Coordinates, MarkerSuperElementPosition,
                                            MarkerSuperElementRigid)
 from floatframe.components.nodes import Node1D, NodeGenericODE2, NodePoint, NodePointGround, NodeRigidBodyEP
-from floatframe.components.sensors import SensorBody, SensorNode, SensorObject, SensorSuperElement
+from floatframe.components.sensors import SensorBody, SensorLoad, SensorNode, SensorObject, SensorSuperElement
 
 __all__ = [
     "Component",
@@ -65,6 +65,7 @@ __all__ = [
     "NodePointGround",
     "NodeRigidBodyEP",
     "SensorBody",
+    "SensorLoad",
     "SensorNode",
     "SensorObject",
     "SensorSuperElement",

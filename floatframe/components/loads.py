@@ -52,7 +52,13 @@ class Load(Component):
         return callable(self.load) and not isinstance(self.load, (Parameter, Input))
 
     def value(self, ctx):
-        """The load vector at the symbolic time, global unless ``body_fixed``."""
+        """The load vector at the symbolic time, global (a body-fixed load turned by its marker's rotation)."""
+        value = self.given_value(ctx)
+        return self.marker.rotation_matrix(ctx) @ value if self.body_fixed else value
+
+    def given_value(self, ctx):
+        """The load as given (size ``size``): constant, Parameter, Input or function of t, in body axes for a
+        body-fixed load; what a SensorLoad records."""
         if not self.is_function:
             value = ctx.value(self.load)
         else:
@@ -62,8 +68,6 @@ class Load(Component):
                                            [1], (self.size, 1))
                 self._callback = callback
                 value = ctx.external(callback, [ctx.t])
-        if self.body_fixed:
-            value = self.marker.rotation_matrix(ctx) @ value
         return value
 
 

@@ -86,3 +86,21 @@ class SensorSuperElement(Sensor):
     def expression(self, ctx):
         return self.body.mesh_node_output(ctx, int(self.mesh_node_number), self.output_variable_type)
 
+
+
+class SensorLoad(Sensor):
+    """The value of a load as given (Exudyn's SensorLoad): the 3-vector of a force, torque, mass-proportional
+    load or Gravity (in body axes for a body-fixed load), the scalar of a LoadCoordinate; a load function is
+    evaluated at the time of each stored step."""
+
+    type_name = "SensorLoad"
+
+    def __init__(self, load_number, name=""):
+        super().__init__("Load", name)
+        self.load_number = load_number
+
+    def connect(self, system):
+        self.load = resolve(system, "load", self.load_number, self, "load_number")
+
+    def expression(self, ctx):
+        return self.load.given_value(ctx)

@@ -645,6 +645,12 @@ def SensorSuperElement(item, number, mbs):
     return fc.SensorSuperElement(body, item.meshNodeNumber, variable, name=item.name)
 
 
+@register("SensorLoad", "sensor", "Load", dict(loadNumber=-1, writeToFile=True, fileName="", storeInternal=False))
+def SensorLoad(item, number, mbs):
+    mbs.item("load", item.loadNumber, label(item, number), "loadNumber")
+    return fc.SensorLoad(item.loadNumber, name=item.name)
+
+
 # --- what the package exports ---------------------------------------------------------------------
 SHORT_NAMES = {cls.short_name: cls for cls in ITEM_CLASSES if cls.short_name}
 BY_TYPE = {(cls.family, cls.type_string): cls for cls in ITEM_CLASSES}

@@ -163,3 +163,28 @@ def test_connector_force_has_exudyns_sign_and_marker(joint, body_marker_first):
     # Force is the force on marker 0: on the ground (pulled towards the falling body: down) when the
     # ground marker comes first, on the body (held up) otherwise.
     assert np.sign(ours[-1, 3]) == (1 if body_marker_first else -1)
+
+
+def load_sensor_data(exu, ii):
+    """SensorLoad on a body-fixed torque, a force with a user function and a coordinate load, on a tumbling body."""
+    mbs, node, body = tumbling_body(exu, ii)
+    centre = mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=body, localPosition=POINT))
+    coordinate = mbs.AddMarker(ii.MarkerNodeCoordinate(nodeNumber=node, coordinate=1))
+    loads = [mbs.AddLoad(ii.LoadTorqueVector(markerNumber=centre, loadVector=[0.5, -0.2, 0.1], bodyFixed=True)),
+             mbs.AddLoad(ii.LoadForceVector(markerNumber=centre, loadVector=[1, 2, 3],
+                                            loadVectorUserFunction=lambda mbs, t, load: np.sin(3 * t) * np.array(load))),
+             mbs.AddLoad(ii.LoadCoordinate(markerNumber=coordinate, load=2.0,
+                                           loadUserFunction=lambda mbs, t, load: load * t ** 2))]
+    sensors = [mbs.AddSensor(ii.SensorLoad(loadNumber=load, storeInternal=True, writeToFile=False)) for load in loads]
+    mbs.Assemble()
+    exu.SolveDynamic(mbs, settings(exu, 50, 0.5))
+    return [mbs.GetSensorStoredData(number) for number in sensors]
+
+
+def test_load_sensors_record_the_load_as_exudyn_does():
+    """The given load (body axes for a body-fixed one), user functions evaluated at each stored time."""
+    exudyn, ii = exudyn_modules()
+    reference, ours = load_sensor_data(exudyn, ii), load_sensor_data(fexu, fii)
+    for mine, theirs in zip(ours, reference):
+        assert_close_to_exudyn(mine, theirs, rtol=1e-12)
+    assert np.ptp(ours[1][:, 2]) > 1.9                        # the user function's force does change (y: 2 sin 3t)
