@@ -56,6 +56,15 @@ class CoordinateConstraint(Connector):
         q0, q1 = (m.coordinates(ctx) for m in self.markers)
         ctx.add_constraint(self, ctx.value(self.factor1) * q1 - q0 - ctx.value(self.offset))
 
+    def output(self, ctx, variable):
+        """Displacement q_m1 - q_m0 and Velocity (without factor1, as Exudyn's), Force lambda."""
+        q0, q1 = (m.coordinates(ctx) for m in self.markers)
+        outputs = {"Displacement": lambda: q1 - q0, "Velocity": lambda: ctx.time_derivative(q1 - q0),
+                   "Force": lambda: ctx.multipliers(self)}
+        if variable not in outputs:
+            raise self.error(f"has no output variable '{variable}'; available: {sorted(outputs)}")
+        return outputs[variable]()
+
 
 class CoordinateVectorConstraint(Connector):
     """scaling_marker1 q_m1 - scaling_marker0 q_m0 - offset = 0 (m equations) for coordinate markers.

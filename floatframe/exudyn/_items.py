@@ -342,7 +342,8 @@ def ObjectFFRFreducedOrder(item, number, mbs):
 @register("ObjectConnectorCoordinate", "object", "ConnectorCoordinate", dict(
     markerNumbers=[-1, -1], offset=0.0, factor1=1.0, velocityLevel=False, offsetUserFunction=0,
     offsetUserFunction_t=0, activeConnector=True), short="CoordinateConstraint",
-    deprecated=dict(factorValue1="factor1"), live=("offset", "factor1"))
+    deprecated=dict(factorValue1="factor1"), live=("offset", "factor1"),
+    outputs=dict(object=("Displacement", "Velocity", "Force")))
 def ObjectConnectorCoordinate(item, number, mbs):
     check_active(item, number)
     check_unset(item, number, "offsetUserFunction", "offsetUserFunction_t")

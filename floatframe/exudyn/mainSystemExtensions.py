@@ -14,6 +14,8 @@ import numpy as np
 from floatframe.exudyn import plot
 from floatframe.exudyn._items import (LoadMassProportional, MarkerBodyMass, NodePoint, NodeRigidBodyEP, ObjectGround,
                                       ObjectMassPoint, ObjectRigidBody)
+from floatframe.exudyn._items import (LoadForceVector, LoadTorqueVector, MarkerNodeCoordinate, NodePointGround,
+                                      ObjectConnectorCoordinate)
 from floatframe.exudyn._items import (MarkerBodyPosition, MarkerBodyRigid, ObjectConnectorCartesianSpringDamper,
                                       ObjectConnectorDistance, ObjectConnectorRigidBodySpringDamper,
                                       ObjectConnectorSpringDamper, ObjectConnectorTorsionalSpringDamper,
@@ -32,13 +34,14 @@ NodeType = enumeration("NodeType", [
 # MainSystem extensions of Exudyn 1.13.6 (its extension registry) that floatframe.exudyn does not have.
 UNSUPPORTED_EXTENSIONS = [
     "ComputeLinearizedSystem", "ComputeSystemDegreeOfFreedom",
-    "CreateCoordinateConstraint", "CreateDistanceSensor", "CreateDistanceSensorGeometry",
-    "CreateFFRFReducedOrderObject", "CreateForce", "CreateGenericJoint", "CreateKinematicTree",
+    "CreateDistanceSensor", "CreateDistanceSensorGeometry",
+    "CreateFFRFReducedOrderObject", "CreateGenericJoint", "CreateKinematicTree",
     "CreateLinearSpringDamper", "CreatePrismaticJoint", "CreateRevoluteJoint", "CreateRollingDisc",
     "CreateRollingDiscPenalty", "CreateSphereQuadContact", "CreateSphereSphereContact",
-    "CreateSphereTriangleContact", "CreateSphericalJoint", "CreateTorque"]
+    "CreateSphereTriangleContact", "CreateSphericalJoint"]
 
 ZERO3 = (0.0, 0.0, 0.0)
+DEFAULT_COLOR = (-1.0, -1.0, -1.0, -1.0)
 
 
 def _vector(value, owner, what, size=3) -> np.ndarray:
@@ -246,9 +249,106 @@ def MainSystemCreateMassPoint(mbs, name="", referencePosition=ZERO3, initialDisp
     return numbers if returnDict else body
 
 
+# --- loads and coordinate constraints: CreateForce, CreateTorque, CreateCoordinateConstraint ---------------------
+def _body_number(owner, itemNumber, bodyNumber, what="itemNumber"):
+    """The body of CreateForce/CreateTorque (``bodyNumber`` is Exudyn's deprecated name of itemNumber)."""
+    if bodyNumber is not None:
+        if itemNumber is not None:
+            raise ExudynLayerError(f"{owner}: bodyNumber and itemNumber are given; use itemNumber only")
+        warnings.warn(f"{owner}: bodyNumber is a deprecated Exudyn name; use itemNumber", DeprecationWarning,
+                      stacklevel=3)
+        itemNumber = bodyNumber
+    if isinstance(itemNumber, bool) or not isinstance(itemNumber, (int, np.integer)):
+        raise ExudynLayerError(f"{owner}: {what} must be a body number (ObjectIndex), got {itemNumber!r}; "
+                               f"floatframe.exudyn applies loads to bodies (nodes and markers are not accepted here)")
+    return int(itemNumber)
+
+
+def _create_load(mbs, owner, load_class, rigid, name, itemNumber, loadVector, localPosition, bodyFixed,
+                 loadVectorUserFunction, bodyNumber):
+    body = _body_number(owner, itemNumber, bodyNumber)
+    position = _vector(localPosition, owner, "localPosition")
+    _vector(loadVector, owner, "loadVector")
+    marker_class = MarkerBodyRigid if rigid or bodyFixed else MarkerBodyPosition
+    marker = mbs.AddMarker(marker_class(bodyNumber=body, localPosition=list(position)))
+    return mbs.AddLoad(load_class(name=name, markerNumber=marker, loadVector=list(loadVector), bodyFixed=bool(bodyFixed),
+                                  loadVectorUserFunction=loadVectorUserFunction))
+
+
+def MainSystemCreateForce(mbs, name="", itemNumber=None, loadVector=ZERO3, localPosition=ZERO3, bodyFixed=False,
+                          loadVectorUserFunction=0, show=True, bodyNumber=None):
+    """``mbs.CreateForce(...)``: a LoadForceVector [N] at ``localPosition`` [m] of a body (global, or turning with
+    the body with ``bodyFixed``), on a new marker. Returns the load number."""
+    return _create_load(mbs, "MainSystem.CreateForce", LoadForceVector, False, name, itemNumber, loadVector,
+                        localPosition, bodyFixed, loadVectorUserFunction, bodyNumber)
+
+
+def MainSystemCreateTorque(mbs, name="", itemNumber=None, loadVector=ZERO3, localPosition=ZERO3, bodyFixed=False,
+                           loadVectorUserFunction=0, show=True, bodyNumber=None):
+    """``mbs.CreateTorque(...)``: a LoadTorqueVector [N m] on a body (global, or turning with the body with
+    ``bodyFixed``), on a new rigid marker. Returns the load number."""
+    return _create_load(mbs, "MainSystem.CreateTorque", LoadTorqueVector, True, name, itemNumber, loadVector,
+                        localPosition, bodyFixed, loadVectorUserFunction, bodyNumber)
+
+
+def _node_coordinate_count(node: dict) -> int:
+    return 0 if node["nodeType"] == "PointGround" else len(node["referenceCoordinates"])
+
+
+def MainSystemCreateCoordinateConstraint(mbs, name="", itemNumbers=[None, None], coordinates=[None, None], offset=0.0,
+                                         factor1=1.0, velocityLevel=False, offsetUserFunction=0,
+                                         offsetUserFunction_t=0, show=True, drawSize=-1.0, color=DEFAULT_COLOR,
+                                         factorValue1=None, bodyNumbers=None, bodyOrNodeList=None):
+    """``mbs.CreateCoordinateConstraint(...)``: factor1 q1 - q0 - offset = 0 between coordinate ``coordinates[i]``
+    of body ``itemNumbers[i]`` (counted over the body's nodes in their order) or the ground (None or a ground
+    object), through MarkerNodeCoordinates (a NodePointGround for the ground). Returns the object number."""
+    owner = "MainSystem.CreateCoordinateConstraint"
+    if factorValue1 is not None:
+        warnings.warn(f"{owner}: factorValue1 is a deprecated Exudyn name; use factor1", DeprecationWarning,
+                      stacklevel=2)
+        factor1 = factorValue1
+    if bodyOrNodeList is not None:
+        raise ExudynLayerError(f"{owner}: the argument bodyOrNodeList is not accepted; use itemNumbers")
+    if bodyNumbers is not None:
+        warnings.warn(f"{owner}: bodyNumbers is a deprecated Exudyn name; use itemNumbers", DeprecationWarning,
+                      stacklevel=2)
+        itemNumbers = bodyNumbers
+    if not isinstance(itemNumbers, (list, tuple)) or len(itemNumbers) != 2:
+        raise ExudynLayerError(f"{owner}: itemNumbers must be a list of two items, got {itemNumbers!r}")
+    if not isinstance(coordinates, (list, tuple)) or len(coordinates) != 2:
+        raise ExudynLayerError(f"{owner}: coordinates must be a list of 2 coordinate indices, got {coordinates!r}")
+    grounds = [item is None or mbs.GetObject(_body_number(owner, item, None, f"itemNumbers[{i}]"))["objectType"]
+               == "Ground" for i, item in enumerate(itemNumbers)]
+    if all(grounds):
+        raise ExudynLayerError(f"{owner}: one of the two items must be a body, got {itemNumbers!r}")
+    markers = []
+    for i, (item, coordinate, ground) in enumerate(zip(itemNumbers, coordinates, grounds)):
+        marker_name = f"Marker{i}:{name}" if name else ""
+        if ground:
+            node = mbs.AddNode(NodePointGround(referenceCoordinates=list(ZERO3)))
+            markers.append(mbs.AddMarker(MarkerNodeCoordinate(name=marker_name, nodeNumber=node, coordinate=0)))
+            continue
+        if isinstance(coordinate, bool) or not isinstance(coordinate, (int, np.integer)) or coordinate < 0:
+            raise ExudynLayerError(f"{owner}: coordinates[{i}] = {coordinate!r} is no valid coordinate index")
+        data = mbs.GetObject(int(item))
+        nodes = [data["nodeNumber"]] if "nodeNumber" in data else list(data.get("nodeNumbers", []))
+        rest = int(coordinate)
+        for node in nodes:
+            count = _node_coordinate_count(mbs.GetNode(node))
+            if rest < count:
+                markers.append(mbs.AddMarker(MarkerNodeCoordinate(name=marker_name, nodeNumber=node, coordinate=rest)))
+                break
+            rest -= count
+        else:
+            raise ExudynLayerError(f"{owner}: itemNumbers[{i}] = {item}: the body has no coordinate {coordinate}")
+    return mbs.AddObject(ObjectConnectorCoordinate(
+        name=name, markerNumbers=markers, offset=offset, factor1=factor1, velocityLevel=velocityLevel,
+        offsetUserFunction=offsetUserFunction, offsetUserFunction_t=offsetUserFunction_t,
+        visualization=_visualization(owner, show, drawSize, color)))
+
+
 # --- springs: CreateSpringDamper, CreateCartesianSpringDamper, CreateRigidBodySpringDamper,
 # CreateTorsionalSpringDamper, CreateDistanceConstraint (Exudyn 1.13.6's signatures) ---------------------------
-DEFAULT_COLOR = (-1.0, -1.0, -1.0, -1.0)
 
 
 def _connected_bodies(owner, itemNumbers, bodyNumbers, bodyOrNodeList):
@@ -449,6 +549,8 @@ EXTENSIONS.update({"CreateSpringDamper": MainSystemCreateSpringDamper,  # spring
                    "CreateRigidBodySpringDamper": MainSystemCreateRigidBodySpringDamper,
                    "CreateTorsionalSpringDamper": MainSystemCreateTorsionalSpringDamper,
                    "CreateDistanceConstraint": MainSystemCreateDistanceConstraint})
+EXTENSIONS.update({"CreateForce": MainSystemCreateForce, "CreateTorque": MainSystemCreateTorque,  # loads
+                   "CreateCoordinateConstraint": MainSystemCreateCoordinateConstraint})
 
 
 def install():

@@ -48,6 +48,7 @@ EXPECTED = {
     "SensorBody": (ff.SensorBody, "local_position", [0.1, 0.2, 0.3]),
     "SensorObject": (ff.SensorObject, "output_variable_type", "Force"),
     "SensorSuperElement": (ff.SensorSuperElement, "mesh_node_number", 1),
+    "SensorLoad": (ff.SensorLoad, "load_number", 1),
     "Node1D": (ff.Node1D, "initial_coordinates", [0.1]),
     "ObjectMass1D": (ff.ObjectMass1D, "reference_position", [0, 1, 0]),
     # springs
@@ -90,7 +91,7 @@ def catalogue():
     # mass on the FFRF frame node: the two-node mesh needs no reference conditions then (see docs/ffrf.md)
     mbs.AddObject(ii.ObjectRigidBody(nodeNumber=frame, mass=1.0, inertia=[1, 1, 1, 0, 0, 0]))
     mbs.AddLoad(ii.LoadForceVector(markerNumber=m_body, loadVector=[0, 0, -3]))
-    mbs.AddLoad(ii.LoadTorqueVector(markerNumber=m_rigid, loadVector=[0, 0.5, 0]))
+    torque = mbs.AddLoad(ii.LoadTorqueVector(markerNumber=m_rigid, loadVector=[0, 0.5, 0]))
     mbs.AddLoad(ii.LoadCoordinate(markerNumber=m_coordinate, load=4.0))
     mbs.AddSensor(ii.SensorNode(nodeNumber=rigid, outputVariableType=variables.Rotation))
     mbs.AddSensor(ii.SensorBody(bodyNumber=body, localPosition=[0.1, 0.2, 0.3],
@@ -106,6 +107,7 @@ def catalogue():
     line = mbs.AddNode(ii.Node1D(referenceCoordinates=[0.0], initialCoordinates=[0.1]))
     mbs.AddObject(ii.ObjectMass1D(nodeNumber=line, mass=1.5, referencePosition=[0, 1, 0]))
     add_springs(mbs, ground, m_ground, m_body, point)
+    mbs.AddSensor(ii.SensorLoad(loadNumber=torque))
     mbs.Assemble()
     return mbs
 
@@ -181,7 +183,8 @@ def expected_size(item, variable):
     if variable == "RotationMatrix":
         return 9
     scalars = (("ConnectorSpringDamper", "ForceLocal"), ("ConnectorDistance", "Force"))
-    if item.type_string in ("ConnectorCoordinateSpringDamper", "ConnectorTorsionalSpringDamper", "GenericData") \
+    if item.type_string in ("ConnectorCoordinate", "ConnectorCoordinateSpringDamper", "ConnectorTorsionalSpringDamper",
+                            "GenericData") \
             or variable == "Distance" or (item.type_string, variable) in scalars:
         return 1
     if variable.startswith("Coordinates") or (item.type_string.startswith("FFRF") and variable == "Force"):
@@ -213,7 +216,7 @@ def test_outputs_a_kind_does_not_list_are_refused_with_the_supported_ones(assemb
         assembled_catalogue.GetObjectOutput(6, exu.OutputVariableType.Distance)
     mbs = catalogue()
     mbs.AddSensor(ii.SensorObject(objectNumber=1, outputVariableType=exu.OutputVariableType.Position))
-    with pytest.raises(ExudynLayerError, match="SensorObject 4.*ObjectRigidBody 1.*SensorObject"):
+    with pytest.raises(ExudynLayerError, match="SensorObject 5.*ObjectRigidBody 1.*SensorObject"):
         mbs.Assemble()
 
 
