@@ -42,8 +42,9 @@ def ConvertTetToTrigs(nodeNumbers) -> list:
 
 
 class HCBstaticModeSelection(Enum):
-    """Static modes of FEMinterface.ComputeHurtyCraigBamptonModes (Exudyn's values); floatframe supports
-    RBE2 (each interface moves rigidly) and RBE3 (each interface's weighted mean motion)."""
+    """Static modes of FEMinterface.ComputeHurtyCraigBamptonModes (Exudyn's values): RBE2 (each interface
+    moves rigidly), RBE3 (each interface's weighted mean motion), allBoundaryNodes (one static mode per
+    boundary coordinate), noStaticModes (fixed-interface eigenmodes only)."""
 
     allBoundaryNodes = 1
     RBE2 = 2
@@ -183,14 +184,17 @@ class FEMinterface:
                                       computationMode=HCBstaticModeSelection.RBE2, boundaryNodesWeights=[],
                                       excludeRigidBodyMotion=True, RBE3secondMomentOfAreaWeighting=True,
                                       numberOfRigidBodyModes=None, verboseMode=False, timerTreshold=20000):
-        """Craig-Bampton basis (:func:`floatframe.fem.craig_bampton_modes`): 6 static modes per boundary node
-        list (the first one's dropped if ``excludeRigidBodyMotion``), then ``nEigenModes`` fixed-interface
-        eigenmodes. ``modeBasis['matrix']`` holds all columns, ``eigenValues`` the fixed-interface omega^2
+        """Craig-Bampton basis (:func:`floatframe.fem.craig_bampton_modes`): with RBE2 and RBE3 6 static modes
+        per boundary node list (the first one's dropped if ``excludeRigidBodyMotion``), with allBoundaryNodes
+        one per boundary coordinate (``excludeRigidBodyMotion`` does not apply), with noStaticModes none;
+        then ``nEigenModes`` fixed-interface eigenmodes (boundary nodes held; Exudyn 1.13.6 raises an
+        AttributeError for noStaticModes). ``modeBasis['matrix']`` holds all columns, ``eigenValues`` the fixed-interface omega^2
         only, as in Exudyn. ``verboseMode``, ``timerTreshold`` only print in Exudyn and are ignored."""
-        variants = {HCBstaticModeSelection.RBE2: "RBE2", HCBstaticModeSelection.RBE3: "RBE3"}
+        variants = {HCBstaticModeSelection.RBE2: "RBE2", HCBstaticModeSelection.RBE3: "RBE3",
+                    HCBstaticModeSelection.allBoundaryNodes: "coordinates", HCBstaticModeSelection.noStaticModes: "none"}
         if computationMode not in variants:
-            raise ExudynLayerError(f"FEMinterface.ComputeHurtyCraigBamptonModes: computationMode {computationMode} "
-                                   f"is not supported (supported: HCBstaticModeSelection.RBE2, .RBE3)")
+            raise ExudynLayerError(f"FEMinterface.ComputeHurtyCraigBamptonModes: computationMode {computationMode!r} "
+                                   f"is no HCBstaticModeSelection (RBE2, RBE3, allBoundaryNodes, noStaticModes)")
         if not RBE3secondMomentOfAreaWeighting:
             raise ExudynLayerError("FEMinterface.ComputeHurtyCraigBamptonModes: RBE3secondMomentOfAreaWeighting=False "
                                    "is not supported (only the second-moment weighting W = -sum w skew(p)^2)")

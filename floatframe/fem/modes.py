@@ -39,7 +39,8 @@ class ModeBasis:
 
     ``eigenvalues`` are omega^2 [1/s^2] per column (for a static Craig-Bampton column its Rayleigh
     quotient psi^T K psi / psi^T M psi); ``kind`` says how the basis was made ("eigenmodes",
-    "craig-bampton RBE2", "craig-bampton RBE3"); the first ``n_static`` columns are static modes.
+    "craig-bampton RBE2", "craig-bampton RBE3", "craig-bampton coordinates", "craig-bampton none"); the
+    first ``n_static`` columns are static modes.
     """
 
     vectors: np.ndarray
@@ -198,7 +199,7 @@ def _lowest_eigenpairs(mass, stiffness, count, solver, shift, shifted_solve=None
 def craig_bampton_modes(mass_matrix, stiffness_matrix, node_positions, boundary_node_sets, n_eigenmodes: int,
                         variant: str = "RBE2", solver: str = "auto", boundary_weights=None,
                         exclude_rigid_body_motion: bool = True) -> ModeBasis:
-    """Hurty-Craig-Bampton basis: 6 static modes per interface node set, then fixed-interface eigenmodes.
+    """Hurty-Craig-Bampton basis: static interface modes, then fixed-interface eigenmodes.
 
     Each boundary node set is an interface with the 6 motions of a rigid body (3 translations, then 3
     rotations about its weighted midpoint p0 = sum w_j x_j). The columns are those of Exudyn's
@@ -212,6 +213,12 @@ def craig_bampton_modes(mass_matrix, stiffness_matrix, node_positions, boundary_
       sets' mean motions vanish, and u is the minimum-energy solution (the saddle-point system
       [[K, C^T], [C, 0]]); each 6-column block is divided by its largest entry. The eigenmodes solve
       K psi = omega^2 M psi on the subspace C psi = 0 of all sets.
+    - "coordinates": the original Craig-Bampton form, one static column per boundary coordinate (a unit
+      displacement of that coordinate, the other boundary coordinates held, the interior following
+      statically), with the eigenmodes of "RBE2". The columns span the rigid-body motions of the mesh,
+      so ``exclude_rigid_body_motion`` does not apply; a reduced body on this basis needs constraints
+      on its modal coordinates (Exudyn's allBoundaryNodes).
+    - "none": the fixed-interface eigenmodes of "RBE2" only, no static columns (Exudyn's noStaticModes).
 
     Parameters
     ----------
@@ -220,7 +227,7 @@ def craig_bampton_modes(mass_matrix, stiffness_matrix, node_positions, boundary_
     boundary_node_sets : list of lists of 0-based node numbers, disjoint, each with at least 3
         non-collinear nodes.
     n_eigenmodes : number of fixed-interface eigenmodes after the static columns (0 allowed).
-    variant : "RBE2" or "RBE3".
+    variant : "RBE2", "RBE3", "coordinates" or "none".
     solver : eigensolver of the fixed-interface problem, as for :func:`eigenmodes`.
     boundary_weights : list of weight arrays per set (default 1 / n_nodes of the set each).
     exclude_rigid_body_motion : drop the first set's 6 static columns (they would carry the whole body's
@@ -228,13 +235,14 @@ def craig_bampton_modes(mass_matrix, stiffness_matrix, node_positions, boundary_
 
     Returns
     -------
-    ModeBasis with ``n_static`` = 6 (number of sets - 1 if excluded) leading static columns.
+    ModeBasis with ``n_static`` leading static columns: 6 (number of sets - 1 if excluded) for RBE2 and
+    RBE3, 3 per boundary node for "coordinates", 0 for "none".
     """
     what = "craig_bampton_modes"
     mass, stiffness = _checked_pair(mass_matrix, stiffness_matrix, what)
     n = mass.shape[0]
-    if variant not in ("RBE2", "RBE3"):
-        raise ModelError(f"{what}: variant must be 'RBE2' or 'RBE3', got {variant!r}")
+    if variant not in VARIANTS:
+        raise ModelError(f"{what}: variant must be one of {', '.join(map(repr, VARIANTS))}, got {variant!r}")
     if solver not in ("auto", "sparse", "dense"):
         raise ModelError(f"{what}: solver must be 'auto', 'sparse' or 'dense', got {solver!r}")
     if not isinstance(n_eigenmodes, (int, np.integer)) or isinstance(n_eigenmodes, bool) or n_eigenmodes < 0:
@@ -250,20 +258,25 @@ def craig_bampton_modes(mass_matrix, stiffness_matrix, node_positions, boundary_
     interior = np.setdiff1d(np.arange(n), boundary)
     if interior.size == 0:
         raise ModelError(f"{what}: every node is in a boundary node set; the mesh needs interior nodes")
-    if 6 * len(static_sets) + n_eigenmodes == 0:
-        raise ModelError(f"{what}: the basis would be empty (one boundary set, excluded as rigid-body motion, "
-                         f"and n_eigenmodes = 0)")
-    if variant == "RBE2":
-        static, held_solve = _rbe2_static_modes(stiffness, static_sets, interior, n)
-        held_space = sp.identity(n, format="csc")[:, interior]                     # u_b = 0
-    else:
+    if variant == "RBE3":
         static, held_solve = _rbe3_static_modes(stiffness, interfaces, static_sets, n, what)
         held_space = _rbe3_constrained_space(interfaces, interior, n, what)        # C u = 0
+    else:
+        boundary_motion = _held_boundary_motion(variant, static_sets, boundary, n)
+        if boundary_motion.shape[1] + n_eigenmodes == 0:
+            raise ModelError(f"{what}: the basis would be empty (n_eigenmodes = 0 and no static columns with "
+                             f"variant {variant!r}" + (", one boundary set excluded as rigid-body motion)"
+                                                       if variant == "RBE2" else ")"))
+        static, held_solve = _held_boundary_static_modes(stiffness, boundary_motion, interior, n)
+        held_space = sp.identity(n, format="csc")[:, interior]                     # u_b = 0
     values, vectors = _fixed_interface_modes(mass, stiffness, held_space, held_solve, n_eigenmodes, solver, what)
     rayleigh = (np.einsum("ij,ij->j", static, stiffness @ static)
                 / np.einsum("ij,ij->j", static, mass @ static))          # psi^T K psi / psi^T M psi
     return ModeBasis(np.hstack([static, vectors]), np.concatenate([rayleigh, values]),
                      f"craig-bampton {variant}", n_static=static.shape[1])
+
+
+VARIANTS = ("RBE2", "RBE3", "coordinates", "none")
 
 
 @dataclass(frozen=True)
@@ -350,12 +363,26 @@ def _interfaces(positions, boundary_node_sets, boundary_weights, what):
     return interfaces
 
 
-def _rbe2_static_modes(stiffness, static_sets, interior, n):
-    """Columns with set k rigid (T_k), the other boundary nodes held and u_i = -K_ii^-1 K_ib u_b; and the
-    held mesh's solve b -> u (u_i = K_ii^-1 b_i, u_b = 0) on the same factorization."""
-    static = np.zeros((n, 6 * len(static_sets)))
+def _held_boundary_motion(variant, static_sets, boundary, n):
+    """The boundary rows of the static columns (n_f, n_static), zero in the interior: "RBE2" set k rigid
+    (T_k) with the other boundary nodes held; "coordinates" a unit displacement of one boundary
+    coordinate each; "none" no columns."""
+    if variant == "none":
+        return np.zeros((n, 0))
+    if variant == "coordinates":
+        motion = np.zeros((n, boundary.size))
+        motion[boundary, np.arange(boundary.size)] = 1.0
+        return motion
+    motion = np.zeros((n, 6 * len(static_sets)))
     for k, interface in enumerate(static_sets):
-        static[interface.coordinates, 6 * k:6 * k + 6] = interface.rigid_motion
+        motion[interface.coordinates, 6 * k:6 * k + 6] = interface.rigid_motion
+    return motion
+
+
+def _held_boundary_static_modes(stiffness, static, interior, n):
+    """The static columns with their boundary rows given (``static``, filled in place): the interior
+    follows, u_i = -K_ii^-1 K_ib u_b; and the held mesh's solve b -> u (u_i = K_ii^-1 b_i, u_b = 0) on
+    the same factorization."""
     try:
         stiffness_interior_lu = sparse_lu(stiffness[interior][:, interior])
     except RuntimeError:

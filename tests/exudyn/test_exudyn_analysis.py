@@ -8,6 +8,7 @@ import exudyn_style_models as models
 import floatframe.exudyn as ffexu
 from floatframe.exudyn import FEM as ffFEM
 from floatframe.exudyn import itemInterface as ffitems
+from floatframe.components.base import ModelError
 from floatframe.exudyn._names import ExudynLayerError
 from floatframe.solvers import SolverError
 
@@ -494,6 +495,36 @@ def test_craig_bampton_dense_path_and_all_interfaces_match_exudyn(shared_rotor_d
 
 
 @pytest.mark.exudyn
+def test_craig_bampton_modes_of_all_boundary_nodes_match_exudyn(shared_rotor_data):
+    """allBoundaryNodes: a unit static column per boundary coordinate (54 for the two faces), equal to
+    Exudyn's, and the same fixed-interface eigenmodes (Exudyn ignores excludeRigidBodyMotion here)."""
+    exudyn_fem = pytest.importorskip("exudyn.FEM")
+    ours, theirs = models.rotor_fem(ffFEM), models.rotor_fem(exudyn_fem)
+    interfaces = rotor_interfaces(theirs, "faces")
+    for module, fem in ((ffFEM, ours), (exudyn_fem, theirs)):
+        fem.ComputeHurtyCraigBamptonModes(interfaces, 4, computationMode=module.HCBstaticModeSelection.allBoundaryNodes)
+    np.testing.assert_allclose(ours.eigenValues, theirs.eigenValues, rtol=1e-8)
+    basis, reference = ours.modeBasis["matrix"], theirs.modeBasis["matrix"]
+    assert basis.shape == reference.shape == (345, 58)
+    np.testing.assert_allclose(basis[:, :54], reference[:, :54], rtol=0, atol=1e-10 * np.abs(reference[:, :54]).max())
+    assert largest_principal_angle_sine(basis[:, 54:], reference[:, 54:]) < 1e-8
+
+
+def test_no_static_modes_gives_the_fixed_interface_eigenmodes(shared_rotor_data):
+    """noStaticModes (which raises an AttributeError in Exudyn 1.13.6): the fixed-interface eigenmodes
+    alone, the same columns as those after the static ones of RBE2."""
+    with_static, without = models.rotor_fem(ffFEM), models.rotor_fem(ffFEM)
+    interfaces = rotor_interfaces(with_static, "faces")
+    with_static.ComputeHurtyCraigBamptonModes(interfaces, 5)
+    without.ComputeHurtyCraigBamptonModes(interfaces, 5, computationMode=ffFEM.HCBstaticModeSelection.noStaticModes)
+    assert without.modeBasis["matrix"].shape == (345, 5)
+    np.testing.assert_array_equal(without.modeBasis["matrix"], with_static.modeBasis["matrix"][:, 6:])
+    np.testing.assert_array_equal(without.eigenValues, with_static.eigenValues)
+    with pytest.raises(ModelError, match="the basis would be empty .*variant .none."):
+        without.ComputeHurtyCraigBamptonModes(interfaces, 0, computationMode=ffFEM.HCBstaticModeSelection.noStaticModes)
+
+
+@pytest.mark.exudyn
 def test_node_selection_returns_exudyns_node_lists(shared_rotor_data):
     exudyn_fem = pytest.importorskip("exudyn.FEM")
     ours, theirs = models.rotor_fem(ffFEM), models.rotor_fem(exudyn_fem)
@@ -541,8 +572,8 @@ def test_files_round_trip_and_interchange_with_exudyn(shared_rotor_data, tmp_pat
 def test_craig_bampton_options_floatframe_does_not_support_are_errors(shared_rotor_data, tmp_path):
     fem = models.rotor_fem(ffFEM)
     interfaces = rotor_interfaces(fem, "faces")
-    with pytest.raises(ExudynLayerError, match="computationMode"):
-        fem.ComputeHurtyCraigBamptonModes(interfaces, 4, computationMode=ffFEM.HCBstaticModeSelection.allBoundaryNodes)
+    with pytest.raises(ExudynLayerError, match="computationMode 'RBE2' is no HCBstaticModeSelection"):
+        fem.ComputeHurtyCraigBamptonModes(interfaces, 4, computationMode="RBE2")
     with pytest.raises(ExudynLayerError, match="RBE3secondMomentOfAreaWeighting"):
         fem.ComputeHurtyCraigBamptonModes(interfaces, 4, RBE3secondMomentOfAreaWeighting=False)
     with pytest.raises(ExudynLayerError, match="boundaryNodesList is empty"):

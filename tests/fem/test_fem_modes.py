@@ -10,6 +10,7 @@ import scipy.linalg
 import scipy.sparse as sp
 
 from floatframe.components.base import ModelError
+from floatframe.components.ffrf_reduced import ReducedOrderInvariants
 from floatframe.linalg import positive_definite_solve
 from floatframe.fem import (add_node_mass, block_mesh, canonical_basis, craig_bampton_modes, eigenmodes,
                             linear_elastic_matrices, read_abaqus_inp, read_abaqus_mtx, rigid_body_modes)
@@ -196,6 +197,36 @@ def test_rbe2_static_modes_move_each_interface_rigidly_and_leave_the_interior_fo
     assert np.abs((stiffness @ static)[interior]).max() < 1e-12 * np.abs(stiffness).max()
     np.testing.assert_allclose(basis.eigenvalues[:6], np.einsum("ij,ij->j", static, stiffness @ static)
                                / np.einsum("ij,ij->j", static, mass @ static), rtol=1e-12)
+
+
+def test_coordinate_static_modes_are_unit_boundary_displacements_with_a_force_free_interior(square_beam):
+    """variant "coordinates" (the original Craig-Bampton form, Exudyn's allBoundaryNodes): one column per
+    boundary coordinate, the identity on the boundary, K psi = 0 in the interior; together they span the
+    rigid-body motions; then the eigenmodes of the held mesh, as for RBE2. "none" keeps those only."""
+    mesh, mass, stiffness = square_beam
+    faces = end_faces(mesh)
+    boundary = coordinates_of(np.concatenate(faces))
+    basis = craig_bampton_modes(mass, stiffness, mesh.nodes, faces, 3, variant="coordinates")
+    assert (basis.kind, basis.n_static, basis.n_modes) == ("craig-bampton coordinates", boundary.size,
+                                                           boundary.size + 3)
+    static = basis.vectors[:, :boundary.size]
+    np.testing.assert_array_equal(static[boundary], np.eye(boundary.size))
+    interior = np.setdiff1d(np.arange(mesh.n_coordinates), boundary)
+    assert np.abs((stiffness @ static)[interior]).max() < 1e-12 * np.abs(stiffness).max()
+    rigid = np.zeros((mesh.n_coordinates, 6))
+    for j, x in enumerate(mesh.nodes):
+        rigid[3 * j:3 * j + 3, :3] = np.eye(3)
+        rigid[3 * j:3 * j + 3, 3:] = -np.array([[0, -x[2], x[1]], [x[2], 0, -x[0]], [-x[1], x[0], 0]])
+    fit, *_ = np.linalg.lstsq(static, rigid, rcond=None)
+    assert np.abs(static @ fit - rigid).max() < 1e-10 * np.abs(rigid).max()
+    rbe2 = craig_bampton_modes(mass, stiffness, mesh.nodes, faces, 3, variant="RBE2")
+    np.testing.assert_array_equal(basis.vectors[:, boundary.size:], rbe2.vectors[:, 6:])
+    only_eigenmodes = craig_bampton_modes(mass, stiffness, mesh.nodes, faces, 3, variant="none")
+    assert (only_eigenmodes.n_static, only_eigenmodes.kind) == (0, "craig-bampton none")
+    np.testing.assert_array_equal(only_eigenmodes.vectors, rbe2.vectors[:, 6:])
+    np.testing.assert_array_equal(only_eigenmodes.eigenvalues, rbe2.eigenvalues[6:])
+    with pytest.raises(ModelError, match="the mode basis contains a rigid-body motion"):   # so no body takes it
+        ReducedOrderInvariants.from_fe_matrices(mass, stiffness, basis, mesh.nodes)
 
 
 def test_rbe3_static_modes_prescribe_the_mean_motion_of_their_interface_only(square_beam):
