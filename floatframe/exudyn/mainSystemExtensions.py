@@ -453,7 +453,8 @@ def MainSystemCreateCartesianSpringDamper(mbs, name="", itemNumbers=[None, None]
     return mbs.AddObject(ObjectConnectorCartesianSpringDamper(
         name=name, markerNumbers=markers, stiffness=list(_vector(stiffness, owner, "stiffness")),
         damping=list(_vector(damping, owner, "damping")), offset=list(_vector(offset, owner, "offset")),
-        springForceUserFunction=springForceUserFunction, visualization=_visualization(owner, show, color, drawSize=drawSize)))
+        springForceUserFunction=springForceUserFunction,
+        visualization=_visualization(owner, show, color, drawSize=drawSize)))
 
 
 def MainSystemCreateRigidBodySpringDamper(mbs, name="", itemNumbers=[None, None], localPosition0=ZERO3,

@@ -17,7 +17,7 @@ import floatframe.exudyn as ffexu
 from floatframe.exudyn import ExudynLayerError
 from floatframe.exudyn import itemInterface as ffitems
 from floatframe.exudyn import utilities as ffutilities
-from test_exudyn_springs import euler_parameters, euler_parameters_t, rotation_xyz, sensors_of
+from test_exudyn_springs import rigid_body, rotation_xyz, sensors_of
 
 GRAVITY = [0.0, 0.0, -9.81]
 JOINT_OUTPUTS = ["Position", "Velocity", "DisplacementLocal", "VelocityLocal", "Rotation", "AngularVelocityLocal",
@@ -31,18 +31,6 @@ def homogeneous(rotation, translation=(0.0, 0.0, 0.0)):
     matrix[:3, :3] = rotation
     matrix[:3, 3] = translation
     return matrix
-
-
-def rigid_body(mbs, ii, position, rotation, velocity=(0, 0, 0), omega=(0, 0, 0), mass=3.0,
-               inertia=(0.4, 0.5, 0.6, 0.01, -0.02, 0.03)):
-    """A rigid body (Euler parameters) under gravity; returns its object number."""
-    theta = euler_parameters(rotation)
-    node = mbs.AddNode(ii.NodeRigidBodyEP(referenceCoordinates=[*position, *theta],
-                                          initialVelocities=[*velocity, *euler_parameters_t(omega, theta)]))
-    body = mbs.AddObject(ii.ObjectRigidBody(nodeNumber=node, mass=mass, inertia=list(inertia)))
-    mbs.AddLoad(ii.LoadMassProportional(markerNumber=mbs.AddMarker(ii.MarkerBodyMass(bodyNumber=body)),
-                                        loadVector=GRAVITY))
-    return body
 
 
 def joint_marker(mbs, ii, body, body_position, body_rotation, point, frame):
@@ -78,7 +66,7 @@ def pendulum_on_a_slider(exu, ii, utilities):
     rail = rotation_xyz(0.0, 0.3, 0.2)                         # the slide axis is its first column
     cart_rotation, cart_position = rotation_xyz(0.1, 0.3, 0.2), 0.3 * rail[:, 0]
     speed = 0.8 * rail[:, 0]
-    cart = rigid_body(mbs, ii, cart_position, cart_rotation, speed, mass=2.0)
+    cart = rigid_body(mbs, ii, cart_position, cart_rotation, speed, [0.0, 0.0, 0.0], mass=2.0)
     hinge_frame, hinge = rotation_xyz(math.pi / 2, 0.0, 0.1), cart_position + np.array([0.0, 0.0, -0.05])
     rod_rotation = rotation_xyz(0.2, 0.1, -0.1)
     rod_position = hinge + hinge_frame @ [0.3, -0.2, 0.0]
@@ -120,10 +108,11 @@ def generic_joints(exu, ii, utilities):
     body_b = rigid_body(mbs, ii, position_b, rotation_b, velocity_a + np.cross(omega_a, position_b - position_a),
                         omega_a, mass=1.0, inertia=(0.03, 0.02, 0.04, 0.0, 0.0, 0.0))
     rotation_c, position_c = rotation_xyz(0.0, -0.3, 0.5), np.array([-0.5, 0.0, 0.0])
-    body_c = rigid_body(mbs, ii, position_c, rotation_c, mass=2.0)
+    body_c = rigid_body(mbs, ii, position_c, rotation_c, [0.0, 0.0, 0.0], [0.0, 0.0, 0.0], mass=2.0)
     ground = mbs.AddObject(ii.ObjectGround())
     on_ground = mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=ground, localPosition=list(pivot)))
-    on_a = mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=body_a, localPosition=list(rotation_a.T @ (point_a - position_a))))
+    on_a = mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=body_a,
+                                            localPosition=list(rotation_a.T @ (point_a - position_a))))
     slide = mbs.AddObject(ii.ObjectJointGeneric(markerNumbers=[on_ground, on_a], constrainedAxes=[1, 0, 1, 0, 1, 1],
                                                 rotationMarker0=frame, rotationMarker1=rotation_a.T @ frame))
     hinge_point, hinge_frame = position_a + np.array([0.05, 0.1, -0.15]), rotation_xyz(0.5, -0.2, 0.0)
@@ -162,8 +151,8 @@ def created_joints(exu, ii, utilities):
     tilted = mbs.CreateRigidBody(inertia=inertia, referencePosition=[0.0, -1.0, 0.0],
                                  referenceRotationMatrix=rotation_xyz(0.1, 0.2, 0.3), gravity=GRAVITY)
     generic = mbs.CreateGenericJoint(itemNumbers=[tilted, ground], position=[0.05, 0.0, 0.02],
-                                     rotationMatrixAxes=rotation_xyz(0.4, 0.0, -0.3), constrainedAxes=[1, 0, 1, 0, 1, 1],
-                                     useGlobalFrame=False)
+                                     rotationMatrixAxes=rotation_xyz(0.4, 0.0, -0.3),
+                                     constrainedAxes=[1, 0, 1, 0, 1, 1], useGlobalFrame=False)
     point = mbs.CreateMassPoint(referencePosition=[1.0, 0.0, -0.4], initialVelocity=[0.0, 0.5, 0.0], mass=0.5,
                                 gravity=GRAVITY)
     ball = mbs.CreateSphericalJoint(itemNumbers=[lower, point], position=[1.0, 0.0, -0.4], constrainedAxes=[1, 0, 1])
