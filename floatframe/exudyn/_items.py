@@ -416,11 +416,19 @@ def _user_function_value(value):
 
 
 def _rotation_markers(item, number):
-    for parameter in ("rotationMarker0", "rotationMarker1"):
+    """(rotationMarker0, rotationMarker1) of a connector with joint frames, each checked to be a rotation; one
+    other than the identity warns as Exudyn 1.13.6 does (deprecated since 1.12.244: the marker's localHT)."""
+    rotations = []
+    for i in range(2):
+        parameter = f"rotationMarker{i}"
         value = np.asarray(getattr(item, parameter), dtype=float)
         if value.shape != (3, 3):
             raise unsupported(item, number, parameter, "must be a 3 x 3 rotation matrix")
-    return np.asarray(item.rotationMarker0, dtype=float), np.asarray(item.rotationMarker1, dtype=float)
+        rotations.append(core_rotation(item, number, parameter, value))
+        if not np.array_equal(value, np.eye(3)):
+            warnings.warn(f"{label(item, number)}: parameter '{parameter}' is deprecated in Exudyn since 1.12.244; "
+                          f"give the rotation to marker {i} as its localHT", DeprecationWarning, stacklevel=3)
+    return rotations
 
 
 def _no_data_node(item, number, reason):
@@ -529,11 +537,8 @@ RIGID_MARKERS = ("NodeRigid", "BodyRigid", "SuperElementRigid")
 
 
 def _joint_frames(item, number, mbs):
-    """(rotationMarker0, rotationMarker1) of a joint between two rigid markers, checked.
-
-    Markers that give no orientation are refused naming the item; a rotationMarker other than the identity
-    warns as Exudyn 1.13.6 does (deprecated since 1.12.244: give the rotation to the marker as its localHT).
-    """
+    """(rotationMarker0, rotationMarker1) of a joint between two rigid markers, checked (see _rotation_markers);
+    markers that give no orientation are refused naming the item."""
     markers = item.markerNumbers
     if not isinstance(markers, (list, tuple, np.ndarray)) or len(markers) != 2:
         raise unsupported(item, number, "markerNumbers", "must be a list of two marker numbers")
@@ -543,14 +548,7 @@ def _joint_frames(item, number, mbs):
             raise ExudynLayerError(f"{label(item, number)}: markerNumbers[{i}] = {marker_number} is a "
                                    f"{type(marker).__name__}, which gives no orientation; the joint needs rigid "
                                    f"markers ({', '.join('Marker' + kind for kind in RIGID_MARKERS)})")
-    rotations = _rotation_markers(item, number)
-    for i, rotation in enumerate(rotations):
-        parameter = f"rotationMarker{i}"
-        core_rotation(item, number, parameter, rotation)
-        if not np.array_equal(rotation, np.eye(3)):
-            warnings.warn(f"{label(item, number)}: parameter '{parameter}' is deprecated in Exudyn since 1.12.244; "
-                          f"give the rotation to marker {i} as its localHT", DeprecationWarning, stacklevel=2)
-    return rotations
+    return _rotation_markers(item, number)
 
 
 def _joint_offset(item, number, mbs):

@@ -389,20 +389,28 @@ def _body_frame(mbs, owner, body, local_position):
     return position + rotation @ local_position, rotation
 
 
-def _position_markers(mbs, owner, name, bodies, local_positions, rigid=False, rotations=None):
-    """A MarkerBodyPosition (or MarkerBodyRigid) per body, named Marker<i>:name as Exudyn's; with ``rotations``
-    (body frame to joint frame, one per body) rigid markers that carry them in their localHT, as Exudyn's joints."""
+def _position_markers(mbs, owner, name, bodies, local_positions, rotations=None):
+    """A MarkerBodyPosition per body, named Marker<i>:name as Exudyn's; with ``rotations`` (body frame to joint
+    frame, one per body) a MarkerBodyRigid that carries it in its localHT, as Exudyn's connectors with frames."""
     markers = []
     for i, (body, position) in enumerate(zip(bodies, local_positions)):
         marker_name = f"Marker{i}:{name}" if name else ""
-        if rotations is not None:
+        if rotations is None:
+            marker = MarkerBodyPosition(name=marker_name, bodyNumber=body, localPosition=list(position))
+        else:
             marker = MarkerBodyRigid(name=marker_name, bodyNumber=body,
                                      localHT=HomogeneousTransformation(rotations[i], position))
-        else:
-            kind = MarkerBodyRigid if rigid else MarkerBodyPosition
-            marker = kind(name=marker_name, bodyNumber=body, localPosition=list(position))
         markers.append(mbs.AddMarker(marker))
     return markers
+
+
+def _joint_markers(mbs, owner, name, bodies, frames, point, joint=None):
+    """Markers at the global ``point`` on the bodies whose reference frames are ``frames`` [(p, A)]: rigid ones
+    carrying the global joint frame ``joint`` (in their localHT, as Exudyn's), or position markers for None."""
+    local = [rotation.T @ (point - origin) for origin, rotation in frames]
+    if joint is None:
+        return _position_markers(mbs, owner, name, bodies, local)
+    return _position_markers(mbs, owner, name, bodies, local, rotations=[rotation.T @ joint for _, rotation in frames])
 
 
 def _axis_frame(owner, axis, along):
@@ -467,8 +475,7 @@ def MainSystemCreateRigidBodySpringDamper(mbs, name="", itemNumbers=[None, None]
     ObjectConnectorRigidBodySpringDamper whose joint frame is rotationMatrixJoint, global
     (useGlobalFrame=True) or in body 0's frame, in the reference configuration. Returns the object number.
 
-    Exudyn gives the joint rotation to the markers it creates (their localHT); here it is the connector's
-    rotationMarker0/1, which gives the same joint frames.
+    As Exudyn, the markers carry the joint frame in their localHT.
     """
     owner = "MainSystem.CreateRigidBodySpringDamper"
     if intrinsicFormulation is not None:
@@ -483,11 +490,10 @@ def MainSystemCreateRigidBodySpringDamper(mbs, name="", itemNumbers=[None, None]
         marker_rotations = (rotation0.T @ joint, rotation1.T @ joint)
     else:
         marker_rotations = (joint, rotation1.T @ rotation0 @ joint)
-    markers = _position_markers(mbs, owner, name, bodies, local, rigid=True)
+    markers = _position_markers(mbs, owner, name, bodies, local, rotations=marker_rotations)
     return mbs.AddObject(ObjectConnectorRigidBodySpringDamper(
         name=name, markerNumbers=markers, stiffness=np.asarray(stiffness, dtype=float),
         damping=np.asarray(damping, dtype=float), offset=list(_vector(offset, owner, "offset", 6)),
-        rotationMarker0=marker_rotations[0], rotationMarker1=marker_rotations[1],
         useIntrinsicFormulation=bool(useIntrinsicFormulation),
         springForceTorqueUserFunction=springForceTorqueUserFunction,
         postNewtonStepUserFunction=postNewtonStepUserFunction,
@@ -501,27 +507,22 @@ def MainSystemCreateTorsionalSpringDamper(mbs, name="", itemNumbers=[None, None]
                                           bodyOrNodeList=None):
     """``mbs.CreateTorsionalSpringDamper(...)``: an ObjectConnectorTorsionalSpringDamper about ``axis`` through
     ``position`` (global in the reference configuration with useGlobalFrame=True, else in body 0's frame), its
-    joint z axis along ``axis`` as Exudyn builds it. Returns the object number.
-
-    Exudyn gives the joint rotation to the markers it creates (their localHT); here it is the connector's
-    rotationMarker0/1. ``unlimitedRotations=True`` adds a NodeGenericData that counts the turns beyond +-pi,
-    as Exudyn's.
+    joint z axis along ``axis`` as Exudyn builds it, carried by the markers' localHT. Returns the object number.
+    ``unlimitedRotations=True`` adds a NodeGenericData that counts the turns beyond +-pi, as Exudyn's.
     """
     owner = "MainSystem.CreateTorsionalSpringDamper"
     bodies = _connected_bodies(owner, itemNumbers, bodyNumbers, bodyOrNodeList)
     axis = _vector(axis, owner, "axis")
-    (p0, rotation0), (p1, rotation1) = (_body_frame(mbs, owner, body, np.zeros(3)) for body in bodies)
+    frames = [_body_frame(mbs, owner, body, np.zeros(3)) for body in bodies]
     position = _vector(position, owner, "position")
-    joint_position = position if useGlobalFrame else rotation0 @ position + p0
-    joint = _axis_frame(owner, axis if useGlobalFrame else rotation0 @ axis, "z")
-    local = [rotation0.T @ (joint_position - p0), rotation1.T @ (joint_position - p1)]
-    markers = _position_markers(mbs, owner, name, bodies, local, rigid=True)
+    joint_position = position if useGlobalFrame else frames[0][1] @ position + frames[0][0]
+    joint = _axis_frame(owner, axis if useGlobalFrame else frames[0][1] @ axis, "z")
+    markers = _joint_markers(mbs, owner, name, bodies, frames, joint_position, joint)
     data_node = mbs.AddNode(NodeGenericData(initialCoordinates=[0.0], numberOfDataCoordinates=1)) \
         if unlimitedRotations else -1
     return mbs.AddObject(ObjectConnectorTorsionalSpringDamper(
         name=name, markerNumbers=markers, nodeNumber=data_node, stiffness=stiffness, damping=damping, offset=offset,
-        velocityOffset=velocityOffset, torque=torque, rotationMarker0=rotation0.T @ joint,
-        rotationMarker1=rotation1.T @ joint, springTorqueUserFunction=springTorqueUserFunction,
+        velocityOffset=velocityOffset, torque=torque, springTorqueUserFunction=springTorqueUserFunction,
         visualization=_visualization(owner, show, color, drawSize=drawSize)))
 
 
@@ -560,15 +561,6 @@ def _joint_geometry(mbs, owner, itemNumbers, bodyNumbers, bodyOrNodeList, positi
     position = _vector(position, owner, "position")
     point = position if useGlobalFrame else frames[0][1] @ position + frames[0][0]
     return bodies, frames, point
-
-
-def _joint_markers(mbs, owner, name, bodies, frames, point, joint=None):
-    """Markers at the global joint point on both bodies: rigid ones carrying the global joint frame ``joint``
-    (in their localHT, as Exudyn's), or position markers for joint=None."""
-    local = [rotation.T @ (point - origin) for origin, rotation in frames]
-    if joint is None:
-        return _position_markers(mbs, owner, name, bodies, local)
-    return _position_markers(mbs, owner, name, bodies, local, rotations=[rotation.T @ joint for _, rotation in frames])
 
 
 def _create_axis_joint(mbs, owner, item_class, along, name, itemNumbers, position, axis, useGlobalFrame, show,

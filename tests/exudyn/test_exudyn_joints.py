@@ -314,3 +314,46 @@ def test_the_joint_create_functions_refuse_what_they_cannot_build():
     with pytest.raises(ExudynLayerError, match=r"MainSystem.CreateSphericalJoint: itemNumbers\[0\] must be a body "
                                                r"number"):
         mbs.CreateSphericalJoint(itemNumbers=[None, point], position=[0, 0, 0])
+
+
+@pytest.mark.exudyn
+def test_the_create_functions_add_exudyns_items_with_the_joint_frame_in_the_markers():
+    """The same markers (kind, body, localHT with the joint frame, names) and objects as exudyn 1.13.6's
+    Create functions, for the joints and the two spring-dampers with frames; no rotationMarker warnings."""
+    exu = pytest.importorskip("exudyn")
+    import exudyn.itemInterface as items
+    import exudyn.utilities as utilities
+
+    def build(package, ii, tools):
+        mbs, _, _ = created_joints(package, ii, tools)
+        bodies = [1, 2]
+        mbs.CreateRigidBodySpringDamper(itemNumbers=bodies, localPosition0=[0.1, 0.0, 0.0], stiffness=np.eye(6),
+                                        rotationMatrixJoint=rotation_xyz(0.2, -0.1, 0.4), useGlobalFrame=False)
+        mbs.CreateTorsionalSpringDamper(itemNumbers=bodies, position=[0.1, 0.0, 0.0], axis=[0.3, 1.0, 0.0],
+                                        stiffness=1.0, unlimitedRotations=False)
+        return mbs
+
+    reference = build(exu, items, utilities)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ours = build(ffexu, ffitems, ffutilities)
+        ours.Assemble()
+    count = ours.NumberOfMarkers()
+    assert count == reference.systemData.NumberOfMarkers() == 19
+    for number in range(count):
+        theirs, mine = reference.GetMarker(number), ours.GetMarker(number)
+        assert [mine[key] for key in ("markerType", "name")] == [theirs[key] for key in ("markerType", "name")]
+        if theirs["markerType"] == "BodyRigid":
+            np.testing.assert_allclose(np.asarray(mine["localHT"]), theirs["localHT"], rtol=0, atol=1e-14)
+        elif theirs["markerType"] == "BodyPosition":
+            np.testing.assert_allclose(mine["localPosition"], theirs["localPosition"], rtol=0, atol=1e-14)
+    joints = [number for number in range(ours.NumberOfObjects())
+              if ours.GetObject(number)["objectType"].startswith(("Joint", "Connector"))]
+    assert len(joints) == 7
+    for number in joints:
+        theirs, mine = reference.GetObject(number), ours.GetObject(number)
+        assert mine["objectType"] == theirs["objectType"] and list(mine["markerNumbers"]) == \
+            [int(marker) for marker in theirs["markerNumbers"]]
+        for key in ("rotationMarker0", "rotationMarker1"):
+            if key in theirs:
+                np.testing.assert_array_equal(mine[key], theirs[key])
