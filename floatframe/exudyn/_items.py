@@ -529,7 +529,8 @@ def ObjectJointSpherical(item, number, mbs):
     return fc.SphericalJoint(item.markerNumbers, item.constrainedAxes, name=item.name)
 
 
-# joints between rigid markers: ObjectJointGeneric, ObjectJointRevoluteZ, ObjectJointPrismaticX
+# joints between rigid markers: ObjectJointGeneric, ObjectJointRevoluteZ, ObjectJointPrismaticX (parameters in
+# Exudyn's order: they are also positional arguments)
 JOINT = dict(markerNumbers=[-1, -1], rotationMarker0=np.eye(3), rotationMarker1=np.eye(3), activeConnector=True)
 JOINT_OUTPUTS = dict(object=("Position", "Velocity", "DisplacementLocal", "VelocityLocal", "Rotation",
                              "AngularVelocityLocal", "ForceLocal", "TorqueLocal"))
@@ -566,8 +567,9 @@ def _joint_offset(item, number, mbs):
 
 
 @register("ObjectJointGeneric", "object", "JointGeneric", dict(
-    JOINT, constrainedAxes=[1, 1, 1, 1, 1, 1], offsetUserFunctionParameters=[0.0] * 6, offsetUserFunction=0,
-    offsetUserFunction_t=0, alternativeConstraints=False), short="GenericJoint", outputs=JOINT_OUTPUTS)
+    markerNumbers=[-1, -1], constrainedAxes=[1, 1, 1, 1, 1, 1], rotationMarker0=np.eye(3), rotationMarker1=np.eye(3),
+    activeConnector=True, offsetUserFunctionParameters=[0.0] * 6, offsetUserFunction=0, offsetUserFunction_t=0,
+    alternativeConstraints=False), short="GenericJoint", outputs=JOINT_OUTPUTS)
 def ObjectJointGeneric(item, number, mbs):
     axes = np.asarray(item.constrainedAxes).reshape(-1)
     if axes.size != 6 or not all(value in (0, 1) for value in axes.tolist()):

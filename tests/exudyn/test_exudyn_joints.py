@@ -357,3 +357,24 @@ def test_the_create_functions_add_exudyns_items_with_the_joint_frame_in_the_mark
         for key in ("rotationMarker0", "rotationMarker1"):
             if key in theirs:
                 np.testing.assert_array_equal(mine[key], theirs[key])
+
+
+@pytest.mark.exudyn
+@pytest.mark.parametrize("name", ["ObjectJointGeneric", "ObjectJointRevoluteZ", "ObjectJointPrismaticX",
+                                  "ObjectJointSpherical"])
+def test_the_joint_items_have_exudyns_parameters_in_its_order_with_its_defaults(name):
+    pytest.importorskip("exudyn")
+    import exudyn.itemInterface as items
+    theirs = {key: value for key, value in dict(getattr(items, name)()).items() if not key.startswith("V")}
+    mine = {key: value for key, value in dict(getattr(ffitems, name)()).items() if not key.startswith("V")}
+    assert list(mine) == list(theirs)
+    for key, value in theirs.items():
+        if key == "markerNumbers":
+            assert mine[key] == [int(marker) for marker in value]
+        elif not callable(value) and key != "name":
+            np.testing.assert_array_equal(mine[key], value, err_msg=key)
+    third = list(theirs)[3]                                          # the parameter after markerNumbers
+    value = [1, 0, 1, 0, 1, 0][:len(theirs[third])] if third == "constrainedAxes" else rotation_xyz(0.1, 0.2, 0.3)
+    exudyn_item, item = (getattr(module, name)("joint", [3, 4], value) for module in (items, ffitems))
+    assert (item.name, item.markerNumbers) == ("joint", [3, 4])
+    np.testing.assert_array_equal(dict(item)[third], dict(exudyn_item)[third])
