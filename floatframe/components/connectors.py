@@ -232,11 +232,19 @@ class SphericalJoint(Connector):
             ctx.add_velocity_constraint(self, (v1 - v0)[self.constrained_axes])
 
     def output(self, ctx, variable):
-        if variable == "Force":  # lambda: the constraint force on marker 0 (marker 1 gets -lambda), global
-            force = ca.SX.zeros(3)
-            force[self.constrained_axes] = ctx.multipliers(self)
-            return force
-        raise self.error(f"has no output variable '{variable}'; available: ['Force']")
+        """Position and Velocity of marker 0, Displacement x1 - x0 (global), Force (as Exudyn's)."""
+        x0, x1 = (m.position(ctx) for m in self.markers)
+        outputs = {"Position": lambda: x0, "Velocity": lambda: ctx.time_derivative(x0),
+                   "Displacement": lambda: x1 - x0, "Force": lambda: self.force(ctx)}
+        if variable not in outputs:
+            raise self.error(f"has no output variable '{variable}'; available: {sorted(outputs)}")
+        return outputs[variable]()
+
+    def force(self, ctx):
+        """lambda: the constraint force on marker 0 (marker 1 gets -lambda), global; zero on free axes."""
+        force = ca.SX.zeros(3)
+        force[self.constrained_axes] = ctx.multipliers(self)
+        return force
 
 
 # --- spring-dampers with user functions, the distance constraint, rigid-body and torsional springs ------

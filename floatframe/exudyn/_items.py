@@ -25,7 +25,8 @@ import numpy as np
 import floatframe.components as fc
 from floatframe.exudyn._names import ExudynLayerError, unknown
 from floatframe.exudyn._translate import (check_active, check_position_level, check_unset, fe_matrix, is_unset, label,
-                                          live_value, load_value, sensor_output, unsupported)
+                                          live_parameter_name, live_value, load_value, sensor_output, unsupported)
+from floatframe.parameters import Input
 
 TYPE_KEYS = {"node": "nodeType", "object": "objectType", "marker": "markerType", "load": "loadType",
              "sensor": "sensorType"}
@@ -415,11 +416,19 @@ def _user_function_value(value):
 
 
 def _rotation_markers(item, number):
-    for parameter in ("rotationMarker0", "rotationMarker1"):
+    """(rotationMarker0, rotationMarker1) of a connector with joint frames, each checked to be a rotation; one
+    other than the identity warns as Exudyn 1.13.6 does (deprecated since 1.12.244: the marker's localHT)."""
+    rotations = []
+    for i in range(2):
+        parameter = f"rotationMarker{i}"
         value = np.asarray(getattr(item, parameter), dtype=float)
         if value.shape != (3, 3):
             raise unsupported(item, number, parameter, "must be a 3 x 3 rotation matrix")
-    return np.asarray(item.rotationMarker0, dtype=float), np.asarray(item.rotationMarker1, dtype=float)
+        rotations.append(core_rotation(item, number, parameter, value))
+        if not np.array_equal(value, np.eye(3)):
+            warnings.warn(f"{label(item, number)}: parameter '{parameter}' is deprecated in Exudyn since 1.12.244; "
+                          f"give the rotation to marker {i} as its localHT", DeprecationWarning, stacklevel=3)
+    return rotations
 
 
 def _no_data_node(item, number, reason):
@@ -514,10 +523,79 @@ def ObjectConnectorTorsionalSpringDamper(item, number, mbs):
 
 @register("ObjectJointSpherical", "object", "JointSpherical", dict(
     markerNumbers=[-1, -1], constrainedAxes=[1, 1, 1], activeConnector=True), short="SphericalJoint",
-    outputs=dict(object=("Force",)))
+    outputs=dict(object=("Position", "Displacement", "Velocity", "Force")))
 def ObjectJointSpherical(item, number, mbs):
     check_active(item, number)
     return fc.SphericalJoint(item.markerNumbers, item.constrainedAxes, name=item.name)
+
+
+# joints between rigid markers: ObjectJointGeneric, ObjectJointRevoluteZ, ObjectJointPrismaticX (parameters in
+# Exudyn's order: they are also positional arguments)
+JOINT = dict(markerNumbers=[-1, -1], rotationMarker0=np.eye(3), rotationMarker1=np.eye(3), activeConnector=True)
+JOINT_OUTPUTS = dict(object=("Position", "Velocity", "DisplacementLocal", "VelocityLocal", "Rotation",
+                             "AngularVelocityLocal", "ForceLocal", "TorqueLocal"))
+RIGID_MARKERS = ("NodeRigid", "BodyRigid", "SuperElementRigid")
+
+
+def _joint_frames(item, number, mbs):
+    """(rotationMarker0, rotationMarker1) of a joint between two rigid markers, checked (see _rotation_markers);
+    markers that give no orientation are refused naming the item."""
+    markers = item.markerNumbers
+    if not isinstance(markers, (list, tuple, np.ndarray)) or len(markers) != 2:
+        raise unsupported(item, number, "markerNumbers", "must be a list of two marker numbers")
+    for i, marker_number in enumerate(markers):
+        marker = mbs.item("marker", marker_number, label(item, number), f"markerNumbers[{i}]")
+        if marker.type_string not in RIGID_MARKERS:
+            raise ExudynLayerError(f"{label(item, number)}: markerNumbers[{i}] = {marker_number} is a "
+                                   f"{type(marker).__name__}, which gives no orientation; the joint needs rigid "
+                                   f"markers ({', '.join('Marker' + kind for kind in RIGID_MARKERS)})")
+    return _rotation_markers(item, number)
+
+
+def _joint_offset(item, number, mbs):
+    """The offset of an ObjectJointGeneric: zero, or its offsetUserFunction(mbs, t, itemNumber,
+    offsetUserFunctionParameters) as a core Input of six values, evaluated at each time."""
+    function = item.offsetUserFunction
+    if is_unset(function):
+        return np.zeros(6)
+    parameters = np.asarray(item.offsetUserFunctionParameters, dtype=float).reshape(-1)
+    if parameters.size != 6:
+        raise unsupported(item, number, "offsetUserFunctionParameters", "must have 6 values")
+    parameters = parameters.tolist()
+    return Input(live_parameter_name(item, number, "offsetUserFunction"), 6,
+                    signal=lambda t: function(mbs, t, number, parameters))
+
+
+@register("ObjectJointGeneric", "object", "JointGeneric", dict(
+    markerNumbers=[-1, -1], constrainedAxes=[1, 1, 1, 1, 1, 1], rotationMarker0=np.eye(3), rotationMarker1=np.eye(3),
+    activeConnector=True, offsetUserFunctionParameters=[0.0] * 6, offsetUserFunction=0, offsetUserFunction_t=0,
+    alternativeConstraints=False), short="GenericJoint", outputs=JOINT_OUTPUTS)
+def ObjectJointGeneric(item, number, mbs):
+    axes = np.asarray(item.constrainedAxes).reshape(-1)
+    if axes.size != 6 or not all(value in (0, 1) for value in axes.tolist()):
+        raise unsupported(item, number, "constrainedAxes", "must be six flags 0 (free) or 1 (constrained): "
+                          "[x, y, z, rotation x, rotation y, rotation z] of the joint frame")
+    if item.alternativeConstraints:
+        raise unsupported(item, number, "alternativeConstraints", "is not supported: the rotation equations are "
+                          "ObjectJointGeneric's standard ones (alternativeConstraints=False)")
+    if not is_unset(item.offsetUserFunction_t):
+        raise unsupported(item, number, "offsetUserFunction_t", "is not supported: the offset acts on position level "
+                          "(Exudyn 1.13.6 does not implement offsetUserFunction_t either)")
+    rotation0, rotation1 = _joint_frames(item, number, mbs)
+    return fc.GenericJoint(item.markerNumbers, axes.tolist(), rotation0, rotation1, _joint_offset(item, number, mbs),
+                           active=bool(item.activeConnector), name=item.name)
+
+
+@register("ObjectJointRevoluteZ", "object", "JointRevoluteZ", JOINT, short="RevoluteJointZ", outputs=JOINT_OUTPUTS)
+def ObjectJointRevoluteZ(item, number, mbs):
+    return fc.RevoluteJoint(item.markerNumbers, *_joint_frames(item, number, mbs), active=bool(item.activeConnector),
+                            name=item.name)
+
+
+@register("ObjectJointPrismaticX", "object", "JointPrismaticX", JOINT, short="PrismaticJointX", outputs=JOINT_OUTPUTS)
+def ObjectJointPrismaticX(item, number, mbs):
+    return fc.PrismaticJoint(item.markerNumbers, *_joint_frames(item, number, mbs), active=bool(item.activeConnector),
+                             name=item.name)
 
 
 # --- markers --------------------------------------------------------------------------------------

@@ -19,12 +19,14 @@ from floatframe.exudyn._items import (LoadForceVector, LoadTorqueVector, MarkerN
 from floatframe.exudyn._items import (MarkerBodyPosition, MarkerBodyRigid, ObjectConnectorCartesianSpringDamper,
                                       ObjectConnectorDistance, ObjectConnectorRigidBodySpringDamper,
                                       ObjectConnectorSpringDamper, ObjectConnectorTorsionalSpringDamper,
+                                      ObjectJointGeneric, ObjectJointPrismaticX, ObjectJointRevoluteZ,
                                       ObjectJointSpherical, NodeGenericData)
 from floatframe.exudyn._names import ExudynLayerError, closest, enumeration, member_name
 from floatframe.exudyn._system import MainSystem
 from floatframe.exudyn.rigidBodyUtilities import (AngularVelocity2EulerParameters_t, RigidBodyInertia,
                                                   RotationMatrix2EulerParameters)
-from floatframe.exudyn.rigidBodyUtilities import ComputeOrthonormalBasis, EulerParameters2RotationMatrix
+from floatframe.exudyn.rigidBodyUtilities import (ComputeOrthonormalBasis, EulerParameters2RotationMatrix,
+                                                  HomogeneousTransformation)
 
 NodeType = enumeration("NodeType", [
     "_None", "Ground", "Position2D", "Orientation2D", "Point2DSlope1", "Position", "Orientation", "RigidBody",
@@ -35,10 +37,9 @@ NodeType = enumeration("NodeType", [
 UNSUPPORTED_EXTENSIONS = [
     "ComputeLinearizedSystem", "ComputeSystemDegreeOfFreedom",
     "CreateDistanceSensor", "CreateDistanceSensorGeometry",
-    "CreateFFRFReducedOrderObject", "CreateGenericJoint", "CreateKinematicTree",
-    "CreateLinearSpringDamper", "CreatePrismaticJoint", "CreateRevoluteJoint", "CreateRollingDisc",
+    "CreateFFRFReducedOrderObject", "CreateKinematicTree", "CreateLinearSpringDamper", "CreateRollingDisc",
     "CreateRollingDiscPenalty", "CreateSphereQuadContact", "CreateSphereSphereContact",
-    "CreateSphereTriangleContact", "CreateSphericalJoint"]
+    "CreateSphereTriangleContact"]
 
 ZERO3 = (0.0, 0.0, 0.0)
 DEFAULT_COLOR = (-1.0, -1.0, -1.0, -1.0)
@@ -344,7 +345,7 @@ def MainSystemCreateCoordinateConstraint(mbs, name="", itemNumbers=[None, None],
     return mbs.AddObject(ObjectConnectorCoordinate(
         name=name, markerNumbers=markers, offset=offset, factor1=factor1, velocityLevel=velocityLevel,
         offsetUserFunction=offsetUserFunction, offsetUserFunction_t=offsetUserFunction_t,
-        visualization=_visualization(owner, show, drawSize, color)))
+        visualization=_visualization(owner, show, color, drawSize=drawSize)))
 
 
 # --- springs: CreateSpringDamper, CreateCartesianSpringDamper, CreateRigidBodySpringDamper,
@@ -388,17 +389,43 @@ def _body_frame(mbs, owner, body, local_position):
     return position + rotation @ local_position, rotation
 
 
-def _position_markers(mbs, owner, name, bodies, local_positions, rigid=False):
-    """A MarkerBodyPosition (or MarkerBodyRigid) per body, named Marker<i>:name as Exudyn's."""
-    kind = MarkerBodyRigid if rigid else MarkerBodyPosition
-    return [mbs.AddMarker(kind(name=f"Marker{i}:{name}" if name else "", bodyNumber=body,
-                               localPosition=list(position)))
-            for i, (body, position) in enumerate(zip(bodies, local_positions))]
+def _position_markers(mbs, owner, name, bodies, local_positions, rotations=None):
+    """A MarkerBodyPosition per body, named Marker<i>:name as Exudyn's; with ``rotations`` (body frame to joint
+    frame, one per body) a MarkerBodyRigid that carries it in its localHT, as Exudyn's connectors with frames."""
+    markers = []
+    for i, (body, position) in enumerate(zip(bodies, local_positions)):
+        marker_name = f"Marker{i}:{name}" if name else ""
+        if rotations is None:
+            marker = MarkerBodyPosition(name=marker_name, bodyNumber=body, localPosition=list(position))
+        else:
+            marker = MarkerBodyRigid(name=marker_name, bodyNumber=body,
+                                     localHT=HomogeneousTransformation(rotations[i], position))
+        markers.append(mbs.AddMarker(marker))
+    return markers
 
 
-def _visualization(owner, show, drawSize, color):
+def _joint_markers(mbs, owner, name, bodies, frames, point, joint=None):
+    """Markers at the global ``point`` on the bodies whose reference frames are ``frames`` [(p, A)]: rigid ones
+    carrying the global joint frame ``joint`` (in their localHT, as Exudyn's), or position markers for None."""
+    local = [rotation.T @ (point - origin) for origin, rotation in frames]
+    if joint is None:
+        return _position_markers(mbs, owner, name, bodies, local)
+    return _position_markers(mbs, owner, name, bodies, local, rotations=[rotation.T @ joint for _, rotation in frames])
+
+
+def _axis_frame(owner, axis, along):
+    """The joint frame Exudyn builds for an axis (global): ComputeOrthonormalBasis(axis), whose first column is
+    the axis, for along='x'; for along='z' its columns turned so that the third is the axis."""
+    if not np.linalg.norm(axis) > 0:
+        raise ExudynLayerError(f"{owner}: axis must be a non-zero vector, got {np.asarray(axis).tolist()}")
+    basis = ComputeOrthonormalBasis(axis)
+    return basis if along == "x" else np.column_stack([-basis[:, 2], basis[:, 1], basis[:, 0]])
+
+
+def _visualization(owner, show, color, **sizes):
+    """The visualization dict of a connector: show, its sizes (drawSize, axisRadius, ...) and color."""
     _vector(color, owner, "color", 4)
-    return dict(show=bool(show), drawSize=float(drawSize), color=list(color))
+    return dict(show=bool(show), **{name: float(value) for name, value in sizes.items()}, color=list(color))
 
 
 def MainSystemCreateSpringDamper(mbs, name="", itemNumbers=[None, None], localPosition0=ZERO3,
@@ -418,7 +445,7 @@ def MainSystemCreateSpringDamper(mbs, name="", itemNumbers=[None, None], localPo
     return mbs.AddObject(ObjectConnectorSpringDamper(
         name=name, markerNumbers=markers, referenceLength=referenceLength, stiffness=stiffness, damping=damping,
         force=force, velocityOffset=velocityOffset, springForceUserFunction=springForceUserFunction,
-        visualization=_visualization(owner, show, drawSize, color)))
+        visualization=_visualization(owner, show, color, drawSize=drawSize)))
 
 
 def MainSystemCreateCartesianSpringDamper(mbs, name="", itemNumbers=[None, None], localPosition0=ZERO3,
@@ -434,7 +461,8 @@ def MainSystemCreateCartesianSpringDamper(mbs, name="", itemNumbers=[None, None]
     return mbs.AddObject(ObjectConnectorCartesianSpringDamper(
         name=name, markerNumbers=markers, stiffness=list(_vector(stiffness, owner, "stiffness")),
         damping=list(_vector(damping, owner, "damping")), offset=list(_vector(offset, owner, "offset")),
-        springForceUserFunction=springForceUserFunction, visualization=_visualization(owner, show, drawSize, color)))
+        springForceUserFunction=springForceUserFunction,
+        visualization=_visualization(owner, show, color, drawSize=drawSize)))
 
 
 def MainSystemCreateRigidBodySpringDamper(mbs, name="", itemNumbers=[None, None], localPosition0=ZERO3,
@@ -447,8 +475,7 @@ def MainSystemCreateRigidBodySpringDamper(mbs, name="", itemNumbers=[None, None]
     ObjectConnectorRigidBodySpringDamper whose joint frame is rotationMatrixJoint, global
     (useGlobalFrame=True) or in body 0's frame, in the reference configuration. Returns the object number.
 
-    Exudyn gives the joint rotation to the markers it creates (their localHT); here it is the connector's
-    rotationMarker0/1, which gives the same joint frames.
+    As Exudyn, the markers carry the joint frame in their localHT.
     """
     owner = "MainSystem.CreateRigidBodySpringDamper"
     if intrinsicFormulation is not None:
@@ -463,15 +490,14 @@ def MainSystemCreateRigidBodySpringDamper(mbs, name="", itemNumbers=[None, None]
         marker_rotations = (rotation0.T @ joint, rotation1.T @ joint)
     else:
         marker_rotations = (joint, rotation1.T @ rotation0 @ joint)
-    markers = _position_markers(mbs, owner, name, bodies, local, rigid=True)
+    markers = _position_markers(mbs, owner, name, bodies, local, rotations=marker_rotations)
     return mbs.AddObject(ObjectConnectorRigidBodySpringDamper(
         name=name, markerNumbers=markers, stiffness=np.asarray(stiffness, dtype=float),
         damping=np.asarray(damping, dtype=float), offset=list(_vector(offset, owner, "offset", 6)),
-        rotationMarker0=marker_rotations[0], rotationMarker1=marker_rotations[1],
         useIntrinsicFormulation=bool(useIntrinsicFormulation),
         springForceTorqueUserFunction=springForceTorqueUserFunction,
         postNewtonStepUserFunction=postNewtonStepUserFunction,
-        visualization=_visualization(owner, show, drawSize, color)))
+        visualization=_visualization(owner, show, color, drawSize=drawSize)))
 
 
 def MainSystemCreateTorsionalSpringDamper(mbs, name="", itemNumbers=[None, None], position=ZERO3, axis=ZERO3,
@@ -481,32 +507,23 @@ def MainSystemCreateTorsionalSpringDamper(mbs, name="", itemNumbers=[None, None]
                                           bodyOrNodeList=None):
     """``mbs.CreateTorsionalSpringDamper(...)``: an ObjectConnectorTorsionalSpringDamper about ``axis`` through
     ``position`` (global in the reference configuration with useGlobalFrame=True, else in body 0's frame), its
-    joint z axis along ``axis`` as Exudyn builds it. Returns the object number.
-
-    Exudyn gives the joint rotation to the markers it creates (their localHT); here it is the connector's
-    rotationMarker0/1. ``unlimitedRotations=True`` adds a NodeGenericData that counts the turns beyond +-pi,
-    as Exudyn's.
+    joint z axis along ``axis`` as Exudyn builds it, carried by the markers' localHT. Returns the object number.
+    ``unlimitedRotations=True`` adds a NodeGenericData that counts the turns beyond +-pi, as Exudyn's.
     """
     owner = "MainSystem.CreateTorsionalSpringDamper"
     bodies = _connected_bodies(owner, itemNumbers, bodyNumbers, bodyOrNodeList)
     axis = _vector(axis, owner, "axis")
-    if not np.linalg.norm(axis) > 0:
-        raise ExudynLayerError(f"{owner}: axis must be a non-zero vector, got {axis.tolist()}")
-    (p0, rotation0), (p1, rotation1) = (_body_frame(mbs, owner, body, np.zeros(3)) for body in bodies)
+    frames = [_body_frame(mbs, owner, body, np.zeros(3)) for body in bodies]
     position = _vector(position, owner, "position")
-    joint_position = position if useGlobalFrame else rotation0 @ position + p0
-    axis = axis if useGlobalFrame else rotation0 @ axis
-    basis = ComputeOrthonormalBasis(axis)                     # first column along the axis
-    joint = np.column_stack([-basis[:, 2], basis[:, 1], basis[:, 0]])   # the joint z axis along the axis
-    local = [rotation0.T @ (joint_position - p0), rotation1.T @ (joint_position - p1)]
-    markers = _position_markers(mbs, owner, name, bodies, local, rigid=True)
+    joint_position = position if useGlobalFrame else frames[0][1] @ position + frames[0][0]
+    joint = _axis_frame(owner, axis if useGlobalFrame else frames[0][1] @ axis, "z")
+    markers = _joint_markers(mbs, owner, name, bodies, frames, joint_position, joint)
     data_node = mbs.AddNode(NodeGenericData(initialCoordinates=[0.0], numberOfDataCoordinates=1)) \
         if unlimitedRotations else -1
     return mbs.AddObject(ObjectConnectorTorsionalSpringDamper(
         name=name, markerNumbers=markers, nodeNumber=data_node, stiffness=stiffness, damping=damping, offset=offset,
-        velocityOffset=velocityOffset, torque=torque, rotationMarker0=rotation0.T @ joint,
-        rotationMarker1=rotation1.T @ joint, springTorqueUserFunction=springTorqueUserFunction,
-        visualization=_visualization(owner, show, drawSize, color)))
+        velocityOffset=velocityOffset, torque=torque, springTorqueUserFunction=springTorqueUserFunction,
+        visualization=_visualization(owner, show, color, drawSize=drawSize)))
 
 
 def MainSystemCreateDistanceConstraint(mbs, name="", itemNumbers=[None, None], localPosition0=ZERO3,
@@ -522,12 +539,96 @@ def MainSystemCreateDistanceConstraint(mbs, name="", itemNumbers=[None, None], l
         points = [_body_frame(mbs, owner, body, position)[0] for body, position in zip(bodies, local)]
         distance = float(np.linalg.norm(points[1] - points[0]))
     markers = _position_markers(mbs, owner, name, bodies, local)
-    visualization = _visualization(owner, show, drawSize, color)
+    visualization = _visualization(owner, show, color, drawSize=drawSize)
     if distance == 0:
         warnings.warn(f"{owner}: distance = 0: an ObjectJointSpherical is created instead", UserWarning, stacklevel=2)
         return mbs.AddObject(ObjectJointSpherical(name=name, markerNumbers=markers, visualization=visualization))
     return mbs.AddObject(ObjectConnectorDistance(name=name, markerNumbers=markers, distance=distance,
                                                  visualization=visualization))
+
+
+# --- joints: CreateRevoluteJoint, CreatePrismaticJoint, CreateSphericalJoint, CreateGenericJoint (Exudyn 1.13.6's
+# signatures); the joint point and frame are given in the reference configuration -----------------------------------
+def _joint_geometry(mbs, owner, itemNumbers, bodyNumbers, bodyOrNodeList, position, useGlobalFrame, rigid=True):
+    """(bodies, their reference frames [(p, A)], the global joint point) of a Create function of a joint;
+    ``position`` is global (useGlobalFrame) or in body 0's frame."""
+    bodies = _connected_bodies(owner, itemNumbers, bodyNumbers, bodyOrNodeList)
+    frames = [_body_frame(mbs, owner, body, np.zeros(3)) for body in bodies]
+    for i, body in enumerate(bodies):
+        if rigid and mbs.GetObject(body)["objectType"] == "MassPoint":
+            raise ExudynLayerError(f"{owner}: itemNumbers[{i}] = {body} is an ObjectMassPoint, which has no "
+                                   f"orientation; this joint connects rigid bodies or a ground")
+    position = _vector(position, owner, "position")
+    point = position if useGlobalFrame else frames[0][1] @ position + frames[0][0]
+    return bodies, frames, point
+
+
+def _create_axis_joint(mbs, owner, item_class, along, name, itemNumbers, position, axis, useGlobalFrame, show,
+                       axisRadius, axisLength, color, bodyNumbers, bodyOrNodeList):
+    """A revolute (along='z') or prismatic (along='x') joint whose joint axis is ``axis``."""
+    bodies, frames, point = _joint_geometry(mbs, owner, itemNumbers, bodyNumbers, bodyOrNodeList, position,
+                                            useGlobalFrame)
+    axis = _vector(axis, owner, "axis")
+    joint = _axis_frame(owner, axis if useGlobalFrame else frames[0][1] @ axis, along)
+    markers = _joint_markers(mbs, owner, name, bodies, frames, point, joint)
+    return mbs.AddObject(item_class(name=name, markerNumbers=markers, visualization=_visualization(
+        owner, show, color, axisRadius=axisRadius, axisLength=axisLength)))
+
+
+def MainSystemCreateRevoluteJoint(mbs, name="", itemNumbers=[None, None], position=[], axis=[], useGlobalFrame=True,
+                                  show=True, axisRadius=0.1, axisLength=0.4, color=DEFAULT_COLOR, bodyNumbers=None,
+                                  bodyOrNodeList=None):
+    """``mbs.CreateRevoluteJoint(...)``: an ObjectJointRevoluteZ between two bodies (rigid bodies or a ground) at
+    ``position`` [m] turning about ``axis``, both global in the reference configuration (useGlobalFrame=True)
+    or in body 0's frame; rigid markers carry the joint frame (its z axis along ``axis``) as Exudyn's.
+    Returns the object number."""
+    return _create_axis_joint(mbs, "MainSystem.CreateRevoluteJoint", ObjectJointRevoluteZ, "z", name, itemNumbers,
+                              position, axis, useGlobalFrame, show, axisRadius, axisLength, color, bodyNumbers,
+                              bodyOrNodeList)
+
+
+def MainSystemCreatePrismaticJoint(mbs, name="", itemNumbers=[None, None], position=[], axis=[], useGlobalFrame=True,
+                                   show=True, axisRadius=0.1, axisLength=0.4, color=DEFAULT_COLOR, bodyNumbers=None,
+                                   bodyOrNodeList=None):
+    """``mbs.CreatePrismaticJoint(...)``: an ObjectJointPrismaticX sliding along ``axis`` through ``position`` [m]
+    (global, or in body 0's frame with useGlobalFrame=False); the joint x axis is along ``axis``.
+    Returns the object number."""
+    return _create_axis_joint(mbs, "MainSystem.CreatePrismaticJoint", ObjectJointPrismaticX, "x", name, itemNumbers,
+                              position, axis, useGlobalFrame, show, axisRadius, axisLength, color, bodyNumbers,
+                              bodyOrNodeList)
+
+
+def MainSystemCreateSphericalJoint(mbs, name="", itemNumbers=[None, None], position=[], constrainedAxes=[1, 1, 1],
+                                   useGlobalFrame=True, show=True, jointRadius=0.1, color=DEFAULT_COLOR,
+                                   bodyNumbers=None, bodyOrNodeList=None):
+    """``mbs.CreateSphericalJoint(...)``: position markers at ``position`` [m] (global, or in body 0's frame) on two
+    bodies (mass points, rigid bodies or a ground) and an ObjectJointSpherical holding the constrainedAxes
+    (global). Returns the object number."""
+    owner = "MainSystem.CreateSphericalJoint"
+    bodies, frames, point = _joint_geometry(mbs, owner, itemNumbers, bodyNumbers, bodyOrNodeList, position,
+                                            useGlobalFrame, rigid=False)
+    markers = _joint_markers(mbs, owner, name, bodies, frames, point)
+    return mbs.AddObject(ObjectJointSpherical(name=name, markerNumbers=markers, constrainedAxes=list(constrainedAxes),
+                                              visualization=_visualization(owner, show, color,
+                                                                           jointRadius=jointRadius)))
+
+
+def MainSystemCreateGenericJoint(mbs, name="", itemNumbers=[None, None], position=[], rotationMatrixAxes=np.eye(3),
+                                 constrainedAxes=[1, 1, 1, 1, 1, 1], useGlobalFrame=True, offsetUserFunction=0,
+                                 offsetUserFunction_t=0, show=True, axesRadius=0.1, axesLength=0.4,
+                                 color=DEFAULT_COLOR, bodyNumbers=None, bodyOrNodeList=None):
+    """``mbs.CreateGenericJoint(...)``: an ObjectJointGeneric at ``position`` [m] whose joint axes are the columns of
+    rotationMatrixAxes, global (useGlobalFrame=True) or in body 0's frame (then position is too), in the reference
+    configuration; rigid markers carry the joint frame as Exudyn's. Returns the object number."""
+    owner = "MainSystem.CreateGenericJoint"
+    bodies, frames, point = _joint_geometry(mbs, owner, itemNumbers, bodyNumbers, bodyOrNodeList, position,
+                                            useGlobalFrame)
+    axes = _matrix(rotationMatrixAxes, owner, "rotationMatrixAxes")
+    markers = _joint_markers(mbs, owner, name, bodies, frames, point, axes if useGlobalFrame else frames[0][1] @ axes)
+    return mbs.AddObject(ObjectJointGeneric(
+        name=name, markerNumbers=markers, constrainedAxes=list(constrainedAxes), offsetUserFunction=offsetUserFunction,
+        offsetUserFunction_t=offsetUserFunction_t,
+        visualization=_visualization(owner, show, color, axesRadius=axesRadius, axesLength=axesLength)))
 
 
 def _unsupported_method(name: str):
@@ -549,6 +650,10 @@ EXTENSIONS.update({"CreateSpringDamper": MainSystemCreateSpringDamper,  # spring
                    "CreateRigidBodySpringDamper": MainSystemCreateRigidBodySpringDamper,
                    "CreateTorsionalSpringDamper": MainSystemCreateTorsionalSpringDamper,
                    "CreateDistanceConstraint": MainSystemCreateDistanceConstraint})
+EXTENSIONS.update({"CreateRevoluteJoint": MainSystemCreateRevoluteJoint,  # joints
+                   "CreatePrismaticJoint": MainSystemCreatePrismaticJoint,
+                   "CreateSphericalJoint": MainSystemCreateSphericalJoint,
+                   "CreateGenericJoint": MainSystemCreateGenericJoint})
 EXTENSIONS.update({"CreateForce": MainSystemCreateForce, "CreateTorque": MainSystemCreateTorque,  # loads
                    "CreateCoordinateConstraint": MainSystemCreateCoordinateConstraint})
 

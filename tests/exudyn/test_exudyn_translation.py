@@ -57,6 +57,10 @@ EXPECTED = {
     "ObjectConnectorRigidBodySpringDamper": (ff.RigidBodySpringDamper, "stiffness", np.diag([1.0, 2, 3, 4, 5, 6])),
     "ObjectConnectorTorsionalSpringDamper": (ff.TorsionalSpringDamper, "stiffness", [7.0]),
     "NodeGenericData": (ff.NodeGenericODE2, "initial_coordinates", [0.25]),
+    # joints
+    "ObjectJointRevoluteZ": (ff.RevoluteJoint, "n_constraints", 5),
+    "ObjectJointGeneric": (ff.GenericJoint, "constrained_axes", [0, 0, 0, 0, 0, 1]),
+    "ObjectJointPrismaticX": (ff.PrismaticJoint, "active", False),
 }
 
 
@@ -108,8 +112,21 @@ def catalogue():
     mbs.AddObject(ii.ObjectMass1D(nodeNumber=line, mass=1.5, referencePosition=[0, 1, 0]))
     add_springs(mbs, ground, m_ground, m_body, point)
     mbs.AddSensor(ii.SensorLoad(loadNumber=torque))
+    add_joints(mbs, ground)
     mbs.Assemble()
     return mbs
+
+
+def add_joints(mbs, ground):
+    """The joints' items on a rigid body of their own: a hinge (ObjectJointRevoluteZ) to the ground and an
+    ObjectJointGeneric locking the rotation about z (the body is fixed then), and an inactive ObjectJointPrismaticX."""
+    node = mbs.AddNode(ii.NodeRigidBodyEP(referenceCoordinates=[0, 0, -1, 1, 0, 0, 0]))
+    body = mbs.AddObject(ii.ObjectRigidBody(nodeNumber=node, mass=1.0, inertia=[1, 1, 1, 0, 0, 0]))
+    markers = [mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=number, localPosition=position))
+               for number, position in ((ground, [0, 0, -1.5]), (body, [0, 0, 0]))]
+    mbs.AddObject(ii.ObjectJointRevoluteZ(markerNumbers=markers))
+    mbs.AddObject(ii.ObjectJointGeneric(markerNumbers=markers, constrainedAxes=[0, 0, 0, 0, 0, 1]))
+    mbs.AddObject(ii.ObjectJointPrismaticX(markerNumbers=markers, activeConnector=False))
 
 
 def add_springs(mbs, ground, m_ground, m_body, point):
@@ -222,7 +239,7 @@ def test_outputs_a_kind_does_not_list_are_refused_with_the_supported_ones(assemb
 
 @pytest.mark.parametrize("family, data, kind", [
     ("object", {"objectType": "MassPoint2D", "physicsMass": 1.0}, "MassPoint2D"),
-    ("object", {"objectType": "JointRevoluteZ"}, "JointRevoluteZ"),
+    ("object", {"objectType": "JointRevolute2D"}, "JointRevolute2D"),
     ("marker", {"markerType": "BodyCable2DShape", "bodyNumber": 0}, "BodyCable2DShape"),
     ("node", {"nodeType": "RigidBodyRxyz"}, "RigidBodyRxyz"),
 ])
@@ -276,7 +293,7 @@ def test_only_supported_items_have_visualization_classes():
     assert set(VISUALIZATION_CLASSES) == expected
     assert set(SUPPORTED_NAMES) == {cls.__name__ for cls in ITEM_CLASSES} | set(SHORT_NAMES) | expected
     assert exu.VObjectRigidBody is ii.VRigidBody
-    for name in ("VObjectMassPoint2D", "VObjectGenericODE2", "VObjectJointGeneric", "VObjectJointRevoluteZ",
+    for name in ("VObjectMassPoint2D", "VObjectGenericODE2", "VObjectJointRevolute2D", "VObjectJointSliding",
                  "VObjectConnectorLinearSpringDamper", "VObjectConnectorCoordinateSpringDamperExt"):
         assert not hasattr(ii, name)
         with pytest.raises(AttributeError, match=f"'{name}'.*closest supported name"):

@@ -370,8 +370,8 @@ def test_star_import_gives_placeholders_that_refuse_to_be_used():
     with pytest.raises(ffexu.ExudynLayerError, match="exudyn.utilities.RotationMatrix2RotZYZ"):
         namespace["RotationMatrix2RotZYZ"](np.eye(3), False)
     assert not any(name.startswith("VObjectMassPoint2D") for name in ffu.UNSUPPORTED_NAMES)
-    with pytest.raises(ffexu.ExudynLayerError, match="mbs.CreateRevoluteJoint"):
-        ffexu.SystemContainer().AddSystem().CreateRevoluteJoint()
+    with pytest.raises(ffexu.ExudynLayerError, match="mbs.CreateRollingDisc"):
+        ffexu.SystemContainer().AddSystem().CreateRollingDisc()
 
 
 @pytest.mark.exudyn
