@@ -1,4 +1,4 @@
-"""Command line: ``floatframe run MODEL``, ``floatframe compare MODEL --solvers ...``, ``floatframe ocp slew``.
+"""Command line: ``floatframe run MODEL``, ``floatframe compare MODEL --solvers ...``, ``floatframe ocp slew|arm``.
 
 Model names are hyphenated and the same in every command: ``rotor-disc`` (Tisserand frame),
 ``rotor-disc-constrained`` (mesh-coordinate constraints) and ``pendulum`` (``compare`` only). An
@@ -215,7 +215,7 @@ def main(argv=None) -> int:
                      help="with --modes: Craig-Bampton basis of the support faces (RBE2 static modes and N "
                           "fixed-interface eigenmodes) instead of eigenmodes")
     commands.add_parser("compare", help="compare DAE solvers on a model: error against cost (see compare --help)")
-    commands.add_parser("ocp", help="optimal control with flexible bodies, e.g. 'ocp slew' (see ocp --help)")
+    commands.add_parser("ocp", help="optimal control with flexible bodies: 'ocp slew', 'ocp arm' (see ocp --help)")
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "compare":  # these subcommands parse their own options
         from floatframe.compare import compare_main

@@ -657,6 +657,9 @@ class TorsionalSpringDamper(_JointFrameMixin, Connector):
     generalized-alpha scheme, rho = 1, and its predictor could jump a turn).
 
     ``force_user_function(t, rotation, angular_velocity) -> tau`` replaces the formula (phi, omega_z).
+    ``torque`` [N m] may be a Parameter or an :class:`~floatframe.parameters.Input`: with k = d = 0 the
+    connector is a motor in the joint, +tau on marker 0 and -tau on marker 1 (a drive torque for optimal
+    control, ``floatframe.ocp.arm``).
 
     Outputs: Rotation phi, AngularVelocityLocal omega_z, TorqueLocal tau. ``active`` False (Exudyn's
     activeConnector; 0/1 or a Parameter of it) removes the torque from the bodies; TorqueLocal still gives
@@ -677,7 +680,7 @@ class TorsionalSpringDamper(_JointFrameMixin, Connector):
             _check_non_negative(self, getattr(self, what), what)
         self.offset = self.vector(offset, 1, "offset", symbolic=True)
         self.velocity_offset = self.vector(velocity_offset, 1, "velocity_offset", symbolic=True)
-        self.torque = self.vector(torque, 1, "torque", symbolic=True)
+        self.torque = self.vector(torque, 1, "torque", symbolic="input")
         self._set_joint_rotations(rotation_marker0, rotation_marker1)
         self.force_user_function = ConnectorUserFunction(self, force_user_function)
         self.active = _active_flag(self, active)

@@ -9,7 +9,9 @@ forearm's root face (the upper link takes -tau_2). It starts at rest, stretched 
 
 The torques are functions of time ``t -> (tau_1, tau_2)`` [N m]; the default is a smooth pulse of 0.3 s
 that turns the arm and leaves it vibrating, free, afterwards. With a stiff forearm the arm follows the rigid
-two-link chain (``floatframe.models.rigid_two_link``) driven by the same torques.
+two-link chain (``floatframe.models.rigid_two_link``) driven by the same torques. With ``controlled=True`` the
+torques are the Inputs "shoulder torque" and "elbow torque" instead, applied by joint motors
+(TorsionalSpringDampers of zero stiffness): the model of the arm's optimal control (``floatframe.ocp.arm``).
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ import numpy as np
 from floatframe import components as c
 from floatframe.models.flexible_link import ALUMINIUM, FlexibleLink, add_flexible_link
 from floatframe.models.rigid_two_link import RigidTwoLink
+from floatframe.parameters import Input
 from floatframe.system import System
 
 PULSE = 0.3  # [s]
@@ -30,6 +33,11 @@ def default_torques(t):
     without a branch on t, so that it traces symbolically)."""
     pulse = t < PULSE
     return (2.0 * np.sin(np.pi * t / PULSE) ** 2 * pulse, -0.5 * np.sin(2 * np.pi * t / PULSE) * pulse)
+
+
+def _no_torque(t):
+    """The motors' signal until one is set: no torque."""
+    return 0.0
 
 
 @dataclass
@@ -45,6 +53,9 @@ class FlexibleArm:
     torques: object             # t -> (tau_1, tau_2)
     tip_sensor: int             # SensorSuperElement: Position of the forearm's tip-face centre
     joints: tuple               # (shoulder, elbow) RevoluteJoint numbers
+    deflection_sensor: int = -1  # SensorSuperElement: DisplacementLocal of the tip-face centre (forearm frame)
+    upper_node: int = -1        # the upper link's NodeRigidBodyEP
+    assembled: object = None    # the assembled system, where the caller assembled it (floatframe.ocp.arm)
     h: float = 1e-3
     spectral_radius: float = 0.8
 
@@ -64,23 +75,38 @@ class FlexibleArm:
 
 
 def build_flexible_arm(length1=0.4, length2=0.5, width=0.01, modes: int | None = 4, n_elements=100,
-                       stiffness_scale=1.0, torques=default_torques) -> FlexibleArm:
-    """Build the arm; ``modes=None`` makes the forearm the full FFRF mesh (see flexible_link)."""
+                       stiffness_scale=1.0, torques=default_torques, controlled=False,
+                       craig_bampton=True) -> FlexibleArm:
+    """Build the arm; ``modes=None`` makes the forearm the full FFRF mesh, ``craig_bampton`` chooses the basis of
+    the reduced forearm (see flexible_link).
+
+    ``controlled=True``: the joint torques are the Inputs "shoulder torque" and "elbow torque" (size 1, N m;
+    zero until set with ``assembled.set_input``) and ``torques`` is not used."""
     system = System()
     mass1 = ALUMINIUM["density"] * length1 * (2 * width) ** 2       # the upper link: section 2w x 2w
     transverse = mass1 * (length1 ** 2 + (2 * width) ** 2) / 12.0
     node1 = system.add(c.NodeRigidBodyEP([0.5 * length1, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]))
     upper = system.add(c.ObjectRigidBody(node1, mass1, [mass1 * (2 * width) ** 2 / 6.0, transverse, transverse,
                                                         0, 0, 0], name="upper link"))
-    forearm = add_flexible_link(system, length2, width, n_elements, modes, stiffness_scale=stiffness_scale,
-                                position=(length1, 0.0, 0.0), name="forearm")
+    forearm = add_flexible_link(system, length2, width, n_elements, modes, craig_bampton,
+                                stiffness_scale=stiffness_scale, position=(length1, 0.0, 0.0), name="forearm")
     ground = system.add(c.ObjectGround())
     upper_root = system.add(c.MarkerBodyRigid(upper, (-0.5 * length1, 0.0, 0.0)))
     upper_tip = system.add(c.MarkerBodyRigid(upper, (0.5 * length1, 0.0, 0.0)))
-    shoulder = system.add(c.RevoluteJoint([system.add(c.MarkerBodyRigid(ground)), upper_root], name="shoulder"))
+    ground_frame = system.add(c.MarkerBodyRigid(ground))
+    shoulder = system.add(c.RevoluteJoint([ground_frame, upper_root], name="shoulder"))
     elbow = system.add(c.RevoluteJoint([upper_tip, forearm.root_marker], name="elbow"))
-    system.add(c.LoadTorqueVector(upper_root, lambda t: [0.0, 0.0, torques(t)[0]], name="shoulder torque"))
-    system.add(c.LoadTorqueVector(upper_tip, lambda t: [0.0, 0.0, -torques(t)[1]], name="elbow reaction"))
-    system.add(c.LoadTorqueVector(forearm.root_marker, lambda t: [0.0, 0.0, torques(t)[1]], name="elbow torque"))
+    if controlled:   # motors: +tau on marker 0 (the driven body), -tau on marker 1 (the body that drives it)
+        system.add(c.TorsionalSpringDamper([upper_root, ground_frame], 0.0, torque=Input("shoulder torque", signal=_no_torque),
+                                           name="shoulder motor"))
+        system.add(c.TorsionalSpringDamper([forearm.root_marker, upper_tip], 0.0, torque=Input("elbow torque", signal=_no_torque),
+                                           name="elbow motor"))
+        torques = None
+    else:
+        system.add(c.LoadTorqueVector(upper_root, lambda t: [0.0, 0.0, torques(t)[0]], name="shoulder torque"))
+        system.add(c.LoadTorqueVector(upper_tip, lambda t: [0.0, 0.0, -torques(t)[1]], name="elbow reaction"))
+        system.add(c.LoadTorqueVector(forearm.root_marker, lambda t: [0.0, 0.0, torques(t)[1]], name="elbow torque"))
     tip = system.add(c.SensorSuperElement(forearm.body, forearm.tip_node, "Position"))
-    return FlexibleArm(system, upper, forearm, length1, mass1, transverse, torques, tip, (shoulder, elbow))
+    deflection = system.add(c.SensorSuperElement(forearm.body, forearm.tip_node, "DisplacementLocal"))
+    return FlexibleArm(system, upper, forearm, length1, mass1, transverse, torques, tip, (shoulder, elbow),
+                       deflection_sensor=deflection, upper_node=node1)

@@ -10,6 +10,8 @@ which is what a joint at a bar's end holds.
   (RBE2: each face moves rigidly; 12 static modes, of which the 6 rigid-body ones are described by the frame)
   with N fixed-interface eigenmodes, made M-orthogonal to the rigid-body modes (``tisserand_basis``): the
   link's frame floats, it is held only through its joints (docs/reduced_order.md).
+  ``craig_bampton="clamped-root"`` takes instead the N modes of the link clamped at its root face (a
+  cantilever's; the frame is then the root face's), False N free-free eigenmodes.
 - ``modes=None``: the full ObjectFFRF with the Tisserand frame (3 x nodes coordinates).
 
 Linear elasticity with consistent mass (``linear_elastic_matrices``); the default material is aluminium.
@@ -28,11 +30,15 @@ ALUMINIUM = dict(youngs_modulus=7.0e10, poissons_ratio=0.33, density=2700.0)
 
 
 def interface_modes(nodes, mass_matrix, stiffness_matrix, n_modes, interface_faces, craig_bampton=True):
-    """The mode basis of a reduced body: ``n_modes`` free-free eigenmodes, or (``craig_bampton`` True, "RBE2" or
-    "RBE3") the Craig-Bampton basis of ``interface_faces`` (lists of node numbers) with ``n_modes``
-    fixed-interface eigenmodes, made M-orthogonal to the rigid-body modes since the body's frame floats."""
+    """The mode basis of a reduced body: ``n_modes`` free-free eigenmodes (``craig_bampton`` False); the
+    Craig-Bampton basis of ``interface_faces`` (lists of node numbers) with ``n_modes`` fixed-interface
+    eigenmodes, made M-orthogonal to the rigid-body modes since the body's frame floats (True, "RBE2" or
+    "RBE3"); or the ``n_modes`` modes of the link clamped at its first face, a cantilever's ("clamped-root":
+    the modes vanish on that face, so the body's frame is the root face's)."""
     if not craig_bampton:
         return eigenmodes(mass_matrix, stiffness_matrix, n_modes, node_positions=nodes)
+    if craig_bampton == "clamped-root":
+        return craig_bampton_modes(mass_matrix, stiffness_matrix, nodes, interface_faces[:1], n_modes)
     variant = "RBE2" if craig_bampton is True else craig_bampton
     basis = craig_bampton_modes(mass_matrix, stiffness_matrix, nodes, interface_faces, n_modes, variant=variant)
     return tisserand_basis(basis, mass_matrix, stiffness_matrix, nodes)

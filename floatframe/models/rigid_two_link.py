@@ -31,27 +31,37 @@ class RigidTwoLink:
     length2: float
     inertia2: float
 
-    def solve(self, t_grid, theta0, omega0=(0.0, 0.0), gravity_down=0.0, torques=None, rtol=1e-12, atol=1e-12):
-        """theta (k, 2) and theta' (k, 2) on ``t_grid`` (scipy DOP853); ``torques(t) -> (tau_1, tau_2)`` [N m]."""
+    def mass_and_force(self, theta, omega, gravity_down=0.0):
+        """M(theta) (2, 2) and the torque-free right-hand side -h(theta, theta') + gravity terms (2,)."""
         m1, l1, j1, m2, l2, j2 = (self.mass1, self.length1, self.inertia1, self.mass2, self.length2, self.inertia2)
         c1, c2 = 0.5 * l1, 0.5 * l2
         coupling = m2 * l1 * c2
+        (theta1, theta2), (omega1, omega2) = theta, omega
+        mass = np.array([[j1 + m1 * c1 ** 2 + m2 * l1 ** 2, coupling * np.cos(theta1 - theta2)],
+                         [coupling * np.cos(theta1 - theta2), j2 + m2 * c2 ** 2]])
+        force = np.array([-coupling * np.sin(theta1 - theta2) * omega2 ** 2
+                          - (m1 * c1 + m2 * l1) * gravity_down * np.sin(theta1),
+                          coupling * np.sin(theta1 - theta2) * omega1 ** 2 - m2 * c2 * gravity_down * np.sin(theta2)])
+        return mass, force
 
+    def solve(self, t_grid, theta0, omega0=(0.0, 0.0), gravity_down=0.0, torques=None, rtol=1e-12, atol=1e-12):
+        """theta (k, 2) and theta' (k, 2) on ``t_grid`` (scipy DOP853); ``torques(t) -> (tau_1, tau_2)`` [N m]."""
         def rates(t, y):
-            theta1, theta2, omega1, omega2 = y
             tau1, tau2 = (0.0, 0.0) if torques is None else torques(t)
-            mass = np.array([[j1 + m1 * c1 ** 2 + m2 * l1 ** 2, coupling * np.cos(theta1 - theta2)],
-                             [coupling * np.cos(theta1 - theta2), j2 + m2 * c2 ** 2]])
-            force = np.array([tau1 - tau2 - coupling * np.sin(theta1 - theta2) * omega2 ** 2
-                              - (m1 * c1 + m2 * l1) * gravity_down * np.sin(theta1),
-                              tau2 + coupling * np.sin(theta1 - theta2) * omega1 ** 2
-                              - m2 * c2 * gravity_down * np.sin(theta2)])
-            return [omega1, omega2, *np.linalg.solve(mass, force)]
+            mass, force = self.mass_and_force(y[:2], y[2:], gravity_down)
+            return [*y[2:], *np.linalg.solve(mass, force + [tau1 - tau2, tau2])]
 
         t_grid = np.asarray(t_grid, dtype=float)
         solution = solve_ivp(rates, (t_grid[0], t_grid[-1]), [*theta0, *omega0], method="DOP853", t_eval=t_grid,
                              rtol=rtol, atol=atol, max_step=np.inf)
         return solution.y[:2].T, solution.y[2:].T
+
+    def joint_torques(self, theta, omega, alpha, gravity_down=0.0) -> np.ndarray:
+        """Inverse dynamics: the joint torques (tau_1, tau_2) [N m] that give the angular accelerations
+        ``alpha`` at (theta, theta'), from M alpha = Q - h + gravity terms, Q = [tau_1 - tau_2, tau_2]."""
+        mass, force = self.mass_and_force(theta, omega, gravity_down)
+        generalized = mass @ np.asarray(alpha, dtype=float) - force
+        return np.array([generalized[0] + generalized[1], generalized[1]])
 
     def tip_positions(self, theta) -> np.ndarray:
         """Tip of link 2 (k, 3) for the angles theta (k, 2) (measured from -e_y)."""

@@ -4,9 +4,13 @@
   step equations for simultaneous transcriptions, and a differentiable rollout;
 - :mod:`floatframe.ocp.sensitivities`: IDAS on the index-1 form with forward/adjoint sensitivities, and
   dq(T)/dp in forward or adjoint mode;
-- :mod:`floatframe.ocp.slew`: the rest-to-rest slew of a flexible hub-beam solved with Opti and IPOPT.
+- :mod:`floatframe.ocp.transcription`: the rest-to-rest OCP on the generalized-alpha transcription (Opti and
+  IPOPT), shared by the examples;
+- :mod:`floatframe.ocp.slew`: the rest-to-rest slew of a flexible hub-beam;
+- :mod:`floatframe.ocp.arm`: the point-to-point motion of the two-link arm with a flexible forearm.
 
-``ocp_main(["slew", ...])`` runs the slew example and writes its plots (``python -m floatframe ocp slew``).
+``ocp_main(["slew", ...])`` and ``ocp_main(["arm", ...])`` run the examples and write their plots
+(``python -m floatframe ocp slew``, ``python -m floatframe ocp arm``).
 """
 from __future__ import annotations
 
@@ -41,8 +45,81 @@ def ocp_main(argv: list[str]) -> int:
     slew.add_argument("--reference", choices=("bang-bang", "smooth"), default="bang-bang",
                       help="open-loop torque to compare with")
     slew.add_argument("--verbose", action="store_true", help="print IPOPT's iterations")
+    arm = commands.add_parser("arm", help="point-to-point motion of the arm with a flexible forearm (optimal vs "
+                              "the rigid arm's computed torques)", formatter_class=HELP_FORMAT)
+    arm.add_argument("--output", default="output", help="folder for the plot and the CSV")
+    arm.add_argument("--shoulder", type=finite_float, default=60.0, help="target shoulder angle [deg]")
+    arm.add_argument("--elbow", type=finite_float, default=45.0, help="target elbow angle [deg]")
+    arm.add_argument("--duration", type=positive_float, default=2.0, help="manoeuvre time T [s]")
+    arm.add_argument("--steps", type=positive_int, default=160, help="generalized-alpha steps (torque values) on [0, T]")
+    arm.add_argument("--modes", type=positive_int, default=None, help="modes of the reduced forearm (default: "
+                     "floatframe.ocp.arm.ARM_MODES)")
+    arm.add_argument("--weight", type=non_negative_float, default=10.0, help="weight of the final vibration energy")
+    arm.add_argument("--full-mesh-check", action="store_true",
+                     help="also re-simulate both torques on the full FFRF mesh of the forearm")
+    arm.add_argument("--verbose", action="store_true", help="print IPOPT's iterations")
     arguments = parser.parse_args(argv)
-    return run_slew(arguments)
+    return run_slew(arguments) if arguments.example == "slew" else run_arm(arguments)
+
+
+def run_arm(arguments) -> int:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from floatframe.ocp.arm import ARM_MODES, arm_model, reference_torques, simulate_arm, solve_arm
+    from floatframe.ocp.transcription import OCPError
+
+    model = arm_model(modes=arguments.modes or ARM_MODES)
+    target = np.radians([arguments.shoulder, arguments.elbow])
+    duration, steps = arguments.duration, arguments.steps
+    print(f"arm: reduced forearm ({model.forearm.modes.n_modes} modes), {model.assembled.n_coordinates} coordinates, "
+          f"{model.assembled.n_multipliers} constraints; target {arguments.shoulder:g} / {arguments.elbow:g} deg "
+          f"in {duration:g} s")
+    try:
+        solution = solve_arm(model, target, duration, steps, vibration_weight=arguments.weight,
+                             verbose=arguments.verbose)
+    except OCPError as error:
+        print(f"error: {error}")
+        return 1
+    print(f"IPOPT: {solution.status} in {solution.iterations} iterations, {solution.solve_time:.1f} s; "
+          f"angle error {solution.angle_error:.2e} rad, rate error {solution.rate_error:.2e} rad/s")
+    reference = reference_torques(model, target, duration, steps)
+    motions = [simulate_arm(model, torques, duration, duration) for torques in (solution.torques, reference)]
+    print(f"residual tip vibration after T (4x finer steps): optimal {motions[0].amplitude * 1e3:.3f} mm, computed "
+          f"torque {motions[1].amplitude * 1e3:.3f} mm, ratio {motions[1].amplitude / motions[0].amplitude:.1f}")
+    if arguments.full_mesh_check:
+        full = arm_model(modes=None)
+        checks = [simulate_arm(full, torques, duration, duration) for torques in (solution.torques, reference)]
+        print(f"the same torques on the full FFRF forearm ({full.assembled.n_coordinates} coordinates): optimal "
+              f"{checks[0].amplitude * 1e3:.3f} mm, computed torque {checks[1].amplitude * 1e3:.3f} mm, ratio "
+              f"{checks[1].amplitude / checks[0].amplitude:.1f}")
+    output = Path(arguments.output)
+    output.mkdir(parents=True, exist_ok=True)
+    figure, axes = plt.subplots(3, 1, figsize=(8, 9), sharex=True)
+    for torques, label in ((solution.torques, "optimal"), (reference, "computed torque (rigid arm)")):
+        for joint, style in ((0, "-"), (1, "--")):
+            axes[0].step(solution.t[1:], torques[:, joint], where="pre", linestyle=style,
+                         label=f"{label}, {('shoulder', 'elbow')[joint]}")
+    for motion, label in zip(motions, ("optimal", "computed torque")):
+        axes[1].plot(motion.t, np.degrees(motion.angles), label=[f"{label}, shoulder", f"{label}, elbow"])
+        axes[2].plot(motion.t, motion.deflection * 1e3, label=label)
+    for axis, ylabel in zip(axes, ("joint torque [N m]", "joint angle [deg]", "tip deflection [mm]")):
+        axis.axvline(duration, color="gray", linestyle=":")
+        axis.set_ylabel(ylabel)
+        axis.grid(True)
+        axis.legend(fontsize="small")
+    axes[2].set_xlabel("t [s]")
+    figure.tight_layout()
+    plot = output / "arm.png"
+    figure.savefig(plot, dpi=120)
+    csv = output / "arm.csv"
+    optimal, computed = motions
+    np.savetxt(csv, np.column_stack([optimal.t, optimal.angles, optimal.deflection, computed.angles,
+                                     computed.deflection]), delimiter=",",
+               header="t,shoulder_optimal,elbow_optimal,tip_optimal,shoulder_computed,elbow_computed,tip_computed")
+    print(f"wrote {plot} and {csv}")
+    return 0
 
 
 def run_slew(arguments) -> int:

@@ -1,12 +1,10 @@
 """Rest-to-rest slew of a flexible hub-beam (``floatframe.models.slew``) by optimal control.
 
-The hub torque u_z is piecewise constant on N equal steps of the horizon [0, T]. The OCP is written
-in ``casadi.Opti`` on the generalized-alpha discretisation of the model (a simultaneous
-transcription: the states (q, v, a, abar, lambda) at every step are NLP variables, the step
-equations of :func:`floatframe.ocp.step.step_equations` are equality constraints). The default model
-(:func:`slew_model`) is the reduced-order beam: a 16-element Hex8 mesh reduced to its 4 lowest
-clamped-root modes (11 coordinates); ``full_mesh=True`` gives the full FFRF beam of 2 elements
-(43 coordinates), the model used before reduced bodies existed.
+The hub torque u_z is piecewise constant on N equal steps of the horizon [0, T]; the OCP is the
+rest-to-rest transcription of :mod:`floatframe.ocp.transcription` on the generalized-alpha discretisation
+of the model. The default model (:func:`slew_model`) is the reduced-order beam: a 16-element Hex8 mesh
+reduced to its 4 lowest clamped-root modes (11 coordinates); ``full_mesh=True`` gives the full FFRF beam of
+2 elements (43 coordinates), the model used before reduced bodies existed.
 
     minimise    sum_k h (u_k^2 + tau^2 ((u_k - u_k-1) / h)^2) / (u_ref^2 T)  +  w E(T) / E_ref
     subject to  the consistent start at rest, the N steps,
@@ -26,21 +24,20 @@ same fine mesh (``slew_model(full_mesh=True, n_elements=REDUCED_ELEMENTS)``).
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import casadi as ca
 import numpy as np
 
 from floatframe.models.slew import build_slew
-from floatframe.ocp.step import initial_equations, step_equations
-from floatframe.parameters import InputSignal
-from floatframe.solvers.genalpha import GeneralizedAlpha
+from floatframe.ocp.transcription import Manoeuvre, OCPError, simulate_controls, solve_rest_to_rest
 
+__all__ = ["OCPError", "SlewSolution", "VibrationResult", "reference_torque", "simulate", "slew_model", "solve_slew"]
 
 REDUCED_ELEMENTS = 16   # Hex8 elements along the default (reduced) beam's mesh, section 1 x 1
 REDUCED_MODES = 4       # its clamped-root modes: the two lowest bending pairs (1 Hz and 6.2 Hz)
 FULL_ELEMENTS = 2       # Hex8 elements of the full-mesh beam in the OCP (43 coordinates)
+HUB_TORQUE = np.array([[0.0], [0.0], [1.0]])   # the Input "torque" (3,) is (0, 0, u_z)
 
 
 def slew_model(full_mesh: bool = False, n_elements: int | None = None, modes: int = REDUCED_MODES, **options):
@@ -53,10 +50,6 @@ def slew_model(full_mesh: bool = False, n_elements: int | None = None, modes: in
     if full_mesh:
         return build_slew(n_elements=FULL_ELEMENTS if n_elements is None else n_elements, **options)
     return build_slew(n_elements=REDUCED_ELEMENTS if n_elements is None else n_elements, modes=modes, **options)
-
-
-class OCPError(RuntimeError):
-    """IPOPT did not solve the OCP; the message names the return status and the last violations."""
 
 
 @dataclass
@@ -109,22 +102,24 @@ def simulate(model, torque, duration: float, after: float, refinement: int = 4, 
 
     Generalized-alpha with ``refinement`` steps per torque step; returns a :class:`VibrationResult`.
     """
-    torque = np.asarray(torque, dtype=float).reshape(-1)
-    n_steps = torque.size
-    h = duration / n_steps
-    n_after = int(np.ceil(after / h - 1e-9))
-    grid = np.arange(n_steps + n_after + 1) * h
-    values = np.zeros((grid.size - 1, 3))
-    values[:n_steps, 2] = torque
-    assembled = model.assembled
-    assembled.set_input("torque", InputSignal(grid, values))
-    result = GeneralizedAlpha(spectral_radius).solve(assembled, grid[-1], refinement * (grid.size - 1))
+    torque = np.asarray(torque, dtype=float).reshape(-1, 1)
+    result, end = simulate_controls(model.assembled, HUB_TORQUE, torque, duration, after, refinement,
+                                    spectral_radius)
     tip = model.tip_deflection(result.q)
-    end = refinement * n_steps
     angle = np.array([model.hub_angle(q) for q in result.q])
-    applied = np.concatenate([[values[0, 2]], np.repeat(values[:, 2], refinement)])
+    applied = np.concatenate([torque[:1, 0], np.repeat(torque[:, 0], refinement),
+                              np.zeros(result.t.size - 1 - end)])
     return VibrationResult(result.t, applied, angle, tip, float(np.abs(tip[end:]).max()),
                            float(model.vibration_energy(result.q[end], result.v[end])))
+
+
+def slew_manoeuvre(model, angle: float, duration: float) -> Manoeuvre:
+    """The slew as a rest-to-rest manoeuvre: the hub torque u_z (scale u_ref), phi(T) = angle and
+    omega_z(T) = 0, the beam's vibration energy (scale E_ref)."""
+    inertia = model.rigid_inertia
+    return Manoeuvre(model.assembled, HUB_TORQUE, [4 * inertia * abs(angle) / duration ** 2],
+                     lambda q, v: ca.vertcat(model.hub_angle(q) - angle, model.hub_rate(q, v)),
+                     model.vibration_energy, 0.5 * inertia * (angle / duration) ** 2)
 
 
 def solve_slew(model, angle: float, duration: float, n_steps: int = 40, vibration_weight: float = 10.0,
@@ -133,88 +128,15 @@ def solve_slew(model, angle: float, duration: float, n_steps: int = 40, vibratio
     """Optimal rest-to-rest slew by ``angle`` [rad] in ``duration`` [s]; raises OCPError if IPOPT fails.
 
     ``torque_limit`` [N m] bounds |u|; ``smoothing`` [s] weights the torque rate; ``ipopt_options``
-    are passed to IPOPT (e.g. ``max_iter``; the linear solver is SPRAL, which factors these KKT
-    systems several times faster than MUMPS' default ordering). The initial guess is the simulated
-    rigid minimum-effort torque.
+    are passed to IPOPT (:func:`floatframe.ocp.transcription.solve_rest_to_rest`). The initial guess is
+    the simulated rigid minimum-effort torque.
     """
-    assembled = model.assembled
-    n, m = assembled.n_coordinates, assembled.n_multipliers
-    h = duration / n_steps
-    t_grid = np.linspace(0.0, duration, n_steps + 1)
-    p = assembled.parameter_vector() if assembled.parameters else np.zeros(0)
-    inertia = model.rigid_inertia
-    torque_scale = 4 * inertia * abs(angle) / duration ** 2
-    energy_scale = 0.5 * inertia * (angle / duration) ** 2
-
-    opti = ca.Opti()
-    q, v = opti.variable(n, n_steps + 1), opti.variable(n, n_steps + 1)
-    a, abar = opti.variable(n, n_steps + 1), opti.variable(n, n_steps + 1)
-    lam = opti.variable(m, n_steps + 1)
-    torque = opti.variable(1, n_steps)
-    u = ca.vertcat(ca.MX.zeros(2, n_steps), torque)
-
-    opti.subject_to(q[:, 0] == assembled.q_initial)
-    opti.subject_to(v[:, 0] == assembled.v_initial)
-    opti.subject_to(initial_equations(assembled)(0.0, q[:, 0], v[:, 0], a[:, 0], lam[:, 0], u[:, 0], p) == 0)
-    opti.subject_to(abar[:, 0] == a[:, 0])
-    steps = step_equations(assembled, spectral_radius).map(n_steps)
-    opti.subject_to(steps(t_grid[1:].reshape(1, -1), h, q[:, :-1], v[:, :-1], a[:, :-1], abar[:, :-1],
-                          q[:, 1:], v[:, 1:], a[:, 1:], abar[:, 1:], lam[:, 1:], u,
-                          ca.repmat(ca.DM(p), 1, n_steps)) == 0)
-    opti.subject_to(model.hub_angle(q[:, -1]) == angle)
-    opti.subject_to(model.hub_rate(q[:, -1], v[:, -1]) == 0)
-    if torque_limit is not None:
-        opti.subject_to(opti.bounded(-torque_limit, torque, torque_limit))
-    rate = ca.diff(ca.horzcat(0, torque, 0), 1, 1) / h
-    effort = h * (ca.sumsqr(torque) + smoothing ** 2 * ca.sumsqr(rate)) / (torque_scale ** 2 * duration)
-    energy = model.vibration_energy(q[:, -1], v[:, -1])
-    opti.minimize(effort + vibration_weight * energy / energy_scale)
-
-    guess_torque = reference_torque(model, angle, duration, n_steps, "smooth")
-    guess = _genalpha_guess(model, guess_torque, duration, spectral_radius)
-    for variable, values in zip((q, v, a, abar, lam), guess):
-        opti.set_initial(variable, values.T)
-    opti.set_initial(torque, guess_torque.reshape(1, -1))
-
-    options = {"print_level": 5 if verbose else 0, "tol": 1e-10, "constr_viol_tol": 1e-10, "max_iter": 200,
-               "linear_solver": "spral",
-               **(ipopt_options or {})}
-    opti.solver("ipopt", {"print_time": False}, options)
-    started = time.perf_counter()
-    try:
-        solution = opti.solve()
-    except RuntimeError:
-        raise OCPError(_failure_message(opti)) from None
-    solve_time = time.perf_counter() - started
-    stats = opti.stats()
-    q_value, v_value = np.array(solution.value(q)).T, np.array(solution.value(v)).T
+    guess = reference_torque(model, angle, duration, n_steps, "smooth").reshape(-1, 1)
+    solution = solve_rest_to_rest(slew_manoeuvre(model, angle, duration), duration, n_steps, guess,
+                                  vibration_weight, smoothing, torque_limit, spectral_radius, ipopt_options,
+                                  verbose, what="slew OCP")
+    q, v = solution.q, solution.v
     return SlewSolution(
-        t_grid, np.array(solution.value(torque)).reshape(-1), q_value, v_value, stats["return_status"],
-        int(stats["iter_count"]), solve_time, float(solution.value(opti.f)),
-        float(abs(model.hub_angle(q_value[-1]) - angle)), float(abs(model.hub_rate(q_value[-1], v_value[-1]))),
-        float(model.vibration_energy(q_value[-1], v_value[-1])))
-
-
-def _genalpha_guess(model, torque, duration, spectral_radius):
-    """(q, v, a, abar, lambda) on the OCP grid from a generalized-alpha run with the given torque."""
-    assembled = model.assembled
-    grid = np.linspace(0.0, duration, torque.size + 1)
-    values = np.zeros((torque.size, 3))
-    values[:, 2] = torque
-    assembled.set_input("torque", InputSignal(grid, values))
-    solver = GeneralizedAlpha(spectral_radius)
-    states = [solver.init(assembled, 0.0)]
-    for k in range(torque.size):
-        states.append(solver.advance(assembled, states[-1], grid[k + 1], grid[k + 1] - grid[k]))
-    return [np.vstack([getattr(s, name) for s in states]) for name in ("q", "v", "a", "abar", "lam")]
-
-
-def _failure_message(opti) -> str:
-    stats = opti.stats()
-    iterations = stats.get("iterations", {})
-    violation = iterations.get("inf_pr", [np.nan])[-1] if iterations.get("inf_pr") else np.nan
-    dual = iterations.get("inf_du", [np.nan])[-1] if iterations.get("inf_du") else np.nan
-    return (f"IPOPT could not solve the slew OCP: return status '{stats.get('return_status', 'unknown')}' after "
-            f"{stats.get('iter_count', '?')} iterations; last constraint violation {violation:.3e}, "
-            f"dual infeasibility {dual:.3e}")
-
+        solution.t, solution.controls[:, 0], q, v, solution.status, solution.iterations, solution.solve_time,
+        solution.objective, float(abs(model.hub_angle(q[-1]) - angle)), float(abs(model.hub_rate(q[-1], v[-1]))),
+        float(model.vibration_energy(q[-1], v[-1])))
