@@ -38,6 +38,9 @@ def usage_error(capsys, argv) -> str:
     (["ocp", "slew", "--angle", "nan"], "argument --angle: must be a finite number, got nan"),
     (["ocp", "slew", "--weight", "-1"], "argument --weight: must be a number >= 0, got -1"),
     (["ocp", "slew", "--modes", "0"], "argument --modes: must be a positive integer, got 0"),
+    (["ocp", "arm", "--steps", "0"], "argument --steps: must be a positive integer, got 0"),
+    (["ocp", "arm", "--shoulder", "inf"], "argument --shoulder: must be a finite number, got inf"),
+    (["ocp", "arm", "--modes", "-1"], "argument --modes: must be a positive integer, got -1"),
     (["ocp", "swing"], "argument example: invalid choice: 'swing'"),
     (["ocp"], "the following arguments are required: example"),
     ([], "the following arguments are required: {run,compare,ocp}"),
@@ -75,6 +78,8 @@ def test_the_same_model_names_reach_the_comparison(monkeypatch, capsys, tmp_path
                              "(default: comparison)"]),
     (["ocp", "slew", "--help"], ["(default: 30.0)", "(default: 2.0)", "(default: 60)", "(default: bang-bang)",
                                  "(default: 4)"]),
+    (["ocp", "arm", "--help"], ["(default: 60.0)", "(default: 45.0)", "(default: 2.0)", "(default: 160)",
+                                "(default: 2)"]),
 ])
 def test_help_shows_the_defaults_in_every_subcommand(capsys, argv, defaults):
     with pytest.raises(SystemExit) as exit_info:

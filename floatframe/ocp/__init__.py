@@ -23,6 +23,7 @@ import numpy as np
 def ocp_main(argv: list[str]) -> int:
     """Command line of the OCP examples; returns the exit code."""
     from floatframe.cli import HELP_FORMAT, finite_float, non_negative_float, positive_float, positive_int
+    from floatframe.ocp.arm import ARM_MODES
 
     parser = argparse.ArgumentParser(prog="floatframe ocp", description="Optimal control examples.",
                                      formatter_class=HELP_FORMAT)
@@ -52,8 +53,7 @@ def ocp_main(argv: list[str]) -> int:
     arm.add_argument("--elbow", type=finite_float, default=45.0, help="target elbow angle [deg]")
     arm.add_argument("--duration", type=positive_float, default=2.0, help="manoeuvre time T [s]")
     arm.add_argument("--steps", type=positive_int, default=160, help="generalized-alpha steps (torque values) on [0, T]")
-    arm.add_argument("--modes", type=positive_int, default=None, help="modes of the reduced forearm (default: "
-                     "floatframe.ocp.arm.ARM_MODES)")
+    arm.add_argument("--modes", type=positive_int, default=ARM_MODES, help="clamped-root modes of the reduced forearm")
     arm.add_argument("--weight", type=non_negative_float, default=10.0, help="weight of the final vibration energy")
     arm.add_argument("--full-mesh-check", action="store_true",
                      help="also re-simulate both torques on the full FFRF mesh of the forearm")
@@ -67,10 +67,10 @@ def run_arm(arguments) -> int:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from floatframe.ocp.arm import ARM_MODES, arm_model, reference_torques, simulate_arm, solve_arm
+    from floatframe.ocp.arm import arm_model, reference_torques, simulate_arm, solve_arm
     from floatframe.ocp.transcription import OCPError
 
-    model = arm_model(modes=arguments.modes or ARM_MODES)
+    model = arm_model(modes=arguments.modes)
     target = np.radians([arguments.shoulder, arguments.elbow])
     duration, steps = arguments.duration, arguments.steps
     print(f"arm: reduced forearm ({model.forearm.modes.n_modes} modes), {model.assembled.n_coordinates} coordinates, "
