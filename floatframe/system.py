@@ -108,7 +108,7 @@ class System:
 
         ctx = Context(t=ca.SX.sym("t"), q=ca.SX.sym("q", n_coordinates), v=ca.SX.sym("v", n_coordinates),
                       a=ca.SX.sym("a", n_coordinates), lam=ca.SX.sym("lam", n_multipliers),
-                      q_reference=q_reference, system=self)
+                      q_reference=q_reference, system=self, q_initial=q_initial)
         ctx.project_rotation_rates([n.coordinate_indices[3:] for n in self.nodes if isinstance(n, NodeRigidBodyEP)])
         for item in [*self.nodes, *self.objects, *self.loads]:
             item.add_terms(ctx)

@@ -123,6 +123,7 @@ class Context:
     lam: ca.SX
     q_reference: np.ndarray
     system: object = None
+    q_initial: np.ndarray = None                     # the initial coordinates (change from reference)
     lhs: list = field(default_factory=list)          # (index array, SX terms) added to R
     constraints: dict = field(default_factory=dict)  # component -> SX constraint vector
     velocity_constraints: dict = field(default_factory=dict)  # component -> its index-2 form, see below
@@ -150,6 +151,10 @@ class Context:
 
     def multipliers(self, component) -> ca.SX:
         return self.lam[component.multiplier_indices]
+
+    def initial_value(self, expression: ca.SX) -> ca.DM:
+        """The value of an expression of q alone at the initial coordinates, as a constant."""
+        return ca.evalf(ca.substitute(expression, self.q, ca.DM(self.q_initial)))
 
     def time_derivative(self, expression: ca.SX) -> ca.SX:
         """d/dt of an expression of (q, t), by AD along the kinematic velocity.

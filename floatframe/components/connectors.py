@@ -35,16 +35,24 @@ class Connector(Component):
 
 
 class CoordinateConstraint(Connector):
-    """factor1 * q_m1 - q_m0 - offset = 0 for two single-coordinate markers (Exudyn's ``factor1``)."""
+    """factor1 * q_m1 - q_m0 - offset = 0 for two single-coordinate markers (Exudyn's ``factor1``).
+
+    ``velocity_level=True`` (Exudyn's velocityLevel): factor1 * q_m1_t - q_m0_t - offset = 0 [offset in 1/s],
+    imposed as its integral from the initial state, factor1 (q_m1 - q_m1(0)) - (q_m0 - q_m0(0)) - offset t = 0
+    (t from 0): the same motion and multiplier, without drift of the positions. ``active=False``
+    (activeConnector) removes the equation; fixed at assembly.
+    """
 
     type_name = "CoordinateConstraint"
     marker_kinds = ("coordinates",)
-    n_constraints = 1
 
-    def __init__(self, marker_numbers, offset=0.0, factor1=1.0, name=""):
+    def __init__(self, marker_numbers, offset=0.0, factor1=1.0, name="", *, velocity_level=False, active=True):
         super().__init__(marker_numbers, name)
         self.offset = self.vector(offset, 1, "offset", symbolic=True)
         self.factor1 = self.vector(factor1, 1, "factor1", symbolic=True)
+        self.velocity_level = bool(velocity_level)
+        self.active = fixed_active_flag(self, active)
+        self.n_constraints = 1 if self.active else 0
 
     def connect(self, system):
         super().connect(system)
@@ -53,14 +61,17 @@ class CoordinateConstraint(Connector):
                 raise self.error(f"marker_numbers[{i}] ({marker.label}) must be a single-coordinate marker")
 
     def add_terms(self, ctx):
-        q0, q1 = (m.coordinates(ctx) for m in self.markers)
-        ctx.add_constraint(self, ctx.value(self.factor1) * q1 - q0 - ctx.value(self.offset))
+        if not self.active:
+            return
+        q0, q1 = (_from_initial_state(ctx, m.coordinates(ctx), self.velocity_level) for m in self.markers)
+        offset = ctx.value(self.offset) * (ctx.t if self.velocity_level else 1.0)
+        ctx.add_constraint(self, ctx.value(self.factor1) * q1 - q0 - offset)
 
     def output(self, ctx, variable):
-        """Displacement q_m1 - q_m0 and Velocity (without factor1, as Exudyn's), Force lambda."""
+        """Displacement q_m1 - q_m0 and Velocity (without factor1, as Exudyn's), Force lambda (0 if inactive)."""
         q0, q1 = (m.coordinates(ctx) for m in self.markers)
         outputs = {"Displacement": lambda: q1 - q0, "Velocity": lambda: ctx.time_derivative(q1 - q0),
-                   "Force": lambda: ctx.multipliers(self)}
+                   "Force": lambda: ctx.multipliers(self) if self.active else ca.SX.zeros(1)}
         if variable not in outputs:
             raise self.error(f"has no output variable '{variable}'; available: {sorted(outputs)}")
         return outputs[variable]()
@@ -71,12 +82,16 @@ class CoordinateVectorConstraint(Connector):
 
     With an ObjectODE2Coordinates marker on an FFRF body and the scaling [0, 0, Phi_t^T M] and
     [0, 0, x_ref~^T M] (zero on the rigid node's 7 coordinates) this imposes the Tisserand frame.
+
+    ``velocity_level=True`` (Exudyn's velocityLevel): the same equations on the velocities, imposed as their
+    integral from the initial state, as for :class:`CoordinateConstraint`; ``active=False`` removes them.
     """
 
     type_name = "CoordinateVectorConstraint"
     marker_kinds = ("coordinates",)
 
-    def __init__(self, marker_numbers, scaling_marker0, scaling_marker1, offset=None, name=""):
+    def __init__(self, marker_numbers, scaling_marker0, scaling_marker1, offset=None, name="", *,
+                 velocity_level=False, active=True):
         super().__init__(marker_numbers, name)
         self.scaling_marker0 = np.atleast_2d(np.asarray(scaling_marker0, dtype=float))
         self.scaling_marker1 = np.atleast_2d(np.asarray(scaling_marker1, dtype=float))
@@ -86,9 +101,11 @@ class CoordinateVectorConstraint(Connector):
                 raise self.error(f"{what} has {matrix.shape[0]} rows, the other scaling matrix {m}")
             if not np.all(np.isfinite(matrix)):
                 raise self.error(f"{what} contains NaN or inf")
-        self.n_constraints = m
         no_offset = offset is None or (not isinstance(offset, Parameter) and np.size(offset) == 0)
         self.offset = self.vector(np.zeros(m) if no_offset else offset, m, "offset", symbolic=True)
+        self.velocity_level = bool(velocity_level)
+        self.active = fixed_active_flag(self, active)
+        self.n_constraints = m if self.active else 0
 
     def connect(self, system):
         super().connect(system)
@@ -99,11 +116,26 @@ class CoordinateVectorConstraint(Connector):
                                  f"{n} coordinates")
 
     def add_terms(self, ctx):
-        equations = -ctx.value(self.offset)
+        if not self.active:
+            return
+        equations = -ctx.value(self.offset) * (ctx.t if self.velocity_level else 1.0)
         for sign, marker, matrix in zip((-1.0, 1.0), self.markers, (self.scaling_marker0, self.scaling_marker1)):
             if matrix.size:
-                equations = equations + sign * (ca.DM(matrix) @ marker.coordinates(ctx))
+                coordinates = _from_initial_state(ctx, marker.coordinates(ctx), self.velocity_level)
+                equations = equations + sign * (ca.DM(matrix) @ coordinates)
         ctx.add_constraint(self, equations)
+
+
+def _from_initial_state(ctx, coordinates, velocity_level):
+    """The coordinates, or (velocity level) their change from the initial state q(0)."""
+    return coordinates - ctx.initial_value(coordinates) if velocity_level else coordinates
+
+
+def fixed_active_flag(component, active) -> bool:
+    """``active`` of a constraint: True or False, fixed at assembly (it sets the number of equations)."""
+    if isinstance(active, Parameter) or not isinstance(active, (bool, np.bool_, int)) or active not in (0, 1):
+        raise component.error(f"active must be True or False (fixed at assembly), got {active!r}")
+    return bool(active)
 
 
 def coordinate_count(marker) -> int:
@@ -212,19 +244,23 @@ class SphericalJoint(Connector):
 
     With C = x1 - x0 the constraint force C_q^T lambda on the left-hand side acts as +lambda on marker 0
     and -lambda on marker 1. The output ``Force`` is lambda, the force on marker 0 (as Exudyn's).
+    ``active=False`` (activeConnector) removes the equations (Force 0); fixed at assembly.
     """
 
     type_name = "SphericalJoint"
 
-    def __init__(self, marker_numbers, constrained_axes=(1, 1, 1), name=""):
+    def __init__(self, marker_numbers, constrained_axes=(1, 1, 1), name="", *, active=True):
         super().__init__(marker_numbers, name)
         axes = np.asarray(constrained_axes, dtype=int).reshape(-1)
         if axes.size != 3 or not set(axes.tolist()) <= {0, 1}:
             raise self.error(f"constrained_axes must be three flags 0/1, got {constrained_axes!r}")
-        self.constrained_axes = [i for i in range(3) if axes[i]]
+        self.active = fixed_active_flag(self, active)
+        self.constrained_axes = [i for i in range(3) if axes[i]] if self.active else []
         self.n_constraints = len(self.constrained_axes)
 
     def add_terms(self, ctx):
+        if not self.active:
+            return
         x0, x1 = (m.position(ctx) for m in self.markers)
         ctx.add_constraint(self, (x1 - x0)[self.constrained_axes])
         if any(m.has_index2_velocity for m in self.markers):  # a point on a rigid body: Exudyn's index-2 form

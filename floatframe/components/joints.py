@@ -21,8 +21,7 @@ import casadi as ca
 import numpy as np
 
 from floatframe import rotations
-from floatframe.components.connectors import Connector, _JointFrameMixin
-from floatframe.parameters import Parameter
+from floatframe.components.connectors import Connector, _JointFrameMixin, fixed_active_flag
 
 
 def _rotation_rows(constrained):
@@ -70,9 +69,7 @@ class GenericJoint(_JointFrameMixin, Connector):
         self.constrained_axes = [int(value) for value in axes.tolist()]
         self._set_joint_rotations(rotation_marker0, rotation_marker1)
         self.offset = self.vector(offset, 6, "offset", symbolic="input")
-        if isinstance(active, Parameter) or not isinstance(active, (bool, np.bool_, int)) or active not in (0, 1):
-            raise self.error(f"active must be True or False (fixed at assembly), got {active!r}")
-        self.active = bool(active)
+        self.active = fixed_active_flag(self, active)
         self.translation_rows = [k for k in range(3) if self.constrained_axes[k]] if self.active else []
         self.rotation_rows = _rotation_rows(self.constrained_axes[3:]) if self.active else []
         self.n_constraints = len(self.translation_rows) + len(self.rotation_rows)

@@ -24,7 +24,7 @@ import numpy as np
 
 import floatframe.components as fc
 from floatframe.exudyn._names import ExudynLayerError, unknown
-from floatframe.exudyn._translate import (check_active, check_position_level, check_unset, fe_matrix, is_unset, label,
+from floatframe.exudyn._translate import (check_unset, fe_matrix, is_unset, label,
                                           live_parameter_name, live_value, load_value, sensor_output, unsupported)
 from floatframe.parameters import Input
 
@@ -346,11 +346,10 @@ def ObjectFFRFreducedOrder(item, number, mbs):
     deprecated=dict(factorValue1="factor1"), live=("offset", "factor1"),
     outputs=dict(object=("Displacement", "Velocity", "Force")))
 def ObjectConnectorCoordinate(item, number, mbs):
-    check_active(item, number)
     check_unset(item, number, "offsetUserFunction", "offsetUserFunction_t")
-    check_position_level(item, number)
     return fc.CoordinateConstraint(item.markerNumbers, live_value(item, number, "offset"),
-                                   live_value(item, number, "factor1"), name=item.name)
+                                   live_value(item, number, "factor1"), name=item.name,
+                                   velocity_level=item.velocityLevel, active=item.activeConnector)
 
 
 @register("ObjectConnectorCoordinateVector", "object", "ConnectorCoordinateVector", dict(
@@ -358,12 +357,11 @@ def ObjectConnectorCoordinate(item, number, mbs):
     offset=[], velocityLevel=False, constraintUserFunction=0, jacobianUserFunction=0, activeConnector=True),
     short="CoordinateVectorConstraint")
 def ObjectConnectorCoordinateVector(item, number, mbs):
-    check_active(item, number)
     check_unset(item, number, "quadraticTermMarker0", "quadraticTermMarker1", "constraintUserFunction",
                 "jacobianUserFunction")
-    check_position_level(item, number)
     return fc.CoordinateVectorConstraint(item.markerNumbers, np.asarray(item.scalingMarker0, dtype=float),
-                                         np.asarray(item.scalingMarker1, dtype=float), item.offset, name=item.name)
+                                         np.asarray(item.scalingMarker1, dtype=float), item.offset, name=item.name,
+                                         velocity_level=item.velocityLevel, active=item.activeConnector)
 
 
 @register("ObjectConnectorCartesianSpringDamper", "object", "ConnectorCartesianSpringDamper", dict(
@@ -525,8 +523,8 @@ def ObjectConnectorTorsionalSpringDamper(item, number, mbs):
     markerNumbers=[-1, -1], constrainedAxes=[1, 1, 1], activeConnector=True), short="SphericalJoint",
     outputs=dict(object=("Position", "Displacement", "Velocity", "Force")))
 def ObjectJointSpherical(item, number, mbs):
-    check_active(item, number)
-    return fc.SphericalJoint(item.markerNumbers, item.constrainedAxes, name=item.name)
+    return fc.SphericalJoint(item.markerNumbers, item.constrainedAxes, name=item.name,
+                             active=item.activeConnector)
 
 
 # joints between rigid markers: ObjectJointGeneric, ObjectJointRevoluteZ, ObjectJointPrismaticX (parameters in

@@ -56,16 +56,6 @@ def check_unset(item, number, *parameters):
             raise unsupported(item, number, parameter)
 
 
-def check_active(item, number):
-    if not item.activeConnector:
-        raise unsupported(item, number, "activeConnector", "is not supported: connectors are always active")
-
-
-def check_position_level(item, number):
-    if item.velocityLevel:
-        raise unsupported(item, number, "velocityLevel", "is not supported: constraints are on position level")
-
-
 def fe_matrix(value):
     """A MatrixContainer, scipy.sparse matrix or array as what ObjectFFRF takes (None if unset)."""
     if is_unset(value):
