@@ -43,6 +43,7 @@ import os
 import re
 import sys
 import time
+import traceback
 
 import casadi as ca
 import numpy as np
@@ -60,7 +61,9 @@ IDAS_FAILURES = {
     "IDA_TOO_MUCH_ACC": "the requested accuracy cannot be reached (tolerances too tight)",
     "IDA_ERR_FAIL": "the error test failed repeatedly or the step size reached its minimum "
                     "(a singularity, or a discontinuity in the model)",
-    "IDA_CONV_FAIL": "the Newton iteration failed to converge repeatedly",
+    "IDA_CONV_FAIL": "the Newton iteration failed to converge repeatedly (a discontinuity or singular "
+                     "configuration, or Newton tolerances of a and lambda below their rounding error: see "
+                     "algebraic_scale)",
     "IDA_LSETUP_FAIL": "the linear solver setup failed (singular iteration matrix: redundant constraints or "
                        "coordinates without mass)",
     "IDA_LSOLVE_FAIL": "the linear solve failed (singular iteration matrix: redundant constraints or "
@@ -76,7 +79,7 @@ class IDAS:
 
     Parameters
     ----------
-    rtol, atol : IDAS relative and absolute tolerances (on q, v, a and lambda).
+    rtol, atol : IDAS relative and absolute tolerances (on q and v; on a and lambda see ``algebraic_scale``).
     max_step : largest internal step [s] (None: no limit).
     linear_solver : CasADi linear solver plugin for the Newton systems, e.g. ``"csparse"``; ``"auto"``:
         csparse up to ``SMALL_SYSTEM`` unknowns of the DAE, MUMPS above.
@@ -234,6 +237,23 @@ class IDAS:
         if pre_step is not None and self.drift != "projection":
             raise ValueError(f"{owner}: pre_step needs drift='projection' (drift={self.drift!r} integrates the "
                              f"whole grid in one IDAS call)")
+        try:
+            return self._solve(system, t_grid, progress, store_every, q0, v0, pre_step)
+        except SolverError as failure:
+            self._release(system, failure)
+            raise
+
+    def _release(self, system, failure=None):
+        """Free the MUMPS-based integrators (MUMPS prints a banner on stdout when freed), also those that
+        the frames of a failure's traceback (and of the CasADi error behind it) hold."""
+        if self.linear_solver_for(system) == "mumps":
+            with _quiet_stdout():
+                while failure is not None:
+                    traceback.clear_frames(failure.__traceback__)
+                    failure = failure.__context__
+                self._cache = {}
+
+    def _solve(self, system, t_grid, progress, store_every, q0, v0, pre_step) -> SimulationResult:
         self.statistics = SolverStatistics()
         started = time.perf_counter()
         state = self.consistent_state(system, t_grid[0], system.q_initial if q0 is None else q0,
@@ -279,10 +299,8 @@ class IDAS:
                 if stopped:
                     break
         self.statistics.solve_time = time.perf_counter() - started - setup_time
-        if self.linear_solver_for(system) == "mumps":   # MUMPS prints a banner on stdout when it is freed
-            with _quiet_stdout():
-                integrator = self._cache = None
-            self._cache = {}
+        integrator = None
+        self._release(system)
         position, velocity = constraint_violation(system, stored)
         info = dict(rtol=self.rtol, atol=self.atol, max_step=self.max_step, linear_solver=self.linear_solver_for(system),
                     drift=self.drift, baumgarte=self.baumgarte, setup_time=setup_time,

@@ -53,7 +53,7 @@ def test_rounding_error_of_a_and_lambda_against_the_newton_threshold(rotor):
 @pytest.mark.slow
 def test_without_the_scale_idas_fails_at_the_first_step(rotor):
     _, system = rotor
-    with pytest.raises(SolverError, match="IDA_CONV_FAIL") as failure:
+    with pytest.raises(SolverError, match="IDA_CONV_FAIL.*algebraic_scale") as failure:
         IDAS(rtol=1e-10, atol=1e-13, algebraic_scale=False, drift="none").solve(system, GRID[:2])
     assert failure.value.time < 1e-12
 
