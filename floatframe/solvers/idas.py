@@ -299,7 +299,8 @@ class IDAS:
                 if stopped:
                     break
         self.statistics.solve_time = time.perf_counter() - started - setup_time
-        integrator = None
+        with _quiet_stdout():   # frees this run's integrator: MUMPS prints a banner on stdout then
+            integrator = None
         self._release(system)
         position, velocity = constraint_violation(system, stored)
         info = dict(rtol=self.rtol, atol=self.atol, max_step=self.max_step, linear_solver=self.linear_solver_for(system),
