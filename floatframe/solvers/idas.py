@@ -38,6 +38,7 @@ projection mode therefore integrates y = x - (t - t_k) x'_k over each output int
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import io
 import os
 import re
@@ -408,7 +409,8 @@ def _minimum_norm_correction(system, t, jacobian, right, what) -> np.ndarray:
 
 @contextlib.contextmanager
 def _quiet_stdout():
-    """Send the C-level standard output (file descriptor 1) to /dev/null inside the block."""
+    """Send the C-level standard output (file descriptor 1) to /dev/null inside the block; buffered native
+    output is flushed before the descriptor is restored (else it would reach the terminal at exit)."""
     sys.stdout.flush()
     saved = os.dup(1)
     try:
@@ -416,8 +418,23 @@ def _quiet_stdout():
             os.dup2(null.fileno(), 1)
             yield
     finally:
+        _flush_native_output()
         os.dup2(saved, 1)
         os.close(saved)
+
+
+def _flush_native_output():
+    """Flush C's stdio buffers and those of the Fortran runtime (MUMPS writes through it) where loaded."""
+    ctypes.CDLL(None).fflush(None)
+    try:
+        with open("/proc/self/maps") as maps:
+            runtimes = {line.split()[-1] for line in maps if "libgfortran" in line}
+    except OSError:   # not Linux
+        return
+    for runtime in runtimes:
+        flush = getattr(ctypes.CDLL(runtime), "_gfortran_flush_i4", None)
+        if flush is not None:
+            flush(None)   # a null unit flushes all units
 
 
 def _max_abs(values) -> float:
