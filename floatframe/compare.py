@@ -25,6 +25,7 @@ import numpy as np
 from tqdm import tqdm
 
 from floatframe.solvers.genalpha import GeneralizedAlpha
+from floatframe.solvers.genalpha_ggl import GeneralizedAlphaGGL
 from floatframe.solvers.idas import IDAS, constraint_violation
 from floatframe.solvers.newmark import Newmark, Trapezoidal
 from floatframe.solvers.result import SolverError
@@ -34,7 +35,8 @@ SOLVERS = {
     "idas": (lambda rtol: IDAS(rtol=rtol, atol=rtol * 1e-3, drift="projection"), "rtol"),
     "idas-baumgarte": (lambda rtol: IDAS(rtol=rtol, atol=rtol * 1e-3, drift="baumgarte"), "rtol"),
     "genalpha": (lambda h: GeneralizedAlpha(0.5, modified_newton=True), "h"),
-    "genalpha-index2": (lambda h: GeneralizedAlpha(0.5, modified_newton=True, index=2), "h"),
+    "genalpha-index2": (lambda h: GeneralizedAlphaGGL(0.5, modified_newton=True), "h"),
+    "genalpha-velocity": (lambda h: GeneralizedAlpha(0.5, modified_newton=True, index=2), "h"),
     "trapezoidal": (lambda h: Trapezoidal(modified_newton=True), "h"),
     "newmark": (lambda h: Newmark(0.6, modified_newton=True), "h"),
 }

@@ -100,6 +100,11 @@ class GeneralizedAlpha:
         self.statistics = SolverStatistics()
         self._factorization = None
 
+    @property
+    def position_rows(self) -> bool:
+        """Whether the Newton rows hold C / beta' (whose rounding error sets the floor of the stopping test)."""
+        return self.index == 3
+
     # --- start ------------------------------------------------------------------------------
     def init(self, system, t0: float = 0.0, q=None, v=None, accelerations=None, multipliers=None) -> State:
         """Initial state at t0: coordinates q, velocities v (default: the system's initial values).
@@ -149,7 +154,7 @@ class GeneralizedAlpha:
         # updates of a below the rounding error of the scaled constraint rows cannot be resolved
         coordinate_scale = np.abs(state.q + system.q_reference).max(initial=0.0) + 1.0
         roundoff = 10 * EPS * coordinate_scale * math.sqrt(max(system.n_multipliers, 1)) / (
-            c_q if self.index == 3 else c_v)
+            c_q if self.position_rows else c_v)
         for iteration in range(1, self.max_iterations + 1):
             stats.residual_evaluations += 1
             residual = None

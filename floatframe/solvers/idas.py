@@ -18,7 +18,18 @@ chosen by the user:
 
 floatframe computes consistent initial values (q, v projected, then a, lambda from the
 acceleration-level system) and gives IDAS the matching x' = (v, a); IDAS' own ``calc_ic`` is off.
-CasADi passes the exact sparse Jacobian of the DAE to IDAS; the linear solver is ``csparse`` by default.
+CasADi passes the exact sparse Jacobian of the DAE to IDAS; the linear solver is ``csparse`` for small
+systems and MUMPS for large ones (``linear_solver="auto"``).
+
+Tolerances of the algebraic states. ``suppress_algebraic`` leaves a and lambda out of IDAS' local error
+test, but IDAS' Newton iteration still stops only when the correction of every unknown, a and lambda
+included, is below its tolerance rtol |y_i| + atol. On a flexible body a and lambda cannot be resolved
+that finely: the residual sums inertial and elastic forces of 1e4-1e9 (N, N/m) whose rounding error
+alone moves a near-zero acceleration by more than rtol |a_i| + atol at rtol = 1e-10, so every Newton
+iteration fails (IDA_CONV_FAIL at t ~ 0). With ``algebraic_scale=True`` (default) a is measured against
+the largest initial acceleration and lambda against the largest force divided by the largest entry of
+C_q: atol_a = atol + rtol max|a0|, atol_lambda = atol + rtol F0 / max|C_q| (F0 = max(|R(q0, v0, 0, 0)|,
+|M a0|)), which leaves q and v, and so the accuracy, as they were.
 
 On a restart the derivative x' changes, but IDAS takes it only when the integrator is built. The
 projection mode therefore integrates y = x - (t - t_k) x'_k over each output interval [t_k, t_k+1]
@@ -27,9 +38,13 @@ projection mode therefore integrates y = x - (t - t_k) x'_k over each output int
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import io
+import os
 import re
+import sys
 import time
+import traceback
 
 import casadi as ca
 import numpy as np
@@ -41,12 +56,15 @@ from floatframe.solvers.linear import consistent_accelerations, singular_cause, 
 from floatframe.solvers.result import SimulationResult, SolverError, SolverStatistics, time_grid, wants_stop
 
 DRIFT_CONTROLS = ("projection", "baumgarte", "none")
+SMALL_SYSTEM = 500   # unknowns (q, v, a, lambda) up to which linear_solver="auto" takes csparse
 IDAS_FAILURES = {
     "IDA_TOO_MUCH_WORK": "max_num_steps internal steps were taken before the next output time",
     "IDA_TOO_MUCH_ACC": "the requested accuracy cannot be reached (tolerances too tight)",
     "IDA_ERR_FAIL": "the error test failed repeatedly or the step size reached its minimum "
                     "(a singularity, or a discontinuity in the model)",
-    "IDA_CONV_FAIL": "the Newton iteration failed to converge repeatedly",
+    "IDA_CONV_FAIL": "the Newton iteration failed to converge repeatedly (a discontinuity or singular "
+                     "configuration, or Newton tolerances of a and lambda below their rounding error: see "
+                     "algebraic_scale)",
     "IDA_LSETUP_FAIL": "the linear solver setup failed (singular iteration matrix: redundant constraints or "
                        "coordinates without mass)",
     "IDA_LSOLVE_FAIL": "the linear solve failed (singular iteration matrix: redundant constraints or "
@@ -62,9 +80,10 @@ class IDAS:
 
     Parameters
     ----------
-    rtol, atol : IDAS relative and absolute tolerances (on q, v, a and lambda).
+    rtol, atol : IDAS relative and absolute tolerances (on q and v; on a and lambda see ``algebraic_scale``).
     max_step : largest internal step [s] (None: no limit).
-    linear_solver : CasADi linear solver plugin for the Newton systems, e.g. ``"csparse"``.
+    linear_solver : CasADi linear solver plugin for the Newton systems, e.g. ``"csparse"``; ``"auto"``:
+        csparse up to ``SMALL_SYSTEM`` unknowns of the DAE, MUMPS above.
     drift : ``"projection"``, ``"baumgarte"`` or ``"none"`` (see the module docstring).
     baumgarte : (alpha, beta) [1/s] of the Baumgarte terms 2 alpha dC/dt + beta^2 C.
     max_num_steps : internal steps allowed per output interval.
@@ -72,14 +91,16 @@ class IDAS:
         coordinate (velocity) scale.
     max_projection_iterations : Gauss-Newton iterations of the position projection.
     suppress_algebraic : leave a and lambda out of IDAS' local error test (they follow from q and v).
+    algebraic_scale : measure the Newton corrections of a and lambda against the size of the initial
+        accelerations and forces (see the module docstring); False: against rtol |y_i| + atol.
     """
 
     name = "idas"
     order = 5   # the highest BDF order; IDAS varies the order from 1 to 5
 
-    def __init__(self, rtol=1e-6, atol=1e-8, max_step=None, linear_solver="csparse", drift="projection",
+    def __init__(self, rtol=1e-6, atol=1e-8, max_step=None, linear_solver="auto", drift="projection",
                  baumgarte=(10.0, 10.0), max_num_steps=100_000, projection_tolerance=1e-12,
-                 max_projection_iterations=20, suppress_algebraic=True):
+                 max_projection_iterations=20, suppress_algebraic=True, algebraic_scale=True):
         if drift not in DRIFT_CONTROLS:
             raise ValueError(f"IDAS: drift must be one of {DRIFT_CONTROLS}, got {drift!r}")
         if not (rtol > 0 and atol > 0):
@@ -95,6 +116,7 @@ class IDAS:
         self.projection_tolerance = projection_tolerance
         self.max_projection_iterations = max_projection_iterations
         self.suppress_algebraic = bool(suppress_algebraic)
+        self.algebraic_scale = bool(algebraic_scale)
         self.statistics = SolverStatistics()
         self._cache = {}
 
@@ -139,9 +161,32 @@ class IDAS:
         return v + _minimum_norm_correction(system, t, jacobian, -system.constraint_velocity(t, q, v),
                                             "velocity projection")
 
+    def tolerances(self, system, state: State) -> np.ndarray:
+        """Absolute tolerances (3n + m,) of (q, v, a, lambda): atol, with ``algebraic_scale`` plus rtol times
+        the scale of a and of lambda at ``state`` (see the module docstring)."""
+        n, m = system.n_coordinates, system.n_multipliers
+        tolerances = np.full(3 * n + m, self.atol)
+        if not self.algebraic_scale:
+            return tolerances
+        t, q, v = state.t, state.q, state.v
+        force = max(_max_abs(system.residual(t, q, v, np.zeros(n), np.zeros(m))),
+                    _max_abs(system.mass_matrix(t, q, v) @ state.a))
+        tolerances[2 * n:3 * n] += self.rtol * _max_abs(state.a)
+        if m:
+            jacobian = _max_abs(system.constraint_jacobian(t, q).data)
+            tolerances[3 * n:] += self.rtol * force / jacobian if jacobian > 0 else 0.0
+        return tolerances
+
+    def linear_solver_for(self, system) -> str:
+        """The CasADi linear solver plugin: ``linear_solver``, or for "auto" by the size of the DAE."""
+        if self.linear_solver != "auto":
+            return self.linear_solver
+        return "csparse" if 3 * system.n_coordinates + system.n_multipliers <= SMALL_SYSTEM else "mumps"
+
     # --- the index-1 DAE ----------------------------------------------------------------------
-    def _integrator(self, system, shifted: bool, t0: float, t_out, xdot0):
-        """casadi IDAS integrator of the index-1 DAE; shifted: over [0, H] for y = x - tau x'_k."""
+    def _integrator(self, system, shifted: bool, t0: float, t_out, xdot0, tolerances):
+        """casadi IDAS integrator of the index-1 DAE; shifted: over [0, H] for y = x - tau x'_k;
+        ``tolerances``: the absolute tolerances of (q, v, a, lambda)."""
         symbol = ca.MX  # the residual enters with the core's exact blocked Jacobian (an MX Function)
         n, m = system.n_coordinates, system.n_multipliers
         parameters = system.parameter_vector() if getattr(system, "parameters", None) else np.zeros(0)
@@ -156,11 +201,16 @@ class IDAS:
 
         ode, alg = index1_equations(system, t, q, v, a, lam, u, model_p, self.baumgarte)
         ode = ode - (shift[1:] if shifted else 0)
-        options = {"calc_ic": False, "reltol": self.rtol, "abstol": self.atol, "linear_solver": self.linear_solver,
-                   "max_num_steps": self.max_num_steps, "suppress_algebraic": self.suppress_algebraic, "init_xdot": list(np.zeros(2 * n) if shifted else xdot0)}
+        options = {"calc_ic": False, "reltol": self.rtol, "abstolv": list(tolerances),
+                   "linear_solver": self.linear_solver_for(system), "max_num_steps": self.max_num_steps,
+                   "suppress_algebraic": self.suppress_algebraic,
+                   "init_xdot": list(np.zeros(2 * n) if shifted else xdot0)}
         if self.max_step is not None:
             options["max_step_size"] = float(self.max_step)
-        dae = {"t": tau, "x": x, "z": z, "p": p_all, "ode": ode, "alg": alg}
+        # one batch of directional derivatives for the whole DAE Jacobian: each batch evaluates the exact
+        # residual Jacobian once (the rotor-disc's DAE Jacobian took 0.17 s in batches of 64, 0.024 s in one)
+        dae = ca.Function("dae", [tau, x, z, p_all, symbol(0, 1)], [ode, alg, symbol(0, 1), symbol(0, 1)],
+                          ca.dyn_in(), ca.dyn_out(), {"max_num_dir": 3 * n + m + 1})
         try:
             return ca.integrator("idas", "idas", dae, t0, list(t_out), options), parameters
         except RuntimeError as exc:
@@ -188,6 +238,23 @@ class IDAS:
         if pre_step is not None and self.drift != "projection":
             raise ValueError(f"{owner}: pre_step needs drift='projection' (drift={self.drift!r} integrates the "
                              f"whole grid in one IDAS call)")
+        try:
+            return self._solve(system, t_grid, progress, store_every, q0, v0, pre_step)
+        except SolverError as failure:
+            self._release(system, failure)
+            raise
+
+    def _release(self, system, failure=None):
+        """Free the MUMPS-based integrators (MUMPS prints a banner on stdout when freed), also those that
+        the frames of a failure's traceback (and of the CasADi error behind it) hold."""
+        if self.linear_solver_for(system) == "mumps":
+            with _quiet_stdout():
+                while failure is not None:
+                    traceback.clear_frames(failure.__traceback__)
+                    failure = failure.__context__
+                self._cache = {}
+
+    def _solve(self, system, t_grid, progress, store_every, q0, v0, pre_step) -> SimulationResult:
         self.statistics = SolverStatistics()
         started = time.perf_counter()
         state = self.consistent_state(system, t_grid[0], system.q_initial if q0 is None else q0,
@@ -197,10 +264,11 @@ class IDAS:
         drift_before_projection = [0.0, 0.0]
         stored = [state]
         setup_time = 0.0
+        tolerances = self.tolerances(system, state)
         if self.drift != "projection":
             built = time.perf_counter()
             integrator, parameters = self._integrator(system, False, t_grid[0], t_grid[1:],
-                                                      np.concatenate([state.v, state.a]))
+                                                      np.concatenate([state.v, state.a]), tolerances)
             setup_time += time.perf_counter() - built
             xf, zf = self._call(integrator, system, t_grid[0], np.concatenate([state.q, state.v]),
                                 np.concatenate([state.a, state.lam]), parameters)
@@ -212,10 +280,10 @@ class IDAS:
                 stopped = pre_step is not None and wants_stop(pre_step(t_grid[k], state))
                 interval = t_grid[k] - t_grid[k - 1]
                 key = (id(system), round(interval, 15), tuple(system.parameter_vector()) if getattr(system, "parameters", None) else (), self.rtol, self.atol, self.max_step, self.linear_solver,
-                       self.max_num_steps)
+                       self.max_num_steps, tolerances.tobytes())
                 if key not in self._cache:
                     built = time.perf_counter()
-                    self._cache = {key: self._integrator(system, True, 0.0, [interval], None)}
+                    self._cache = {key: self._integrator(system, True, 0.0, [interval], None, tolerances)}
                     setup_time += time.perf_counter() - built
                 xdot = np.concatenate([state.v, state.a])
                 integrator, parameters = self._cache[key]
@@ -232,8 +300,11 @@ class IDAS:
                 if stopped:
                     break
         self.statistics.solve_time = time.perf_counter() - started - setup_time
+        with _quiet_stdout():   # frees this run's integrator: MUMPS prints a banner on stdout then
+            integrator = None
+        self._release(system)
         position, velocity = constraint_violation(system, stored)
-        info = dict(rtol=self.rtol, atol=self.atol, max_step=self.max_step, linear_solver=self.linear_solver,
+        info = dict(rtol=self.rtol, atol=self.atol, max_step=self.max_step, linear_solver=self.linear_solver_for(system),
                     drift=self.drift, baumgarte=self.baumgarte, setup_time=setup_time,
                     position_violation=position, velocity_violation=velocity)
         if self.drift == "projection":
@@ -334,6 +405,36 @@ def _minimum_norm_correction(system, t, jacobian, right, what) -> np.ndarray:
     n = system.n_coordinates
     matrix = sp.bmat([[sp.identity(n), jacobian.T], [jacobian, None]], format="csc")
     return solve_or_explain(system, t, matrix, np.concatenate([np.zeros(n), right]), what, "idas")[:n]
+
+
+@contextlib.contextmanager
+def _quiet_stdout():
+    """Send the C-level standard output (file descriptor 1) to /dev/null inside the block; buffered native
+    output is flushed before the descriptor is restored (else it would reach the terminal at exit)."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "w") as null:
+            os.dup2(null.fileno(), 1)
+            yield
+    finally:
+        _flush_native_output()
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
+def _flush_native_output():
+    """Flush C's stdio buffers and those of the Fortran runtime (MUMPS writes through it) where loaded."""
+    ctypes.CDLL(None).fflush(None)
+    try:
+        with open("/proc/self/maps") as maps:
+            runtimes = {line.split()[-1] for line in maps if "libgfortran" in line}
+    except OSError:   # not Linux
+        return
+    for runtime in runtimes:
+        flush = getattr(ctypes.CDLL(runtime), "_gfortran_flush_i4", None)
+        if flush is not None:
+            flush(None)   # a null unit flushes all units
 
 
 def _max_abs(values) -> float:
