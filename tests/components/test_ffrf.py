@@ -145,11 +145,11 @@ def momenta(body, mesh, q, v):
     return impulses.sum(axis=0), np.cross(positions, impulses).sum(axis=0)
 
 
-def drifts(steps, t_end):
+def drifts(steps, t_end, solver=None):
     system = ff.System()
     body, mesh = small_beam(system, angular_velocity=(3.0, -2.0, 40.0), velocity=(1.0, 2.0, -0.5))
     add_tisserand_frame(system, body)
-    result = ff.GeneralizedAlpha(spectral_radius=1.0).solve(system.assemble(), t_end, steps)
+    result = (solver or ff.GeneralizedAlpha(spectral_radius=1.0)).solve(system.assemble(), t_end, steps)
     linear0, angular0 = momenta(body, mesh, result.q[0], result.v[0])
     rigid = body.rigid_node.coordinate_indices[3:]
     linear_drift = angular_drift = norm_error = 0.0
@@ -172,6 +172,18 @@ def test_free_floating_undamped_body_keeps_momenta_and_euler_parameter_norm():
     assert deformation > 1e-9  # it deforms while it spins: the test is not trivially rigid
     coarse_linear, coarse_angular, _, _ = drifts(200, 0.005)
     assert coarse_linear / linear > 3.5 and coarse_angular / angular > 3.5  # second order in h
+
+
+@pytest.mark.slow
+def test_the_stabilised_index_2_scheme_drifts_in_momentum_as_the_index_3_scheme():
+    """GGL (position and velocity constraints) on the tumbling beam, 200 and 400 steps over 0.2 s: the momentum
+    drift is that of index 3 to 1 % (measured 1.59e-4 and 4.0e-5 linear, 3.3e-4 and 8.2e-5 angular) and second
+    order. It comes from the time discretisation of the rotating kinematics, not from the constraints; a drift
+    at round-off would need a momentum-conserving scheme (issue 12's goal for GGL cannot be met by GGL)."""
+    ggl = [drifts(steps, 0.2, ff.GeneralizedAlphaGGL(spectral_radius=1.0))[:2] for steps in (200, 400)]
+    index3 = drifts(200, 0.2)[:2]
+    np.testing.assert_allclose(ggl[0], index3, rtol=1e-2)
+    assert 3.5 < ggl[0][0] / ggl[1][0] < 4.5 and 3.5 < ggl[0][1] / ggl[1][1] < 4.5
 
 
 def test_add_tisserand_frame_returns_the_numbers_of_the_four_items_it_adds():
