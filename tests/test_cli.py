@@ -115,3 +115,14 @@ def test_ocp_slew_optimises_the_reduced_beam_and_re_simulates_on_the_full_mesh(c
     header = (tmp_path / "slew.csv").read_text().splitlines()[0]
     assert header.endswith("tip_reference,tip_optimal_full_mesh,tip_reference_full_mesh")
     assert (tmp_path / "slew.png").is_file()
+
+
+@pytest.mark.slow
+def test_ocp_arm_optimises_the_controlled_arm_and_writes_its_plot(capsys, tmp_path):
+    assert main(["ocp", "arm", "--steps", "40", "--output", str(tmp_path)]) == 0
+    summary = capsys.readouterr().out
+    assert summary.startswith("arm: reduced forearm (2 modes), 16 coordinates, 12 constraints; target 60 / 45 deg")
+    assert "IPOPT: Solve_Succeeded" in summary and "residual tip vibration after T (4x finer steps)" in summary
+    header = (tmp_path / "arm.csv").read_text().splitlines()[0]
+    assert header == "# t,shoulder_optimal,elbow_optimal,tip_optimal,shoulder_computed,elbow_computed,tip_computed"
+    assert (tmp_path / "arm.png").is_file()

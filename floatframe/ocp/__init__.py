@@ -62,38 +62,50 @@ def ocp_main(argv: list[str]) -> int:
     return run_slew(arguments) if arguments.example == "slew" else run_arm(arguments)
 
 
+def _solved(solve):
+    """Run an OCP (``solve()``) and print IPOPT's summary; None, after printing the error, if IPOPT failed."""
+    from floatframe.ocp.transcription import OCPError
+
+    try:
+        solution = solve()
+    except OCPError as error:
+        print(f"error: {error}")
+        return None
+    print(f"IPOPT: {solution.status} in {solution.iterations} iterations, {solution.solve_time:.1f} s; terminal "
+          f"errors: angle {solution.angle_error:.2e} rad, rate {solution.rate_error:.2e} rad/s")
+    return solution
+
+
+def _vibrations(what, optimal, reference, reference_name) -> str:
+    """One line: the residual vibration amplitudes [mm] of the optimal and the reference motion and their ratio."""
+    return (f"{what}: optimal {optimal.amplitude * 1e3:.3f} mm, {reference_name} {reference.amplitude * 1e3:.3f} mm, "
+            f"ratio {reference.amplitude / optimal.amplitude:.1f}")
+
+
 def run_arm(arguments) -> int:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     from floatframe.ocp.arm import arm_model, reference_torques, simulate_arm, solve_arm
-    from floatframe.ocp.transcription import OCPError
-
     model = arm_model(modes=arguments.modes)
     target = np.radians([arguments.shoulder, arguments.elbow])
     duration, steps = arguments.duration, arguments.steps
     print(f"arm: reduced forearm ({model.forearm.modes.n_modes} modes), {model.assembled.n_coordinates} coordinates, "
           f"{model.assembled.n_multipliers} constraints; target {arguments.shoulder:g} / {arguments.elbow:g} deg "
           f"in {duration:g} s")
-    try:
-        solution = solve_arm(model, target, duration, steps, vibration_weight=arguments.weight,
-                             verbose=arguments.verbose)
-    except OCPError as error:
-        print(f"error: {error}")
+    solution = _solved(lambda: solve_arm(model, target, duration, steps, vibration_weight=arguments.weight,
+                                         verbose=arguments.verbose))
+    if solution is None:
         return 1
-    print(f"IPOPT: {solution.status} in {solution.iterations} iterations, {solution.solve_time:.1f} s; "
-          f"angle error {solution.angle_error:.2e} rad, rate error {solution.rate_error:.2e} rad/s")
     reference = reference_torques(model, target, duration, steps)
     motions = [simulate_arm(model, torques, duration, duration) for torques in (solution.torques, reference)]
-    print(f"residual tip vibration after T (4x finer steps): optimal {motions[0].amplitude * 1e3:.3f} mm, computed "
-          f"torque {motions[1].amplitude * 1e3:.3f} mm, ratio {motions[1].amplitude / motions[0].amplitude:.1f}")
+    print(_vibrations("residual tip vibration after T (4x finer steps)", *motions, "computed torque"))
     if arguments.full_mesh_check:
         full = arm_model(modes=None)
         checks = [simulate_arm(full, torques, duration, duration) for torques in (solution.torques, reference)]
-        print(f"the same torques on the full FFRF forearm ({full.assembled.n_coordinates} coordinates): optimal "
-              f"{checks[0].amplitude * 1e3:.3f} mm, computed torque {checks[1].amplitude * 1e3:.3f} mm, ratio "
-              f"{checks[1].amplitude / checks[0].amplitude:.1f}")
+        print(_vibrations(f"the same torques on the full FFRF forearm ({full.assembled.n_coordinates} coordinates)",
+                          *checks, "computed torque"))
     output = Path(arguments.output)
     output.mkdir(parents=True, exist_ok=True)
     figure, axes = plt.subplots(3, 1, figsize=(8, 9), sharex=True)
@@ -127,7 +139,7 @@ def run_slew(arguments) -> int:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from floatframe.ocp.slew import (FULL_ELEMENTS, REDUCED_ELEMENTS, OCPError, reference_torque, simulate, slew_model,
+    from floatframe.ocp.slew import (FULL_ELEMENTS, REDUCED_ELEMENTS, reference_torque, simulate, slew_model,
                                      solve_slew)
 
     elements = arguments.elements or (FULL_ELEMENTS if arguments.full_mesh else REDUCED_ELEMENTS)
@@ -139,30 +151,23 @@ def run_slew(arguments) -> int:
             else f"full FFRF beam ({elements} Hex8 elements)")
     print(f"slew: {kind}, {assembled.n_coordinates} coordinates, {assembled.n_multipliers} constraints, "
           f"rigid inertia {model.rigid_inertia:.4g} kg m^2, first clamped frequency {model.first_frequency:g} Hz")
-    try:
-        solution = solve_slew(model, angle, duration, arguments.steps, vibration_weight=arguments.weight,
-                              verbose=arguments.verbose)
-    except OCPError as error:
-        print(f"error: {error}")
+    solution = _solved(lambda: solve_slew(model, angle, duration, arguments.steps, vibration_weight=arguments.weight,
+                                          verbose=arguments.verbose))
+    if solution is None:
         return 1
-    print(f"IPOPT: {solution.status} in {solution.iterations} iterations, {solution.solve_time:.1f} s; "
-          f"|phi(T) - target| = {solution.angle_error:.2e} rad, |omega(T)| = {solution.rate_error:.2e} rad/s")
     after = 2 * duration
     optimal = simulate(model, solution.torque, duration, after)
     reference = simulate(model, reference_torque(model, angle, duration, arguments.steps, arguments.reference),
                          duration, after)
-    ratio = reference.amplitude / optimal.amplitude
-    print(f"residual tip vibration after T (4x finer steps): optimal {optimal.amplitude * 1e3:.3f} mm, "
-          f"{arguments.reference} {reference.amplitude * 1e3:.3f} mm, ratio {ratio:.1f}")
+    print(_vibrations("residual tip vibration after T (4x finer steps)", optimal, reference, arguments.reference))
     full = None
     if model.reduced:      # the same torques on the full FFRF mesh of the same fine mesh
         full_model = slew_model(full_mesh=True, **beam)
         full = (simulate(full_model, solution.torque, duration, after),
                 simulate(full_model, reference_torque(full_model, angle, duration, arguments.steps,
                                                       arguments.reference), duration, after))
-        print(f"the same torques on the full FFRF mesh ({full_model.assembled.n_coordinates} coordinates): optimal "
-              f"{full[0].amplitude * 1e3:.3f} mm, {arguments.reference} {full[1].amplitude * 1e3:.3f} mm, "
-              f"ratio {full[1].amplitude / full[0].amplitude:.1f}")
+        print(_vibrations(f"the same torques on the full FFRF mesh ({full_model.assembled.n_coordinates} coordinates)",
+                          *full, arguments.reference))
     output = Path(arguments.output)
     output.mkdir(parents=True, exist_ok=True)
     figure, axes = plt.subplots(3, 1, figsize=(8, 9), sharex=True)

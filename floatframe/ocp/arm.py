@@ -28,7 +28,7 @@ import casadi as ca
 import numpy as np
 
 from floatframe.models.flexible_arm import FlexibleArm, build_flexible_arm
-from floatframe.ocp.transcription import Manoeuvre, simulate_controls, solve_rest_to_rest
+from floatframe.ocp.transcription import Manoeuvre, TranscriptionSolution, simulate_controls, solve_rest_to_rest
 
 ARM_ELEMENTS = 20           # Hex8 elements along the forearm
 ARM_MODES = 2               # its clamped-root modes: the first bending pair (in and out of the plane)
@@ -36,22 +36,13 @@ ARM_STIFFNESS_SCALE = 1e-3  # a soft forearm of the same mass (E / 1000: 70 MPa,
 TARGET = (np.pi / 3, np.pi / 4)  # default shoulder and elbow angles [rad]
 
 
-@dataclass
-class ArmSolution:
-    """Optimal joint torques ``torques`` (N, 2) [N m] on (t_k, t_k+1], the states, IPOPT's figures and
-    the terminal errors (angles [rad], rates [rad/s]) and vibration energy [J] at T."""
+class ArmSolution(TranscriptionSolution):
+    """Optimal joint torques ``torques`` (N, 2) [N m] on (t_k, t_k+1], the states, IPOPT's figures and the
+    largest terminal errors of the two joints (angles [rad], rates [rad/s]) and the vibration energy [J] at T."""
 
-    t: np.ndarray
-    torques: np.ndarray
-    q: np.ndarray
-    v: np.ndarray
-    status: str
-    iterations: int
-    solve_time: float
-    objective: float
-    angle_error: float
-    rate_error: float
-    vibration_energy: float
+    @property
+    def torques(self) -> np.ndarray:
+        return self.controls
 
 
 @dataclass
@@ -164,12 +155,10 @@ def solve_arm(model: FlexibleArm, target=TARGET, duration: float = 2.0, n_steps:
     reference = reference_torques(model, target, duration, n_steps)
     solution = solve_rest_to_rest(arm_manoeuvre(model, target, duration, reference), duration, n_steps, reference,
                                   vibration_weight, smoothing, None, spectral_radius, ipopt_options, verbose,
-                                  what="arm OCP")
+                                  what="arm OCP", solution_type=ArmSolution)
     q, v = solution.q[-1], solution.v[-1]
-    return ArmSolution(solution.t, solution.controls, solution.q, solution.v, solution.status, solution.iterations,
-                       solution.solve_time, solution.objective,
-                       float(np.max(np.abs(np.array(joint_angles(model, q)) - target))),
-                       float(np.max(np.abs(joint_rates(model, q, v)))), float(vibration_energy(model, q, v)))
+    return solution.with_terminal_errors(np.max(np.abs(np.array(joint_angles(model, q)) - target)),
+                                         np.max(np.abs(joint_rates(model, q, v))), vibration_energy(model, q, v))
 
 
 def simulate_arm(model: FlexibleArm, torques, duration: float, after: float, refinement: int = 4,

@@ -30,7 +30,8 @@ import casadi as ca
 import numpy as np
 
 from floatframe.models.slew import build_slew
-from floatframe.ocp.transcription import Manoeuvre, OCPError, simulate_controls, solve_rest_to_rest
+from floatframe.ocp.transcription import (Manoeuvre, OCPError, TranscriptionSolution, simulate_controls,
+                                         solve_rest_to_rest)
 
 __all__ = ["OCPError", "SlewSolution", "VibrationResult", "reference_torque", "simulate", "slew_model", "solve_slew"]
 
@@ -52,21 +53,13 @@ def slew_model(full_mesh: bool = False, n_elements: int | None = None, modes: in
     return build_slew(n_elements=REDUCED_ELEMENTS if n_elements is None else n_elements, modes=modes, **options)
 
 
-@dataclass
-class SlewSolution:
-    """Optimal torque and trajectory: ``t`` (N+1,), ``torque`` (N,) [N m] on (t_k, t_k+1], ``q``, ``v`` (N+1, n)."""
+class SlewSolution(TranscriptionSolution):
+    """Optimal torque and trajectory: ``t`` (N+1,), ``torque`` (N,) [N m] on (t_k, t_k+1], ``q``, ``v`` (N+1, n),
+    IPOPT's figures, |phi(T) - target| (``angle_error``), |omega_z(T)| (``rate_error``), ``vibration_energy``."""
 
-    t: np.ndarray
-    torque: np.ndarray
-    q: np.ndarray
-    v: np.ndarray
-    status: str
-    iterations: int
-    solve_time: float
-    objective: float
-    angle_error: float
-    rate_error: float
-    vibration_energy: float
+    @property
+    def torque(self) -> np.ndarray:
+        return self.controls[:, 0]
 
 
 @dataclass
@@ -134,9 +127,7 @@ def solve_slew(model, angle: float, duration: float, n_steps: int = 40, vibratio
     guess = reference_torque(model, angle, duration, n_steps, "smooth").reshape(-1, 1)
     solution = solve_rest_to_rest(slew_manoeuvre(model, angle, duration), duration, n_steps, guess,
                                   vibration_weight, smoothing, torque_limit, spectral_radius, ipopt_options,
-                                  verbose, what="slew OCP")
-    q, v = solution.q, solution.v
-    return SlewSolution(
-        solution.t, solution.controls[:, 0], q, v, solution.status, solution.iterations, solution.solve_time,
-        solution.objective, float(abs(model.hub_angle(q[-1]) - angle)), float(abs(model.hub_rate(q[-1], v[-1]))),
-        float(model.vibration_energy(q[-1], v[-1])))
+                                  verbose, what="slew OCP", solution_type=SlewSolution)
+    q, v = solution.q[-1], solution.v[-1]
+    return solution.with_terminal_errors(abs(model.hub_angle(q) - angle), abs(model.hub_rate(q, v)),
+                                         model.vibration_energy(q, v))

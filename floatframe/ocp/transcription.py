@@ -15,6 +15,7 @@ E the vibration energy of the flexible parts, E_ref its scale). IPOPT solves it 
 """
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -50,7 +51,8 @@ class Manoeuvre:
 
 @dataclass
 class TranscriptionSolution:
-    """``t`` (N+1,), ``controls`` (N, n_c) on (t_k, t_k+1], ``q``, ``v`` (N+1, n) and IPOPT's figures."""
+    """``t`` (N+1,), ``controls`` (N, n_c) on (t_k, t_k+1], ``q``, ``v`` (N+1, n), IPOPT's figures and, as the
+    examples fill them in, the terminal errors (angles [rad], rates [rad/s]) and vibration energy [J] at T."""
 
     t: np.ndarray
     controls: np.ndarray
@@ -60,6 +62,14 @@ class TranscriptionSolution:
     iterations: int
     solve_time: float
     objective: float
+    angle_error: float = np.nan
+    rate_error: float = np.nan
+    vibration_energy: float = np.nan
+
+    def with_terminal_errors(self, angle_error, rate_error, vibration_energy):
+        """A copy of this solution (of the same type) with the example's terminal figures."""
+        return dataclasses.replace(self, angle_error=float(angle_error), rate_error=float(rate_error),
+                                   vibration_energy=float(vibration_energy))
 
 
 def set_controls(assembled, control_matrix, grid, controls) -> None:
@@ -89,10 +99,12 @@ def simulate_controls(assembled, control_matrix, controls, duration: float, afte
 def solve_rest_to_rest(manoeuvre: Manoeuvre, duration: float, n_steps: int, guess_controls,
                        vibration_weight: float = 10.0, smoothing: float = 0.05, control_limit: float | None = None,
                        spectral_radius: float = 0.9, ipopt_options: dict | None = None,
-                       verbose: bool = False, what: str = "OCP") -> TranscriptionSolution:
+                       verbose: bool = False, what: str = "OCP",
+                       solution_type=TranscriptionSolution) -> TranscriptionSolution:
     """Optimal controls of the manoeuvre in ``duration`` [s] on ``n_steps`` steps; raises OCPError if IPOPT fails.
 
-    ``guess_controls`` (N, n_c) is the initial guess (simulated to give the states' guess);
+    ``guess_controls`` (N, n_c) is the initial guess (simulated to give the states' guess); ``solution_type``
+    the example's subclass of :class:`TranscriptionSolution` to return;
     ``control_limit`` bounds |c|; ``ipopt_options`` are passed to IPOPT (e.g. ``max_iter``; the linear solver
     is SPRAL, which factors these KKT systems several times faster than MUMPS' default ordering).
     """
@@ -144,7 +156,7 @@ def solve_rest_to_rest(manoeuvre: Manoeuvre, duration: float, n_steps: int, gues
         raise OCPError(_failure_message(opti, what)) from None
     solve_time = time.perf_counter() - started
     stats = opti.stats()
-    return TranscriptionSolution(
+    return solution_type(
         t_grid, np.array(solution.value(controls)).reshape(control_matrix.shape[1], n_steps).T,
         np.array(solution.value(q)).T, np.array(solution.value(v)).T, stats["return_status"],
         int(stats["iter_count"]), solve_time, float(solution.value(opti.f)))
