@@ -2,7 +2,9 @@
 
 A user function (e.g. ObjectFFRF's ``force_user_function``) returns NumPy values and cannot be traced
 symbolically. It enters the residual as a CasADi ``Callback`` whose derivatives CasADi takes by
-finite differences; the system builder wires the callback's output into the symbolic graph.
+finite differences; the system builder wires the callback's output into the symbolic graph. The same
+mechanism takes an :class:`ExactFunction`: CasADi matrix products with an exact Jacobian of their own (the
+reduced-order body's terms in many modes).
 """
 from __future__ import annotations
 

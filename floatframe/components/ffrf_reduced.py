@@ -449,21 +449,27 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
         def j_rows(v):     # d (J v) / d zeta (3, n)
             return columns(x_blocks, v) + columns(x_blocks, v, transposed=True) + sym_rows(v)
 
-        zero = ca.DM(3, 3)
+        # the Jacobian, block by block in the rows e_t, e_r, e_f (with d(omega~ v)/d omega = -v~):
+        # d/d omega: (S omega)~ - omega~ S - 2 (Phi zeta_t)~;  (J omega)~ - omega~ J - 2 (X(zeta_t) + C);
+        #            -(d(J omega)/d zeta)^T - 2 [P_b^T zeta_t]_b  (d c / d omega is the transpose of d(J omega)/d zeta)
         d_omega = ca.vertcat(rotations.skew(s @ omega) - omega_tilde @ s - 2 * rotations.skew(phi @ zeta_t),
                              rotations.skew(j @ omega) - omega_tilde @ j - 2 * (x_zeta_t + c),
                              -j_rows(omega).T - 2 * w)
         d_alpha = ca.vertcat(-s, -j, -b.T)
-        d_a_local = ca.vertcat(zero, s.T, phi.T)
+        d_a_local = ca.vertcat(ca.DM(3, 3), s.T, phi.T)
+        # d/d zeta, column j: -T_j alpha - omega~ T_j omega;  T_j^T a_l + P_j zeta_tt - d(J alpha)/d zeta_j
+        #            - omega~ d(J omega)/d zeta_j - 2 d(C omega)/d zeta_j;  -sum_a alpha_a P_a^T - sum_ab w_a w_b Q_ab
+        c_omega_by_zeta = ca.vertcat(*[(y_t[:, 3 * a:3 * a + 3] @ omega).T for a in range(3)])   # sum_b w_b y'_ab^T
         d_zeta = ca.vertcat(
             -columns(t_blocks, alpha) - omega_tilde @ columns(t_blocks, omega),
             columns(t_blocks, a_local, transposed=True) + ca.reshape(zeta_tt.T @ p_side, n, 3).T - j_rows(alpha)
-            - omega_tilde @ j_rows(omega) - 2 * ca.vertcat(*[(y_t[:, 3 * a:3 * a + 3] @ omega).T for a in range(3)]),
+            - omega_tilde @ j_rows(omega) - 2 * c_omega_by_zeta,
             -p_side @ ca.kron(alpha, eye_n) - q_side @ ca.kron(ca.vec(omega @ omega.T), eye_n))
-        d_zeta_t = ca.vertcat(2 * omega_tilde @ phi,
-                              -2 * (columns(x_blocks, omega) + ca.vertcat(*[(y[:, [3 * k + a for k in range(3)]]
-                                                                            @ omega).T for a in range(3)])),
+        # d/d zeta_t: 2 omega~ Phi;  -2 ([X_j omega]_j + d(C omega)/d zeta_t);  -2 sum_b omega_b P_b^T
+        c_omega_by_zeta_t = ca.vertcat(*[(y[:, [3 * k + a for k in range(3)]] @ omega).T for a in range(3)])
+        d_zeta_t = ca.vertcat(2 * omega_tilde @ phi, -2 * (columns(x_blocks, omega) + c_omega_by_zeta_t),
                               -2 * p_side @ ca.kron(omega, eye_n))
+        # d/d zeta_tt: Phi; B; 0
         d_zeta_tt = ca.vertcat(phi, b, ca.DM(n, n))
         if linear:
             e_f += ca.DM(inv.mass_reduced) @ zeta_tt + ca.DM(inv.stiffness_reduced) @ zeta
@@ -491,14 +497,14 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
         zeta, zeta_t = self.modal(ctx, "q"), self.modal(ctx, "v")
         a_t, theta_tt, zeta_tt = acceleration[:3], acceleration[3:7], acceleration[7:]
         terms = ca.SX.zeros(self.n_coordinates)
-        if (self.compute_ffrf_terms if ffrf_terms is None else ffrf_terms) and matrix:
-            alpha = g_local @ theta_tt + rotations.g_local(frame["theta_t"]) @ frame["theta_t"]
+        ffrf = self.compute_ffrf_terms if ffrf_terms is None else ffrf_terms
+        alpha = g_local @ theta_tt + rotations.g_local(frame["theta_t"]) @ frame["theta_t"]
+        if ffrf and matrix:
             e = ctx.external(self.frame_terms(linear), [omega, alpha, rotation.T @ a_t, zeta, zeta_t, zeta_tt])
-            terms[:3] += inv.mass * a_t + rotation @ e[:3]
-            terms[3:7] += -g_local.T @ e[3:6]
+            terms[:3] += inv.mass * a_t + rotation @ e[:3]                       # m a_t + A e_t
+            terms[3:7] += -g_local.T @ e[3:6]                                    # -G^T e_r
             terms[7:] += e[6:]
-        elif self.compute_ffrf_terms if ffrf_terms is None else ffrf_terms:
-            alpha = g_local @ theta_tt + rotations.g_local(frame["theta_t"]) @ frame["theta_t"]
+        elif ffrf:
             eye = ca.DM.eye(3)
             z = ca.kron(zeta, eye)                                               # Z = zeta (x) I (3 n_m, 3)
             zeta_t_omega = ca.kron(zeta_t, omega)                                # (zeta_t (x) I) omega
