@@ -19,8 +19,8 @@ import scipy.linalg
 import scipy.sparse as sp
 
 from floatframe.components.base import Component, Context, ModelError
-from floatframe.components.ffrf import to_casadi
 from floatframe.components.connectors import Connector
+from floatframe.components.external import ExactFunction, to_casadi
 from floatframe.components.nodes import NodeRigidBodyEP
 
 FAMILIES = ("node", "object", "marker", "load", "sensor")
@@ -618,7 +618,8 @@ def _jacobian_through_callbacks(ctx, nonlinear_sx, u_sx, p_sx, state_mx, factors
     The symbolic part is differentiated as without callbacks (blocked, sparse); each callback adds
     dR/dE_k dE_k/dX_k dX_k/d(delta), taken as forward directional derivatives of the callback (finite
     differences, one user call per coordinate that the callback sees) only along the coordinates it
-    depends on.
+    depends on; for a callback with its own exact ``jacobian`` dE_k/dX_k (ExactFunction) as the product of
+    the three matrices, dR/dE_k symbolic.
     """
     state_sx = [ctx.t, ctx.q, ctx.v, ctx.a, ctx.lam, u_sx, p_sx]
     factors_sx = [ca.SX.sym(name) for name in ("c_a", "c_v", "c_q")]
@@ -649,12 +650,18 @@ def _jacobian_through_callbacks(ctx, nonlinear_sx, u_sx, p_sx, state_mx, factors
         if not columns:
             continue
         seeds = ca.Function(f"seeds{k}", state_sx + factors_sx + [delta_sx], [seeds_sx[:, columns]])
-        stacked = ca.MX.sym(f"x{k}", inputs.size1_out(0))
-        values = list(external_values)
-        values[k] = call(k, stacked)
-        directional = ca.jtimes(nonlinear(*state_mx, *values), stacked, seeds(*state_mx, *factors_mx, delta_mx))
-        directional = ca.Function(f"directional{k}", [stacked] + state_mx + list(factors_mx) + [delta_mx],
-                                  [directional])(input_values[k], *state_mx, *factors_mx, delta_mx)
+        if isinstance(ctx.externals[k][1], ExactFunction):  # dR/dE_k dE_k/dX_k seeds, with its exact dE_k/dX_k
+            residual_by_output = ca.Function(f"residual_by_external{k}", state_sx + placeholders,
+                                             [sparse_jacobian(nonlinear_sx, placeholders[k])])
+            directional = residual_by_output(*state_mx, *external_values) @ (
+                ctx.externals[k][1].jacobian(input_values[k]) @ seeds(*state_mx, *factors_mx, delta_mx))
+        else:
+            stacked = ca.MX.sym(f"x{k}", inputs.size1_out(0))
+            values = list(external_values)
+            values[k] = call(k, stacked)
+            directional = ca.jtimes(nonlinear(*state_mx, *values), stacked, seeds(*state_mx, *factors_mx, delta_mx))
+            directional = ca.Function(f"directional{k}", [stacked] + state_mx + list(factors_mx) + [delta_mx],
+                                      [directional])(input_values[k], *state_mx, *factors_mx, delta_mx)
         selection = ca.DM(ca.Sparsity.triplet(len(columns), ctx.q.numel(), list(range(len(columns))), columns),
                           1.0)
         jacobian = jacobian + directional @ selection

@@ -2,7 +2,9 @@
 
 A user function (e.g. ObjectFFRF's ``force_user_function``) returns NumPy values and cannot be traced
 symbolically. It enters the residual as a CasADi ``Callback`` whose derivatives CasADi takes by
-finite differences; the system builder wires the callback's output into the symbolic graph.
+finite differences; the system builder wires the callback's output into the symbolic graph. The same
+mechanism takes an :class:`ExactFunction`: CasADi matrix products with an exact Jacobian of their own (the
+reduced-order body's terms in many modes).
 """
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import warnings
 
 import casadi as ca
 import numpy as np
+import scipy.sparse as sp
 
 
 class NumericCallback(ca.Callback):
@@ -74,3 +77,43 @@ def traces_faithfully(function, t: ca.SX, expression: ca.SX) -> bool:
         if not np.allclose(symbolic, numeric, rtol=1e-12, atol=1e-12 * scale):
             return False
     return True
+
+
+class ExactFunction:
+    """A CasADi Function (MX) with its exact Jacobian given, for ``Context.external``.
+
+    Written into an SX graph, a dense (r, c) matrix times a vector is r c scalar nodes, and CasADi's Jacobian of
+    such a graph costs O(r c^2). As one MX Function, matrix products are one node each, and with the Jacobian
+    given (``custom_jacobian``) every derivative through it (Newton matrix, IDAS, optimal control) is exact and
+    takes no AD. ``inputs``: MX symbols (column vectors), ``output``: an MX column of them, ``jacobians``: MX
+    expressions d output / d input_i of the inputs, one per input.
+    """
+
+    def __init__(self, name: str, inputs, output, jacobians):
+        names = [x.name() for x in inputs]
+        self.input_sizes = [x.numel() for x in inputs]
+        self.output_shape = (output.numel(), 1)
+        nominal = ca.MX.sym("out", *self.output_shape)   # CasADi passes the output value too; not needed
+        self.jacobian_function = ca.Function(f"jac_{name}", [*inputs, nominal], list(jacobians), [*names, "out"],
+                                             [f"jac_out_{n}" for n in names])
+        self.with_ad = ca.Function(f"{name}_ad", list(inputs), [output])   # the same with CasADi's AD, for checks
+        self.function = ca.Function(name, list(inputs), [output], names, ["out"],
+                                    {"custom_jacobian": self.jacobian_function, "jac_penalty": 0,
+                                     "enable_forward": False, "enable_reverse": False, "enable_fd": False})
+
+    def __call__(self, *inputs):
+        return self.function(*inputs)
+
+    def jacobian(self, stacked):
+        """d output / d x for x = [x_1; ...; x_k] stacked (an MX column), for the system builder."""
+        sizes = np.cumsum([0] + self.input_sizes)
+        parts = [stacked[int(sizes[i]):int(sizes[i + 1])] for i in range(len(self.input_sizes))]
+        return ca.horzcat(*self.jacobian_function(*parts, ca.MX(*self.output_shape)))
+
+
+def to_casadi(matrix: sp.spmatrix) -> ca.DM:
+    """A scipy.sparse matrix as a sparse CasADi DM (no densification)."""
+    csc = sp.csc_matrix(matrix)
+    csc.sort_indices()
+    sparsity = ca.Sparsity(csc.shape[0], csc.shape[1], csc.indptr.tolist(), csc.indices.tolist())
+    return ca.DM(sparsity, csc.data)

@@ -33,7 +33,7 @@ import scipy.sparse.linalg as spla
 from floatframe import rotations
 from floatframe.linalg import null_space
 from floatframe.components.base import Component, resolve
-from floatframe.components.external import NumericCallback
+from floatframe.components.external import NumericCallback, to_casadi
 from floatframe.components.nodes import NodePoint, NodeRigidBodyEP
 
 
@@ -61,14 +61,6 @@ def negative_eigenvalue_count(matrix, shift: float) -> int:
 
 FRAME_MESH_MOTIONS = ("translation along x", "translation along y", "translation along z",
                       "rotation about x", "rotation about y", "rotation about z")
-
-
-def to_casadi(matrix: sp.spmatrix) -> ca.DM:
-    """A scipy.sparse matrix as a sparse CasADi DM (no densification)."""
-    csc = sp.csc_matrix(matrix)
-    csc.sort_indices()
-    sparsity = ca.Sparsity(csc.shape[0], csc.shape[1], csc.indptr.tolist(), csc.indices.tolist())
-    return ca.DM(sparsity, csc.data)
 
 
 def cross_columns(a, b):

@@ -5,8 +5,10 @@ zeta (n_m modal coordinates)], owned by a NodeRigidBodyEP (the frame) and a Node
 nodal displacements are q_f = Psi zeta, with the mode basis Psi (n_f, n_m).
 
 The equations are those of ObjectFFRF reduced with H = blockdiag(I_3, I_4, Psi). They are written
-with the constant invariants of :class:`ReducedOrderInvariants` only, so the symbolic graph has
-O(n_m^2) operations whatever the size of the mesh. With Z = zeta (x) I_3 (3 n_m, 3), p~ = x_ref~ + Psi~ Z
+with the constant invariants of :class:`ReducedOrderInvariants` only, so the symbolic graph does not depend on
+the size of the mesh. The products with the n_m x n_m invariants are either written into the SX graph
+(O(n_m^2) nodes; few modes) or made one MX Function of matrix products with a hand-derived exact Jacobian
+(:meth:`ObjectFFRFReducedOrder.frame_terms`; many modes): option ``modal_products``. With Z = zeta (x) I_3 (3 n_m, 3), p~ = x_ref~ + Psi~ Z
 the stacked skew matrices of the deformed nodal positions, and
 
     S = Phi_t^T M p~      = m chi~ + M_PhitPsi~ Z                                            (3, 3)
@@ -37,12 +39,15 @@ import scipy.sparse as sp
 
 from floatframe import rotations
 from floatframe.components.base import Context, ModelError, resolve
+from floatframe.components.external import ExactFunction
 from floatframe.components.ffrf import FloatingFrameBody, stacked_skew
 from floatframe.components.nodes import NodeGenericODE2, NodeRigidBodyEP
 
 ISOTROPY_TOLERANCE = 1e-10   # relative to max |M|: node blocks of M must be multiples of I_3 to this
 RANK_TOLERANCE = 1e-10       # smallest / largest eigenvalue of M_red below which the basis is rank-deficient
 RIGID_TOLERANCE = 1e-8       # the same for the rigid-body inertia that the modes leave to the frame
+SCALAR_PRODUCTS_LIMIT = 16   # modal_products="auto": up to this many modes the products are SX scalars
+                             # (docs/performance.md: build time and step time of both forms)
 
 
 def skew_columns(vectors: np.ndarray) -> np.ndarray:
@@ -254,6 +259,11 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
         included), no quadratic velocity vector, and also no K_red and D_red. The specification's text keeps
         stiffness and damping; Exudyn 1.13.6 leaves them out (its CMS user functions add them, and a body with
         them gives the numbers of the body without), and floatframe does as Exudyn does.
+    modal_products : how the products with the n_m x n_m invariants enter the graph. "scalar": written into the
+        SX graph (O(n_m^2) nodes, and CasADi's Jacobian of them costs O(n_m^3)); the compiled low-overhead solver
+        path stays open. "matrix": the terms in the modes are one MX Function of matrix products with its
+        hand-derived exact Jacobian (:meth:`frame_terms`), O(n_m) SX nodes around it; the system is then an MX
+        graph, solved on the sparse path. "auto" (default): "scalar" up to SCALAR_PRODUCTS_LIMIT modes.
 
     n_c = 7 + n_m. Mesh-node outputs and markers use the 3 rows of Psi of their nodes only.
     """
@@ -261,7 +271,7 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
     type_name = "ObjectFFRFReducedOrder"
 
     def __init__(self, node_numbers, invariants: ReducedOrderInvariants, force_user_function=None,
-                 mass_matrix_user_function=None, compute_ffrf_terms=True, name=""):
+                 mass_matrix_user_function=None, compute_ffrf_terms=True, modal_products="auto", name=""):
         super().__init__(force_user_function, mass_matrix_user_function, name)
         self.node_numbers = list(node_numbers)
         if len(self.node_numbers) != 2:
@@ -278,8 +288,13 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
         self.mass, self.inertia, self.center_of_mass = invariants.mass, invariants.inertia, invariants.center_of_mass
         tilde_tilde = invariants.psi_tilde_psi_tilde
         self._quadratic_blocks = [[tilde_tilde[a::3, b::3] for b in range(3)] for a in range(3)]   # Q_ab (n_m, n_m)
+        if modal_products not in ("auto", "scalar", "matrix"):
+            raise self.error(f"modal_products must be 'auto', 'scalar' or 'matrix', got {modal_products!r}")
+        self.matrix_form = modal_products == "matrix" or (modal_products == "auto"
+                                                           and self.n_modes > SCALAR_PRODUCTS_LIMIT)
         self.compute_ffrf_terms = bool(compute_ffrf_terms)
         self._ffrf_function = None   # made on first use (ffrf_function)
+        self._frame_terms = None     # the ExactFunction of the matrix form, made on first use (frame_terms)
 
     def connect(self, system):
         nodes = [resolve(system, "node", ref, self, f"node_numbers[{i}]") for i, ref in enumerate(self.node_numbers)]
@@ -350,8 +365,10 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
     # --- equations --------------------------------------------------------------------------
     def add_terms(self, ctx):
         modal = self.modal_node.coordinate_indices
-        ctx.add_lhs(self.coordinate_indices, self.generalized_terms(ctx, self.accelerations(ctx), linear=False))
-        if self.compute_ffrf_terms:
+        matrix = self.matrix_form and self.compute_ffrf_terms
+        ctx.add_lhs(self.coordinate_indices, self.generalized_terms(ctx, self.accelerations(ctx), linear=matrix,
+                                                                    matrix=matrix))
+        if self.compute_ffrf_terms and not matrix:
             ctx.add_linear(modal, modal, sp.csr_matrix(self.invariants.mass_reduced), "a")           # M_red zeta_tt
             ctx.add_linear(modal, modal, sp.csr_matrix(self.invariants.stiffness_reduced), "q")      # K_red zeta
             if self.invariants.damping_reduced is not None:
@@ -371,12 +388,108 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
                                               [ca.densify(mass), force])
         return self._ffrf_function
 
-    def generalized_terms(self, ctx, acceleration, linear=True, user_functions=True, ffrf_terms=None):
+    def frame_terms(self, linear: bool = True) -> ExactFunction:
+        """The terms in the modes as one Function of matrix products, with its hand-derived exact Jacobian.
+
+        (omega, alpha, a_l = A^T a_t, zeta, zeta_t, zeta_tt) -> [e_t (3); e_r (3); e_f (n_m)], the brackets of the
+        module docstring's rows (row t = m a_t + A e_t, row r = -G^T e_r, row f = e_f), plus M_red zeta_tt
+        + K_red zeta + D_red zeta_t in e_f if ``linear``. With X_j, T_j the 3 x 3 blocks j of M_xPsi~, M_PhitPsi~,
+        P_a = rows a::3 of M_Psi~Psi, Q_ab the blocks of M_Psi~Psi~, y_ab = Q_ab zeta, y'_ab = Q_ab zeta_t:
+
+            e_t = Phi zeta_tt - S alpha - omega~ S omega + 2 omega~ Phi zeta_t
+            e_r = S^T a_l + B zeta_tt - J alpha - omega~ J omega - 2 (X(zeta_t) + C) omega,  C_ab = zeta^T Q_ab zeta_t
+            e_f = Phi^T a_l - B^T alpha - c - 2 sum_b omega_b P_b^T zeta_t,  c_j = omega^T X_j omega
+                  + sum_ab omega_a omega_b (y_ab)_j
+
+        with X(z) = sum_j z_j X_j. Each product with an n_m x n_m invariant is one MX node, so the graph does not
+        grow with n_m; evaluating the Jacobian costs O(n_m^2) (dense n_m x n_m blocks d e_f / d zeta, zeta_t).
+        """
+        if self._frame_terms is None:
+            self._frame_terms = {}
+        if linear in self._frame_terms:
+            return self._frame_terms[linear]
+        inv, n = self.invariants, self.n_modes
+        omega, alpha, a_local = (ca.MX.sym(name, 3) for name in ("omega", "alpha", "a_local"))
+        zeta, zeta_t, zeta_tt = (ca.MX.sym(name, n) for name in ("zeta", "zeta_t", "zeta_tt"))
+        phi, x_psi = ca.DM(inv.phit_t_psi), ca.DM(inv.xref_tilde_psi)          # Phi (3, n), M_xPsi (3, n)
+        t_blocks, x_blocks = (k.reshape(3, n, 3) for k in (inv.phit_t_psi_tilde, inv.xref_tilde_psi_tilde))
+
+        def combination(blocks, z):        # sum_j z_j K_j (3, 3)
+            return ca.reshape(ca.DM(blocks.transpose(2, 0, 1).reshape(9, n)) @ z, 3, 3)
+
+        def columns(blocks, v, transposed=False):   # [K_j v]_j or [K_j^T v]_j (3, n)
+            stacked = blocks.transpose(1, 2, 0) if transposed else blocks.transpose(1, 0, 2)
+            return ca.reshape(ca.DM(stacked.reshape(3 * n, 3)) @ v, 3, n)
+
+        # the n_m x n_m invariants side by side, [Q_00, Q_01, ..., Q_22] (n, 9 n) and [P_0^T, P_1^T, P_2^T] (n, 3 n):
+        # Q [I_9 (x) z] = [Q_ab z] and Q [v (x) I] = sum_k v_k Q_k (and so for P) are one product each
+        tilde_tilde = inv.psi_tilde_psi_tilde
+        q_side = ca.DM(np.hstack([tilde_tilde[a::3, b::3] for a in range(3) for b in range(3)]))
+        p_side = ca.DM(np.hstack([inv.psi_tilde_psi[a::3].T for a in range(3)]))
+        eye_n = ca.DM.eye(n)
+        y, y_t = (q_side @ ca.kron(ca.DM.eye(9), z) for z in (zeta, zeta_t))   # column 3a + b: y_ab, y'_ab
+        s = inv.mass * ca.DM(rotations.skew(inv.center_of_mass)) + combination(t_blocks, zeta)      # S
+        b_modal = (p_side @ ca.kron(ca.DM.eye(3), zeta)).T                      # Z^T M_Psi~Psi, row a: (P_a^T zeta)^T
+        b = x_psi + b_modal                                                     # B
+        x_zeta = combination(x_blocks, zeta)
+        j = ca.DM(inv.inertia) + x_zeta + x_zeta.T + ca.reshape(y.T @ zeta, 3, 3).T   # J
+        c = ca.reshape(y.T @ zeta_t, 3, 3)                                      # C_ab = y_ba . zeta_t
+        x_zeta_t = combination(x_blocks, zeta_t)
+        omega_tilde = rotations.skew(omega)
+        centrifugal = columns(x_blocks, omega).T @ omega + y @ ca.vec(omega @ omega.T)
+        w = p_side @ ca.kron(ca.DM.eye(3), zeta_t)                              # column b: P_b^T zeta_t
+        e_t = phi @ zeta_tt - s @ alpha - omega_tilde @ (s @ omega) + 2 * omega_tilde @ (phi @ zeta_t)
+        e_r = (s.T @ a_local + b @ zeta_tt - j @ alpha - omega_tilde @ (j @ omega) - 2 * (x_zeta_t + c) @ omega)
+        e_f = phi.T @ a_local - b.T @ alpha - centrifugal - 2 * w @ omega
+
+        def sym_rows(v):   # [sum_b v_b (y_ab + y_ba)^T]_a (3, n): d (Z^T M_Psi~Psi~ Z v) / d zeta
+            return ca.vertcat(*[(sum(v[k] * (y[:, 3 * a + k] + y[:, 3 * k + a]) for k in range(3))).T
+                                for a in range(3)])
+
+        def j_rows(v):     # d (J v) / d zeta (3, n)
+            return columns(x_blocks, v) + columns(x_blocks, v, transposed=True) + sym_rows(v)
+
+        # the Jacobian, block by block in the rows e_t, e_r, e_f (with d(omega~ v)/d omega = -v~):
+        # d/d omega: (S omega)~ - omega~ S - 2 (Phi zeta_t)~;  (J omega)~ - omega~ J - 2 (X(zeta_t) + C);
+        #            -(d(J omega)/d zeta)^T - 2 [P_b^T zeta_t]_b  (d c / d omega is the transpose of d(J omega)/d zeta)
+        d_omega = ca.vertcat(rotations.skew(s @ omega) - omega_tilde @ s - 2 * rotations.skew(phi @ zeta_t),
+                             rotations.skew(j @ omega) - omega_tilde @ j - 2 * (x_zeta_t + c),
+                             -j_rows(omega).T - 2 * w)
+        d_alpha = ca.vertcat(-s, -j, -b.T)
+        d_a_local = ca.vertcat(ca.DM(3, 3), s.T, phi.T)
+        # d/d zeta, column j: -T_j alpha - omega~ T_j omega;  T_j^T a_l + P_j zeta_tt - d(J alpha)/d zeta_j
+        #            - omega~ d(J omega)/d zeta_j - 2 d(C omega)/d zeta_j;  -sum_a alpha_a P_a^T - sum_ab w_a w_b Q_ab
+        c_omega_by_zeta = ca.vertcat(*[(y_t[:, 3 * a:3 * a + 3] @ omega).T for a in range(3)])   # sum_b w_b y'_ab^T
+        d_zeta = ca.vertcat(
+            -columns(t_blocks, alpha) - omega_tilde @ columns(t_blocks, omega),
+            columns(t_blocks, a_local, transposed=True) + ca.reshape(zeta_tt.T @ p_side, n, 3).T - j_rows(alpha)
+            - omega_tilde @ j_rows(omega) - 2 * c_omega_by_zeta,
+            -p_side @ ca.kron(alpha, eye_n) - q_side @ ca.kron(ca.vec(omega @ omega.T), eye_n))
+        # d/d zeta_t: 2 omega~ Phi;  -2 ([X_j omega]_j + d(C omega)/d zeta_t);  -2 sum_b omega_b P_b^T
+        c_omega_by_zeta_t = ca.vertcat(*[(y[:, [3 * k + a for k in range(3)]] @ omega).T for a in range(3)])
+        d_zeta_t = ca.vertcat(2 * omega_tilde @ phi, -2 * (columns(x_blocks, omega) + c_omega_by_zeta_t),
+                              -2 * p_side @ ca.kron(omega, eye_n))
+        # d/d zeta_tt: Phi; B; 0
+        d_zeta_tt = ca.vertcat(phi, b, ca.DM(n, n))
+        if linear:
+            e_f += ca.DM(inv.mass_reduced) @ zeta_tt + ca.DM(inv.stiffness_reduced) @ zeta
+            d_zeta += ca.vertcat(ca.DM(6, n), ca.DM(inv.stiffness_reduced))
+            d_zeta_tt += ca.vertcat(ca.DM(6, n), ca.DM(inv.mass_reduced))
+            if inv.damping_reduced is not None:
+                e_f += ca.DM(inv.damping_reduced) @ zeta_t
+                d_zeta_t += ca.vertcat(ca.DM(6, n), ca.DM(inv.damping_reduced))
+        self._frame_terms[linear] = ExactFunction(
+            f"{self.type_name}{self.index}_frame_terms", [omega, alpha, a_local, zeta, zeta_t, zeta_tt],
+            ca.vertcat(e_t, e_r, e_f), [d_omega, d_alpha, d_a_local, d_zeta, d_zeta_t, d_zeta_tt])
+        return self._frame_terms[linear]
+
+    def generalized_terms(self, ctx, acceleration, linear=True, user_functions=True, ffrf_terms=None, matrix=False):
         """Left-hand side of the object's equations for the given accelerations (n_c,).
 
         With ``linear=False`` the constant terms K_red zeta, D_red zeta_t and M_red zeta_tt are left out
         (``add_terms`` declares them separately as linear terms); ``user_functions=False`` leaves out the user
-        functions, ``ffrf_terms`` overrides ``compute_ffrf_terms``.
+        functions, ``ffrf_terms`` overrides ``compute_ffrf_terms``; ``matrix=True`` takes the terms from
+        :meth:`frame_terms`, an external of ``ctx``, instead of writing them into the SX graph.
         """
         inv = self.invariants
         frame = self.frame(ctx)
@@ -384,8 +497,14 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
         zeta, zeta_t = self.modal(ctx, "q"), self.modal(ctx, "v")
         a_t, theta_tt, zeta_tt = acceleration[:3], acceleration[3:7], acceleration[7:]
         terms = ca.SX.zeros(self.n_coordinates)
-        if self.compute_ffrf_terms if ffrf_terms is None else ffrf_terms:
-            alpha = g_local @ theta_tt + rotations.g_local(frame["theta_t"]) @ frame["theta_t"]
+        ffrf = self.compute_ffrf_terms if ffrf_terms is None else ffrf_terms
+        alpha = g_local @ theta_tt + rotations.g_local(frame["theta_t"]) @ frame["theta_t"]
+        if ffrf and matrix:
+            e = ctx.external(self.frame_terms(linear), [omega, alpha, rotation.T @ a_t, zeta, zeta_t, zeta_tt])
+            terms[:3] += inv.mass * a_t + rotation @ e[:3]                       # m a_t + A e_t
+            terms[3:7] += -g_local.T @ e[3:6]                                    # -G^T e_r
+            terms[7:] += e[6:]
+        elif ffrf:
             eye = ca.DM.eye(3)
             z = ca.kron(zeta, eye)                                               # Z = zeta (x) I (3 n_m, 3)
             zeta_t_omega = ca.kron(zeta_t, omega)                                # (zeta_t (x) I) omega
