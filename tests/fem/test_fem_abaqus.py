@@ -187,7 +187,7 @@ def test_inp_renumbers_sparse_node_ids_and_joins_continuation_lines(tmp_path):
 
 @pytest.mark.parametrize("nodes, element, elements, message", [
     ("1, 0, 0, zero", "C3D8", "1, 1, 2, 3, 4, 5, 6, 7, 8", r"cube\.inp:7: malformed"),
-    (CUBE_NODES, "C3D20", "1, 1, 2, 3, 4, 5, 6, 7, 8", r"cube\.inp:15: unsupported element type 'C3D20'"),
+    (CUBE_NODES, "C3D6", "1, 1, 2, 3, 4, 5, 6, 7, 8", r"cube\.inp:15: unsupported element type 'C3D6'"),
     (CUBE_NODES, "C3D8", "1, 1, 2, 3, 4, 5, 6, 7, 9", r"cube\.inp:16: element refers to undefined node 9"),
     (CUBE_NODES, "C3D8", "1, 1, 2, 3, 4, 5, 6, 7", r"cube\.inp:16: incomplete element"),
 ])
