@@ -34,6 +34,9 @@ _OUTWARD_FACES = {
     "Tet4": ((0, 2, 1), (0, 1, 3), (1, 2, 3), (0, 3, 2)),
 }
 
+# the six tetrahedra of a hexahedron around its diagonal 0-6: neighbouring hexahedra split alike conform
+_KUHN_TETS = np.array([[0, 1, 2, 6], [0, 1, 5, 6], [0, 3, 2, 6], [0, 3, 7, 6], [0, 4, 5, 6], [0, 4, 7, 6]])
+
 _HEX_CORNERS = np.array(
     [[-1, -1, -1], [1, -1, -1], [1, 1, -1], [-1, 1, -1],
      [-1, -1, 1], [1, -1, 1], [1, 1, 1], [-1, 1, 1]], dtype=float)
@@ -122,6 +125,17 @@ class Mesh:
         quads = _unshared(faces[4], 4)
         return np.vstack([_unshared(faces[3], 3), quads[:, [0, 1, 2]], quads[:, [0, 2, 3]]])
 
+    def mid_edge_nodes(self, pairs) -> np.ndarray:
+        """The node on the middle of the edge between each pair of corner nodes, shape (P,), from the
+        Tet10 and Hex20 elements; -1 where no quadratic element has that edge."""
+        pairs = np.sort(np.asarray(pairs, dtype=np.int64).reshape(-1, 2), axis=1)
+        table = {}
+        for kind, connectivity in self.elements.items():
+            for node, edge in enumerate(EDGES.get(kind, ()), start=NODES_PER_ELEMENT[CORNER_TYPE[kind]]):
+                corners = np.sort(connectivity[:, list(edge)], axis=1)
+                table.update(zip(map(tuple, corners.tolist()), connectivity[:, node].tolist()))
+        return np.array([table.get(pair, -1) for pair in map(tuple, pairs.tolist())], dtype=np.int64)
+
     def to_meshio(self) -> meshio.Mesh:
         """The mesh as a ``meshio.Mesh`` with hexahedron, tetra, tetra10 and/or hexahedron20 cells."""
         cells = [(_MESHIO_CELL_TYPE[kind], connectivity) for kind, connectivity in self.elements.items()]
@@ -194,9 +208,7 @@ def mesh_from_meshio(mesh: meshio.Mesh, source: str = "meshio mesh") -> Mesh:
         elements[kind] = np.vstack([elements.get(kind, np.zeros((0, block.data.shape[1]), dtype=np.int64)),
                                     block.data])
     used = np.unique(np.concatenate([c.ravel() for c in elements.values()]))
-    points = np.zeros((used.size, 3))
-    points[:, :mesh.points.shape[1]] = mesh.points[used]
-    return Mesh(points, {kind: np.searchsorted(used, c) for kind, c in elements.items()})
+    return Mesh(mesh.points[used], {kind: np.searchsorted(used, c) for kind, c in elements.items()})
 
 
 def hex_corner_jacobians(nodes: np.ndarray, hexes: np.ndarray) -> np.ndarray:
@@ -249,12 +261,17 @@ def _unshared(faces, size):
     return stacked[counts[inverse.ravel()] == 1]
 
 
-def block_mesh(lx: float, ly: float, lz: float, nx: int, ny: int, nz: int, origin=(0.0, 0.0, 0.0)) -> Mesh:
-    """Structured Hex8 mesh of the box ``origin + [0, lx] x [0, ly] x [0, lz]`` [m].
+def block_mesh(lx: float, ly: float, lz: float, nx: int, ny: int, nz: int, origin=(0.0, 0.0, 0.0),
+               element: str = "Hex8") -> Mesh:
+    """Structured mesh of the box ``origin + [0, lx] x [0, ly] x [0, lz]`` [m].
 
-    ``nx, ny, nz`` elements along x, y, z; node (i, j, k) has number
-    ``i + (nx + 1) * (j + (ny + 1) * k)``.
+    ``nx, ny, nz`` hexahedra along x, y, z; node (i, j, k) has number
+    ``i + (nx + 1) * (j + (ny + 1) * k)``. ``element``: ``'Hex8'``, ``'Hex20'``, or ``'Tet4'``,
+    ``'Tet10'`` (each hexahedron split into six tetrahedra around its diagonal from node 0 to 6,
+    conforming); the mid-edge nodes of Hex20 and Tet10 follow (:func:`quadratic_mesh`).
     """
+    if element not in NODES_PER_ELEMENT:
+        raise ValueError(f"unknown element type {element!r}, expected one of {list(NODES_PER_ELEMENT)}")
     x = np.linspace(0.0, lx, nx + 1)
     y = np.linspace(0.0, ly, ny + 1)
     z = np.linspace(0.0, lz, nz + 1)
@@ -263,8 +280,10 @@ def block_mesh(lx: float, ly: float, lz: float, nx: int, ny: int, nz: int, origi
     number = np.arange(nodes.shape[0]).reshape(nz + 1, ny + 1, nx + 1)
     bottom = np.stack([number[:-1, :-1, :-1], number[:-1, :-1, 1:],
                        number[:-1, 1:, 1:], number[:-1, 1:, :-1]], axis=-1).reshape(-1, 4)
-    top = bottom + (nx + 1) * (ny + 1)
-    return Mesh(nodes, {"Hex8": np.hstack([bottom, top])})
+    hexes = np.hstack([bottom, bottom + (nx + 1) * (ny + 1)])
+    corners = CORNER_TYPE[element]
+    mesh = Mesh(nodes, {corners: hexes if corners == "Hex8" else hexes[:, _KUHN_TETS].reshape(-1, 4)})
+    return mesh if element == corners else quadratic_mesh(mesh)
 
 
 def rotor_disc_mesh(shaft_radius: float = 0.05, shaft_length: float = 0.5, disc_radius: float = 0.2,

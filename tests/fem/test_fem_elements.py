@@ -8,15 +8,7 @@ from floatframe.fem import (Mesh, block_mesh, linear_elastic_matrices, lumped_ma
                             mass_matrix, quadratic_mesh, rigid_body_modes, stiffness_matrix)
 from floatframe.fem.mesh import EDGES
 
-# the six tetrahedra of a hexahedron around its diagonal 0-6 (conforming between neighbouring blocks)
-KUHN_TETS = np.array([[0, 1, 2, 6], [0, 1, 5, 6], [0, 3, 2, 6], [0, 3, 7, 6], [0, 4, 5, 6], [0, 4, 7, 6]])
 BOX = (2.0, 1.0, 0.5)
-
-
-def tet_block(lx, ly, lz, nx, ny, nz):
-    """The Hex8 ``block_mesh`` with each hexahedron split into six Tet4."""
-    hexes = block_mesh(lx, ly, lz, nx, ny, nz)
-    return Mesh(hexes.nodes, {"Tet4": hexes.elements["Hex8"][:, KUHN_TETS].reshape(-1, 4)})
 
 
 def distorted(mesh, seed=1, amount=0.08):
@@ -31,7 +23,7 @@ def distorted(mesh, seed=1, amount=0.08):
 @pytest.fixture(scope="module", params=["Tet4", "Hex8"])
 def linear_block(request):
     """The BOX meshed with 2 x 2 x 2 hexahedra or 48 tetrahedra: quadratic_mesh makes it Hex20 or Tet10."""
-    return (block_mesh if request.param == "Hex8" else tet_block)(*BOX, 2, 2, 2)
+    return block_mesh(*BOX, 2, 2, 2, element=request.param)
 
 
 def test_quadratic_mesh_puts_shared_nodes_on_the_edge_midpoints():
@@ -126,7 +118,8 @@ def test_hex20_row_sums_and_hrz_on_a_cube():
 def test_first_order_lumped_mass_is_the_row_sum():
     """Tet4 and Hex8 lump by element row sums: the row sums of the assembled consistent matrix,
     also on distorted elements (where HRZ would differ)."""
-    for mesh in (distorted(block_mesh(2.0, 1.0, 0.5, 2, 2, 2)), distorted(tet_block(2.0, 1.0, 0.5, 1, 1, 1))):
+    for kind in ("Hex8", "Tet4"):
+        mesh = distorted(block_mesh(*BOX, 2, 2, 2, element=kind))
         difference = mass_matrix(mesh, 5.0, lumped=True) - lumped_mass_matrix(mass_matrix(mesh, 5.0))
         assert abs(difference).max() < 1e-13 * mass_matrix(mesh, 5.0, lumped=True).max()
 
@@ -146,9 +139,9 @@ def test_quadratic_elements_converge_where_linear_ones_lock_in_bending():
     reference = first_bending_hz(quadratic_mesh(block_mesh(4.0, 0.5, 0.5, 16, 2, 2)))
     assert reference == pytest.approx(157.77, rel=1e-4)
     assert first_bending_hz(quadratic_mesh(block_mesh(4.0, 0.5, 0.5, 8, 1, 1))) == pytest.approx(reference, rel=0.006)
-    assert first_bending_hz(quadratic_mesh(tet_block(4.0, 0.5, 0.5, 8, 1, 1))) == pytest.approx(reference, rel=0.006)
+    assert first_bending_hz(block_mesh(4.0, 0.5, 0.5, 8, 1, 1, element="Tet10")) == pytest.approx(reference, rel=0.006)
     assert first_bending_hz(block_mesh(4.0, 0.5, 0.5, 8, 1, 1)) > 1.2 * reference
-    assert first_bending_hz(tet_block(4.0, 0.5, 0.5, 8, 1, 1)) > 1.5 * reference
+    assert first_bending_hz(block_mesh(4.0, 0.5, 0.5, 8, 1, 1, element="Tet4")) > 1.5 * reference
 
 
 def test_reduced_hex20_has_spurious_modes_in_single_element_layers():
@@ -170,8 +163,7 @@ def test_mixed_mesh_sums_the_element_types():
     """A mesh of a Hex8 block, a Hex20 block, a Tet4 and a Tet10 block on disjoint nodes: its matrices
     are the block-diagonal assembly of the four separate ones (numbering: the blocks one after
     another)."""
-    parts = [block_mesh(1.0, 1.0, 1.0, 1, 1, 1), quadratic_mesh(block_mesh(1.0, 1.0, 1.0, 1, 1, 1)),
-             tet_block(1.0, 1.0, 1.0, 1, 1, 1), quadratic_mesh(tet_block(1.0, 1.0, 1.0, 1, 1, 1))]
+    parts = [block_mesh(1.0, 1.0, 1.0, 1, 1, 1, element=kind) for kind in ("Hex8", "Hex20", "Tet4", "Tet10")]
     offsets = np.cumsum([0] + [part.n_nodes for part in parts])
     mixed = Mesh(np.vstack([part.nodes + 2.0 * i for i, part in enumerate(parts)]),
                  {kind: connectivity + offset for part, offset in zip(parts, offsets)
