@@ -183,3 +183,15 @@ def test_mismatched_mid_edge_nodes_are_rejected():
     broken = Mesh(np.vstack([mesh.nodes, mesh.nodes[shared]]), {"Hex20": connectivity})
     with pytest.raises(ValueError, match="different mid-edge nodes"):
         mass_matrix(broken, 1.0)
+
+
+def test_ffrf_body_refuses_row_sum_lumped_tet10_and_takes_hrz():
+    import floatframe as ff
+    from floatframe.components.base import ModelError
+    from floatframe.components.ffrf import add_ffrf_body
+
+    mesh = block_mesh(0.4, 0.1, 0.1, 2, 1, 1, element="Tet10")
+    consistent, stiffness = linear_elastic_matrices(mesh, 2e11, 0.3, 7850.0)
+    with pytest.raises(ModelError, match="negative diagonal entries"):
+        add_ffrf_body(ff.System(), mesh.nodes, lumped_mass_matrix(consistent), stiffness)
+    add_ffrf_body(ff.System(), mesh.nodes, mass_matrix(mesh, 7850.0, lumped=True), stiffness)
