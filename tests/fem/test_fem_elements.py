@@ -38,9 +38,8 @@ def test_quadratic_mesh_puts_shared_nodes_on_the_edge_midpoints():
 
 
 def test_quadratic_mass_and_inertia_are_exact(linear_block):
-    """Phi^T M Phi of the six rigid-body modes: mass 1000 kg and the box's inertia about the origin,
-    consistent and lumped mass alike (the HRZ weights are not exact for the second moments: only the
-    total mass is kept exactly)."""
+    """Phi^T M Phi of the six rigid-body modes: the consistent mass gives 1000 kg and the box's inertia
+    about the origin exactly; the lumped mass (positive) keeps the total mass, not the second moments."""
     mesh = quadratic_mesh(linear_block)
     m, (lx, ly, lz) = 1000.0, BOX
     density = m / (lx * ly * lz)
