@@ -26,7 +26,9 @@ def mesh_node_trajectories(assembled, body: FloatingFrameBody, result) -> dict:
 def write_paraview(path, assembled, body: FloatingFrameBody, cells: dict, result) -> Path:
     """Write ``path``.pvd and one ``path``_NNNN.vtu per stored step; returns the .pvd path.
 
-    ``cells``: {"hexahedron": (E, 8)} or {"tetra": (E, 4)} mesh-node numbers (0-based, VTK order).
+    ``cells``: {meshio cell type: mesh-node numbers (0-based, VTK order)}, e.g. {"hexahedron": (E, 8)}, or
+    ``mesh.to_meshio().cells_dict`` for a :class:`floatframe.fem.Mesh` of any of its element types
+    (hexahedron, hexahedron20, tetra, tetra10).
     Point data: displacement and velocity (global, [m], [m/s]); points at their current global positions.
     """
     path = Path(path)

@@ -60,7 +60,7 @@ class FEMinterface:
     """Mesh, mass and stiffness matrices of a finite-element model, with Exudyn's method names.
 
     Attributes as in Exudyn: ``nodes`` ({'Position': (n, 3)}), ``elements`` (list of dicts with
-    'Hex8'/'Tet4' connectivities, 0-based), ``modeBasis``, ``eigenValues``, and (stored in files only)
+    'Hex8'/'Hex20'/'Tet4'/'Tet10' connectivities, 0-based), ``modeBasis``, ``eigenValues``, and (stored in files only)
     ``surface``, ``nodeSets``, ``elementSets``, ``postProcessingModes``, ``metaData``.
     """
 
@@ -81,7 +81,10 @@ class FEMinterface:
     # --- import ---------------------------------------------------------------------------------
     def ImportFromAbaqusInputFile(self, fileName, typeName="Part", name="Part-1", verbose=False,
                                   createSurfaceTrigs=True, surfaceTrigsAll=False) -> np.ndarray:
-        """Read nodes and Hex8/Tet4 elements; ``typeName='Instance'`` selects the instance ``name``.
+        """Read nodes and Hex8, Hex20, Tet4, Tet10 elements (Abaqus C3D8*, C3D20*, C3D4*, C3D10*);
+        ``typeName='Instance'`` selects the instance ``name``. The surface triangles join corner nodes; a
+        mesh of Tet10 elements also gets, as in Exudyn, the 6-node triangles ``'Trigs6'`` (corners, then
+        the nodes on the edges 0-1, 1-2, 2-0).
 
         Returns the node positions (n, 3).
         """
@@ -90,7 +93,11 @@ class FEMinterface:
         self.nodes = {"Position": self._mesh.nodes.copy()}
         self.elements = [dict(Name=name, **{kind: c.copy() for kind, c in self._mesh.elements.items()})]
         if createSurfaceTrigs:
-            self.surface = [dict(Name=name, Trigs=self._mesh.surface_triangles())]
+            triangles = self._mesh.surface_triangles()
+            self.surface = [dict(Name=name, Trigs=triangles)]
+            if set(self._mesh.elements) == {"Tet10"}:
+                mids = self._mesh.mid_edge_nodes(triangles[:, [0, 1, 1, 2, 2, 0]]).reshape(-1, 3)
+                self.surface[0]["Trigs6"] = np.hstack([triangles, mids])
         return self.nodes["Position"]
 
     def ReadMassMatrixFromAbaqus(self, fileName, type="SparseRowColumnValue"):

@@ -12,6 +12,8 @@ from .mesh import NODES_PER_ELEMENT, Mesh
 ELEMENT_TYPES = {
     "C3D8": "Hex8", "C3D8R": "Hex8", "C3D8I": "Hex8", "C3D8H": "Hex8", "C3D8RH": "Hex8",
     "C3D4": "Tet4", "C3D4H": "Tet4",
+    "C3D10": "Tet10", "C3D10H": "Tet10", "C3D10M": "Tet10", "C3D10MH": "Tet10", "C3D10HS": "Tet10",
+    "C3D20": "Hex20", "C3D20R": "Hex20", "C3D20H": "Hex20", "C3D20RH": "Hex20",
 }
 
 _SEPARATORS = re.compile(r"[,\s]+")
@@ -33,7 +35,10 @@ def read_abaqus_inp(path, instance: str | None = None) -> Mesh:
     -------
     Mesh
         Nodes renumbered 0-based in increasing Abaqus node number; element types C3D8, C3D8R,
-        C3D8I, C3D8H, C3D8RH become ``'Hex8'``, C3D4, C3D4H become ``'Tet4'``.
+        C3D8I, C3D8H, C3D8RH become ``'Hex8'``, C3D4, C3D4H ``'Tet4'``, C3D10, C3D10H, C3D10M,
+        C3D10MH, C3D10HS ``'Tet10'``, C3D20, C3D20R, C3D20H, C3D20RH ``'Hex20'``, in Abaqus's node
+        order. Only the connectivity is read: the element formulation is chosen when the matrices
+        are computed (:func:`floatframe.fem.stiffness_matrix`).
     """
     path = Path(path)
     cards = _parse_cards(path)

@@ -1,49 +1,112 @@
-"""Consistent mass and linear-elastic stiffness matrices assembled with scikit-fem.
+"""Consistent and lumped mass and linear-elastic stiffness matrices assembled with scikit-fem.
 
 All matrices are ``scipy.sparse.csr_matrix`` of size 3 N x 3 N in node-major interleaved
 ordering: coordinate ``3 * i + k`` is displacement component k (x, y, z) of node i.
 
-Quadrature (scikit-fem ``intorder`` = polynomial degree integrated exactly):
+Elements (scikit-fem element, isoparametric: the geometry is mapped with the element's own
+shape functions, so curved quadratic elements keep their mid-edge nodes):
+
+- Tet4: ``ElementTetP1``; Hex8: ``ElementHex1`` (trilinear);
+- Tet10: ``ElementTetP2`` on ``MeshTet2``; Hex20: ``ElementHexS2`` (20-node serendipity).
+
+Quadrature (scikit-fem ``intorder`` = polynomial degree integrated exactly; on hexahedra the
+tensor Gauss rule with ceil((intorder + 1) / 2) points a direction):
 
 - Hex8 mass: order 4, i.e. 3 x 3 x 3 Gauss points, exact for any trilinear hexahedron
   (the integrand N_i N_j det J has degree at most 4 per reference direction);
 - Hex8 stiffness: order 3, i.e. the standard 2 x 2 x 2 Gauss rule (exact for parallelepipeds);
-- Tet4 mass: order 2 (exact); Tet4 stiffness: order 1 (constant strain, exact).
+- Tet4 mass: order 2 (exact); Tet4 stiffness: order 1 (constant strain, exact);
+- Tet10 mass: order 6 (15 points), exact for straight edges and, as Abaqus C3D10's, accurate beyond
+  round-off for slightly curved ones (order 4, 11 points, is exact only for straight edges);
+  Tet10 stiffness: order 2 (4 points, Abaqus C3D10's; exact for straight edges);
+- Hex20 mass and stiffness: order 4, i.e. 3 x 3 x 3 Gauss points (Abaqus C3D20's rule; exact for
+  parallelepipeds); the ``"reduced"`` stiffness: 2 x 2 x 2 points (Abaqus C3D20R).
 
 Stiffness formulations:
 
 - ``"full"``: the standard displacement element, all strain terms at the quadrature points;
-- ``"bbar"``: selectively reduced (mean dilatation, Hughes' B-bar) element: the volumetric strain
-  is replaced by its element average. This is the formulation of the Abaqus C3D8 element and
-  reproduces Abaqus' exported C3D8 stiffness matrices. For Tet4 it equals ``"full"``.
+- ``"bbar"``: Abaqus's formulation of each element type: the first-order elements are selectively
+  reduced (mean dilatation, Hughes' B-bar): the volumetric strain is replaced by its element
+  average. This is the Abaqus C3D8 element and reproduces Abaqus' exported C3D8 stiffness matrices;
+  for Tet4 it equals ``"full"``. Tet10 and Hex20 stay fully integrated standard elements, as Abaqus
+  C3D10 and C3D20;
+- ``"reduced"``: Hex20 with 2 x 2 x 2 Gauss points (Abaqus C3D20R); tetrahedra as ``"full"``;
+  not available for Hex8 (one point would need hourglass control).
+
+Lumped mass (``lumped=True``): per element, row sums for Tet4 and Hex8 (equal to Abaqus's lumped
+mass of C3D4 and C3D8), HRZ (Hinton-Rock-Zienkiewicz: the diagonal of the consistent element matrix
+scaled to the element's mass) for Tet10 and Hex20, whose corner row sums are negative: -m/20 of
+the element mass m on a Tet10, -m/8 on a parallelepiped Hex20.
 """
+
+from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
-from skfem import (Basis, ElementHex0, ElementHex1, ElementTetP0, ElementTetP1, ElementVector, MeshHex,
-                   MeshTet, asm)
+from skfem import (Basis, ElementHex0, ElementHex1, ElementHexS2, ElementTetP0, ElementTetP1, ElementTetP2,
+                   ElementVector, MeshHex, MeshHex1, MeshTet, MeshTet2, asm)
 
 from .forms import (deviatoric_elasticity_form, dilatation_coupling, elasticity_form, lame_parameters,
                     mass_form, scalar_mass)
-from .mesh import Mesh
+from .mesh import CORNER_TYPE, EDGES, NODES_PER_ELEMENT, Mesh
 
-MASS_INTORDER = {"Hex8": 4, "Tet4": 2}
-STIFFNESS_INTORDER = {"Hex8": 3, "Tet4": 1}
-FORMULATIONS = ("full", "bbar")
+MASS_INTORDER = {"Hex8": 4, "Tet4": 2, "Tet10": 6, "Hex20": 4}
+STIFFNESS_INTORDER = {"Hex8": 3, "Tet4": 1, "Tet10": 2, "Hex20": 4}
+REDUCED_STIFFNESS_INTORDER = {"Tet4": 1, "Tet10": 2, "Hex20": 3}
+FORMULATIONS = ("full", "bbar", "reduced")
 
-_SKFEM_MESH = {"Hex8": MeshHex, "Tet4": MeshTet}
-_SKFEM_ELEMENT = {"Hex8": ElementHex1, "Tet4": ElementTetP1}
+
+@dataclass(repr=False)
+class MeshHex20(MeshHex1):
+    """scikit-fem mesh of 20-node serendipity hexahedra (isoparametric)."""
+
+    elem: type = ElementHexS2
+
+
+_SKFEM_MESH = {"Hex8": MeshHex, "Tet4": MeshTet, "Tet10": MeshTet2, "Hex20": MeshHex20}
+_SKFEM_ELEMENT = {"Hex8": ElementHex1, "Tet4": ElementTetP1, "Tet10": ElementTetP2, "Hex20": ElementHexS2}
 _SKFEM_CONSTANT_ELEMENT = {"Hex8": ElementHex0, "Tet4": ElementTetP0}
-# scikit-fem vertex j of an element is Abaqus/VTK vertex _SKFEM_NODE_ORDER[kind][j]
-_SKFEM_NODE_ORDER = {"Hex8": [0, 4, 3, 1, 7, 5, 2, 6], "Tet4": [0, 1, 2, 3]}
+# scikit-fem vertex j of a first-order element is Abaqus/VTK vertex _SKFEM_CORNER_ORDER[kind][j]
+_SKFEM_CORNER_ORDER = {"Hex8": [0, 4, 3, 1, 7, 5, 2, 6], "Tet4": [0, 1, 2, 3]}
+_MEAN_DILATATION_TYPES = ("Hex8", "Tet4")
+_ROW_SUM_LUMPED_TYPES = ("Hex8", "Tet4")
 
 
-def mass_matrix(mesh: Mesh, density: float) -> sp.csr_matrix:
-    """Consistent mass matrix [kg], shape (3 N, 3 N), for ``density`` [kg/m^3]."""
-    total = _zero(mesh)
-    for basis in _vector_bases(mesh, MASS_INTORDER):
-        total = total + _interleaved(asm(mass_form(density), basis), basis)
-    return _symmetric(total)
+def _skfem_node_order(kind):
+    """Abaqus/VTK node of each scikit-fem local node of ``kind``: the corners by
+    ``_SKFEM_CORNER_ORDER``, mid-edge nodes found at the midpoints of their corners' reference points."""
+    corners = CORNER_TYPE[kind]
+    reference = np.empty((NODES_PER_ELEMENT[kind], 3))
+    reference[_SKFEM_CORNER_ORDER[corners]] = _SKFEM_ELEMENT[corners].doflocs
+    for node, edge in enumerate(EDGES.get(kind, ()), start=NODES_PER_ELEMENT[corners]):
+        reference[node] = reference[list(edge)].mean(axis=0)
+    distances = np.linalg.norm(_SKFEM_ELEMENT[kind].doflocs[:, None, :] - reference[None, :, :], axis=2)
+    order = np.argmin(distances, axis=1)
+    assert np.array_equal(np.sort(order), np.arange(order.size)) and distances.min(axis=1).max() == 0.0
+    return order
+
+
+_SKFEM_NODE_ORDER = {kind: _skfem_node_order(kind) for kind in NODES_PER_ELEMENT}
+
+
+def mass_matrix(mesh: Mesh, density: float, lumped: bool = False) -> sp.csr_matrix:
+    """Consistent or lumped mass matrix [kg], shape (3 N, 3 N), for ``density`` [kg/m^3].
+
+    ``lumped``: diagonal, per element row sums (Tet4, Hex8) or HRZ (Tet10, Hex20), see the module text.
+    """
+    if not lumped:
+        return _assembled(mesh, MASS_INTORDER, lambda kind, basis: asm(mass_form(density), basis))
+    diagonal = np.zeros(mesh.n_coordinates)
+    for kind, basis, coordinates in _vector_bases(mesh, MASS_INTORDER):
+        local = mass_form(density).elemental(basis).tolocal()
+        if kind in _ROW_SUM_LUMPED_TYPES:
+            element_diagonal = local.sum(axis=2)
+        else:
+            element_diagonal = np.diagonal(local, axis1=1, axis2=2)
+            element_diagonal = element_diagonal * (local.sum(axis=(1, 2)) / element_diagonal.sum(axis=1))[:, None]
+        diagonal += np.bincount(coordinates[basis.element_dofs].ravel(), weights=element_diagonal.T.ravel(),
+                                minlength=mesh.n_coordinates)
+    return sp.diags(diagonal, format="csr")
 
 
 def stiffness_matrix(mesh: Mesh, youngs_modulus: float, poissons_ratio: float,
@@ -53,43 +116,50 @@ def stiffness_matrix(mesh: Mesh, youngs_modulus: float, poissons_ratio: float,
     Parameters
     ----------
     mesh : Mesh
-        Hex8 and/or Tet4 mesh [m].
+        Tet4, Tet10, Hex8 and/or Hex20 mesh [m].
     youngs_modulus, poissons_ratio : float
         E [Pa] and nu [-].
-    formulation : {"full", "bbar"}
-        Standard displacement element, or mean-dilatation B-bar element (as Abaqus C3D8).
+    formulation : {"full", "bbar", "reduced"}
+        Standard displacement elements; Abaqus's elements (mean-dilatation B-bar Hex8 as C3D8, the
+        others standard); or reduced-integration Hex20 (C3D20R). See the module text.
     """
     if formulation not in FORMULATIONS:
         raise ValueError(f"unknown formulation {formulation!r}, expected one of {FORMULATIONS}")
+    if formulation == "reduced" and "Hex8" in mesh.elements:
+        raise ValueError("formulation 'reduced' is not available for Hex8 (a one-point hexahedron needs "
+                         "hourglass control); use 'bbar' (Abaqus C3D8) or 'full'")
     lam, mu = lame_parameters(youngs_modulus, poissons_ratio)
-    total = _zero(mesh)
-    for basis in _vector_bases(mesh, STIFFNESS_INTORDER):
-        if formulation == "full":
-            matrix = asm(elasticity_form(lam, mu), basis)
-        else:
-            matrix = asm(deviatoric_elasticity_form(mu), basis) + _mean_dilatation(basis, lam + 2.0 * mu / 3.0)
-        total = total + _interleaved(matrix, basis)
-    return _symmetric(total)
+
+    def element_stiffness(kind, basis):
+        if formulation == "bbar" and kind in _MEAN_DILATATION_TYPES:
+            return asm(deviatoric_elasticity_form(mu), basis) + _mean_dilatation(kind, basis, lam + 2.0 * mu / 3.0)
+        return asm(elasticity_form(lam, mu), basis)
+
+    intorder = REDUCED_STIFFNESS_INTORDER if formulation == "reduced" else STIFFNESS_INTORDER
+    return _assembled(mesh, intorder, element_stiffness)
 
 
 def linear_elastic_matrices(mesh: Mesh, youngs_modulus: float, poissons_ratio: float, density: float,
-                            formulation: str = "full") -> tuple[sp.csr_matrix, sp.csr_matrix]:
-    """Consistent mass [kg] and stiffness [N/m] matrices, each shape (3 N, 3 N).
+                            formulation: str = "full", lumped: bool = False) -> tuple[sp.csr_matrix, sp.csr_matrix]:
+    """Mass [kg] and stiffness [N/m] matrices, each shape (3 N, 3 N).
 
     Parameters
     ----------
     mesh : Mesh
-        Hex8 and/or Tet4 mesh, coordinates in [m].
+        Tet4, Tet10, Hex8 and/or Hex20 mesh, coordinates in [m].
     youngs_modulus : float
         E [Pa].
     poissons_ratio : float
         nu [-].
     density : float
         rho [kg/m^3].
-    formulation : {"full", "bbar"}
+    formulation : {"full", "bbar", "reduced"}
         Stiffness formulation, see :func:`stiffness_matrix`.
+    lumped : bool
+        Lumped instead of consistent mass, see :func:`mass_matrix`.
     """
-    return mass_matrix(mesh, density), stiffness_matrix(mesh, youngs_modulus, poissons_ratio, formulation)
+    return (mass_matrix(mesh, density, lumped),
+            stiffness_matrix(mesh, youngs_modulus, poissons_ratio, formulation))
 
 
 def add_node_mass(mass_matrix: sp.spmatrix, node: int, mass: float) -> sp.csr_matrix:
@@ -105,7 +175,8 @@ def add_node_mass(mass_matrix: sp.spmatrix, node: int, mass: float) -> sp.csr_ma
 def lumped_mass_matrix(mass_matrix: sp.spmatrix) -> sp.csr_matrix:
     """Diagonal row-sum lumped copy of a mass matrix [kg].
 
-    For Hex8 and Tet4 meshes this equals the lumped mass Abaqus exports.
+    For Hex8 and Tet4 meshes this equals the lumped mass Abaqus exports. Not for Tet10 and Hex20:
+    their corner row sums are negative; use ``mass_matrix(mesh, density, lumped=True)`` (HRZ).
     """
     return sp.diags(np.asarray(mass_matrix.sum(axis=1)).ravel(), format="csr")
 
@@ -121,35 +192,46 @@ def rigid_body_modes(nodes: np.ndarray) -> np.ndarray:
     return modes.reshape(-1, 6)
 
 
+def _assembled(mesh, intorder, element_matrix):
+    """Sum over the element types of ``element_matrix(kind, basis)`` in mesh coordinates, symmetrized
+    (removes the round-off asymmetry of the summed element contributions)."""
+    n = mesh.n_coordinates
+    total = sp.csr_matrix((n, n))
+    for kind, basis, coordinates in _vector_bases(mesh, intorder):
+        matrix = sp.coo_matrix(element_matrix(kind, basis))
+        total = total + sp.csr_matrix((matrix.data, (coordinates[matrix.row], coordinates[matrix.col])),
+                                      shape=(n, n))
+    return (0.5 * (total + total.T)).tocsr()
+
+
 def _vector_bases(mesh, intorder):
-    """One scikit-fem vector basis per element type with elements, quadrature of ``intorder``."""
+    """(kind, basis, coordinates) per element type with elements: a scikit-fem vector basis with
+    quadrature of ``intorder[kind]`` and the mesh coordinate of each of its dofs."""
     for kind, connectivity in mesh.elements.items():
         if len(connectivity) == 0:
             continue
-        skfem_mesh = _SKFEM_MESH[kind](np.ascontiguousarray(mesh.nodes.T),
-                                       np.ascontiguousarray(connectivity[:, _SKFEM_NODE_ORDER[kind]].T))
-        yield Basis(skfem_mesh, ElementVector(_SKFEM_ELEMENT[kind]()), intorder=intorder[kind])
+        local = connectivity[:, _SKFEM_NODE_ORDER[kind]]
+        used, numbering = np.unique(local, return_inverse=True)
+        skfem_mesh = _SKFEM_MESH[kind](np.ascontiguousarray(mesh.nodes[used].T),
+                                       np.ascontiguousarray(numbering.reshape(local.shape).T))
+        basis = Basis(skfem_mesh, ElementVector(_SKFEM_ELEMENT[kind]()), intorder=intorder[kind])
+        yield kind, basis, _mesh_coordinates(basis, local)
 
 
-def _mean_dilatation(basis, bulk_modulus):
+def _mesh_coordinates(basis, local):
+    """Mesh coordinate (3 node + component) of each dof of a vector basis; ``local``: (E, n) the mesh
+    nodes of the elements in scikit-fem's local order. Local vector dof 3 j + k is component k of node j."""
+    per_element = (3 * local.T[:, None, :] + np.arange(3)[None, :, None]).reshape(3 * local.shape[1], -1)
+    coordinates = np.zeros(basis.N, dtype=np.int64)
+    coordinates[basis.element_dofs] = per_element
+    if not np.array_equal(coordinates[basis.element_dofs], per_element):
+        raise ValueError("elements sharing an edge have different mid-edge nodes on it")
+    return coordinates
+
+
+def _mean_dilatation(kind, basis, bulk_modulus):
     """kappa C^T V^-1 C: the volumetric stiffness with the element-averaged volumetric strain."""
-    kind = "Hex8" if isinstance(basis.mesh, MeshHex) else "Tet4"
     constant = basis.with_element(_SKFEM_CONSTANT_ELEMENT[kind]())
     coupling = asm(dilatation_coupling, basis, constant).tocsr()
     volumes = asm(scalar_mass, constant).diagonal()
     return bulk_modulus * (coupling.T @ sp.diags(1.0 / volumes) @ coupling)
-
-
-def _interleaved(matrix, basis):
-    """Reorder a scikit-fem vector-basis matrix to node-major interleaved coordinates."""
-    to_skfem = basis.nodal_dofs.T.ravel()
-    return sp.csr_matrix(matrix)[to_skfem][:, to_skfem]
-
-
-def _symmetric(matrix):
-    """Remove the round-off asymmetry of the summed element contributions."""
-    return (0.5 * (matrix + matrix.T)).tocsr()
-
-
-def _zero(mesh):
-    return sp.csr_matrix((mesh.n_coordinates, mesh.n_coordinates))

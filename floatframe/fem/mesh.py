@@ -1,9 +1,13 @@
-"""Volume meshes of 8-node hexahedra and 4-node tetrahedra, node queries and generators.
+"""Volume meshes of 4- and 10-node tetrahedra and 8- and 20-node hexahedra, node queries,
+generators and mesh files read through meshio.
 
 Node numbers and element connectivities are 0-based. Element node order follows
 Abaqus/VTK: ``'Hex8'`` nodes 0-1-2-3 go counterclockwise around one face seen from the
 opposite face 4-5-6-7 (node 4 above node 0, ...); ``'Tet4'`` nodes 0-1-2 go counterclockwise
-seen from node 3. Elements of this orientation have positive volume.
+seen from node 3. Elements of this orientation have positive volume. The quadratic elements
+have these corners first, then one node on each edge in the order of ``EDGES``: ``'Tet10'``
+(Abaqus C3D10, VTK/meshio tetra10) on 0-1, 1-2, 2-0, 0-3, 1-3, 2-3; ``'Hex20'`` (Abaqus C3D20,
+VTK/meshio hexahedron20) on 0-1, 1-2, 2-3, 3-0, 4-5, 5-6, 6-7, 7-4, 0-4, 1-5, 2-6, 3-7.
 """
 
 from dataclasses import dataclass, field
@@ -11,14 +15,27 @@ from dataclasses import dataclass, field
 import meshio
 import numpy as np
 
-NODES_PER_ELEMENT = {"Hex8": 8, "Tet4": 4}
+NODES_PER_ELEMENT = {"Hex8": 8, "Tet4": 4, "Tet10": 10, "Hex20": 20}
 
-_MESHIO_CELL_TYPE = {"Hex8": "hexahedron", "Tet4": "tetra"}
+#: corner element of each element type: its first nodes are the corners
+CORNER_TYPE = {"Hex8": "Hex8", "Tet4": "Tet4", "Tet10": "Tet4", "Hex20": "Hex8"}
+
+#: the (corner, corner) edge of each further node of a quadratic element, in node order
+EDGES = {
+    "Tet10": ((0, 1), (1, 2), (2, 0), (0, 3), (1, 3), (2, 3)),
+    "Hex20": ((0, 1), (1, 2), (2, 3), (3, 0), (4, 5), (5, 6), (6, 7), (7, 4), (0, 4), (1, 5), (2, 6), (3, 7)),
+}
+
+# meshio's (= VTK's) node order of these cells is the Abaqus order above
+_MESHIO_CELL_TYPE = {"Hex8": "hexahedron", "Tet4": "tetra", "Tet10": "tetra10", "Hex20": "hexahedron20"}
 
 _OUTWARD_FACES = {
     "Hex8": ((0, 3, 2, 1), (4, 5, 6, 7), (0, 1, 5, 4), (1, 2, 6, 5), (2, 3, 7, 6), (3, 0, 4, 7)),
     "Tet4": ((0, 2, 1), (0, 1, 3), (1, 2, 3), (0, 3, 2)),
 }
+
+# the six tetrahedra of a hexahedron around its diagonal 0-6: neighbouring hexahedra split alike conform
+_KUHN_TETS = np.array([[0, 1, 2, 6], [0, 1, 5, 6], [0, 3, 2, 6], [0, 3, 7, 6], [0, 4, 5, 6], [0, 4, 7, 6]])
 
 _HEX_CORNERS = np.array(
     [[-1, -1, -1], [1, -1, -1], [1, 1, -1], [-1, 1, -1],
@@ -34,8 +51,8 @@ class Mesh:
     nodes : ndarray, shape (N, 3)
         Node coordinates [m].
     elements : dict of str to ndarray
-        Connectivity per element type, ``'Hex8'``: (E, 8) and/or ``'Tet4'``: (E, 4)
-        int arrays of 0-based node numbers.
+        Connectivity per element type, ``'Hex8'``: (E, 8), ``'Tet4'``: (E, 4), ``'Tet10'``: (E, 10),
+        ``'Hex20'``: (E, 20) int arrays of 0-based node numbers.
     """
 
     nodes: np.ndarray
@@ -96,20 +113,102 @@ class Mesh:
         """Boundary faces as outward-oriented triangles, shape (T, 3).
 
         A face is on the boundary when no other element shares it; a boundary quad
-        (a, b, c, d) of a hexahedron gives the triangles (a, b, c) and (a, c, d).
+        (a, b, c, d) of a hexahedron gives the triangles (a, b, c) and (a, c, d). Quadratic
+        elements contribute the triangles of their corners (flat faces).
         """
         faces = {3: [], 4: []}
         for kind, connectivity in self.elements.items():
-            oriented = _positively_oriented(self.nodes, kind, connectivity)
-            for local in _OUTWARD_FACES[kind]:
+            corners = CORNER_TYPE[kind]
+            oriented = _positively_oriented(self.nodes, corners, connectivity[:, :NODES_PER_ELEMENT[corners]])
+            for local in _OUTWARD_FACES[corners]:
                 faces[len(local)].append(oriented[:, list(local)])
         quads = _unshared(faces[4], 4)
         return np.vstack([_unshared(faces[3], 3), quads[:, [0, 1, 2]], quads[:, [0, 2, 3]]])
 
+    def mid_edge_nodes(self, pairs) -> np.ndarray:
+        """The node on the middle of the edge between each pair of corner nodes, shape (P,), from the
+        Tet10 and Hex20 elements; -1 where no quadratic element has that edge."""
+        pairs = np.sort(np.asarray(pairs, dtype=np.int64).reshape(-1, 2), axis=1)
+        table = {}
+        for kind, connectivity in self.elements.items():
+            for node, edge in enumerate(EDGES.get(kind, ()), start=NODES_PER_ELEMENT[CORNER_TYPE[kind]]):
+                corners = np.sort(connectivity[:, list(edge)], axis=1)
+                table.update(zip(map(tuple, corners.tolist()), connectivity[:, node].tolist()))
+        return np.array([table.get(pair, -1) for pair in map(tuple, pairs.tolist())], dtype=np.int64)
+
     def to_meshio(self) -> meshio.Mesh:
-        """The mesh as a ``meshio.Mesh`` with hexahedron and/or tetra cells."""
+        """The mesh as a ``meshio.Mesh`` with hexahedron, tetra, tetra10 and/or hexahedron20 cells."""
         cells = [(_MESHIO_CELL_TYPE[kind], connectivity) for kind, connectivity in self.elements.items()]
         return meshio.Mesh(self.nodes, cells)
+
+
+def quadratic_mesh(mesh: Mesh) -> Mesh:
+    """The mesh with a node added at the middle of every element edge: Tet4 become Tet10, Hex8
+    become Hex20 (straight edges); the existing nodes keep their numbers, the new ones follow."""
+    quadratic = {"Tet4": "Tet10", "Hex8": "Hex20"}
+    if set(mesh.elements) - set(quadratic):
+        raise ValueError(f"the mesh already has quadratic elements {sorted(set(mesh.elements) - set(quadratic))}")
+    edge_corners = [np.sort(connectivity[:, list(edge)], axis=1) for kind, connectivity in mesh.elements.items()
+                    for edge in EDGES[quadratic[kind]]]
+    if not edge_corners:
+        return Mesh(mesh.nodes, {})
+    unique, numbers = np.unique(np.vstack(edge_corners), axis=0, return_inverse=True)
+    mid_nodes = np.split(mesh.n_nodes + numbers.ravel(), len(edge_corners))
+    elements, start = {}, 0
+    for kind, connectivity in mesh.elements.items():
+        end = start + len(EDGES[quadratic[kind]])
+        elements[quadratic[kind]] = np.column_stack([connectivity] + mid_nodes[start:end])
+        start = end
+    return Mesh(np.vstack([mesh.nodes, mesh.nodes[unique].mean(axis=1)]), elements)
+
+
+def read_mesh(path, file_format: str | None = None) -> Mesh:
+    """Volume mesh from any file meshio reads (gmsh ``.msh``, ``.vtu``, ``.vtk``, ``.inp``, ...).
+
+    Parameters
+    ----------
+    path : str or Path
+        The mesh file; coordinates are taken as [m].
+    file_format : str, optional
+        meshio's format name, default: from the file extension.
+
+    Returns
+    -------
+    Mesh
+        See :func:`mesh_from_meshio`.
+    """
+    return mesh_from_meshio(meshio.read(path, file_format=file_format), source=str(path))
+
+
+def mesh_from_meshio(mesh: meshio.Mesh, source: str = "meshio mesh") -> Mesh:
+    """Mesh of the volume cells of a ``meshio.Mesh``.
+
+    tetra, tetra10, hexahedron and hexahedron20 cells become ``'Tet4'``, ``'Tet10'``, ``'Hex8'``,
+    ``'Hex20'``. meshio stores them in VTK's node order, which is Abaqus's; its readers convert
+    other orders (gmsh's tetra10 and hexahedron20 differ) on reading. Cells of lower dimension
+    (surface triangles, lines, points: gmsh's physical groups) are ignored, and nodes that no
+    volume cell uses are dropped, the others keeping their order.
+
+    Raises
+    ------
+    ValueError
+        For volume cells of another type (wedge, pyramid, hexahedron27, ...) or no volume cells.
+    """
+    from_meshio = {cell: kind for kind, cell in _MESHIO_CELL_TYPE.items()}
+    volume = [block for block in mesh.cells if block.dim == 3]
+    unsupported = sorted({block.type for block in volume} - set(from_meshio))
+    if unsupported:
+        raise ValueError(f"{source}: unsupported volume cell types {unsupported}; supported: {sorted(from_meshio)}")
+    if not volume:
+        raise ValueError(f"{source}: no volume cells (found {sorted({block.type for block in mesh.cells})}); "
+                         f"supported: {sorted(from_meshio)}")
+    elements = {}
+    for block in volume:
+        kind = from_meshio[block.type]
+        elements[kind] = np.vstack([elements.get(kind, np.zeros((0, block.data.shape[1]), dtype=np.int64)),
+                                    block.data])
+    used = np.unique(np.concatenate([c.ravel() for c in elements.values()]))
+    return Mesh(mesh.points[used], {kind: np.searchsorted(used, c) for kind, c in elements.items()})
 
 
 def hex_corner_jacobians(nodes: np.ndarray, hexes: np.ndarray) -> np.ndarray:
@@ -162,12 +261,17 @@ def _unshared(faces, size):
     return stacked[counts[inverse.ravel()] == 1]
 
 
-def block_mesh(lx: float, ly: float, lz: float, nx: int, ny: int, nz: int, origin=(0.0, 0.0, 0.0)) -> Mesh:
-    """Structured Hex8 mesh of the box ``origin + [0, lx] x [0, ly] x [0, lz]`` [m].
+def block_mesh(lx: float, ly: float, lz: float, nx: int, ny: int, nz: int, origin=(0.0, 0.0, 0.0),
+               element: str = "Hex8") -> Mesh:
+    """Structured mesh of the box ``origin + [0, lx] x [0, ly] x [0, lz]`` [m].
 
-    ``nx, ny, nz`` elements along x, y, z; node (i, j, k) has number
-    ``i + (nx + 1) * (j + (ny + 1) * k)``.
+    ``nx, ny, nz`` hexahedra along x, y, z; node (i, j, k) has number
+    ``i + (nx + 1) * (j + (ny + 1) * k)``. ``element``: ``'Hex8'``, ``'Hex20'``, or ``'Tet4'``,
+    ``'Tet10'`` (each hexahedron split into six tetrahedra around its diagonal from node 0 to 6,
+    conforming); the mid-edge nodes of Hex20 and Tet10 follow (:func:`quadratic_mesh`).
     """
+    if element not in NODES_PER_ELEMENT:
+        raise ValueError(f"unknown element type {element!r}, expected one of {list(NODES_PER_ELEMENT)}")
     x = np.linspace(0.0, lx, nx + 1)
     y = np.linspace(0.0, ly, ny + 1)
     z = np.linspace(0.0, lz, nz + 1)
@@ -176,8 +280,10 @@ def block_mesh(lx: float, ly: float, lz: float, nx: int, ny: int, nz: int, origi
     number = np.arange(nodes.shape[0]).reshape(nz + 1, ny + 1, nx + 1)
     bottom = np.stack([number[:-1, :-1, :-1], number[:-1, :-1, 1:],
                        number[:-1, 1:, 1:], number[:-1, 1:, :-1]], axis=-1).reshape(-1, 4)
-    top = bottom + (nx + 1) * (ny + 1)
-    return Mesh(nodes, {"Hex8": np.hstack([bottom, top])})
+    hexes = np.hstack([bottom, bottom + (nx + 1) * (ny + 1)])
+    corners = CORNER_TYPE[element]
+    mesh = Mesh(nodes, {corners: hexes if corners == "Hex8" else hexes[:, _KUHN_TETS].reshape(-1, 4)})
+    return mesh if element == corners else quadratic_mesh(mesh)
 
 
 def rotor_disc_mesh(shaft_radius: float = 0.05, shaft_length: float = 0.5, disc_radius: float = 0.2,

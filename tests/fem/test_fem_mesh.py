@@ -37,6 +37,24 @@ def test_block_surface_is_closed_outward_and_encloses_the_box():
     assert np.all(uses == 2)
 
 
+@pytest.mark.parametrize("element, n_nodes, n_elements", [
+    ("Hex8", 3 * 4 * 3, 2 * 3 * 2), ("Tet4", 3 * 4 * 3, 6 * 2 * 3 * 2),
+    ("Hex20", 36 + 2 * 4 * 3 + 3 * 3 * 3 + 3 * 4 * 2, 2 * 3 * 2),
+    ("Tet10", 36 + 2 * 4 * 3 + 3 * 3 * 3 + 3 * 4 * 2 + 2 * 3 * 3 + 2 * 4 * 2 + 3 * 3 * 2 + 2 * 3 * 2, 6 * 2 * 3 * 2)])
+def test_block_mesh_of_every_element_type_is_conforming(element, n_nodes, n_elements):
+    """Node counts: corners, then one node per edge (hexahedron edges; Tet10 also the face and
+    body diagonals); the surface is closed (every edge in two triangles) and encloses the box."""
+    mesh = block_mesh(2.0, 0.6, 0.4, 2, 3, 2, element=element)
+    assert mesh.n_nodes == n_nodes and mesh.elements[element].shape[0] == n_elements
+    triangles = mesh.surface_triangles()
+    edges = np.sort(np.concatenate([triangles[:, [0, 1]], triangles[:, [1, 2]], triangles[:, [2, 0]]]), axis=1)
+    _, uses = np.unique(edges, axis=0, return_counts=True)
+    assert np.all(uses == 2)
+    assert divergence_volume(mesh) == pytest.approx(2.0 * 0.6 * 0.4, rel=1e-12)
+    with pytest.raises(ValueError, match="unknown element type 'Hex27'"):
+        block_mesh(1.0, 1.0, 1.0, 1, 1, 1, element="Hex27")
+
+
 def test_node_queries_on_a_block():
     mesh = block_mesh(1.0, 1.0, 1.0, 2, 2, 2)
     assert mesh.nodes_in_plane((0.0, 0.0, 1.0), (0.0, 0.0, 2.0)).size == 9
@@ -111,3 +129,11 @@ def test_rotor_disc_rejects_invalid_parameters():
         rotor_disc_mesh(n_circumferential=12)
     with pytest.raises(ValueError, match="within the shaft length"):
         rotor_disc_mesh(disc_position=0.49)
+
+
+def test_mid_edge_nodes_of_a_quadratic_block():
+    mesh = block_mesh(1.0, 1.0, 1.0, 1, 1, 1, element="Hex20")
+    mids = mesh.mid_edge_nodes([[0, 1], [1, 0], [0, 3]])
+    np.testing.assert_array_equal(mesh.nodes[mids[:2]], [[0.5, 0.0, 0.0]] * 2)
+    assert mids[2] == -1
+    assert np.all(block_mesh(1.0, 1.0, 1.0, 1, 1, 1).mid_edge_nodes([[0, 1]]) == -1)
