@@ -195,7 +195,7 @@ def run_mechanism(arguments) -> int:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="floatframe", description="Flexible multibody dynamics (FFRF) on CasADi.",
                                      formatter_class=HELP_FORMAT)
-    commands = parser.add_subparsers(dest="command", required=True, metavar="{run,compare,ocp}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{run,compare,ocp,study}")
     run = commands.add_parser("run", help="run a built-in model", formatter_class=HELP_FORMAT,
                               description="Models: " + "; ".join(f"{k}: {MODELS[k]}" for k in RUN_MODELS))
     run.add_argument("model", type=one_of(RUN_MODELS, "model"), help=f"one of {', '.join(RUN_MODELS)}")
@@ -216,6 +216,7 @@ def main(argv=None) -> int:
                           "fixed-interface eigenmodes) instead of eigenmodes")
     commands.add_parser("compare", help="compare DAE solvers on a model: error against cost (see compare --help)")
     commands.add_parser("ocp", help="optimal control with flexible bodies: 'ocp slew', 'ocp arm' (see ocp --help)")
+    commands.add_parser("study", help="a parameter study on dask.distributed (see study --help)")
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "compare":  # these subcommands parse their own options
         from floatframe.compare import compare_main
@@ -223,6 +224,9 @@ def main(argv=None) -> int:
     if argv and argv[0] == "ocp":
         from floatframe.ocp import ocp_main
         return ocp_main(argv[1:])
+    if argv and argv[0] == "study":
+        from floatframe.study import study_main
+        return study_main(argv[1:])
     arguments = parser.parse_args(argv)
     if arguments.model in MECHANISMS:
         arguments.steps = getattr(arguments, "steps", 1000)

@@ -43,7 +43,14 @@ def usage_error(capsys, argv) -> str:
     (["ocp", "arm", "--modes", "-1"], "argument --modes: must be a positive integer, got -1"),
     (["ocp", "swing"], "argument example: invalid choice: 'swing'"),
     (["ocp"], "the following arguments are required: example"),
-    ([], "the following arguments are required: {run,compare,ocp}"),
+    ([], "the following arguments are required: {run,compare,ocp,study}"),
+    (["study", "pendulum", "--param", "length=1,x"], "argument --param: 'length=1,x': values must be numbers"),
+    (["study", "pendulum", "--param", "size=1,2"], "study: the pendulum study has no parameter 'size'"),
+    (["study", "pendulum", "--samples", "4"], "study: --samples needs --dist"),
+    (["study", "pendulum", "--param", "length=1", "--samples", "4", "--dist", "mass=normal:2:0.1"],
+     "study: give --param (a grid) or --samples with --dist, not both"),
+    (["study", "pendulum", "--dist", "mass=gamma:2:0.1", "--samples", "3"], "unknown kind 'gamma'"),
+    (["study", "swing"], "argument model: invalid choice: 'swing'"),
 ])
 def test_wrong_arguments_are_usage_errors_naming_the_fault(capsys, argv, message):
     assert message in usage_error(capsys, argv)

@@ -1,0 +1,318 @@
+"""Parameter studies on dask.distributed: one model function of named parameters run over a grid, a list of
+samples, Monte Carlo or Latin-hypercube samples, on a local cluster or an existing one.
+
+A study function takes the parameters as keyword arguments and returns a dict of named scalar outputs, e.g.
+:func:`pendulum_period`. :func:`run_study` sends one task per sample to the cluster and returns a
+``pandas.DataFrame`` with one row per run: the parameters, the outputs, ``wall_time`` [s], ``status``
+("ok" or "failed") and ``error`` (the exception of a failed run, which does not stop the study). With
+``output`` the rows are appended to a CSV file as they arrive, and a study started again with the same file
+runs only the samples that have no row yet.
+
+Dask rather than Ray: the same ``Client`` runs on a laptop (``LocalCluster``) and on a cluster (a scheduler
+address, dask-jobqueue for HPC batch systems), its futures and ``as_completed`` give the rows as they finish,
+and it is built around NumPy/pandas data, which is what a study produces (docs/parameter_studies.md).
+"""
+from __future__ import annotations
+
+import itertools
+import os
+import time
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+OUTPUT_COLUMNS = ("wall_time", "status", "error")
+
+
+class StudyError(ValueError):
+    """A study that cannot start: the message names the parameter or sample at fault."""
+
+
+# --- samples -------------------------------------------------------------------------------------
+def grid(**values) -> list[dict]:
+    """All combinations of the given values, e.g. ``grid(length=[0.5, 1.0], mass=[1, 2])`` (4 samples)."""
+    names = list(values)
+    lists = [np.atleast_1d(np.asarray(values[name], dtype=float)).tolist() for name in names]
+    for name, entries in zip(names, lists):
+        if not entries:
+            raise StudyError(f"grid: parameter '{name}' has no values")
+    return [dict(zip(names, combination)) for combination in itertools.product(*lists)]
+
+
+def distribution(spec):
+    """A frozen scipy.stats distribution from one or a string "normal:mu:sigma", "uniform:low:high" or
+    "lognormal:mu:sigma" (mu, sigma of the logarithm)."""
+    import scipy.stats as stats
+
+    if hasattr(spec, "ppf"):
+        return spec
+    kind, *numbers = str(spec).split(":")
+    try:
+        a, b = (float(x) for x in numbers)
+    except ValueError:
+        raise StudyError(f"distribution '{spec}': give kind:a:b with two numbers, e.g. normal:1.0:0.05") from None
+    makers = {"normal": lambda: stats.norm(a, b), "uniform": lambda: stats.uniform(a, b - a),
+              "lognormal": lambda: stats.lognorm(b, scale=np.exp(a))}
+    if kind not in makers:
+        raise StudyError(f"distribution '{spec}': unknown kind '{kind}' (normal, uniform, lognormal)")
+    if b <= 0 if kind != "uniform" else b <= a:
+        raise StudyError(f"distribution '{spec}': the second number must be "
+                         + ("above the first" if kind == "uniform" else "positive"))
+    return makers[kind]()
+
+
+def monte_carlo(n: int, seed: int = 0, **distributions) -> list[dict]:
+    """``n`` independent random samples of the named distributions (see :func:`distribution`)."""
+    frozen = {name: distribution(spec) for name, spec in distributions.items()}
+    rng = np.random.default_rng(seed)
+    columns = {name: d.rvs(size=int(n), random_state=rng) for name, d in frozen.items()}
+    return [{name: float(columns[name][k]) for name in frozen} for k in range(int(n))]
+
+
+def latin_hypercube(n: int, seed: int = 0, **distributions) -> list[dict]:
+    """``n`` Latin-hypercube samples: each distribution's n equiprobable strata hit once (scipy.stats.qmc)."""
+    from scipy.stats import qmc
+
+    frozen = {name: distribution(spec) for name, spec in distributions.items()}
+    unit = qmc.LatinHypercube(d=len(frozen), seed=seed).random(int(n))
+    return [{name: float(d.ppf(unit[k, j])) for j, (name, d) in enumerate(frozen.items())} for k in range(int(n))]
+
+
+# --- running -------------------------------------------------------------------------------------
+def run_one(function: Callable, parameters: dict) -> dict:
+    """One row: the parameters, the function's outputs, the wall time and the status (never raises)."""
+    started = time.perf_counter()
+    try:
+        outputs = function(**parameters)
+        row = {**parameters, **{name: float(value) for name, value in outputs.items()}, "status": "ok", "error": ""}
+    except Exception as exc:                      # a failed run is a row, not the end of the study
+        row = {**parameters, "status": "failed", "error": f"{type(exc).__name__}: {exc}"}
+    row["wall_time"] = time.perf_counter() - started
+    return row
+
+
+def run_study(function: Callable, samples: list[dict], *, client=None, scheduler: str | None = None,
+              workers: int | None = None, output: str | Path | None = None, progress: bool = True):
+    """Run ``function(**sample)`` for every sample on dask.distributed; returns a pandas DataFrame.
+
+    ``client`` an existing ``distributed.Client``; else ``scheduler`` the address of a running scheduler;
+    else a ``LocalCluster`` of ``workers`` processes (default: the machine's cores), closed afterwards.
+    ``output`` a CSV file that receives each row as it arrives; samples that already have a row there are
+    not run again. Checked before anything is sent: the samples are dicts with the same parameter names,
+    and ``function`` accepts them.
+    """
+    import pandas as pd
+
+    names = _checked_samples(function, samples)
+    rows = _finished_rows(output, names)
+    todo = [sample for sample in samples if _key(sample, names) not in rows]
+    if todo:
+        for row in _run_on_dask(function, todo, client, scheduler, workers, output, progress):
+            rows[_key(row, names)] = row
+    table = pd.DataFrame([rows[_key(sample, names)] for sample in samples])   # in the order of the samples
+    order = [*names, *[c for c in table.columns if c not in names and c not in OUTPUT_COLUMNS], *OUTPUT_COLUMNS]
+    return table[[c for c in order if c in table.columns]]
+
+
+def _run_on_dask(function, samples, client, scheduler, workers, output, progress) -> list[dict]:
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise ImportError("floatframe.study needs dask.distributed: pip install 'floatframe[study]'") from None
+    from tqdm import tqdm
+
+    own = client is None
+    if own:
+        cluster = None if scheduler else LocalCluster(n_workers=workers or os.cpu_count() or 1,
+                                                      threads_per_worker=1, processes=True, dashboard_address=None)
+        client = Client(scheduler or cluster)
+    try:
+        futures = [client.submit(run_one, function, sample, pure=False) for sample in samples]
+        rows = []
+        for future in tqdm(as_completed(futures), total=len(futures), desc="study", disable=not progress):
+            row = future.result()
+            rows.append(row)
+            if output is not None:
+                _append_row(output, row)
+        return rows
+    finally:
+        if own:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+def _checked_samples(function, samples) -> list[str]:
+    import inspect
+
+    if not callable(function):
+        raise StudyError(f"run_study: the study function must be callable, got {function!r}")
+    if not samples:
+        raise StudyError("run_study: no samples")
+    names = list(samples[0])
+    for k, sample in enumerate(samples):
+        if not isinstance(sample, dict) or list(sample) != names:
+            raise StudyError(f"run_study: sample {k} has parameters {list(sample) if isinstance(sample, dict) else sample!r}"
+                             f", the first one {names}")
+    signature = inspect.signature(function)
+    accepts_any = any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values())
+    unknown = [name for name in names if name not in signature.parameters and not accepts_any]
+    if unknown:
+        raise StudyError(f"run_study: {getattr(function, '__name__', function)} has no parameter "
+                         f"{', '.join(map(repr, unknown))}; it takes {', '.join(signature.parameters)}")
+    return names
+
+
+def _key(sample: dict, names) -> tuple:
+    return tuple(float(sample[name]) for name in names)
+
+
+def _finished_rows(output, names) -> dict:
+    """Rows already in the output file, by their parameter values."""
+    if output is None or not Path(output).is_file():
+        return {}
+    import pandas as pd
+
+    table = pd.read_csv(output, keep_default_na=False)
+    missing = [name for name in names if name not in table.columns]
+    if missing:
+        raise StudyError(f"run_study: {output} has no column {missing[0]!r}; it belongs to another study")
+    return {_key(row, names): row for row in table.to_dict("records")}
+
+
+def _append_row(output, row: dict) -> None:
+    import pandas as pd
+
+    path = Path(output)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    frame = pd.DataFrame([row])
+    if path.is_file():
+        columns = list(pd.read_csv(path, nrows=0).columns)
+        frame = frame.reindex(columns=columns + [c for c in frame.columns if c not in columns])
+    frame.to_csv(path, mode="a", header=not path.is_file(), index=False)
+
+
+# --- study functions of the ready models ---------------------------------------------------------
+def pendulum_period(length=1.0, mass=2.0, radius_of_gyration=0.2, angle0=0.3, steps_per_period=200):
+    """The rigid pendulum (``floatframe.models.pendulum``) released at ``angle0`` [rad]: its period [s] from
+    the simulation (two upward zero crossings of the centre's x, interpolated) and the closed-form small-
+    oscillation period."""
+    from floatframe.models.pendulum import build_pendulum
+    from floatframe.solvers.genalpha import GeneralizedAlpha
+
+    if length <= 0 or mass <= 0:
+        raise ValueError(f"length and mass must be positive, got length={length}, mass={mass}")
+    system, info = build_pendulum(length=length, mass=mass, radius_of_gyration=radius_of_gyration, angle0=angle0)
+    period = info.small_oscillation_period
+    t_end = 2.2 * period
+    result = GeneralizedAlpha(1.0).solve(system.assemble(), t_end, int(np.ceil(2.2 * steps_per_period)),
+                                         progress=False)
+    x = result.sensor(info.position_sensor)[:, 0]
+    rising = np.flatnonzero((x[:-1] < 0) & (x[1:] >= 0))
+    if rising.size < 2:
+        raise RuntimeError(f"the pendulum crossed x = 0 upward {rising.size} times in {t_end:.3g} s")
+    times = [result.t[k] - x[k] * (result.t[k + 1] - result.t[k]) / (x[k + 1] - x[k]) for k in rising[:2]]
+    return {"period": times[1] - times[0], "period_small_oscillation": period}
+
+
+STUDY_MODELS = {"pendulum": pendulum_period}
+
+
+# --- command line ----------------------------------------------------------------------------------
+def study_main(argv: list[str]) -> int:
+    """``floatframe study MODEL (--param NAME=v1,v2,... | --samples N --dist NAME=kind:a:b ...)``: runs the
+    study, writes ``study.csv`` (resumable) and ``study.png`` (each output against each parameter, or the
+    histograms of a sampled study) into ``--output``; returns the exit code."""
+    import argparse
+
+    from floatframe.cli import HELP_FORMAT, positive_int
+
+    def assignment(numbers: bool):
+        def parse(text):
+            name, _, values = text.partition("=")
+            if not name or not values:
+                raise argparse.ArgumentTypeError(f"'{text}': give NAME=VALUES")
+            if not numbers:
+                return name.strip(), values
+            try:
+                return name.strip(), [float(v) for v in values.split(",") if v.strip()]
+            except ValueError:
+                raise argparse.ArgumentTypeError(f"'{text}': values must be numbers") from None
+        return parse
+
+    parser = argparse.ArgumentParser(prog="floatframe study", formatter_class=HELP_FORMAT,
+                                     description="A parameter study of a ready model on dask.distributed.")
+    parser.add_argument("model", choices=sorted(STUDY_MODELS), help="the study function: pendulum (its period)")
+    parser.add_argument("--param", type=assignment(True), action="append", default=[],
+                        help="NAME=v1,v2,...: a grid over these values (repeat for more parameters)")
+    parser.add_argument("--samples", type=positive_int, default=None, help="number of random samples")
+    parser.add_argument("--dist", type=assignment(False), action="append", default=[],
+                        help="NAME=normal:mu:sigma, uniform:low:high or lognormal:mu:sigma (with --samples)")
+    parser.add_argument("--latin-hypercube", action="store_true", help="Latin-hypercube instead of Monte Carlo")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random samples")
+    parser.add_argument("--scheduler", default=None, help="address of a running dask scheduler (default: a "
+                        "LocalCluster on this machine)")
+    parser.add_argument("--workers", type=positive_int, default=None, help="LocalCluster worker processes "
+                        "(default: the number of cores)")
+    parser.add_argument("--output", default="output", help="folder for study.csv and study.png")
+    arguments = parser.parse_args(argv)
+    function = STUDY_MODELS[arguments.model]
+    try:
+        samples = _cli_samples(arguments, function)
+    except StudyError as error:
+        parser.error(str(error))
+    output = Path(arguments.output)
+    table = run_study(function, samples, scheduler=arguments.scheduler, workers=arguments.workers,
+                      output=output / "study.csv")
+    print(table.to_string(index=False))
+    failed = int((table["status"] != "ok").sum())
+    plot = _plot_study(table, [name for name in samples[0]], output / "study.png", sampled=not arguments.param)
+    print(f"{len(table)} runs, {failed} failed; wrote {output / 'study.csv'} and {plot}")
+    return 0
+
+
+def _cli_samples(arguments, function) -> list[dict]:
+    import inspect
+
+    names = [name for name, _ in arguments.param + arguments.dist]
+    unknown = [name for name in names if name not in inspect.signature(function).parameters]
+    if unknown:
+        raise StudyError(f"study: the {arguments.model} study has no parameter '{unknown[0]}'; it takes "
+                         f"{', '.join(inspect.signature(function).parameters)}")
+    if arguments.param and (arguments.samples or arguments.dist):
+        raise StudyError("study: give --param (a grid) or --samples with --dist, not both")
+    if arguments.param:
+        return grid(**dict(arguments.param))
+    if not arguments.samples or not arguments.dist:
+        raise StudyError("study: --samples needs --dist (and --dist needs --samples); or give --param")
+    sampler = latin_hypercube if arguments.latin_hypercube else monte_carlo
+    return sampler(arguments.samples, arguments.seed, **dict(arguments.dist))
+
+
+def _plot_study(table, names, path: Path, sampled: bool) -> Path:
+    """Each output against each parameter (a grid), or each output's histogram (sampled)."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    outputs = [c for c in table.columns if c not in names and c not in OUTPUT_COLUMNS]
+    ok = table[table["status"] == "ok"]
+    columns = 1 if sampled else len(names)
+    figure, axes = plt.subplots(len(outputs), columns, figsize=(4 * columns + 2, 3 * len(outputs)), squeeze=False)
+    for i, output in enumerate(outputs):
+        if sampled:
+            axes[i, 0].hist(ok[output], bins=max(5, int(np.sqrt(len(ok)))))
+            axes[i, 0].set_xlabel(output)
+            axes[i, 0].set_ylabel("runs")
+        for j, name in enumerate([] if sampled else names):
+            axes[i, j].plot(ok[name], ok[output], "o")
+            axes[i, j].set_xlabel(name)
+            axes[i, j].set_ylabel(output)
+        for axis in axes[i]:
+            axis.grid(True)
+    figure.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return path
