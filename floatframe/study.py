@@ -216,7 +216,23 @@ def pendulum_period(length=1.0, mass=2.0, radius_of_gyration=0.2, angle0=0.3, st
     return {"period": times[1] - times[0], "period_small_oscillation": period}
 
 
-STUDY_MODELS = {"pendulum": pendulum_period}
+def rotor_disc_response(disc_radius=0.2, steps=10):
+    """The rotor disc of ``floatframe.models.rotor_disc`` (Tisserand frame, full Hex8 mesh of
+    ``rotor_disc_mesh``, steel) with a disc of ``disc_radius`` [m]: the largest displacement [m] of the axis
+    node at the disc over ``steps`` steps of the model's step size."""
+    from floatframe.fem import linear_elastic_matrices, rotor_disc_mesh
+    from floatframe.models.rotor_disc import STEEL, build_rotor_disc
+    from floatframe.solvers.genalpha import GeneralizedAlpha
+
+    mesh = rotor_disc_mesh(disc_radius=disc_radius)
+    mass, stiffness = linear_elastic_matrices(mesh, **STEEL)
+    rotor = build_rotor_disc(nodes=mesh.nodes, mass_matrix=mass, stiffness_matrix=stiffness)
+    result = GeneralizedAlpha(rotor.spectral_radius).solve(rotor.system.assemble(), steps * rotor.h, int(steps),
+                                                           progress=False)
+    return {"max_displacement": float(np.abs(result.sensor(rotor.sensor)).max())}
+
+
+STUDY_MODELS = {"pendulum": pendulum_period, "rotor-disc": rotor_disc_response}
 
 
 # --- command line ----------------------------------------------------------------------------------
@@ -243,7 +259,9 @@ def study_main(argv: list[str]) -> int:
 
     parser = argparse.ArgumentParser(prog="floatframe study", formatter_class=HELP_FORMAT,
                                      description="A parameter study of a ready model on dask.distributed.")
-    parser.add_argument("model", choices=sorted(STUDY_MODELS), help="the study function: pendulum (its period)")
+    parser.add_argument("model", choices=sorted(STUDY_MODELS),
+                        help="the study function: pendulum (its period) or rotor-disc (its largest displacement "
+                             "against disc_radius)")
     parser.add_argument("--param", type=assignment(True), action="append", default=[],
                         help="NAME=v1,v2,...: a grid over these values (repeat for more parameters)")
     parser.add_argument("--samples", type=positive_int, default=None, help="number of random samples")
