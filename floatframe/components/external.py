@@ -11,6 +11,8 @@ import warnings
 import casadi as ca
 import numpy as np
 
+ROOT_EPS = np.sqrt(np.finfo(float).eps)  # relative step of forward differences
+
 
 class NumericCallback(ca.Callback):
     """Wraps ``function(*numpy_inputs) -> array`` with fixed input sizes and output shape."""
@@ -20,6 +22,7 @@ class NumericCallback(ca.Callback):
         self.function = function
         self.input_sizes = list(input_sizes)
         self.output_shape = tuple(output_shape)
+        self.state_independent = False  # set where the value is known not to change with the state
         self.construct(name, {"enable_fd": True, "fd_method": "forward"})
 
     def get_n_in(self):
@@ -35,9 +38,61 @@ class NumericCallback(ca.Callback):
         return ca.Sparsity.dense(*self.output_shape)
 
     def eval(self, arguments):
-        values = [np.asarray(argument, dtype=float).reshape(-1) for argument in arguments]
-        result = np.asarray(self.function(*values), dtype=float)
-        return [ca.DM(result.reshape(self.output_shape))]
+        return [ca.DM(self.values(np.concatenate([np.asarray(a, dtype=float).reshape(-1) for a in arguments])))]
+
+    def values(self, stacked: np.ndarray) -> np.ndarray:
+        """The function's value (output_shape) at its inputs stacked into one vector."""
+        bounds = np.cumsum([0] + self.input_sizes)
+        result = self.function(*[stacked[bounds[i]:bounds[i + 1]].copy() for i in range(len(self.input_sizes))])
+        return np.asarray(result, dtype=float).reshape(self.output_shape)
+
+
+    def derivative(self, stacked: np.ndarray, value: np.ndarray, seed: np.ndarray) -> np.ndarray:
+        """The derivative of the value (at ``stacked``, where it is ``value``) along ``seed``: a forward
+        difference, one call (none where ``state_independent``: zero)."""
+        if self.state_independent:
+            return np.zeros_like(value)
+        step = ROOT_EPS * max(1.0, np.abs(stacked[seed != 0]).max()) / np.abs(seed).max()
+        return (self.values(stacked + step * seed) - value) / step
+
+
+class MatrixTimesVector(NumericCallback):
+    """``matrix_function(*inputs) @ w`` (w the last input), e.g. a mass-matrix user function times the
+    accelerations. Its derivative along w is the matrix itself (exact); along the other inputs a forward
+    difference of ``matrix_function`` times w, none where ``state_independent`` (the matrix is constant)."""
+
+    def __init__(self, name: str, matrix_function, input_sizes: list[int], matrix_shape: tuple[int, int]):
+        self.matrix_function = matrix_function
+        self.matrix_shape = tuple(matrix_shape)
+        self._last_matrix = (None, None)  # (stacked inputs but w, the matrix there) of the last call
+        super().__init__(name, self._product, [*input_sizes, matrix_shape[1]], (matrix_shape[0], 1))
+
+    def matrix(self, stacked: np.ndarray) -> np.ndarray:
+        """The matrix at the inputs ``stacked`` (without w); the last one is kept."""
+        inputs, matrix = self._last_matrix
+        if inputs is None or not np.array_equal(inputs, stacked):
+            bounds = np.cumsum([0] + self.input_sizes[:-1])
+            matrix = np.asarray(self.matrix_function(*[stacked[bounds[i]:bounds[i + 1]].copy()
+                                                       for i in range(bounds.size - 1)]), dtype=float)
+            self._last_matrix = (stacked.copy(), matrix.reshape(self.matrix_shape))
+        return self._last_matrix[1]
+
+    def _product(self, *arguments):
+        self._last_matrix = (None, None)  # a call of the user function each time
+        return self.matrix(np.concatenate(arguments[:-1])) @ arguments[-1]
+
+    def derivative(self, stacked, value, seed):
+        size = self.matrix_shape[1]
+        inputs, w, along_inputs = stacked[:-size], stacked[-size:], seed[:-size]
+        matrix = self.matrix(inputs)
+        result = matrix @ seed[-size:]                                     # along w: the matrix itself
+        if not self.state_independent and np.any(along_inputs):
+            step = ROOT_EPS * max(1.0, np.abs(inputs[along_inputs != 0]).max()) / np.abs(along_inputs).max()
+            bounds = np.cumsum([0] + self.input_sizes[:-1])
+            changed = self.matrix_function(*[(inputs + step * along_inputs)[bounds[i]:bounds[i + 1]]
+                                             for i in range(bounds.size - 1)])
+            result = result + (np.asarray(changed, dtype=float).reshape(self.matrix_shape) - matrix) @ w / step
+        return result.reshape(value.shape)
 
 
 SAMPLE_TIMES = (0.0, 0.37, 1.9, 12.5)  # [s] where a traced function is checked against numeric calls
