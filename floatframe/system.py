@@ -230,7 +230,6 @@ class AssembledSystem:
         self.context = ctx  # the symbolic context of the assembly, for further outputs
 
         sensors = ca.vertcat(*sensor_expressions) if sensor_expressions else ca.SX(0, 1)
-        nonlinear_sx = nonlinear_residual
         linear_casadi = {name: to_casadi(matrix) for name, matrix in linear.items()}
         residual = (nonlinear_residual + linear_casadi["q"] @ ctx.q + linear_casadi["v"] @ ctx.v
                     + linear_casadi["a"] @ ctx.a)

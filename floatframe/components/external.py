@@ -42,9 +42,7 @@ class NumericCallback(ca.Callback):
 
     def values(self, stacked: np.ndarray) -> np.ndarray:
         """The function's value (output_shape) at its inputs stacked into one vector."""
-        bounds = np.cumsum([0] + self.input_sizes)
-        result = self.function(*[stacked[bounds[i]:bounds[i + 1]].copy() for i in range(len(self.input_sizes))])
-        return np.asarray(result, dtype=float).reshape(self.output_shape)
+        return np.asarray(self.function(*split(stacked, self.input_sizes)), dtype=float).reshape(self.output_shape)
 
 
     def derivative(self, stacked: np.ndarray, value: np.ndarray, seed: np.ndarray) -> np.ndarray:
@@ -54,6 +52,12 @@ class NumericCallback(ca.Callback):
             return np.zeros_like(value)
         step = ROOT_EPS * max(1.0, np.abs(stacked[seed != 0]).max()) / np.abs(seed).max()
         return (self.values(stacked + step * seed) - value) / step
+
+
+def split(stacked: np.ndarray, sizes) -> list[np.ndarray]:
+    """``stacked`` cut into consecutive pieces of the given sizes (copies)."""
+    bounds = np.cumsum([0, *sizes])
+    return [stacked[bounds[i]:bounds[i + 1]].copy() for i in range(len(sizes))]
 
 
 class MatrixTimesVector(NumericCallback):
@@ -69,13 +73,14 @@ class MatrixTimesVector(NumericCallback):
 
     def matrix(self, stacked: np.ndarray) -> np.ndarray:
         """The matrix at the inputs ``stacked`` (without w); the last one is kept."""
-        inputs, matrix = self._last_matrix
+        inputs, _ = self._last_matrix
         if inputs is None or not np.array_equal(inputs, stacked):
-            bounds = np.cumsum([0] + self.input_sizes[:-1])
-            matrix = np.asarray(self.matrix_function(*[stacked[bounds[i]:bounds[i + 1]].copy()
-                                                       for i in range(bounds.size - 1)]), dtype=float)
-            self._last_matrix = (stacked.copy(), matrix.reshape(self.matrix_shape))
+            self._last_matrix = (stacked.copy(), self._matrix_at(stacked))
         return self._last_matrix[1]
+
+    def _matrix_at(self, stacked: np.ndarray) -> np.ndarray:
+        return np.asarray(self.matrix_function(*split(stacked, self.input_sizes[:-1])),
+                          dtype=float).reshape(self.matrix_shape)
 
     def _product(self, *arguments):
         self._last_matrix = (None, None)  # a call of the user function each time
@@ -88,10 +93,7 @@ class MatrixTimesVector(NumericCallback):
         result = matrix @ seed[-size:]                                     # along w: the matrix itself
         if not self.state_independent and np.any(along_inputs):
             step = ROOT_EPS * max(1.0, np.abs(inputs[along_inputs != 0]).max()) / np.abs(along_inputs).max()
-            bounds = np.cumsum([0] + self.input_sizes[:-1])
-            changed = self.matrix_function(*[(inputs + step * along_inputs)[bounds[i]:bounds[i + 1]]
-                                             for i in range(bounds.size - 1)])
-            result = result + (np.asarray(changed, dtype=float).reshape(self.matrix_shape) - matrix) @ w / step
+            result = result + (self._matrix_at(inputs + step * along_inputs) @ w - matrix @ w) / step
         return result.reshape(value.shape)
 
 
