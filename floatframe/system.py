@@ -216,6 +216,12 @@ class AssembledSystem:
     Attributes: ``n_coordinates`` (n), ``n_multipliers`` (m), ``q_reference``, ``q_initial``,
     ``v_initial`` (n,), ``euler_parameter_rows`` (the coordinate indices of each Euler-parameter
     node's theta), ``build_time`` [s], ``symbols``.
+
+    ``functions`` are CasADi Functions of the outputs. With Python user functions (callbacks) in the
+    residual, ``user_functions`` (a UserFunctionTerms) evaluates the outputs that hold them numerically, each
+    user function once per residual; ``functions`` then has those that solvers differentiate themselves
+    (residual, sensors) as MX Functions with the callbacks spliced in, and no iteration matrices: these are
+    ``newton_matrix`` and ``mass_matrix`` only.
     """
 
     def __init__(self, ctx, nonlinear_residual, linear, constraints, sensor_expressions, q_reference, q_initial,
