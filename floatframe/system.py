@@ -20,8 +20,9 @@ import scipy.sparse as sp
 
 from floatframe.components.base import Component, Context, ModelError
 from floatframe.components.connectors import Connector
-from floatframe.components.external import ExactFunction, to_casadi
+from floatframe.components.external import to_casadi
 from floatframe.components.nodes import NodeRigidBodyEP
+from floatframe.user_function_terms import UserFunctionTerms
 
 FAMILIES = ("node", "object", "marker", "load", "sensor")
 
@@ -215,6 +216,12 @@ class AssembledSystem:
     Attributes: ``n_coordinates`` (n), ``n_multipliers`` (m), ``q_reference``, ``q_initial``,
     ``v_initial`` (n,), ``euler_parameter_rows`` (the coordinate indices of each Euler-parameter
     node's theta), ``build_time`` [s], ``symbols``.
+
+    ``functions`` are CasADi Functions of the outputs. With Python user functions (callbacks) in the
+    residual, ``user_functions`` (a UserFunctionTerms) evaluates the outputs that hold them numerically, each
+    user function once per residual; ``functions`` then has those that solvers differentiate themselves
+    (residual, sensors) as MX Functions with the callbacks spliced in, and no iteration matrices: these are
+    ``newton_matrix`` and ``mass_matrix`` only.
     """
 
     def __init__(self, ctx, nonlinear_residual, linear, constraints, sensor_expressions, q_reference, q_initial,
@@ -229,7 +236,6 @@ class AssembledSystem:
         self.context = ctx  # the symbolic context of the assembly, for further outputs
 
         sensors = ca.vertcat(*sensor_expressions) if sensor_expressions else ca.SX(0, 1)
-        nonlinear_sx = nonlinear_residual
         linear_casadi = {name: to_casadi(matrix) for name, matrix in linear.items()}
         residual = (nonlinear_residual + linear_casadi["q"] @ ctx.q + linear_casadi["v"] @ ctx.v
                     + linear_casadi["a"] @ ctx.a)
@@ -239,24 +245,18 @@ class AssembledSystem:
         p_symbol = ca.vertcat(*ctx.parameters.values()) if ctx.parameters else ca.SX(0, 1)
         self.symbols = Symbols(ctx.t, ctx.q, ctx.v, ctx.a, ctx.lam, residual, constraints, ctx.externals,
                                u_symbol, p_symbol)
-        (t, q, v, a, lam, u, p), (nonlinear_residual, residual, sensors) = _splice_externals(
-            [ctx.t, ctx.q, ctx.v, ctx.a, ctx.lam, u_symbol, p_symbol], [nonlinear_residual, residual, sensors],
-            ctx.externals)
-        if ctx.externals:  # constraints hold no callbacks; take them into the MX graph as a call
-            constraints = ca.Function("constraints", [ctx.t, ctx.q, u_symbol, p_symbol], [constraints])(t, q, u, p)
-        symbol = type(q)
+        t, q, v, a, lam, u, p = ctx.t, ctx.q, ctx.v, ctx.a, ctx.lam, u_symbol, p_symbol
+        placeholders = [placeholder for placeholder, _, _ in ctx.externals]  # user-function values, inputs here
+        symbol = ca.SX
         c_a, c_v, c_q = symbol.sym("c_a"), symbol.sym("c_v"), symbol.sym("c_q")
         constraint_jacobian = sparse_jacobian(constraints, q)
         # c_a R_a + c_v R_v + c_q R_q in one exact Jacobian: d/d(delta) of R(q + c_q delta, v + c_v delta,
         # a + c_a delta) at delta = 0, for the nonlinear rest; the constant linear parts are added as they are.
+        # User functions' values are held fixed here; see floatframe.user_function_terms for their part.
         delta = symbol.sym("delta", self.n_coordinates)
-        if ctx.externals:
-            nonlinear_jacobian = _jacobian_through_callbacks(ctx, nonlinear_sx, u_symbol, p_symbol,
-                                                             [t, q, v, a, lam, u, p], (c_a, c_v, c_q), delta)
-        else:
-            nonlinear = ca.Function("nonlinear", [t, q, v, a, lam, u, p], [nonlinear_residual])
-            shifted = nonlinear(t, q + c_q * delta, v + c_v * delta, a + c_a * delta, lam, u, p)
-            nonlinear_jacobian = sparse_jacobian(shifted, delta)
+        nonlinear = ca.Function("nonlinear", [t, q, v, a, lam, u, p, *placeholders], [nonlinear_residual])
+        shifted = nonlinear(t, q + c_q * delta, v + c_v * delta, a + c_a * delta, lam, u, p, *placeholders)
+        nonlinear_jacobian = sparse_jacobian(shifted, delta)
         iteration = (nonlinear_jacobian + c_a * linear_casadi["a"] + c_v * linear_casadi["v"]
                      + c_q * linear_casadi["q"])
         newton_matrix = ca.blockcat([[iteration, sparse_jacobian(residual, lam)],
@@ -292,8 +292,24 @@ class AssembledSystem:
             "sensors": (state, sensors),
             **index2_outputs,
         }
-        # every function also takes the inputs u and the parameters p, last
-        self.functions = {name: ca.Function(name, inputs + [u, p], [output]) for name, (inputs, output) in outputs.items()}
+        # every function also takes the inputs u and the parameters p, last (then the user-function values)
+        iteration_matrices = ("newton_matrix", "newton_matrix_index2", "mass_matrix")  # + user functions' part
+        self.functions = {name: _function(name, inputs + [u, p], output, placeholders, name in iteration_matrices)
+                          for name, (inputs, output) in outputs.items()}
+        self.user_functions = None
+        if ctx.externals:  # evaluated numerically; symbolic users get the callbacks spliced into MX functions
+            with_values = {name: function for name, function in self.functions.items()
+                           if function.n_in() > len(outputs[name][0]) + 2}
+            self.user_functions = UserFunctionTerms(ctx.externals, with_values, state, u, p, (c_a, c_v, c_q), delta,
+                                                    nonlinear_residual)
+            spliced_names = [name for name in with_values if name not in iteration_matrices]
+            mx_symbols, spliced = _splice_externals(state + [u, p], [nonlinear_residual, residual] + [
+                outputs[name][1] for name in spliced_names], ctx.externals)
+            self.functions = {name: function for name, function in self.functions.items()
+                              if function.n_in() == len(outputs[name][0]) + 2}
+            self.functions.update({name: ca.Function(name, mx_symbols, [expression])
+                                   for name, expression in zip(spliced_names, spliced[2:])})
+            state, (nonlinear_residual, residual), (u, p) = mx_symbols[:5], spliced[:2], mx_symbols[5:]
         self.parameter_values = {parameter.name: parameter.value for parameter in self.parameters}
         self.input_signals = {item.name: item.signal for item in self.inputs}
         self._jacobian_parts = (state, nonlinear_residual, residual, linear_casadi, u, p)
@@ -404,10 +420,13 @@ class AssembledSystem:
 
     def _sparse_values(self, name, *arguments) -> sp.csc_matrix:
         """A sparse output as scipy CSC; ``arguments`` include u and p."""
-        function = self.functions[name]
+        function = self.functions[name] if name in self.functions else self.user_functions.functions[name]
         if name not in self._sparse_cache:
             sparsity = function.sparsity_out(0)
             self._sparse_cache[name] = (np.array(sparsity.row()), np.array(sparsity.colind()), sparsity.shape)
+        if name not in self.functions:  # with user-function values and their part (a state, 3 factors, delta)
+            return self.user_functions.matrix(name, arguments[:5], arguments[5:8], *arguments[-2:],
+                                              self._sparse_cache[name])
         rows, column_pointers, shape = self._sparse_cache[name]
         values = np.array(function(*arguments).nonzeros())
         return sp.csc_matrix((values, rows, column_pointers), shape=shape)
@@ -478,7 +497,10 @@ class AssembledSystem:
         return np.concatenate(values) if values else np.zeros(0)
 
     def _call(self, name, t, *arguments):
-        return self.functions[name](t, *arguments, self.input_vector(float(t)), self._parameters_now())
+        u, p = self.input_vector(float(t)), self._parameters_now()
+        if self.user_functions is not None and name in self.user_functions.functions:  # with user functions
+            return self.user_functions.call(name, (t, *arguments[:4]), (t, *arguments), u, p)
+        return self.functions[name](t, *arguments, u, p)
 
     def _parameters_now(self):
         return self.parameter_vector() if self.parameters else np.zeros(0)
@@ -612,60 +634,12 @@ def _dense(value) -> np.ndarray:
     return np.asarray(ca.DM(value)).reshape(-1) if not isinstance(value, np.ndarray) else value.reshape(-1)
 
 
-def _jacobian_through_callbacks(ctx, nonlinear_sx, u_sx, p_sx, state_mx, factors_mx, delta_mx):
-    """d/d(delta) of the nonlinear residual with Python callbacks in it, by the chain rule.
-
-    The symbolic part is differentiated as without callbacks (blocked, sparse); each callback adds
-    dR/dE_k dE_k/dX_k dX_k/d(delta), taken as forward directional derivatives of the callback (finite
-    differences, one user call per coordinate that the callback sees) only along the coordinates it
-    depends on; for a callback with its own exact ``jacobian`` dE_k/dX_k (ExactFunction) as the product of
-    the three matrices, dR/dE_k symbolic.
-    """
-    state_sx = [ctx.t, ctx.q, ctx.v, ctx.a, ctx.lam, u_sx, p_sx]
-    factors_sx = [ca.SX.sym(name) for name in ("c_a", "c_v", "c_q")]
-    delta_sx = ca.SX.sym("delta", ctx.q.numel())
-    placeholders = [placeholder for placeholder, _, _ in ctx.externals]
-
-    def shifted(state, factors, delta):
-        t, q, v, a, lam, u, p = state
-        c_a, c_v, c_q = factors
-        return [t, q + c_q * delta, v + c_v * delta, a + c_a * delta, lam, u, p]
-
-    nonlinear = ca.Function("nonlinear", state_sx + placeholders, [nonlinear_sx])
-    fixed = ca.Function("fixed", state_sx + placeholders + factors_sx + [delta_sx], [sparse_jacobian(
-        nonlinear(*shifted(state_sx, factors_sx, delta_sx), *placeholders), delta_sx)])
-    callback_inputs = [ca.Function(f"inputs{k}", state_sx, [ca.vertcat(*xs)]) for k, (_, _, xs) in enumerate(ctx.externals)]
-    input_values = [inputs(*state_mx) for inputs in callback_inputs]
-
-    def call(k, stacked):
-        callback = ctx.externals[k][1]
-        sizes = np.cumsum([0] + callback.input_sizes)
-        return callback(*[stacked[sizes[i]:sizes[i + 1]] for i in range(len(callback.input_sizes))])
-
-    external_values = [call(k, x) for k, x in enumerate(input_values)]
-    jacobian = fixed(*state_mx, *external_values, *factors_mx, delta_mx)
-    for k, inputs in enumerate(callback_inputs):
-        seeds_sx = ca.jacobian(inputs(*shifted(state_sx, factors_sx, delta_sx)), delta_sx)
-        columns = sorted(set(seeds_sx.sparsity().get_col()))
-        if not columns:
-            continue
-        seeds = ca.Function(f"seeds{k}", state_sx + factors_sx + [delta_sx], [seeds_sx[:, columns]])
-        if isinstance(ctx.externals[k][1], ExactFunction):  # dR/dE_k dE_k/dX_k seeds, with its exact dE_k/dX_k
-            residual_by_output = ca.Function(f"residual_by_external{k}", state_sx + placeholders,
-                                             [sparse_jacobian(nonlinear_sx, placeholders[k])])
-            directional = residual_by_output(*state_mx, *external_values) @ (
-                ctx.externals[k][1].jacobian(input_values[k]) @ seeds(*state_mx, *factors_mx, delta_mx))
-        else:
-            stacked = ca.MX.sym(f"x{k}", inputs.size1_out(0))
-            values = list(external_values)
-            values[k] = call(k, stacked)
-            directional = ca.jtimes(nonlinear(*state_mx, *values), stacked, seeds(*state_mx, *factors_mx, delta_mx))
-            directional = ca.Function(f"directional{k}", [stacked] + state_mx + list(factors_mx) + [delta_mx],
-                                      [directional])(input_values[k], *state_mx, *factors_mx, delta_mx)
-        selection = ca.DM(ca.Sparsity.triplet(len(columns), ctx.q.numel(), list(range(len(columns))), columns),
-                          1.0)
-        jacobian = jacobian + directional @ selection
-    return jacobian
+def _function(name, inputs, output, placeholders, always: bool = False) -> ca.Function:
+    """An SX Function of ``inputs``, and of the user-function ``placeholders`` last where ``output`` holds
+    them (or ``always``, where there are any)."""
+    if placeholders and (always or ca.depends_on(output, ca.vertcat(*[ca.vec(p) for p in placeholders]))):
+        return ca.Function(name, inputs + placeholders, [output])
+    return ca.Function(name, inputs, [output])
 
 
 def _splice_externals(symbols, expressions, externals):

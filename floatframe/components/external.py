@@ -14,6 +14,8 @@ import casadi as ca
 import numpy as np
 import scipy.sparse as sp
 
+ROOT_EPS = np.sqrt(np.finfo(float).eps)  # relative step of forward differences
+
 
 class NumericCallback(ca.Callback):
     """Wraps ``function(*numpy_inputs) -> array`` with fixed input sizes and output shape."""
@@ -23,6 +25,7 @@ class NumericCallback(ca.Callback):
         self.function = function
         self.input_sizes = list(input_sizes)
         self.output_shape = tuple(output_shape)
+        self.state_independent = False  # set where the value is known not to change with the state
         self.construct(name, {"enable_fd": True, "fd_method": "forward"})
 
     def get_n_in(self):
@@ -38,9 +41,63 @@ class NumericCallback(ca.Callback):
         return ca.Sparsity.dense(*self.output_shape)
 
     def eval(self, arguments):
-        values = [np.asarray(argument, dtype=float).reshape(-1) for argument in arguments]
-        result = np.asarray(self.function(*values), dtype=float)
-        return [ca.DM(result.reshape(self.output_shape))]
+        return [ca.DM(self.values(np.concatenate([np.asarray(a, dtype=float).reshape(-1) for a in arguments])))]
+
+    def values(self, stacked: np.ndarray) -> np.ndarray:
+        """The function's value (output_shape) at its inputs stacked into one vector."""
+        return np.asarray(self.function(*split(stacked, self.input_sizes)), dtype=float).reshape(self.output_shape)
+
+
+    def derivative(self, stacked: np.ndarray, value: np.ndarray, seed: np.ndarray) -> np.ndarray:
+        """The derivative of the value (at ``stacked``, where it is ``value``) along ``seed``: a forward
+        difference, one call (none where ``state_independent``: zero)."""
+        if self.state_independent:
+            return np.zeros_like(value)
+        step = ROOT_EPS * max(1.0, np.abs(stacked[seed != 0]).max()) / np.abs(seed).max()
+        return (self.values(stacked + step * seed) - value) / step
+
+
+def split(stacked: np.ndarray, sizes) -> list[np.ndarray]:
+    """``stacked`` cut into consecutive pieces of the given sizes (copies)."""
+    bounds = np.cumsum([0, *sizes])
+    return [stacked[bounds[i]:bounds[i + 1]].copy() for i in range(len(sizes))]
+
+
+class MatrixTimesVector(NumericCallback):
+    """``matrix_function(*inputs) @ w`` (w the last input), e.g. a mass-matrix user function times the
+    accelerations. Its derivative along w is the matrix itself (exact); along the other inputs a forward
+    difference of ``matrix_function`` times w, none where ``state_independent`` (the matrix is constant)."""
+
+    def __init__(self, name: str, matrix_function, input_sizes: list[int], matrix_shape: tuple[int, int]):
+        self.matrix_function = matrix_function
+        self.matrix_shape = tuple(matrix_shape)
+        self._last_matrix = (None, None)  # (stacked inputs but w, the matrix there) of the last call
+        super().__init__(name, self._product, [*input_sizes, matrix_shape[1]], (matrix_shape[0], 1))
+
+    def matrix(self, stacked: np.ndarray) -> np.ndarray:
+        """The matrix at the inputs ``stacked`` (without w); the last one is kept."""
+        inputs, _ = self._last_matrix
+        if inputs is None or not np.array_equal(inputs, stacked):
+            self._last_matrix = (stacked.copy(), self._matrix_at(stacked))
+        return self._last_matrix[1]
+
+    def _matrix_at(self, stacked: np.ndarray) -> np.ndarray:
+        return np.asarray(self.matrix_function(*split(stacked, self.input_sizes[:-1])),
+                          dtype=float).reshape(self.matrix_shape)
+
+    def _product(self, *arguments):
+        self._last_matrix = (None, None)  # a call of the user function each time
+        return self.matrix(np.concatenate(arguments[:-1])) @ arguments[-1]
+
+    def derivative(self, stacked, value, seed):
+        size = self.matrix_shape[1]
+        inputs, w, along_inputs = stacked[:-size], stacked[-size:], seed[:-size]
+        matrix = self.matrix(inputs)
+        result = matrix @ seed[-size:]                                     # along w: the matrix itself
+        if not self.state_independent and np.any(along_inputs):
+            step = ROOT_EPS * max(1.0, np.abs(inputs[along_inputs != 0]).max()) / np.abs(along_inputs).max()
+            result = result + (self._matrix_at(inputs + step * along_inputs) @ w - matrix @ w) / step
+        return result.reshape(value.shape)
 
 
 SAMPLE_TIMES = (0.0, 0.37, 1.9, 12.5)  # [s] where a traced function is checked against numeric calls
@@ -103,6 +160,24 @@ class ExactFunction:
 
     def __call__(self, *inputs):
         return self.function(*inputs)
+
+    state_independent = False
+
+    def values(self, stacked: np.ndarray) -> np.ndarray:
+        """The output (output_shape) at the inputs stacked into one vector, evaluated numerically (for the
+        system's numeric evaluation of externals, ``floatframe.user_function_terms``)."""
+        return np.asarray(self.function(*split(stacked, self.input_sizes))).reshape(self.output_shape)
+
+    def derivative(self, stacked: np.ndarray, value: np.ndarray, seed: np.ndarray) -> np.ndarray:
+        """The exact derivative of the output at ``stacked`` along ``seed``: the given Jacobian times the seed
+        (the Jacobian is kept for the last ``stacked``)."""
+        cached, jacobian = getattr(self, "_last_jacobian", (None, None))
+        if cached is None or not np.array_equal(cached, stacked):
+            parts = split(stacked, self.input_sizes)
+            jacobian = np.hstack([np.asarray(block) for block in self.jacobian_function(*parts, np.zeros(
+                self.output_shape))])
+            self._last_jacobian = (stacked.copy(), jacobian)
+        return (jacobian @ seed).reshape(value.shape)
 
     def jacobian(self, stacked):
         """d output / d x for x = [x_1; ...; x_k] stacked (an MX column), for the system builder."""

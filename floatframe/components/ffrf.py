@@ -33,7 +33,7 @@ import scipy.sparse.linalg as spla
 from floatframe import rotations
 from floatframe.linalg import null_space
 from floatframe.components.base import Component, resolve
-from floatframe.components.external import NumericCallback, to_casadi
+from floatframe.components.external import MatrixTimesVector, NumericCallback, to_casadi
 from floatframe.components.nodes import NodePoint, NodeRigidBodyEP
 
 
@@ -68,6 +68,28 @@ def cross_columns(a, b):
     return ca.vertcat(a[1, :] * b[2, :] - a[2, :] * b[1, :],
                       a[2, :] * b[0, :] - a[0, :] * b[2, :],
                       a[0, :] * b[1, :] - a[1, :] * b[0, :])
+
+
+def user_function(callback):
+    """The function (t, q, q_t) that ``callback`` calls: the matrix of a MatrixTimesVector, else the value."""
+    return getattr(callback, "matrix_function", callback.function)
+
+
+def perturbed_states(q, v, count: int = 2):
+    """``count`` states (q, v) near (q, v): every coordinate and velocity moved by a pseudo-random relative
+    1e-3 (a fixed seed)."""
+    generator = np.random.default_rng(7)
+    return [(q + 1e-3 * (1 + np.abs(q)) * generator.uniform(-1, 1, q.size),
+             v + 1e-3 * (1 + np.abs(v)) * generator.uniform(-1, 1, v.size)) for _ in range(count)]
+
+
+def same_at_perturbed_states(callback, value, q, v) -> bool:
+    """Whether ``callback`` (t, q, v) gives ``value`` at t = 0 and the ``perturbed_states`` of (q, v) too."""
+    try:
+        return all(np.array_equal(value, np.asarray(user_function(callback)(np.zeros(1), *state), dtype=float))
+                   for state in perturbed_states(q, v))
+    except Exception:
+        return False
 
 
 class FloatingFrameBody(Component):
@@ -153,23 +175,23 @@ class FloatingFrameBody(Component):
         if self.force_user_function is not None:
             force = ctx.external(self._callback("force", self.force_user_function, (n_c, 1)), [ctx.t, object_q, object_v])
             terms -= force
-        if self.mass_matrix_user_function is not None:
-            mass = ctx.external(self._callback("mass", self.mass_matrix_user_function, (n_c, n_c)),
-                                [ctx.t, object_q, object_v])
-            terms += mass @ acceleration
+        if self.mass_matrix_user_function is not None:  # M_user a: the matrix is its own a-derivative
+            terms += ctx.external(self._callback("mass", self.mass_matrix_user_function, (n_c, n_c)),
+                                  [ctx.t, object_q, object_v, acceleration])
         return terms
 
     def _callback(self, kind, function, shape):
-        """The user function as a CasADi callback, made once per kind and kept alive with the object;
-        ``check`` tries it after assembly."""
+        """The user function as a CasADi callback, made once per kind and kept alive with the object (the
+        mass matrix's as M_user times the accelerations); ``check`` tries it after assembly."""
         if kind not in self._user_callbacks:
             system = self._system
 
             def call(t, q, q_t):
                 return function(system.user_function_handle, float(t[0]), self.index, q, q_t)
 
-            self._user_callbacks[kind] = NumericCallback(f"{self.type_name}{self.index}_{kind}", call,
-                                                         [1, self.n_coordinates, self.n_coordinates], shape)
+            name, sizes = f"{self.type_name}{self.index}_{kind}", [1, self.n_coordinates, self.n_coordinates]
+            self._user_callbacks[kind] = (MatrixTimesVector(name, call, sizes, shape) if kind == "mass"
+                                          else NumericCallback(name, call, sizes, shape))
         return self._user_callbacks[kind]
 
     def check(self, assembled):
@@ -177,13 +199,17 @@ class FloatingFrameBody(Component):
         self.check_user_functions()
 
     def check_user_functions(self):
-        """Call each user function once at the initial state: a wrong shape or a failure is reported now."""
+        """Call each user function once at the initial state: a wrong shape or a failure is reported now.
+
+        A mass-matrix user function is called at two further states too (see ``perturbed_states``); where it
+        gives the same matrix there, it is taken as independent of the state and not differentiated.
+        """
         q0 = np.concatenate([n.initial_coordinates for n in self.object_nodes])
         v0 = np.concatenate([n.initial_velocities for n in self.object_nodes])
         for kind, callback in self._user_callbacks.items():
-            shape = callback.output_shape
+            shape = getattr(callback, "matrix_shape", callback.output_shape)
             try:
-                trial = np.asarray(callback.function(np.zeros(1), q0, v0), dtype=float)
+                trial = np.asarray(user_function(callback)(np.zeros(1), q0, v0), dtype=float)
             except Exception as exc:
                 raise self.error(f"{kind} user function failed at the initial state: {exc!r}") from exc
             if trial.size != shape[0] * shape[1] or (shape[1] > 1 and trial.shape != shape):
@@ -191,6 +217,8 @@ class FloatingFrameBody(Component):
                                  f"{shape if shape[1] > 1 else (shape[0],)}")
             if not np.all(np.isfinite(trial)):
                 raise self.error(f"{kind} user function returned NaN or inf at the initial state")
+            if kind == "mass":
+                callback.state_independent = same_at_perturbed_states(callback, trial, q0, v0)
 
     # --- outputs ----------------------------------------------------------------------------
     def output(self, ctx, variable, local_position=None):

@@ -1,5 +1,8 @@
 """Exudyn-style scripts on floatframe: the two rotor-disc references of shared/data/README.md, and
 three further models compared with the exudyn package itself (marked ``exudyn``)."""
+import importlib.util
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -7,6 +10,8 @@ import exudyn_style_models as models
 import floatframe.exudyn as ffexu
 from floatframe.exudyn import FEM as ffFEM
 from floatframe.exudyn import itemInterface as ffitems
+
+BENCHMARK = Path(__file__).resolve().parents[2] / "benchmarks" / "user_functions.py"
 
 
 def floatframe_run(builder):
@@ -66,3 +71,21 @@ def test_a_mass_point_on_springs_under_gravity_matches_exudyn():
     for exudyn_data, floatframe_data in zip(reference, ours):
         scale = np.abs(exudyn_data[:, 1:]).max()
         np.testing.assert_allclose(floatframe_data[:, 1:], exudyn_data[:, 1:], atol=1e-12 * scale, rtol=0)
+
+
+@pytest.mark.exudyn
+def test_rotor_with_force_and_constant_mass_user_functions_matches_exudyn(shared_rotor_data):
+    """The 'constant' model of benchmarks/user_functions.py (the rotor disc, 352 coordinates, an ObjectFFRF with
+    a forceUserFunction and a constant dense massMatrixUserFunction), 10 steps (measured: 2e-8 of the scale
+    after 40 steps). The mass matrix is not differenced: called once per residual evaluation only."""
+    pytest.importorskip("exudyn")
+    spec = importlib.util.spec_from_file_location("user_functions_benchmark", BENCHMARK)
+    benchmark = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(benchmark)
+    reference, ours = (benchmark.run(code, "constant", 10) for code in ("exudyn", "floatframe"))
+    exudyn_data, floatframe_data = np.array(reference["data"]), np.array(ours["data"])
+    scale = np.abs(exudyn_data[:, 1:]).max()
+    np.testing.assert_allclose(floatframe_data[:, 0], exudyn_data[:, 0], atol=1e-12)
+    np.testing.assert_allclose(floatframe_data[:, 1:], exudyn_data[:, 1:], atol=1e-6 * scale, rtol=0)
+    differences = ours["force_calls"] - ours["mass_calls"]  # both once per residual; the force 352 more per matrix
+    assert differences > 0 and differences % 352 == 0
