@@ -232,7 +232,75 @@ def rotor_disc_response(disc_radius=0.2, steps=10):
     return {"max_displacement": float(np.abs(result.sensor(rotor.sensor)).max())}
 
 
-STUDY_MODELS = {"pendulum": pendulum_period, "rotor-disc": rotor_disc_response}
+def oscillator_response(stiffness=40.0, damping=0.5, mass=1.0, times=(0.2, 0.4, 0.6, 0.8, 1.0), steps=100,
+                        gradient=False):
+    """A point mass [kg] on a spring-damper along x (released from x = 0.1 m at rest), its ``stiffness``
+    [N/m] and ``damping`` [N s/m] symbolic Parameters: the displacements x(t_i) [m] at ``times`` [s] (outputs
+    ``x_0``, ``x_1``, ...) after generalized-alpha steps of ``times[-1] / steps``; with ``gradient`` also
+    their exact derivatives ``dx_i_dstiffness`` and ``dx_i_ddamping`` (through the step map,
+    ``floatframe.ocp.step``, by the implicit-function theorem)."""
+    import casadi as ca
+
+    import floatframe.components as fc
+    from floatframe.ocp.step import initial_state, step_map
+    from floatframe.parameters import Parameter
+    from floatframe.system import System
+
+    system = System()
+    ground = system.add(fc.NodePointGround([0.0, 0.0, 0.0]))
+    point = system.add(fc.NodePoint([0.0, 0.0, 0.0], initial_coordinates=[0.1, 0.0, 0.0]))
+    system.add(fc.ObjectMassPoint(point, mass))
+    system.add(fc.CoordinateSpringDamper([system.add(fc.MarkerNodeCoordinate(ground, 0)),
+                                          system.add(fc.MarkerNodeCoordinate(point, 0))],
+                                         Parameter("stiffness", stiffness), Parameter("damping", damping)))
+    assembled = system.assemble()
+    h = times[-1] / steps
+    samples = {int(round(t / h)): i for i, t in enumerate(times)}
+    p = ca.MX.sym("p", len(assembled.parameters))
+    no_input = ca.MX(0, 1)
+    a, lam = initial_state(assembled)(0.0, assembled.q_initial, assembled.v_initial, no_input, p)
+    state, step, displacements = (assembled.q_initial, assembled.v_initial, a, a, lam), step_map(assembled), []
+    for k in range(1, steps + 1):
+        state = tuple(step((k - 1) * h, h, *state, no_input, p))
+        if k in samples:
+            displacements.append(state[0][0])
+    x = ca.vertcat(*displacements)
+    values, jacobian = ca.Function("response", [p], [x, ca.jacobian(x, p)])(assembled.parameter_vector())
+    values, jacobian = np.array(values).reshape(-1), np.array(jacobian)
+    outputs = {f"x_{i}": values[i] for i in range(len(times))}
+    if gradient:
+        for j, parameter in enumerate(assembled.parameters):
+            outputs.update({f"dx_{i}_d{parameter.name}": jacobian[i, j] for i in range(len(times))})
+    return outputs
+
+
+def fit_stiffness(measured, initial=30.0, **options):
+    """The stiffness [N/m] whose :func:`oscillator_response` best matches the ``measured`` displacements
+    (least squares), found by scipy's Gauss-Newton-type ``least_squares`` with the exact gradient."""
+    from scipy.optimize import least_squares
+
+    measured = np.asarray(measured, dtype=float)
+
+    def residual_and_jacobian(k):
+        outputs = oscillator_response(stiffness=float(k[0]), gradient=True, **options)
+        n = measured.size
+        return (np.array([outputs[f"x_{i}"] for i in range(n)]) - measured,
+                np.array([[outputs[f"dx_{i}_dstiffness"]] for i in range(n)]))
+
+    cache = {}
+
+    def evaluate(k):
+        key = float(k[0])
+        if key not in cache:
+            cache[key] = residual_and_jacobian(k)
+        return cache[key]
+
+    solution = least_squares(lambda k: evaluate(k)[0], [initial], jac=lambda k: evaluate(k)[1], xtol=1e-14,
+                             ftol=1e-14, gtol=1e-14)
+    return float(solution.x[0])
+
+
+STUDY_MODELS = {"pendulum": pendulum_period, "rotor-disc": rotor_disc_response, "oscillator": oscillator_response}
 
 
 # --- command line ----------------------------------------------------------------------------------
