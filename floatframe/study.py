@@ -328,8 +328,8 @@ def study_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="floatframe study", formatter_class=HELP_FORMAT,
                                      description="A parameter study of a ready model on dask.distributed.")
     parser.add_argument("model", choices=sorted(STUDY_MODELS),
-                        help="the study function: pendulum (its period) or rotor-disc (its largest displacement "
-                             "against disc_radius)")
+                        help="the study function: pendulum (its period), rotor-disc (its largest displacement "
+                             "against disc_radius) or oscillator (displacements against stiffness and damping)")
     parser.add_argument("--param", type=assignment(True), action="append", default=[],
                         help="NAME=v1,v2,...: a grid over these values (repeat for more parameters)")
     parser.add_argument("--samples", type=positive_int, default=None, help="number of random samples")
