@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import floatframe as ff
-from floatframe.components.ffrf import add_tisserand_frame
+from floatframe.components.reference_conditions import add_tisserand_frame
 from floatframe import rotations
 from floatframe.export import write_paraview
 from model_helpers import small_beam

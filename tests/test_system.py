@@ -10,7 +10,7 @@ import pytest
 
 import floatframe as ff
 from model_helpers import newton_matrix_error, random_state, small_beam
-from floatframe.components.ffrf import add_tisserand_frame
+from floatframe.components.reference_conditions import add_tisserand_frame
 
 
 def mixed_model():

@@ -23,7 +23,6 @@ to which K q_f + D v_f, the force vector [f_r, A_bd^T f_f] and the user function
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
 
 import casadi as ca
 import numpy as np
@@ -300,8 +299,8 @@ class ObjectFFRF(FloatingFrameBody):
         Otherwise such a matrix is refused: a linear elastic stiffness is positive semidefinite.
 
     The body needs reference conditions that fix the mesh relative to its frame (the Tisserand frame,
-    :func:`add_tisserand_frame`, or constraints on mesh-node coordinates); ``System.assemble`` refuses a
-    body without them (see :meth:`ObjectFFRF.free_frame_motions`).
+    :func:`~floatframe.components.reference_conditions.add_tisserand_frame`, or constraints on mesh-node
+    coordinates); ``System.assemble`` refuses a body without them (see :meth:`ObjectFFRF.free_frame_motions`).
     """
 
     type_name = "ObjectFFRF"
@@ -520,8 +519,9 @@ class ObjectFFRF(FloatingFrameBody):
                 f"has no reference conditions for {', '.join(free)} (body axes): the frame moving one way and "
                 f"the mesh the other leaves every material point in place, so the mass matrix is singular along "
                 f"these motions and no constraint removes them. Add the Tisserand frame with "
-                f"add_tisserand_frame(system, body) (floatframe.components.ffrf), or constrain mesh-node "
-                f"coordinates that fix them (e.g. CoordinateConstraint on MarkerNodeCoordinate of mesh nodes)")
+                f"add_tisserand_frame(system, body) (floatframe.components.reference_conditions), or constrain "
+                f"mesh-node coordinates that fix them (e.g. CoordinateConstraint on MarkerNodeCoordinate of mesh "
+                f"nodes)")
 
     # --- reference conditions -----------------------------------------------------------------
     def frame_mesh_motions(self, q) -> np.ndarray:
@@ -618,36 +618,3 @@ def tisserand_rows(mass_matrix, x_ref) -> np.ndarray:
     n = mass.shape[0] // 3
     phi_t = sp.kron(np.ones((n, 1)), sp.identity(3), format="csr")
     return np.vstack([(mass @ phi_t).T.toarray(), (mass.T @ stacked_skew(x_ref)).T.toarray()])
-
-
-@dataclass(frozen=True)
-class TisserandFrame:
-    """The items that :func:`add_tisserand_frame` adds, by their numbers within their families."""
-
-    ground_node: int        # node: a NodePointGround at the origin (no coordinates)
-    ground_marker: int      # marker: MarkerNodeCoordinates on that node (an empty coordinate vector)
-    body_marker: int        # marker: MarkerObjectODE2Coordinates on the body (its n_c coordinates)
-    constraint: int         # object: the CoordinateVectorConstraint 'Tisserand frame' (6 equations)
-
-
-def add_tisserand_frame(system, body: ObjectFFRF) -> TisserandFrame:
-    """Constrain the mesh deformation to the Tisserand frame: Phi_t^T M q_f = 0, x_ref~^T M q_f = 0.
-
-    Adds four items: a NodePointGround at the origin, a MarkerNodeCoordinates on it, a
-    MarkerObjectODE2Coordinates on the body and a CoordinateVectorConstraint named 'Tisserand frame'
-    with 6 equations on the body's ODE2 coordinates (which include reference values, hence the offset
-    S q_ref). These are the body's reference conditions. Returns their numbers as a TisserandFrame.
-    """
-    from floatframe.components.connectors import CoordinateVectorConstraint
-    from floatframe.components.markers import MarkerNodeCoordinates, MarkerObjectODE2Coordinates
-    from floatframe.components.nodes import NodePointGround
-
-    reference = body.object_reference_coordinates()
-    scaling = np.zeros((6, body.n_coordinates))            # zero on the frame node's 7 coordinates
-    scaling[:, 7:] = tisserand_rows(body.mass_matrix_ff, reference[7:])
-    ground_node = system.add(NodePointGround((0.0, 0.0, 0.0)))
-    ground_marker = system.add(MarkerNodeCoordinates(ground_node))
-    body_marker = system.add(MarkerObjectODE2Coordinates(body))
-    constraint = system.add(CoordinateVectorConstraint([ground_marker, body_marker], np.zeros((6, 0)), scaling,
-                                                       offset=scaling @ reference, name="Tisserand frame"))
-    return TisserandFrame(ground_node, ground_marker, body_marker, constraint)

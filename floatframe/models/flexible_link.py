@@ -23,7 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from floatframe import components as c
-from floatframe.components.ffrf import add_ffrf_body, add_tisserand_frame
+from floatframe.components.ffrf import add_ffrf_body
+from floatframe.components.reference_conditions import add_tisserand_frame
 from floatframe.fem import block_mesh, craig_bampton_modes, eigenmodes, linear_elastic_matrices, tisserand_basis
 
 ALUMINIUM = dict(youngs_modulus=7.0e10, poissons_ratio=0.33, density=2700.0)

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from floatframe import components as c
-from floatframe.components.ffrf import add_ffrf_body, add_tisserand_frame
+from floatframe.components.ffrf import add_ffrf_body
+from floatframe.components.reference_conditions import add_tisserand_frame
 from floatframe.components.ffrf_reduced import add_reduced_ffrf_body
 from floatframe.fem import add_node_mass, linear_elastic_matrices, rotor_disc_mesh
 from floatframe.models.flexible_link import interface_modes

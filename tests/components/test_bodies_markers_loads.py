@@ -337,7 +337,7 @@ def bodies_of_every_kind(gravity_load: str):
     """A rigid body with an offset centre of mass, a mass point, an ObjectMass1D, an FFRF beam and a reduced
     beam, under gravity given as one Gravity ("gravity"), one LoadMassProportional per body ("per body") or not
     at all ("none")."""
-    from floatframe.components.ffrf import add_tisserand_frame
+    from floatframe.components.reference_conditions import add_tisserand_frame
     from floatframe.components.ffrf_reduced import add_reduced_ffrf_body
     from floatframe.fem import block_mesh, eigenmodes, linear_elastic_matrices
     from model_helpers import small_beam

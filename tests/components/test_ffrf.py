@@ -5,7 +5,7 @@ import pytest
 import floatframe as ff
 from model_helpers import random_state, small_beam
 from floatframe import rotations
-from floatframe.components.ffrf import TisserandFrame, add_tisserand_frame
+from floatframe.components.reference_conditions import TisserandFrame, add_tisserand_frame
 
 
 def beam_system(**options):

@@ -8,7 +8,8 @@ import floatframe as ff
 from model_helpers import random_state
 from floatframe import rotations
 from floatframe.components.base import ModelError
-from floatframe.components.ffrf import add_ffrf_body, add_tisserand_frame
+from floatframe.components.ffrf import add_ffrf_body
+from floatframe.components.reference_conditions import add_tisserand_frame
 from floatframe.components.ffrf_reduced import ObjectFFRFReducedOrder, ReducedOrderInvariants, add_reduced_ffrf_body
 from floatframe.ocp.step import rollout
 from floatframe.fem import block_mesh, eigenmodes, linear_elastic_matrices, rotor_disc_mesh

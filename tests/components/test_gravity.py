@@ -6,7 +6,8 @@ import pytest
 
 import floatframe as ff
 from model_helpers import random_state, small_beam
-from floatframe.components.ffrf import add_ffrf_body, add_tisserand_frame
+from floatframe.components.ffrf import add_ffrf_body
+from floatframe.components.reference_conditions import add_tisserand_frame
 from floatframe.components.ffrf_reduced import add_reduced_ffrf_body
 from floatframe.fem import block_mesh, eigenmodes, linear_elastic_matrices
 

@@ -5,7 +5,8 @@ import pytest
 
 import floatframe as ff
 from floatframe.components.base import ModelError
-from floatframe.components.ffrf import FRAME_MESH_MOTIONS, add_ffrf_body, add_tisserand_frame
+from floatframe.components.ffrf import FRAME_MESH_MOTIONS, add_ffrf_body
+from floatframe.components.reference_conditions import add_tisserand_frame
 from floatframe.fem import block_mesh, linear_elastic_matrices
 from model_helpers import random_state
 

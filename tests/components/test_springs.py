@@ -413,7 +413,7 @@ def test_the_intrinsic_newton_matrix_is_exact_also_at_coinciding_frames():
 def test_the_springs_on_a_flexible_body_have_an_exact_newton_matrix():
     """MarkerSuperElementRigid on an FFRF beam: rigid-body (intrinsic), torsional and line spring-dampers to the
     ground, a user function among them."""
-    from floatframe.components.ffrf import add_tisserand_frame
+    from floatframe.components.reference_conditions import add_tisserand_frame
     from model_helpers import small_beam
 
     system = ff.System()

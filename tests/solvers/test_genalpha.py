@@ -4,7 +4,7 @@ import pytest
 
 import floatframe as ff
 from model_helpers import small_beam
-from floatframe.components.ffrf import add_tisserand_frame
+from floatframe.components.reference_conditions import add_tisserand_frame
 from floatframe.solvers import GeneralizedAlpha, SolverError
 
 

@@ -4,7 +4,8 @@ import pytest
 import scipy.linalg
 
 import floatframe as ff
-from floatframe.components.ffrf import add_ffrf_body, add_tisserand_frame
+from floatframe.components.ffrf import add_ffrf_body
+from floatframe.components.reference_conditions import add_tisserand_frame
 from floatframe.fem import block_mesh, linear_elastic_matrices
 from floatframe.solvers.modal import complex_eigenvalues, eigenmodes, linearize
 
