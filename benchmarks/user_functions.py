@@ -34,6 +34,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]  # this checkout's floatframe, the other benchmarks
 
+from exudyn_settings import performance_settings  # noqa: E402
 from modes import exudyn_rotor  # noqa: E402
 H = 1e-4
 
@@ -146,15 +147,7 @@ def rotor(exu, ii, fem_module, model: str, steps: int, calls: dict):
         mbs.SetObjectParameter(rotor_body, "forceUserFunction", force)
         mbs.SetObjectParameter(rotor_body, "massMatrixUserFunction", mass)
     mbs.Assemble()
-    ss = exu.SimulationSettings()
-    ss.timeIntegration.numberOfSteps = steps
-    ss.timeIntegration.endTime = steps * H
-    ss.timeIntegration.verboseMode = 0
-    ss.timeIntegration.newton.useModifiedNewton = True
-    ss.timeIntegration.generalizedAlpha.spectralRadius = 0.5
-    ss.solution.sensors.writePeriod = H
-    ss.solution.file.write = False
-    return mbs, sensor, ss
+    return mbs, sensor, performance_settings(exu, steps, H, H)
 
 
 def run(code: str, model: str, steps: int) -> dict:
