@@ -45,7 +45,7 @@ def usage_error(capsys, argv) -> str:
     (["ocp"], "the following arguments are required: example"),
     ([], "the following arguments are required: {run,compare,ocp,study}"),
     (["study", "pendulum", "--param", "length=1,x"], "argument --param: 'length=1,x': values must be numbers"),
-    (["study", "pendulum", "--param", "size=1,2"], "study: the pendulum study has no parameter 'size'"),
+    (["study", "pendulum", "--param", "size=1,2"], "run_study: pendulum_period has no parameter 'size'"),
     (["study", "pendulum", "--samples", "4"], "study: --samples needs --dist"),
     (["study", "pendulum", "--param", "length=1", "--samples", "4", "--dist", "mass=normal:2:0.1"],
      "study: give --param (a grid) or --samples with --dist, not both"),
