@@ -1,6 +1,7 @@
 """Linear algebra shared by the components, the FE module and the solvers."""
 from __future__ import annotations
 
+import casadi as ca
 import numpy as np
 
 
@@ -70,3 +71,12 @@ class _PardisoCholesky:
         self.solver.set_phase(33)
         right = np.asfortranarray(np.asarray(right_hand_side, dtype=float).reshape(self.upper.shape[0], -1))
         return self.solver._call_pardiso(self.upper, right).reshape(np.shape(right_hand_side))
+
+
+def quadratic_energy(stiffness, displacement, mass, velocity):
+    """1/2 u^T K u + 1/2 w^T M w [J] (elastic plus kinetic energy) for NumPy or CasADi vectors u, w and
+    constant K, M (dense or scipy.sparse)."""
+    if isinstance(displacement, (ca.SX, ca.MX)):
+        return (0.5 * ca.bilin(ca.DM(stiffness), displacement, displacement)
+                + 0.5 * ca.bilin(ca.DM(mass), velocity, velocity))
+    return 0.5 * displacement @ (stiffness @ displacement) + 0.5 * velocity @ (mass @ velocity)

@@ -241,3 +241,15 @@ def _series_or_exact(angle2, exact_a, series_a, exact_b, series_b):
 
 def _identity_like(vector):
     return ca.DM.eye(3) if _is_symbolic(vector) else np.eye(3)
+
+
+def z_angle(theta0, theta3):
+    """The angle [rad] of a rotation about z alone (theta1 = theta2 = 0): 2 atan2(theta3, theta0) (NumPy or
+    CasADi)."""
+    symbolic = isinstance(theta0, (ca.SX, ca.MX)) or isinstance(theta3, (ca.SX, ca.MX))
+    return 2 * (ca.atan2(theta3, theta0) if symbolic else np.arctan2(theta3, theta0))
+
+
+def z_rate(theta0, theta3, theta0_t, theta3_t):
+    """omega_z = 2 (theta0 theta3_t - theta3 theta0_t) [rad/s] of a rotation about z alone."""
+    return 2 * (theta0 * theta3_t - theta3 * theta0_t)

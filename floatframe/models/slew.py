@@ -21,15 +21,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import casadi as ca
 import numpy as np
 import scipy.linalg
 
+from floatframe import rotations
 from floatframe.components import (CoordinateConstraint, LoadTorqueVector, MarkerNodeCoordinate, MarkerNodeRigid,
                                    NodePointGround, ObjectRigidBody, add_reduced_ffrf_body)
 from floatframe.components.base import ModelError
 from floatframe.components.ffrf import add_ffrf_body
 from floatframe.fem import block_mesh, craig_bampton_modes, linear_elastic_matrices
+from floatframe.linalg import quadratic_energy
 from floatframe.parameters import Input
 from floatframe.system import System
 
@@ -70,27 +71,25 @@ class SlewModel:
         """True for the reduced-order beam (ObjectFFRFReducedOrder), False for the full FFRF mesh."""
         return self.mode_basis is not None
 
+    def _hub_thetas(self, q):
+        """(theta0, theta3) of the hub (reference plus change), their rows (i0, i3)."""
+        rows = [int(i) for i in self.hub_rows]
+        return [self.assembled.q_reference[i] + q[i] for i in rows], rows
+
     def hub_angle(self, q):
         """phi = 2 atan2(theta3, theta0) [rad] for a coordinate vector q (NumPy or CasADi)."""
-        theta0 = self.assembled.q_reference[self.hub_rows[0]] + q[int(self.hub_rows[0])]
-        theta3 = self.assembled.q_reference[self.hub_rows[1]] + q[int(self.hub_rows[1])]
-        return 2 * (ca.atan2(theta3, theta0) if isinstance(q, (ca.SX, ca.MX)) else np.arctan2(theta3, theta0))
+        return rotations.z_angle(*self._hub_thetas(q)[0])
 
     def hub_rate(self, q, v):
         """omega_z = 2 (theta0 theta3_t - theta3 theta0_t) [rad/s] (theta1 = theta2 = 0)."""
-        i0, i3 = int(self.hub_rows[0]), int(self.hub_rows[1])
-        theta0 = self.assembled.q_reference[i0] + q[i0]
-        theta3 = self.assembled.q_reference[i3] + q[i3]
-        return 2 * (theta0 * v[i3] - theta3 * v[i0])
+        (theta0, theta3), (i0, i3) = self._hub_thetas(q)
+        return rotations.z_rate(theta0, theta3, v[i0], v[i3])
 
     def vibration_energy(self, q, v):
         """Elastic plus relative kinetic energy of the beam [J]: 1/2 q_f^T K q_f + 1/2 v_f^T M v_f on the full
         mesh, 1/2 zeta^T K_red zeta + 1/2 zeta_t^T M_red zeta_t on the reduced beam (the same for q_f = Psi zeta)."""
-        q_f, v_f = q[self.flexible_rows.tolist()], v[self.flexible_rows.tolist()]
-        stiffness, mass = self.flexible_stiffness, self.flexible_mass
-        if isinstance(q_f, (ca.SX, ca.MX)):
-            return 0.5 * ca.bilin(ca.DM(stiffness), q_f, q_f) + 0.5 * ca.bilin(ca.DM(mass), v_f, v_f)
-        return 0.5 * q_f @ stiffness @ q_f + 0.5 * v_f @ mass @ v_f
+        rows = self.flexible_rows.tolist()
+        return quadratic_energy(self.flexible_stiffness, q[rows], self.flexible_mass, v[rows])
 
     def tip_deflection(self, q):
         """Mean body-fixed y displacement of the tip-face nodes [m], for q (n,) or (k, n)."""

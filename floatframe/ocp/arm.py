@@ -27,6 +27,8 @@ from dataclasses import dataclass
 import casadi as ca
 import numpy as np
 
+from floatframe import rotations
+from floatframe.linalg import quadratic_energy
 from floatframe.models.flexible_arm import FlexibleArm, build_flexible_arm
 from floatframe.ocp.transcription import Manoeuvre, TranscriptionSolution, simulate_controls, solve_rest_to_rest
 
@@ -80,18 +82,18 @@ def joint_rates(model: FlexibleArm, q, v):
 
 
 def _euler_rows(assembled, node, q):
-    rows = node.coordinate_indices[[3, 6]]
-    return [assembled.q_reference[i] + q[int(i)] for i in rows], [int(i) for i in rows]
+    """(theta0, theta3) of a node (reference plus change) and their rows (i0, i3)."""
+    rows = [int(i) for i in node.coordinate_indices[[3, 6]]]
+    return [assembled.q_reference[i] + q[i] for i in rows], rows
 
 
 def _z_angle(assembled, node, q):
-    (theta0, theta3), _ = _euler_rows(assembled, node, q)
-    return 2 * (ca.atan2(theta3, theta0) if isinstance(q, (ca.SX, ca.MX)) else np.arctan2(theta3, theta0))
+    return rotations.z_angle(*_euler_rows(assembled, node, q)[0])
 
 
 def _z_rate(assembled, node, q, v):
     (theta0, theta3), (i0, i3) = _euler_rows(assembled, node, q)
-    return 2 * (theta0 * v[i3] - theta3 * v[i0])
+    return rotations.z_rate(theta0, theta3, v[i0], v[i3])
 
 
 def vibration_energy(model: FlexibleArm, q, v):
@@ -103,10 +105,7 @@ def vibration_energy(model: FlexibleArm, q, v):
         mass, stiffness = basis.T @ (forearm.mass_matrix @ basis), basis.T @ (forearm.stiffness_matrix @ basis)
     else:
         mass, stiffness = forearm.mass_matrix, forearm.stiffness_matrix
-    q_f, v_f = q[rows], v[rows]
-    if isinstance(q_f, (ca.SX, ca.MX)):
-        return 0.5 * ca.bilin(ca.DM(stiffness), q_f, q_f) + 0.5 * ca.bilin(ca.DM(mass), v_f, v_f)
-    return 0.5 * q_f @ (stiffness @ q_f) + 0.5 * v_f @ (mass @ v_f)
+    return quadratic_energy(stiffness, q[rows], mass, v[rows])
 
 
 def reference_torques(model: FlexibleArm, target, duration: float, n_steps: int) -> np.ndarray:
