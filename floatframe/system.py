@@ -11,7 +11,6 @@ the residual, the constraints and their exact sparse Jacobians. Solvers see only
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 
 import casadi as ca
 import numpy as np
@@ -20,8 +19,9 @@ import scipy.sparse as sp
 
 from floatframe.components.base import Component, Context, ModelError
 from floatframe.components.connectors import Connector
-from floatframe.components.external import to_casadi
 from floatframe.components.nodes import NodeRigidBodyEP
+from floatframe.solvers.dense import BufferedFunction
+from floatframe.system_functions import ITERATION_MATRICES, Symbols, SystemFunctions
 from floatframe.user_function_terms import UserFunctionTerms
 
 FAMILIES = ("node", "object", "marker", "load", "sensor")
@@ -194,34 +194,21 @@ def redundant_constraints(constraint_jacobian: sp.csc_matrix, owners: list, tole
                      for owner, (count, partners) in findings.items())
 
 
-@dataclass
-class Symbols:
-    """The symbolic DAE for users who build on it (IDAS, optimal control); u inputs, p parameters."""
-
-    t: ca.SX
-    q: ca.SX
-    v: ca.SX
-    a: ca.SX
-    lam: ca.SX
-    residual: ca.SX
-    constraints: ca.SX
-    externals: list
-    u: ca.SX
-    p: ca.SX
-
-
 class AssembledSystem:
     """Numeric functions of an assembled model; what solvers work with.
 
     Attributes: ``n_coordinates`` (n), ``n_multipliers`` (m), ``q_reference``, ``q_initial``,
     ``v_initial`` (n,), ``euler_parameter_rows`` (the coordinate indices of each Euler-parameter
-    node's theta), ``build_time`` [s], ``symbols``.
+    node's theta), ``build_time`` [s], ``symbols``, ``functions``.
 
-    ``functions`` are CasADi Functions of the outputs. With Python user functions (callbacks) in the
-    residual, ``user_functions`` (a UserFunctionTerms) evaluates the outputs that hold them numerically, each
-    user function once per residual; ``functions`` then has those that solvers differentiate themselves
-    (residual, sensors) as MX Functions with the callbacks spliced in, and no iteration matrices: these are
-    ``newton_matrix`` and ``mass_matrix`` only.
+    The residual and iteration matrices are evaluated from the numeric functions of
+    :class:`~floatframe.system_functions.SystemFunctions`, which leave out the constant linear terms
+    (K q_f, D v_f, M a_f of FE bodies); they are added here with SciPy. ``functions`` are the complete CasADi
+    Functions of the outputs for symbolic users, formed on first use. With Python user functions
+    (callbacks) in the residual, ``user_functions`` (a UserFunctionTerms) evaluates the outputs that hold
+    them numerically, each user function once per residual; ``functions`` then has those that solvers
+    differentiate themselves (residual, sensors) as MX Functions with the callbacks spliced in, and no
+    iteration matrices: these are ``newton_matrix`` and ``mass_matrix`` only.
     """
 
     def __init__(self, ctx, nonlinear_residual, linear, constraints, sensor_expressions, q_reference, q_initial,
@@ -234,92 +221,42 @@ class AssembledSystem:
         self.constraint_owners = constraint_owners
         self.current_state = None
         self.context = ctx  # the symbolic context of the assembly, for further outputs
-
-        sensors = ca.vertcat(*sensor_expressions) if sensor_expressions else ca.SX(0, 1)
-        linear_casadi = {name: to_casadi(matrix) for name, matrix in linear.items()}
-        residual = (nonlinear_residual + linear_casadi["q"] @ ctx.q + linear_casadi["v"] @ ctx.v
-                    + linear_casadi["a"] @ ctx.a)
         self.parameters = list(ctx.parameters)   # Parameter objects, in the order of p
         self.inputs = list(ctx.inputs)           # Input objects, in the order of u
-        u_symbol = ca.vertcat(*ctx.inputs.values()) if ctx.inputs else ca.SX(0, 1)
-        p_symbol = ca.vertcat(*ctx.parameters.values()) if ctx.parameters else ca.SX(0, 1)
-        self.symbols = Symbols(ctx.t, ctx.q, ctx.v, ctx.a, ctx.lam, residual, constraints, ctx.externals,
-                               u_symbol, p_symbol)
-        t, q, v, a, lam, u, p = ctx.t, ctx.q, ctx.v, ctx.a, ctx.lam, u_symbol, p_symbol
-        placeholders = [placeholder for placeholder, _, _ in ctx.externals]  # user-function values, inputs here
-        symbol = ca.SX
-        c_a, c_v, c_q = symbol.sym("c_a"), symbol.sym("c_v"), symbol.sym("c_q")
-        constraint_jacobian = sparse_jacobian(constraints, q)
-        # c_a R_a + c_v R_v + c_q R_q in one exact Jacobian: d/d(delta) of R(q + c_q delta, v + c_v delta,
-        # a + c_a delta) at delta = 0, for the nonlinear rest; the constant linear parts are added as they are.
-        # User functions' values are held fixed here; see floatframe.user_function_terms for their part.
-        delta = symbol.sym("delta", self.n_coordinates)
-        nonlinear = ca.Function("nonlinear", [t, q, v, a, lam, u, p, *placeholders], [nonlinear_residual])
-        shifted = nonlinear(t, q + c_q * delta, v + c_v * delta, a + c_a * delta, lam, u, p, *placeholders)
-        nonlinear_jacobian = sparse_jacobian(shifted, delta)
-        iteration = (nonlinear_jacobian + c_a * linear_casadi["a"] + c_v * linear_casadi["v"]
-                     + c_q * linear_casadi["q"])
-        newton_matrix = ca.blockcat([[iteration, sparse_jacobian(residual, lam)],
-                                     [constraint_jacobian, symbol(self.n_multipliers, self.n_multipliers)]])
-        constraint_velocity = constraint_jacobian @ v + ca.jacobian(constraints, t)             # dC/dt
-        constraint_acceleration_rest = ca.jtimes(constraint_velocity, ca.vertcat(q, t), ca.vertcat(v, 1))
-        state = [t, q, v, a, lam]
-        index2_outputs = {}
+        sensors = ca.vertcat(*sensor_expressions) if sensor_expressions else ca.SX(0, 1)
+        self.forms = SystemFunctions(ctx, nonlinear_residual, linear, constraints, sensors, index2)
         self.has_index2_form = index2 is not None
-        if index2 is not None:  # the connectors' own velocity-level form, see index2_form
-            # two functions, so that the velocity equations do not take lambda (an MX call would keep it as input)
-            velocity_index2 = ca.Function("index2_velocity", [ctx.t, ctx.q, ctx.v, u_symbol, p_symbol],
-                                          [index2[0]])(t, q, v, u, p)
-            correction = ca.Function("index2_correction", [ctx.t, ctx.q, ctx.v, ctx.lam, u_symbol, p_symbol],
-                                     [index2[1]])(t, q, v, lam, u, p)
-            residual_index2 = residual + correction
-            newton_matrix_index2 = ca.blockcat([
-                [iteration + c_q * sparse_jacobian(correction, q), sparse_jacobian(residual_index2, lam)],
-                [sparse_jacobian(velocity_index2, v), symbol(self.n_multipliers, self.n_multipliers)]])
-            index2_outputs = {
-                "residual_index2": (state, residual_index2),
-                "newton_matrix_index2": (state + [c_a, c_v, c_q, delta], newton_matrix_index2),
-                "constraint_velocity_index2": ([t, q, v], velocity_index2),
-            }
-        outputs = {
-            "residual": (state, residual),
-            "constraints": ([t, q], constraints),
-            "newton_matrix": (state + [c_a, c_v, c_q, delta], newton_matrix),  # evaluated at delta = 0
-            "constraint_jacobian": ([t, q], constraint_jacobian),
-            "constraint_velocity": ([t, q, v], constraint_velocity),
-            "constraint_acceleration_rest": ([t, q, v], constraint_acceleration_rest),  # d2C/dt2 - C_q a
-            "mass_matrix": (state + [c_a, c_v, c_q, delta], iteration),
-            "sensors": (state, sensors),
-            **index2_outputs,
-        }
-        # every function also takes the inputs u and the parameters p, last (then the user-function values)
-        iteration_matrices = ("newton_matrix", "newton_matrix_index2", "mass_matrix")  # + user functions' part
-        self.functions = {name: _function(name, inputs + [u, p], output, placeholders, name in iteration_matrices)
-                          for name, (inputs, output) in outputs.items()}
+        self._linear = {name: sp.csr_matrix(matrix) for name, matrix in linear.items()}
         self.user_functions = None
-        if ctx.externals:  # evaluated numerically; symbolic users get the callbacks spliced into MX functions
-            with_values = {name: function for name, function in self.functions.items()
-                           if function.n_in() > len(outputs[name][0]) + 2}
-            self.user_functions = UserFunctionTerms(ctx.externals, with_values, state, u, p, (c_a, c_v, c_q), delta,
-                                                    nonlinear_residual)
-            spliced_names = [name for name in with_values if name not in iteration_matrices]
-            mx_symbols, spliced = _splice_externals(state + [u, p], [nonlinear_residual, residual] + [
-                outputs[name][1] for name in spliced_names], ctx.externals)
-            self.functions = {name: function for name, function in self.functions.items()
-                              if function.n_in() == len(outputs[name][0]) + 2}
-            self.functions.update({name: ca.Function(name, mx_symbols, [expression])
-                                   for name, expression in zip(spliced_names, spliced[2:])})
-            state, (nonlinear_residual, residual), (u, p) = mx_symbols[:5], spliced[:2], mx_symbols[5:]
+        if ctx.externals:  # evaluated numerically, see floatframe.user_function_terms
+            forms = self.forms
+            with_values = {name: function for name, function in forms.numeric.items()
+                           if function.n_in() > forms.input_counts[name] + 2}
+            self.user_functions = UserFunctionTerms(ctx.externals, with_values, forms.state, forms.u, forms.p,
+                                                    forms.factors, forms.delta, nonlinear_residual)
         self.parameter_values = {parameter.name: parameter.value for parameter in self.parameters}
         self.input_signals = {item.name: item.signal for item in self.inputs}
-        self._jacobian_parts = (state, nonlinear_residual, residual, linear_casadi, u, p)
-        self._residual_with_jacobian = None
+        self._symbols = None
         self._load_residual = None
         self._sensor_slices = np.cumsum([0] + [e.numel() for e in sensor_expressions])
         self._sparse_cache = {}
+        self._buffered = {}   # Function name -> BufferedFunction
+        self._linear_union = {}  # shape -> the linear terms' matrices on their common pattern, see _linear_iteration
         self._no_shift = np.zeros(self.n_coordinates)
         self.pending_checks = []  # checks (assembled -> None) that wait for the values of all parameters
         self.build_time = build_time + time.perf_counter() - started
+
+    @property
+    def functions(self) -> dict:
+        """The complete CasADi Functions of the outputs (name -> Function of (inputs, u, p)), formed on first use."""
+        return self.forms.complete()[0]
+
+    @property
+    def symbols(self) -> Symbols:
+        """The symbolic DAE for users who build on it (IDAS, optimal control), formed on first use."""
+        if self._symbols is None:
+            self._symbols = self.forms.symbols()
+        return self._symbols
 
     @property
     def euler_parameter_rows(self) -> list:
@@ -327,26 +264,8 @@ class AssembledSystem:
         return self.context.rotation_indices
 
     def residual_with_jacobian(self) -> ca.Function:
-        """R(t, q, v, a, lam, u, p) as a CasADi Function whose Jacobian is the exact blocked one.
-
-        For integrators that differentiate their DAE themselves (IDAS): CasADi's plain AD of R would
-        colour the dense reference-frame rows and columns column by column. Built on first use.
-        """
-        if self._residual_with_jacobian is None:
-            (t, q, v, a, lam), nonlinear, residual, linear, u, p = self._jacobian_parts
-            inputs = [t, q, v, a, lam, u, p]
-            blocks = [ca.jacobian(residual, t),
-                      sparse_jacobian(nonlinear, q) + linear["q"],
-                      sparse_jacobian(nonlinear, v) + linear["v"],
-                      sparse_jacobian(nonlinear, a) + linear["a"],
-                      sparse_jacobian(residual, lam), ca.jacobian(residual, u), ca.jacobian(residual, p)]
-            names = ["t", "q", "v", "a", "lam", "u", "p"]
-            output = type(q).sym("out_R", residual.shape)
-            jacobian = ca.Function("jac_residual_exact", inputs + [output], blocks, names + ["out_R"],
-                                   [f"jac_R_{name}" for name in names])
-            self._residual_with_jacobian = ca.Function(
-                "residual_exact", inputs, [residual], names, ["R"], {"custom_jacobian": jacobian, "jac_penalty": 0})
-        return self._residual_with_jacobian
+        """R(t, q, v, a, lam, u, p) as a CasADi Function whose Jacobian is the exact blocked one (for IDAS)."""
+        return self.forms.residual_with_jacobian()
 
     # --- evaluation -------------------------------------------------------------------------
     def residual(self, t, q, v, a, lam, index=3) -> np.ndarray:
@@ -419,17 +338,62 @@ class AssembledSystem:
         return self._sparse_values(name, t, *arguments, self.input_vector(float(t)), self._parameters_now())
 
     def _sparse_values(self, name, *arguments) -> sp.csc_matrix:
-        """A sparse output as scipy CSC; ``arguments`` include u and p."""
-        function = self.functions[name] if name in self.functions else self.user_functions.functions[name]
+        """A sparse output as scipy CSC, with the linear terms' part for an iteration matrix; ``arguments``
+        include u and p (an iteration matrix's: a state, 3 factors, delta, u, p)."""
+        function = self.forms.numeric[name]
         if name not in self._sparse_cache:
             sparsity = function.sparsity_out(0)
             self._sparse_cache[name] = (np.array(sparsity.row()), np.array(sparsity.colind()), sparsity.shape)
-        if name not in self.functions:  # with user-function values and their part (a state, 3 factors, delta)
-            return self.user_functions.matrix(name, arguments[:5], arguments[5:8], *arguments[-2:],
-                                              self._sparse_cache[name])
-        rows, column_pointers, shape = self._sparse_cache[name]
-        values = np.array(function(*arguments).nonzeros())
-        return sp.csc_matrix((values, rows, column_pointers), shape=shape)
+        if self.user_functions is not None and name in self.user_functions.functions:  # their values and part
+            matrix = self.user_functions.matrix(name, arguments[:5], arguments[5:8], *arguments[-2:],
+                                                self._sparse_cache[name])
+        else:
+            rows, column_pointers, shape = self._sparse_cache[name]
+            matrix = sp.csc_matrix((self._evaluate(function, *arguments)[0].copy(), rows, column_pointers), shape=shape)
+        if name in ITERATION_MATRICES:
+            matrix = matrix + self._linear_iteration(*arguments[5:8], matrix.shape)
+        return matrix
+
+    def _linear_iteration(self, c_a, c_v, c_q, shape) -> sp.csc_matrix:
+        """c_a L_a + c_v L_v + c_q L_q of the linear terms, padded with zeros to ``shape`` (CSC).
+
+        The three matrices are laid on the union of their patterns once; each call is then one weighted sum
+        of three value arrays."""
+        if shape not in self._linear_union:
+            n = self.n_coordinates
+            padded = {name: sp.csc_matrix((matrix.data, matrix.indices, np.concatenate(
+                [matrix.indptr, np.full(shape[1] - n, matrix.indptr[-1])])), shape=shape)
+                for name, matrix in ((name, sp.csc_matrix(self._linear[name])) for name in "avq")}
+            union = sp.csc_matrix(sum(abs(matrix) for matrix in padded.values()))
+            union.sort_indices()
+            keys = np.repeat(np.arange(shape[1]), np.diff(union.indptr)) * shape[0] + union.indices
+            values = []
+            for name in "avq":
+                matrix = padded[name]
+                matrix.sum_duplicates()
+                on_union = np.zeros(union.nnz)
+                on_union[np.searchsorted(keys, np.repeat(np.arange(shape[1]), np.diff(matrix.indptr)) * shape[0]
+                                         + matrix.indices)] = matrix.data
+                values.append(on_union)
+            self._linear_union[shape] = (union.indices, union.indptr, values)
+        indices, pointers, (on_a, on_v, on_q) = self._linear_union[shape]
+        return sp.csc_matrix((float(c_a) * on_a + float(c_v) * on_v + float(c_q) * on_q, indices, pointers),
+                             shape=shape)
+
+    def _with_linear_terms(self, name, residual, q, v, a) -> np.ndarray:
+        """The residual ``residual`` of function ``name`` with L_q q + L_v v + L_a a added (a residual's)."""
+        if name.startswith("residual"):
+            linear = self._linear
+            residual = residual + linear["q"] @ q + linear["v"] @ v + linear["a"] @ a
+        return residual
+
+    def _evaluate(self, function: ca.Function, *values) -> list[np.ndarray]:
+        """``function`` at ``values`` through buffers (no conversion of large arrays); its outputs' nonzeros
+        (the buffers themselves: copy to keep them)."""
+        name = function.name()
+        if name not in self._buffered:
+            self._buffered[name] = BufferedFunction(function)
+        return self._buffered[name](*values)
 
     def output_function(self, build, name: str = "output"):
         """A numeric function (t, q, v, a, lam) -> array of the expression ``build(context)``.
@@ -443,7 +407,7 @@ class AssembledSystem:
                 expression, ca.vertcat(*[ca.vec(p) for p, _, _ in ctx.externals]))):
             del ctx.externals[known_externals:]
             raise ModelError(f"output '{name}' depends on a user function and can only be evaluated by a solver")
-        function = ca.Function(name, [ctx.t, ctx.q, ctx.v, ctx.a, ctx.lam, self.symbols.u, self.symbols.p],
+        function = ca.Function(name, [ctx.t, ctx.q, ctx.v, ctx.a, ctx.lam, self.forms.u, self.forms.p],
                                [expression])
         return lambda t, q, v, a, lam: _dense(function(t, q, v, a, lam, self.input_vector(float(t)),
                                                        self._parameters_now()))
@@ -496,11 +460,16 @@ class AssembledSystem:
             values.append(value)
         return np.concatenate(values) if values else np.zeros(0)
 
-    def _call(self, name, t, *arguments):
+    def _call(self, name, t, *arguments) -> np.ndarray:
+        """Vector output ``name`` at (t, arguments) with u(t) and p; a residual with its linear terms."""
         u, p = self.input_vector(float(t)), self._parameters_now()
         if self.user_functions is not None and name in self.user_functions.functions:  # with user functions
-            return self.user_functions.call(name, (t, *arguments[:4]), (t, *arguments), u, p)
-        return self.functions[name](t, *arguments, u, p)
+            values = self.user_functions.call(name, (t, *arguments[:4]), (t, *arguments), u, p)
+        else:
+            function = self.forms.numeric[name]
+            values = np.zeros(function.numel_out(0))
+            values[function.sparsity_out(0).row()] = self._evaluate(function, t, *arguments, u, p)[0]
+        return self._with_linear_terms(name, values, *arguments[:3]) if name.startswith("residual") else values
 
     def _parameters_now(self):
         return self.parameter_vector() if self.parameters else np.zeros(0)
@@ -526,7 +495,7 @@ class AssembledSystem:
             part = ca.SX.zeros(self.n_coordinates)
             for indices, terms in loads_ctx.lhs:
                 part[indices] += terms
-            self._load_residual = ca.Function("load_residual", [ctx.t, ctx.q, self.symbols.u, self.symbols.p],
+            self._load_residual = ca.Function("load_residual", [ctx.t, ctx.q, self.forms.u, self.forms.p],
                                               [part, ca.jacobian(part, ctx.q)])
         return self._load_residual
 
@@ -593,67 +562,5 @@ def reaction_forces(ctx, constraints, norm_rows) -> ca.SX:
     return norms + ctx.project_rotations(others)
 
 
-def sparse_jacobian(expression, variable, dense_factor: float = 4.0):
-    """Exact Jacobian d expression / d variable, computed in blocks.
-
-    A few dense rows and columns (the reference-frame coordinates couple to every mesh node) would make
-    plain AD colouring need one sweep per column. Rows and columns with more than ``dense_factor`` times
-    the median number of entries and more than a quarter of the full length are split off: their
-    Jacobian is taken in reverse (rows) or forward (columns) mode, the sparse rest with colouring.
-    Build time then grows linearly with the mesh.
-    """
-    n_rows, n_columns = expression.numel(), variable.numel()
-    if n_rows == 0 or n_columns == 0 or isinstance(expression, ca.MX):
-        return ca.jacobian(expression, variable)
-    pattern = ca.jacobian_sparsity(expression, variable)
-    if pattern.nnz() == 0:  # no dependence at all (e.g. a model whose residual is linear)
-        return ca.jacobian(expression, variable)
-    rows, columns = (np.asarray(index, dtype=int) for index in pattern.get_triplet())
-    row_counts = np.bincount(rows, minlength=n_rows)
-    column_counts = np.bincount(columns, minlength=n_columns)
-    dense_rows = np.flatnonzero(row_counts > max(dense_factor * np.median(row_counts[row_counts > 0]),
-                                                 n_columns / 4, 16))
-    dense_columns = np.flatnonzero(column_counts > max(dense_factor * np.median(column_counts[column_counts > 0]),
-                                                       n_rows / 4, 16))
-    if dense_rows.size == 0 and dense_columns.size == 0:
-        return ca.jacobian(expression, variable)
-    sparse_rows = np.setdiff1d(np.arange(n_rows), dense_rows).tolist()
-    sparse_columns = np.setdiff1d(np.arange(n_columns), dense_columns).tolist()
-    jacobian = type(expression)(n_rows, n_columns)
-    if sparse_rows and sparse_columns:
-        jacobian[sparse_rows, sparse_columns] = ca.jacobian(expression[sparse_rows], variable[sparse_columns])
-    if dense_columns.size:
-        jacobian[:, dense_columns.tolist()] = ca.jacobian(expression, variable[dense_columns.tolist()])
-    if dense_rows.size and sparse_columns:  # the dense columns of these rows are done already
-        jacobian[dense_rows.tolist(), sparse_columns] = ca.jacobian(expression[dense_rows.tolist()],
-                                                                     variable[sparse_columns])
-    return jacobian
-
-
 def _dense(value) -> np.ndarray:
     return np.asarray(ca.DM(value)).reshape(-1) if not isinstance(value, np.ndarray) else value.reshape(-1)
-
-
-def _function(name, inputs, output, placeholders, always: bool = False) -> ca.Function:
-    """An SX Function of ``inputs``, and of the user-function ``placeholders`` last where ``output`` holds
-    them (or ``always``, where there are any)."""
-    if placeholders and (always or ca.depends_on(output, ca.vertcat(*[ca.vec(p) for p in placeholders]))):
-        return ca.Function(name, inputs + placeholders, [output])
-    return ca.Function(name, inputs, [output])
-
-
-def _splice_externals(symbols, expressions, externals):
-    """Replace callback placeholders by the callbacks themselves (in an MX graph), so that every
-    derivative taken afterwards includes them by the chain rule. Without callbacks: unchanged."""
-    if not externals:
-        return symbols, expressions
-    placeholders = [p for p, _, _ in externals]
-    inner = ca.Function("inner", symbols + placeholders, expressions)
-    external_inputs = ca.Function("external_inputs", symbols, [x for _, _, xs in externals for x in xs])
-    mx_symbols = [ca.MX.sym(f"s{i}", *s.shape) for i, s in enumerate(symbols)]
-    values = external_inputs.call(mx_symbols)
-    external_values, position = [], 0
-    for _, callback, xs in externals:
-        external_values.append(callback(*values[position:position + len(xs)]))
-        position += len(xs)
-    return mx_symbols, inner.call(mx_symbols + external_values)

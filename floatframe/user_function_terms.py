@@ -11,6 +11,10 @@ CasADi SX Functions that take the placeholders' values as further inputs; here t
   user function along the coordinates that X_k depends on (one call per such coordinate). The user
   functions' values at the state come from the residual evaluated there just before, when it was.
 
+A callback with an exact Jacobian of its own (an ``ExactFunction``: the matrix forms of the FFRF bodies) gives
+dE_k/dX_k as one sparse matrix instead (its ``stacked_jacobian``), and dR/dE_k dE_k/dX_k dX_k/d(delta) is a
+product of three sparse matrices: no differences, and no dense block however large the body.
+
 A solver with modified Newton forms the matrix rarely, so a user function is called once per residual
 evaluation and its differences only at those updates. A user function marked ``state_independent`` (a
 mass-matrix user function whose matrix did not change between states at assembly, see
@@ -22,6 +26,7 @@ import casadi as ca
 import numpy as np
 import scipy.sparse as sp
 
+from floatframe.components.external import split
 from floatframe.solvers.dense import BufferedFunction
 
 
@@ -48,7 +53,7 @@ class UserFunctionTerms:
             inputs = ca.Function(f"inputs{k}", arguments, [ca.vertcat(*xs)])
             jacobian = ca.jacobian(inputs(*shifted), delta)                  # dX_k / d(delta)
             columns = sorted(set(jacobian.sparsity().get_col()))
-            seeds = ca.substitute(ca.densify(jacobian[:, columns]), delta, ca.DM.zeros(delta.numel()))
+            seeds = ca.substitute(jacobian[:, columns], delta, ca.DM.zeros(delta.numel()))
             self.seeds.append(ca.Function(f"seeds{k}", arguments + list(factors), [seeds]))
             self.columns.append(np.array(columns, dtype=int))
             rows = sorted(set(ca.jacobian_sparsity(nonlinear_residual, ca.vec(placeholder)).row()))
@@ -57,6 +62,7 @@ class UserFunctionTerms:
                 ca.jacobian(nonlinear_residual[rows], ca.vec(placeholder))]))  # dR/dE_k, rows of R it enters
         self._last = [None] * len(self.callbacks)  # (X_k, E_k column by column) of the last call of each
         self._buffered = {}                         # Function name -> BufferedFunction
+        self._patterns = {}                         # Function name -> (rows, column pointers, shape) of its output
 
     def _evaluate(self, function: ca.Function, *values) -> list[np.ndarray]:
         """``function`` at ``values`` through buffers (no conversion of large arrays); its outputs' nonzeros."""
@@ -67,9 +73,12 @@ class UserFunctionTerms:
 
     def _sparse(self, function: ca.Function, *values) -> sp.csc_matrix:
         """The sparse output of ``function`` at ``values``."""
-        sparsity = function.sparsity_out(0)
-        return sp.csc_matrix((self._evaluate(function, *values)[0].copy(), sparsity.row(), sparsity.colind()),
-                             shape=sparsity.shape)
+        name = function.name()
+        if name not in self._patterns:
+            sparsity = function.sparsity_out(0)
+            self._patterns[name] = (np.array(sparsity.row()), np.array(sparsity.colind()), sparsity.shape)
+        rows, pointers, shape = self._patterns[name]
+        return sp.csc_matrix((self._evaluate(function, *values)[0].copy(), rows, pointers), shape=shape)
 
     def values(self, state, u, p, reuse: bool = False) -> list[np.ndarray]:
         """E_k at the state (each flattened column by column), each user function called once; with ``reuse``
@@ -103,14 +112,17 @@ class UserFunctionTerms:
         for k, callback in enumerate(self.callbacks):
             if not self.columns[k].size:
                 continue
-            seeds = self._evaluate(self.seeds[k], *arguments, *factors)[0].reshape(-1, self.columns[k].size, order="F")
+            seeds = self._sparse(self.seeds[k], *arguments, *factors)          # dX_k / d(delta), sparse
             x, value = self._last[k]
-            value = value.reshape(callback.output_shape, order="F")
-            changes = np.zeros((value.size, seeds.shape[1]))                # dE_k / d(delta), by column
-            for j in np.flatnonzero(np.abs(seeds).max(axis=0) > 0):
-                changes[:, j] = np.ravel(callback.derivative(x, value, seeds[:, j].copy()), order="F")
-            block = self._sparse(self.sensitivities[k], *arguments, *values) @ changes
-            matrix = matrix + sp.csc_matrix((block.reshape(-1), (np.repeat(self.rows[k], block.shape[1]),
-                                                                 np.tile(self.columns[k], block.shape[0]))),
+            if hasattr(callback, "stacked_jacobian"):                           # exact: dE_k / dX_k given
+                changes = self._sparse(callback.stacked_jacobian, *split(x, callback.input_sizes)) @ seeds
+            else:                                                               # differences, by column
+                value = value.reshape(callback.output_shape, order="F")
+                dense_seeds = seeds.toarray()
+                changes = np.zeros((value.size, seeds.shape[1]))
+                for j in np.flatnonzero(np.abs(dense_seeds).max(axis=0) > 0):
+                    changes[:, j] = np.ravel(callback.derivative(x, value, dense_seeds[:, j].copy()), order="F")
+            block = sp.coo_matrix(self._sparse(self.sensitivities[k], *arguments, *values) @ changes)
+            matrix = matrix + sp.csc_matrix((block.data, (self.rows[k][block.row], self.columns[k][block.col])),
                                             shape=shape)
         return matrix

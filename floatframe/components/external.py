@@ -153,6 +153,8 @@ class ExactFunction:
         nominal = ca.MX.sym("out", *self.output_shape)   # CasADi passes the output value too; not needed
         self.jacobian_function = ca.Function(f"jac_{name}", [*inputs, nominal], list(jacobians), [*names, "out"],
                                              [f"jac_out_{n}" for n in names])
+        # d output / d [x_1; ...; x_k] as one sparse matrix, for numeric evaluation (UserFunctionTerms)
+        self.stacked_jacobian = ca.Function(f"{name}_stacked_jacobian", list(inputs), [ca.horzcat(*jacobians)])
         self.with_ad = ca.Function(f"{name}_ad", list(inputs), [output])   # the same with CasADi's AD, for checks
         self.function = ca.Function(name, list(inputs), [output], names, ["out"],
                                     {"custom_jacobian": self.jacobian_function, "jac_penalty": 0,
@@ -167,17 +169,6 @@ class ExactFunction:
         """The output (output_shape) at the inputs stacked into one vector, evaluated numerically (for the
         system's numeric evaluation of externals, ``floatframe.user_function_terms``)."""
         return np.asarray(self.function(*split(stacked, self.input_sizes))).reshape(self.output_shape)
-
-    def derivative(self, stacked: np.ndarray, value: np.ndarray, seed: np.ndarray) -> np.ndarray:
-        """The exact derivative of the output at ``stacked`` along ``seed``: the given Jacobian times the seed
-        (the Jacobian is kept for the last ``stacked``)."""
-        cached, jacobian = getattr(self, "_last_jacobian", (None, None))
-        if cached is None or not np.array_equal(cached, stacked):
-            parts = split(stacked, self.input_sizes)
-            jacobian = np.hstack([np.asarray(block) for block in self.jacobian_function(*parts, np.zeros(
-                self.output_shape))])
-            self._last_jacobian = (stacked.copy(), jacobian)
-        return (jacobian @ seed).reshape(value.shape)
 
     def jacobian(self, stacked):
         """d output / d x for x = [x_1; ...; x_k] stacked (an MX column), for the system builder."""

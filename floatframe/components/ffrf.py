@@ -32,11 +32,12 @@ import scipy.sparse.linalg as spla
 from floatframe import rotations
 from floatframe.linalg import null_space
 from floatframe.components.base import Component, resolve
-from floatframe.components.external import MatrixTimesVector, NumericCallback, to_casadi
+from floatframe.components.external import ExactFunction, MatrixTimesVector, NumericCallback, to_casadi
 from floatframe.components.nodes import NodePoint, NodeRigidBodyEP
 
 
 ROUND_OFF = 1e-8  # relative to the largest diagonal entry: smaller negative values are round-off
+SCALAR_PRODUCTS_LIMIT = 600  # nodal_products="auto": up to this many mesh coordinates the products are SX scalars
 
 
 def negative_eigenvalue_count(matrix, shift: float) -> int:
@@ -134,8 +135,7 @@ class FloatingFrameBody(Component):
 
     def object_vector(self, ctx, which: str):
         """The object's coordinates (change from reference, "q"), velocities ("v") or accelerations ("a")."""
-        getter = {"q": ctx.coordinates, "v": ctx.velocities, "a": ctx.accelerations}[which]
-        return ca.vertcat(*[getter(node) for node in self.object_nodes])
+        return {"q": ctx.q, "v": ctx.v, "a": ctx.a}[which][self.coordinate_indices.tolist()]
 
     def accelerations(self, ctx):
         return self.object_vector(ctx, "a")
@@ -169,6 +169,8 @@ class FloatingFrameBody(Component):
     # --- user functions ---------------------------------------------------------------------
     def _user_terms(self, ctx, acceleration):
         terms = ca.SX.zeros(self.n_coordinates)
+        if self.force_user_function is None and self.mass_matrix_user_function is None:
+            return terms
         object_q, object_v = self.object_vector(ctx, "q"), self.object_vector(ctx, "v")
         n_c = self.n_coordinates
         if self.force_user_function is not None:
@@ -294,6 +296,12 @@ class ObjectFFRF(FloatingFrameBody):
     force_user_function : f(system, t, item_number, q, q_t) -> (n_c,), added to the right-hand side.
     mass_matrix_user_function : f(system, t, item_number, q, q_t) -> (n_c, n_c), added to the mass matrix.
     compute_ffrf_terms : if False the FFRF mass terms and quadratic velocity vector are left out.
+    nodal_products : how the products with the FE mass matrix enter the graph. "scalar": written into the
+        SX graph (O(nnz(M)) nodes; CasADi differentiates them, and the build grows with a large
+        constant). "matrix": one MX Function of sparse matrix products (O(1) nodes) with its exact
+        sparse Jacobian derived by hand (:meth:`frame_terms`); the build then takes little more than
+        the FE matrices' own handling. "auto" (default): "matrix" above SCALAR_PRODUCTS_LIMIT mesh
+        coordinates (docs/performance.md: build and step time of both forms).
     allow_indefinite_stiffness : accept a stiffness matrix with negative eigenvalues (with a warning),
         e.g. one that includes the geometric stiffness of a compressed or prestressed structure.
         Otherwise such a matrix is refused: a linear elastic stiffness is positive semidefinite.
@@ -307,7 +315,7 @@ class ObjectFFRF(FloatingFrameBody):
 
     def __init__(self, node_numbers, mass_matrix_ff, stiffness_matrix_ff, damping_matrix_ff=None,
                  force_vector=None, force_user_function=None, mass_matrix_user_function=None,
-                 compute_ffrf_terms=True, allow_indefinite_stiffness=False, name=""):
+                 compute_ffrf_terms=True, allow_indefinite_stiffness=False, nodal_products="auto", name=""):
         super().__init__(force_user_function, mass_matrix_user_function, name)
         self.node_numbers = list(node_numbers)
         if len(self.node_numbers) < 2:
@@ -325,6 +333,11 @@ class ObjectFFRF(FloatingFrameBody):
         self.force_vector = (None if force_vector is None or np.size(force_vector) == 0
                              else self.vector(force_vector, self.n_coordinates, "force_vector"))
         self.compute_ffrf_terms = bool(compute_ffrf_terms)
+        if nodal_products not in ("auto", "scalar", "matrix"):
+            raise self.error(f"nodal_products must be 'auto', 'scalar' or 'matrix', got {nodal_products!r}")
+        self.matrix_form = nodal_products == "matrix" or (nodal_products == "auto"
+                                                          and n_flexible > SCALAR_PRODUCTS_LIMIT)
+        self._frame_terms = None  # the ExactFunction of the matrix form, made on first use (frame_terms)
         self._compute_physics()
 
     # --- parameters -------------------------------------------------------------------------
@@ -387,6 +400,7 @@ class ObjectFFRF(FloatingFrameBody):
         n_nodes = self.mass_matrix_ff.shape[0] // 3
         phi_t = sp.kron(np.ones((n_nodes, 1)), sp.identity(3), format="csr")  # Phi_t, (n_f, 3)
         self.mass_phi_t = np.asarray((self.mass_matrix_ff @ phi_t).todense())  # M Phi_t, (n_f, 3)
+        self.phi_t_mass = np.asarray((phi_t.T @ self.mass_matrix_ff).todense())  # Phi_t^T M, (3, n_f)
         self.mass_tt = phi_t.T @ self.mass_phi_t  # M_tt = Phi_t^T M Phi_t
         self.mass = float(np.trace(self.mass_tt) / 3.0)
         self.n_mesh_nodes = n_nodes
@@ -417,14 +431,11 @@ class ObjectFFRF(FloatingFrameBody):
         x_tilde = stacked_skew(x_ref)
         self.inertia = np.asarray((x_tilde.T @ self.mass_matrix_ff @ x_tilde).todense())  # x~^T M x~
         self._mass = to_casadi(self.mass_matrix_ff)
-        self._stiffness = to_casadi(self.stiffness_matrix_ff)
-        self._damping = None if self.damping_matrix_ff is None else to_casadi(self.damping_matrix_ff)
 
     # --- kinematics -------------------------------------------------------------------------
     def flexible(self, ctx, which: str):
         """Flexible coordinates (q, v or a) of all mesh nodes, stacked (n_f,)."""
-        getter = {"q": ctx.coordinates, "v": ctx.velocities, "a": ctx.accelerations}[which]
-        return ca.vertcat(*[getter(node) for node in self.mesh_nodes])
+        return self.object_vector(ctx, which)[7:]
 
     def add_mass_proportional_load(self, ctx, acceleration):
         """Generalized force of the body force rho g of every mass element, g [m/s^2] global (gravity).
@@ -455,25 +466,34 @@ class ObjectFFRF(FloatingFrameBody):
     # --- equations --------------------------------------------------------------------------
     def add_terms(self, ctx):
         flexible = self.coordinate_indices[7:]
-        ctx.add_lhs(self.coordinate_indices, self.generalized_terms(ctx, self.accelerations(ctx), linear=False))
+        ctx.add_lhs(self.coordinate_indices, self.generalized_terms(ctx, self.accelerations(ctx), linear=False,
+                                                                    matrix=self.matrix_form))
         ctx.add_linear(flexible, flexible, self.stiffness_matrix_ff, "q")                      # K q_f
         if self.damping_matrix_ff is not None:
             ctx.add_linear(flexible, flexible, self.damping_matrix_ff, "v")                    # D v_f
         if self.compute_ffrf_terms:
             ctx.add_linear(flexible, flexible, self.mass_matrix_ff, "a")                       # M a_f
 
-    def generalized_terms(self, ctx, acceleration, linear=True):
+    def generalized_terms(self, ctx, acceleration, linear=True, matrix=False):
         """Left-hand side of the object's equations for the given accelerations (n_c,).
 
         With ``linear=False`` the constant-matrix terms K q_f, D v_f and M a_f of the flexible rows are
-        left out (``add_terms`` declares them separately as linear terms).
+        left out (``add_terms`` declares them separately as linear terms). ``matrix=True`` takes the
+        terms with the mass matrix from :meth:`frame_terms`, an external of ``ctx``, instead of writing
+        them into the SX graph.
         """
         frame = self.frame(ctx)
         rotation, g_local = frame["rotation"], frame["g_local"]
         q_f, v_f = self.flexible(ctx, "q"), self.flexible(ctx, "v")
         a_t, theta_tt, a_f = acceleration[:3], acceleration[3:7], acceleration[7:]
         terms = ca.SX.zeros(self.n_coordinates)
-        if self.compute_ffrf_terms:
+        if self.compute_ffrf_terms and matrix:
+            alpha = g_local @ theta_tt + rotations.g_local(frame["theta_t"]) @ frame["theta_t"]
+            e = ctx.external(self.frame_terms(), [frame["omega"], alpha, rotation.T @ a_t, q_f, v_f, a_f])
+            terms[:3] += ca.DM(self.mass_tt) @ a_t + rotation @ e[:3]           # M_tt a_t + A Phi_t^T u
+            terms[3:7] += -g_local.T @ e[3:6]                                   # -G^T p~^T (u + M Phi_t A^T a_t)
+            terms[7:] += e[6:] + (self._mass @ a_f if linear else 0)           # M (r - a_f) + M Phi_t A^T a_t
+        elif self.compute_ffrf_terms:
             n = self.n_mesh_nodes
             p = self.local_positions(ctx)
             omega = frame["omega"]
@@ -491,15 +511,89 @@ class ObjectFFRF(FloatingFrameBody):
             terms[3:7] += -g_local.T @ moment
             terms[7:] += u_rest + frame_term + (u_acceleration if linear else 0)
         if linear:
-            terms[7:] += self._stiffness @ q_f                              # K q_f
-            if self._damping is not None:
-                terms[7:] += self._damping @ v_f                            # D v_f
+            terms[7:] += to_casadi(self.stiffness_matrix_ff) @ q_f         # K q_f
+            if self.damping_matrix_ff is not None:
+                terms[7:] += to_casadi(self.damping_matrix_ff) @ v_f       # D v_f
         if self.force_vector is not None:
             forces = self.force_vector
             local_flexible = rotation.T @ ca.DM(forces[7:].reshape(-1, 3).T)  # A_bd^T f_f
             terms -= ca.vertcat(ca.DM(forces[:7]), ca.vec(local_flexible))
         terms += self._user_terms(ctx, acceleration)
         return terms
+
+    def frame_terms(self) -> ExactFunction:
+        """The terms with the mass matrix as one Function of sparse matrix products, with its exact Jacobian.
+
+        (omega, alpha, a_l = A^T a_t, q_f, v_f, a_f) -> [e_t (3); e_r (3); e_f (n_f)], the brackets of the
+        module docstring's rows (row t = M_tt a_t + A e_t, row r = -G^T e_r, row f = e_f + M a_f):
+
+            r_rest = alpha x p_i + omega x (omega x p_i) + 2 omega x v_f,i     (3 x n, a column per node)
+            u = M (r_rest + a_f),  g = M Phi_t a_l,  W = u + g (3 x n)
+            e_t = Phi_t^T u,   e_r = sum_i W_i x p_i,   e_f = M r_rest + g
+
+        Every product with M is one MX node, so the graph does not grow with the mesh. The Jacobian, with
+        P~ = [e_k x p_i]_k (n_f, 3) the stacked -p~ (d r_rest / d alpha = P~, and sum_i p_i x w_i = -P~^T w),
+        S_q = alpha~ + omega~ omega~ = d r_rest,i / d p_i, S_v = 2 omega~ = d r_rest,i / d v_i and
+        I (x) S the block-diagonal matrix of n copies of S (one MX node: vec(S) repeated, cast to its pattern):
+
+            d e_f / d (q_f, v_f, a_f) = M (I (x) S_q),  M (I (x) S_v),  0     (sparse, the pattern of M in blocks)
+            d e_t / d (q_f, v_f, a_f) = Phi_t^T M (I (x) S_q),  Phi_t^T M (I (x) S_v),  Phi_t^T M
+            d e_r / d (q_f, v_f, a_f) = W~ - P~^T M (I (x) S_q),  -P~^T M (I (x) S_v),  -P~^T M   (W~ = [W_i~]_i)
+            d / d (omega, alpha, a_l) of e_f, e_t, e_r: M X, Phi_t^T M X, -P~^T M X with X the matching
+                d (r_rest + Phi_t a_l) / d (omega, alpha, a_l), (n_f, 3) each; column k of d r_rest / d omega
+                is e_k x (omega x p_i) + omega x (e_k x p_i) + 2 e_k x v_f,i
+
+        Evaluating the Jacobian costs O(nnz(M)).
+        """
+        if self._frame_terms is not None:
+            return self._frame_terms
+        n, n_f = self.n_mesh_nodes, 3 * self.n_mesh_nodes
+        omega, alpha, a_local = (ca.MX.sym(name, 3) for name in ("omega", "alpha", "a_local"))
+        q_f, v_f, a_f = (ca.MX.sym(name, n_f) for name in ("q_f", "v_f", "a_f"))
+        mass, mass_phi_t, phi_t_mass = self._mass, ca.DM(self.mass_phi_t), ca.DM(self.phi_t_mass)
+        eye = ca.DM.eye(3)
+        p = ca.reshape(ca.DM(self.reference_positions) + q_f, 3, n)
+        v = ca.reshape(v_f, 3, n)
+        omega_x_p = cross_columns(omega, p)
+        r_rest = ca.vec(cross_columns(alpha, p) + cross_columns(omega, omega_x_p) + 2 * cross_columns(omega, v))
+        u_rest, frame_term = mass @ r_rest, mass_phi_t @ a_local
+        u = u_rest + mass @ a_f
+        w = ca.reshape(u + frame_term, 3, n)
+        e_t = ca.sum2(ca.reshape(u, 3, n))
+        e_r = ca.sum2(cross_columns(w, p))
+        e_f = u_rest + frame_term
+
+        p_cross = ca.horzcat(*[ca.vec(cross_columns(eye[:, k], p)) for k in range(3)])       # P~ (n_f, 3)
+        p_cross_mass = (mass.T @ p_cross).T                                                   # P~^T M (3, n_f)
+        r_by_omega = ca.horzcat(*[ca.vec(cross_columns(eye[:, k], omega_x_p) + cross_columns(omega, cross_columns(
+            eye[:, k], p)) + 2 * cross_columns(eye[:, k], v)) for k in range(3)])             # d r_rest / d omega
+        w_tilde = ca.reshape(ca.vertcat(*[cross_columns(w, eye[:, k]) for k in range(3)]), 3, n_f)  # [W_i~]_i
+        s_q = rotations.skew(alpha) + rotations.skew(omega) @ rotations.skew(omega)
+        s_v = 2 * rotations.skew(omega)
+        pattern = block_diagonal_pattern(n)
+
+        def times_blocks(s):          # M (I (x) S): one sparse product
+            return mass @ ca.sparsity_cast(ca.repmat(ca.vec(s), n, 1), pattern)
+
+        def rows_times_blocks(rows, s):  # B (I (x) S) for B (3, n_f)
+            return rows @ ca.sparsity_cast(ca.repmat(ca.vec(s), n, 1), pattern)
+
+        def frame_columns(x):         # d (e_t, e_r, e_f) for d (r_rest + Phi_t a_l) = x (n_f, 3)
+            mass_x = mass @ x
+            return ca.vertcat(phi_t_mass @ x, -p_cross.T @ mass_x, mass_x)
+
+        d_omega = frame_columns(r_by_omega)
+        d_alpha = frame_columns(p_cross)
+        d_a_local = ca.vertcat(ca.DM(3, 3), -p_cross.T @ mass_phi_t, mass_phi_t)
+        d_q_f = ca.vertcat(rows_times_blocks(phi_t_mass, s_q), w_tilde - rows_times_blocks(p_cross_mass, s_q),
+                           times_blocks(s_q))
+        d_v_f = ca.vertcat(rows_times_blocks(phi_t_mass, s_v), -rows_times_blocks(p_cross_mass, s_v),
+                           times_blocks(s_v))
+        d_a_f = ca.vertcat(phi_t_mass, -p_cross_mass, ca.DM(n_f, n_f))
+        self._frame_terms = ExactFunction(f"{self.type_name}{self.index}_frame_terms",
+                                          [omega, alpha, a_local, q_f, v_f, a_f], ca.vertcat(e_t, e_r, e_f),
+                                          [d_omega, d_alpha, d_a_local, d_q_f, d_v_f, d_a_f])
+        return self._frame_terms
 
     def check(self, assembled):
         """At the initial state: call each user function once (a wrong shape or a failure is reported
@@ -604,12 +698,20 @@ def add_ffrf_body(system, node_positions, mass_matrix, stiffness_matrix, damping
     return body
 
 
+def block_diagonal_pattern(n: int) -> ca.Sparsity:
+    """The pattern of I_n (x) S for a dense 3 x 3 S, (3 n, 3 n): its nonzeros, column by column, are vec(S) n times."""
+    blocks = sp.csc_matrix(sp.kron(sp.identity(n), np.ones((3, 3))))
+    return ca.Sparsity(3 * n, 3 * n, blocks.indptr.tolist(), blocks.indices.tolist())
+
+
 def stacked_skew(x_ref) -> sp.csr_matrix:
     """x~: the skew matrices of the nodal 3-vectors in x (n_f,) stacked into an (n_f, 3) sparse matrix."""
-    x_ref = np.asarray(x_ref, dtype=float).reshape(-1)
-    n = x_ref.size // 3
-    blocks = sp.block_diag([rotations.skew(x_ref[3 * i:3 * i + 3]) for i in range(n)], format="csr")
-    return blocks @ sp.kron(np.ones((n, 1)), sp.identity(3), format="csr")
+    x = np.asarray(x_ref, dtype=float).reshape(-1, 3)
+    zero = np.zeros(len(x))
+    skews = np.stack([np.stack([zero, -x[:, 2], x[:, 1]], axis=1),      # rows of x_i~, (n, 3, 3)
+                      np.stack([x[:, 2], zero, -x[:, 0]], axis=1),
+                      np.stack([-x[:, 1], x[:, 0], zero], axis=1)], axis=1)
+    return sp.csr_matrix(skews.reshape(-1, 3))
 
 
 def tisserand_rows(mass_matrix, x_ref) -> np.ndarray:

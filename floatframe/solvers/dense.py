@@ -184,7 +184,7 @@ def sensor_evaluator(system):
         return system.sensor_values
     per_system = _kernels.setdefault(system, {})
     if "sensors" not in per_system:
-        per_system["sensors"] = BufferedFunction(system.functions["sensors"])
+        per_system["sensors"] = BufferedFunction(system.forms.numeric["sensors"])
     function = per_system["sensors"]
     bounds = system._sensor_slices
 
