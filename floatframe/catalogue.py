@@ -218,9 +218,15 @@ def equations_text(cls) -> str:
     if family == "load":
         return "a generalized force on the rows of the coordinates its marker depends on"
     if constraints is None:
-        return "constraint equations and multipliers as set by the parameters (see above)"
+        default = _default_constraint_count(cls)
+        if default is None:
+            return "one constraint equation and multiplier per row of the scaling matrices (none if inactive)"
+        if default == 0:
+            return ("forces on the rows of the coordinates its markers depend on; a constraint only with "
+                    "non-default parameters (see the table)")
+        return f"{_equations(default)} with the default parameters (none if inactive)"
     if constraints:
-        return f"{constraints} constraint equation{'s' if constraints > 1 else ''} with as many multipliers"
+        return _equations(constraints)
     if family == "node":
         return "none"
     if family == "body" and hasattr(cls, "mesh_outputs"):
@@ -228,6 +234,29 @@ def equations_text(cls) -> str:
     if family == "body":
         return "inertia terms on the rows of its node's coordinates" if _uses_node(cls) else "none"
     return "forces on the rows of the coordinates its markers depend on; no constraint"
+
+
+def _equations(count: int) -> str:
+    plural = "s" if count != 1 else ""
+    return f"{count} constraint equation{plural} and {count} multiplier{plural}"
+
+
+def _default_constraint_count(cls):
+    """``n_constraints`` of an instance made with the default parameters (markers 0 and 1, and 1.0 for any other
+    required parameter documented as a float), or None where such an instance cannot be made."""
+    entries = documented_parameters(cls)
+    arguments = {}
+    for parameter in signature_parameters(cls):
+        if parameter.default is None and parameter.name == "marker_numbers":
+            arguments[parameter.name] = [0, 1]
+        elif parameter.default is None:
+            if not entries.get(parameter.name, ("",))[0].startswith("float"):
+                return None
+            arguments[parameter.name] = 1.0
+    try:
+        return int(cls(**arguments).n_constraints)
+    except Exception:
+        return None
 
 
 def describe(cls, names: dict | None = None) -> ComponentEntry:

@@ -98,3 +98,20 @@ def test_outputs_are_accepted_by_the_component():
                     for name in catalogue.output_variables(ff.NodeRigidBodyEP)}
     system.assemble()
     assert len(sensors) == 12 and len(node_sensors) == 13
+
+
+@pytest.mark.parametrize("joint, count", [("SphericalJoint", 3), ("RevoluteJoint", 5), ("UniversalJoint", 4)])
+def test_stated_constraint_counts_are_those_of_an_assembled_model(joint, count):
+    """The catalogue's count for a joint equals the multipliers it adds to a model (two free rigid bodies,
+    whose two Euler-parameter norms add one multiplier each)."""
+    import floatframe as ff
+
+    assert catalogue.equations_text(getattr(ff, joint)).startswith(f"{count} constraint equations")
+    system = ff.System()
+    markers = []
+    for x in (0.0, 1.0):
+        node = system.add(ff.NodeRigidBodyEP([x, 0, 0, 1, 0, 0, 0]))
+        body = system.add(ff.ObjectRigidBody(node, 1.0, [1, 1, 1, 0, 0, 0]))
+        markers.append(system.add(ff.MarkerBodyRigid(body, [0.5 - x, 0, 0])))
+    system.add(getattr(ff, joint)(markers))
+    assert system.assemble().n_multipliers - 2 == count
