@@ -3,9 +3,10 @@
 Every component class exported by :mod:`floatframe.components` is described by what the code says about it:
 the parameters of its ``__init__`` (names and defaults from the signature, type, shape, unit and meaning from
 the NumPy-style ``Parameters`` section of its docstring), the coordinates it owns and the equations it adds
-(class attributes ``n_coordinates`` / ``n_constraints`` where they are fixed, the docstring otherwise), the
-output variables its ``output`` method accepts, and the Exudyn item names that the Exudyn layer
-(:mod:`floatframe.exudyn`) translates into it.
+(class attributes ``n_coordinates`` / ``n_constraints`` where they are fixed, else the count of an instance
+made with the default parameters), the output variables its ``output`` method accepts, and the Exudyn item
+names that the Exudyn layer (:mod:`floatframe.exudyn`) translates into it. Where a class docstring refers
+to its module's docstring for the equations, that docstring is shown too.
 
 :func:`catalogue_markdown` writes the catalogue page; :func:`undocumented_parameters` lists the parameters
 without a docstring entry (the documentation test requires that list to be empty).
@@ -27,6 +28,7 @@ FAMILY_TITLES = {"node": "Nodes", "body": "Bodies", "connector": "Connectors", "
 _SECTION = re.compile(r"^(\s*)([A-Z][A-Za-z ]+)\n\1-{3,}\s*$", re.MULTILINE)
 _OUTPUT_KEY = re.compile(r"\"([A-Z][A-Za-z_]+)\"\s*:\s*lambda")
 _POSITION_OUTPUTS = ("Position", "Displacement", "Velocity", "Acceleration")
+_ENTRY = re.compile(r"^(?P<names>\*{0,2}\w+(?:\s*,\s*\*{0,2}\w+)*)\s*(?::(?P<type>.*))?$")
 _QUOTED = re.compile(r"\"([A-Z][A-Za-z_]+)\"")
 
 
@@ -38,7 +40,6 @@ class ParameterEntry:
     default: str | None
     type: str = ""
     description: str = ""
-    documented: bool = False
     keyword_only: bool = False
 
 
@@ -80,10 +81,10 @@ def parse_parameters(section: str) -> dict:
     entries, names = {}, []
     for line in section.splitlines():
         if line and not line[0].isspace():
-            names_part, _, type_part = line.partition(" : ")
-            names = [name.strip().lstrip("*") for name in names_part.split(",") if name.strip()]
+            match = _ENTRY.match(line)
+            names = [name.strip().lstrip("*") for name in match["names"].split(",")] if match else []
             for name in names:
-                entries[name] = [type_part.strip(), []]
+                entries[name] = [(match["type"] or "").strip(), []]
         elif names and line.strip():
             for name in names:
                 entries[name][1].append(line.strip())
@@ -116,7 +117,8 @@ def signature_parameters(cls) -> list:
 
 def _default_text(value) -> str:
     if isinstance(value, np.ndarray):
-        return "identity (3, 3)" if value.shape == (3, 3) and np.array_equal(value, np.eye(3)) else repr(value.tolist())
+        identity = value.shape == (3, 3) and np.array_equal(value, np.eye(3))
+        return "identity (3, 3)" if identity else repr(value.tolist())
     return repr(value)
 
 
@@ -195,6 +197,7 @@ def _count(cls, attribute: str):
 
 
 def coordinates_text(cls) -> str:
+    """Which coordinates the component owns (nodes) or uses (bodies)."""
     family = family_of(cls)
     count = _count(cls, "n_coordinates")
     if family == "node":
@@ -211,6 +214,7 @@ def _uses_node(cls) -> bool:
 
 
 def equations_text(cls) -> str:
+    """What the component adds to the DAE: residual terms, constraint equations and multipliers."""
     family = family_of(cls)
     constraints = _count(cls, "n_constraints")
     if family in ("marker", "sensor"):
@@ -268,8 +272,10 @@ def describe(cls, names: dict | None = None) -> ComponentEntry:
     for parameter in parameters:
         if parameter.name in entries:
             parameter.type, parameter.description = entries[parameter.name]
-            parameter.documented = True
     notes = "\n\n".join(sections[title] for title in ("Notes", "Equations") if title in sections)
+    if "module docstring" in (cls.__doc__ or ""):
+        module = inspect.cleandoc(inspect.getmodule(cls).__doc__ or "")
+        notes = "\n\n".join(filter(None, [notes, f"From `{cls.__module__}`:\n\n```text\n{module}\n```"]))
     names = exudyn_names() if names is None else names
     return ComponentEntry(cls, family_of(cls), " ".join(summary.split()), "\n\n".join(filter(None, [details, notes])),
                           parameters, coordinates_text(cls), equations_text(cls), output_variables(cls),
