@@ -40,12 +40,12 @@ def add_hinge_load_and_sensor(system, body, mesh):
     ground = system.add(ff.ObjectGround())
     origin = system.add(ff.MarkerBodyRigid(ground, [0.0, 0.0, 0.0]))
     # Joint: a hinge about the z axis of both marker frames.
-    system.add(ff.RevoluteJoint([origin, face_frame], name="hinge"))
+    hinge = system.add(ff.RevoluteJoint([origin, face_frame], name="hinge"))
     # Load: gravity on the whole body, through a body-mass marker.
     system.add(ff.LoadMassProportional(system.add(ff.MarkerBodyMass(body)), [0.0, -9.81, 0.0]))
     # Sensor: the global position of the mesh node at the tip, on the x-y plane of the hinge axis.
     tip = mesh.node_at_point((LENGTH, 0.0, -SECTION / 2))
-    return system.add(ff.SensorSuperElement(body, tip, "Position", name="tip"))
+    return hinge, system.add(ff.SensorSuperElement(body, tip, "Position", name="tip"))
 
 
 def quarter_crossings(t, x):
@@ -88,15 +88,19 @@ def main(argv=None):
     # and the ObjectFFRF; the Tisserand frame ties the frame to the mesh's mean motion.
     body = add_ffrf_body(system, mesh.nodes, mass, stiffness, name="beam")
     add_tisserand_frame(system, body)
-    sensor = add_hinge_load_and_sensor(system, body, mesh)
+    hinge, sensor = add_hinge_load_and_sensor(system, body, mesh)
 
     assembled = system.assemble()
     print(f"{assembled.n_coordinates} coordinates, {assembled.n_multipliers} multipliers")
     result = ff.GeneralizedAlpha(spectral_radius=0.8).solve(assembled, t_end=1.6, n_steps=160)
 
-    # Reading the results: sensors by number; q, v, a (k, n) and lam (k, m) for the whole state.
-    print(f"tip at t = {result.t[-1]:g} s: {np.round(result.sensor(sensor)[-1], 4)} m; "
-          f"{result.statistics.steps} steps, {result.statistics.newton_iterations} Newton iterations")
+    # Reading the results: sensors by number; q, v, a (k, n) and lam (k, m) for the whole state. The hinge's
+    # first three multipliers are the global force on its marker 0, the ground (conventions page).
+    joint = system.objects[hinge]
+    force = result.lam[-1, joint.multiplier_indices[:3]]
+    print(f"tip at t = {result.t[-1]:g} s: {np.round(result.sensor(sensor)[-1], 4)} m; hinge force on the "
+          f"ground {np.round(force, 1)} N; {result.statistics.steps} steps, "
+          f"{result.statistics.newton_iterations} Newton iterations")
     result.write_csv(output / "flexible_beam_tip.csv", sensor)
     plot(result, sensor, output / "flexible_beam.png", "full FFRF body")
     pvd = write_paraview(output / "flexible_beam", assembled, body, {"hexahedron": mesh.elements["Hex8"]}, result)

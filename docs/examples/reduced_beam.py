@@ -31,7 +31,7 @@ def main(argv=None):
     print("eigenfrequencies [Hz]: " + ", ".join(f"{f:.1f}" for f in modes.frequencies_hz))
     system = ff.System()
     body = add_reduced_ffrf_body(system, mesh.nodes, mass, stiffness, modes, name="beam")
-    sensor = add_hinge_load_and_sensor(system, body, mesh)
+    _, sensor = add_hinge_load_and_sensor(system, body, mesh)
 
     assembled = system.assemble()
     print(f"{assembled.n_coordinates} coordinates, {assembled.n_multipliers} multipliers")
