@@ -91,6 +91,15 @@ def parse_parameters(section: str) -> dict:
     return {name: (kind, " ".join(words)) for name, (kind, words) in entries.items()}
 
 
+def section_prose(section: str) -> str:
+    """The text of a ``Parameters`` section from its first line that is neither an entry nor indented on."""
+    lines = section.splitlines()
+    for number, line in enumerate(lines):
+        if line and not line[0].isspace() and not _ENTRY.match(line):
+            return "\n".join(lines[number:]).strip()
+    return ""
+
+
 def documented_parameters(cls) -> dict:
     """The parameter entries that apply to ``cls``: those of its own class and ``__init__`` docstrings first,
     then those of its base classes (an entry written once on a base class serves every subclass)."""
@@ -272,7 +281,9 @@ def describe(cls, names: dict | None = None) -> ComponentEntry:
     for parameter in parameters:
         if parameter.name in entries:
             parameter.type, parameter.description = entries[parameter.name]
-    notes = "\n\n".join(sections[title] for title in ("Notes", "Equations") if title in sections)
+    prose = section_prose(sections.get("Parameters", ""))
+    notes = "\n\n".join(filter(None, [prose] + [sections[title] for title in ("Notes", "Equations")
+                                                  if title in sections]))
     if "module docstring" in (cls.__doc__ or ""):
         module = inspect.cleandoc(inspect.getmodule(cls).__doc__ or "")
         notes = "\n\n".join(filter(None, [notes, f"From `{cls.__module__}`:\n\n```text\n{module}\n```"]))
@@ -283,8 +294,16 @@ def describe(cls, names: dict | None = None) -> ComponentEntry:
 
 
 # --- the page ---------------------------------------------------------------------------------------------
+_ROLE = re.compile(r":(?:func|meth|class|mod|attr|obj):`~?([^`]+)`")
+
+
+def _markdown(text: str) -> str:
+    """Docstring text as Markdown: Sphinx roles become code spans (``:class:`~a.B``` -> ```B```)."""
+    return _ROLE.sub(lambda match: f"`{match[1]}`", text)
+
+
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    return _markdown(text).replace("|", "\\|").replace("\n", " ")
 
 
 def _names(names) -> str:
@@ -299,7 +318,7 @@ def _outputs_text(entry: ComponentEntry) -> str:
 
 
 def entry_markdown(entry: ComponentEntry) -> str:
-    lines = [f"### {entry.name}", "", entry.summary, ""]
+    lines = [f"### {entry.name}", "", _markdown(entry.summary), ""]
     exudyn = ", ".join(f"`{name}`" for name in entry.exudyn_names) or "none (floatframe only)"
     lines += [f"- **Exudyn name:** {exudyn}",
               f"- **Coordinates it owns:** {entry.coordinates}",
@@ -314,7 +333,7 @@ def entry_markdown(entry: ComponentEntry) -> str:
         name = f"`{p.name}`" + (" (keyword)" if p.keyword_only else "")
         lines.append(f"| {name} | {_cell(default)} | {_cell(p.type)} | {_cell(p.description)} |")
     if entry.details:
-        lines += ["", entry.details]
+        lines += ["", _markdown(entry.details)]
     return "\n".join(lines) + "\n"
 
 

@@ -205,7 +205,7 @@ class NodeGenericODE2(Node):
     Parameters
     ----------
     reference_coordinates : (n,) array_like, n >= 1
-        Reference values, in the coordinates' own units (modal coordinates: 1); n sets the number of coordinates.
+        Reference values, in the coordinates' own units; n sets the number of coordinates.
     initial_coordinates : (n,) array_like, optional
         Initial change from the reference values; default zeros.
     initial_velocities : (n,) array_like, optional
