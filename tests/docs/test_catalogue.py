@@ -22,14 +22,15 @@ def test_every_family_is_catalogued():
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda cls: cls.__name__)
 def test_every_parameter_has_a_docstring_entry(cls):
     """Each __init__ parameter is named in the Parameters section of the class (or __init__) docstring, or of
-    a base class whose entry it inherits, and the entry says something."""
+    a base class whose entry it inherits, with a type line and a description."""
     entries = catalogue.documented_parameters(cls)
     names = [name for name, parameter in inspect.signature(cls.__init__).parameters.items()
              if name != "self" and parameter.kind not in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD)]
     missing = [name for name in names if name not in entries]
     assert not missing, f"{cls.__name__}: no docstring entry for {missing}"
-    empty = [name for name in names if not any(entries[name])]
-    assert not empty, f"{cls.__name__}: the entries of {empty} are empty"
+    incomplete = [name for name in names if not all(entries[name])]
+    assert not incomplete, (f"{cls.__name__}: the entries of {incomplete} need a type line (type, shape, unit, "
+                            f"default) and a description")
 
 
 def test_a_missing_entry_is_found():
