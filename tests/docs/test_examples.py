@@ -100,3 +100,12 @@ def test_solver_comparison_shows_the_orders_of_the_schemes(tmp_path_factory):
     assert numbers["genalpha_order"] == pytest.approx(2.0, abs=0.2)
     assert numbers["newmark_order"] == pytest.approx(1.0, abs=0.2)
     assert (output / "comparison" / "comparison.csv").is_file()
+
+
+def test_every_example_is_checked():
+    """A new script in docs/examples/ needs a test here (and a page in docs/tutorial/)."""
+    tested = {name for name in re.findall(r'run_example\("(\w+)"', Path(__file__).read_text())}
+    scripts = {path.stem for path in EXAMPLES.glob("*.py")}
+    assert scripts == tested
+    pages = "".join(path.read_text() for path in (ROOT / "docs" / "tutorial").glob("*.md"))
+    assert all(f'--8<-- "docs/examples/{name}.py"' in pages for name in scripts)
