@@ -130,7 +130,7 @@ class LoadCoordinate(Load):
     marker_number : MarkerNodeCoordinate or int
         The coordinate the load acts on.
     load : float, f(t), Parameter or Input
-        Generalized force, in force per unit of the coordinate (N for a coordinate in m).
+        Generalized force conjugate to the coordinate (N for a coordinate in m, N m for one in rad).
     """
 
     type_name = "LoadCoordinate"
