@@ -109,7 +109,7 @@ def rotation_matrix_z(angle):
 
 
 def rotation_matrix_from_rot_xyz(angles):
-    """A = A_x(a0) A_y(a1) A_z(a2), 3x3, for Tait-Bryan angles [a0, a1, a2] [rad] (consecutive x, y, z)."""
+    """A = A_x(a0) A_y(a1) A_z(a2), 3x3, for Tait-Bryan angles (a0, a1, a2) in rad (consecutive x, y, z)."""
     c0, s0 = _cos(angles[0]), _sin(angles[0])
     c1, s1 = _cos(angles[1]), _sin(angles[1])
     c2, s2 = _cos(angles[2]), _sin(angles[2])
@@ -119,7 +119,7 @@ def rotation_matrix_from_rot_xyz(angles):
 
 
 def rot_xyz_from_rotation_matrix(matrix):
-    """Tait-Bryan angles [a0, a1, a2] [rad] with A = A_x A_y A_z; a1 in [-pi/2, pi/2].
+    """Tait-Bryan angles (a0, a1, a2) in rad with A = A_x A_y A_z; a1 in [-pi/2, pi/2].
 
     The convention of Exudyn's ``Rotation`` output of Euler-parameter nodes and rigid bodies.
     ``matrix`` is a 3x3 NumPy array or CasADi expression. At the singularity cos(a1) = 0 only

@@ -27,7 +27,13 @@ class ModelError(ValueError):
 
 
 class Component:
-    """Base of all items: a name, an index in its family, and validation helpers."""
+    """Base of all items: a name, an index in its family, and validation helpers.
+
+    Parameters
+    ----------
+    name : str, default ""
+        Label of the item, used in error messages and by the Exudyn layer.
+    """
 
     family = "component"  # one of: node, object, marker, load, sensor
     type_name = "Component"

@@ -91,7 +91,15 @@ def rotation_parameter(owner, value, what) -> np.ndarray:
 
 class ObjectGround(Body):
     """The fixed ground at ``reference_position`` [m], its axes turned by ``reference_rotation`` A (body to
-    global, Exudyn's referenceRotation); a body-fixed point p is at reference_position + A p."""
+    global, Exudyn's referenceRotation); a body-fixed point p is at reference_position + A p.
+
+    Parameters
+    ----------
+    reference_position : (3,) array_like, m, default (0, 0, 0)
+        Global position of the ground's origin.
+    reference_rotation : (3, 3) array_like, rotation matrix (R^T R = I, det R = 1), default identity
+        A, body-fixed axes to global (Exudyn's referenceRotation).
+    """
 
     type_name = "ObjectGround"
     has_orientation = True
@@ -128,16 +136,23 @@ def euler_rotation(theta):
 class ObjectRigidBody(Body):
     """Rigid body on an Euler-parameter node, its centre of mass at ``center_of_mass`` from the node.
 
-    Parameters: ``mass`` m [kg]; ``inertia`` J [kg m^2] about the node (the body's reference point, as
-    Exudyn's physicsInertia), in body axes, as 3x3 or six entries [Jxx, Jyy, Jzz, Jyz, Jxz, Jxy];
-    ``center_of_mass`` b [m], body-fixed, from the node to the centre of mass (Exudyn's
-    physicsCenterOfMass). With b = 0 the inertia is the one about the centre of mass; otherwise it is
-    J = J_C + m (b^T b I - b b^T) (Steiner) for the inertia J_C about the centre of mass.
-
     Equations (omega_b = G_l theta_t, alpha_b = G_l theta_tt + G_l(theta_t) theta_t, A the rotation):
 
         m (a + A (alpha_b x b + omega_b x (omega_b x b)))                    = f
         G_l^T (J alpha_b + omega_b x J omega_b + m b x (A^T a))              = G_l^T tau_b
+
+    Parameters
+    ----------
+    node_number : NodeRigidBodyEP or int
+        The node (item or number) whose 7 coordinates the body uses.
+    mass : float or Parameter, kg
+        m >= 0.
+    inertia : (3, 3) or (6,) array_like, or Parameter of size 6, kg m^2
+        J about the node (the body's reference point, as Exudyn's physicsInertia), in body axes; six entries
+        are [Jxx, Jyy, Jzz, Jyz, Jxz, Jxy]. With b = 0 it is the inertia about the centre of mass; otherwise
+        J = J_C + m (b^T b I - b b^T) (Steiner) for the inertia J_C about the centre of mass.
+    center_of_mass : (3,) array_like or Parameter, m, default (0, 0, 0)
+        b, body-fixed, from the node to the centre of mass (Exudyn's physicsCenterOfMass).
     """
 
     type_name = "ObjectRigidBody"
@@ -246,7 +261,15 @@ class ObjectRigidBody(Body):
 
 class ObjectMassPoint(Body):
     """A point mass ``mass`` [kg] on a NodePoint (3 displacement coordinates): m a = f. Body-fixed points are
-    offsets that do not turn (the point has no orientation)."""
+    offsets that do not turn (the point has no orientation).
+
+    Parameters
+    ----------
+    node_number : NodePoint or int
+        The node that carries the mass (the item or its number).
+    mass : float or Parameter, kg
+        m >= 0.
+    """
 
     type_name = "ObjectMassPoint"
     has_orientation = False
@@ -288,6 +311,17 @@ class ObjectMass1D(Body):
     coordinate moves it along the rotated local x axis; a body-fixed point r is at p + A r. A force F acts
     through e_x^T A^T F; torques have no effect. Outputs as Exudyn's: Position, Displacement A [c, 0, 0],
     Velocity, RotationMatrix, Rotation, AngularVelocity(Local) (zero).
+
+    Parameters
+    ----------
+    node_number : Node1D, NodeGenericODE2 with one coordinate, or int
+        The node whose coordinate c moves the mass.
+    mass : float or Parameter, kg
+        m >= 0.
+    reference_position : (3,) array_like, m, default (0, 0, 0)
+        Global position of the mass at c = 0.
+    reference_rotation : (3, 3) array_like, rotation matrix (R^T R = I, det R = 1), default identity
+        A, constant; the mass moves along its first column (the rotated x axis).
     """
 
     type_name = "ObjectMass1D"

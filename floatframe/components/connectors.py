@@ -14,6 +14,14 @@ from floatframe.parameters import Parameter
 
 
 class Connector(Component):
+    """Base of the connectors: an item that acts between two markers, by forces or constraints.
+
+    Parameters
+    ----------
+    marker_numbers : sequence of two markers (items or numbers)
+        Marker 0 and marker 1, in this order; their kind is stated above.
+    """
+
     family = "object"
     marker_kinds: tuple = ("position", "rigid")
     n_constraints = 0
@@ -41,6 +49,19 @@ class CoordinateConstraint(Connector):
     imposed as its integral from the initial state, factor1 (q_m1 - q_m1(0)) - (q_m0 - q_m0(0)) - offset t = 0
     (t from 0): the same motion and multiplier, without drift of the positions. ``active=False``
     (activeConnector) removes the equation; fixed at assembly.
+
+    Parameters
+    ----------
+    marker_numbers : sequence of two single-coordinate markers
+        MarkerNodeCoordinate items or numbers: q_m0 and q_m1.
+    offset : float or Parameter, default 0.0
+        In the coordinates' unit (with ``velocity_level``: that unit per second).
+    factor1 : float or Parameter, default 1.0
+        Dimensionless factor of q_m1.
+    velocity_level : bool, default False
+        Impose the equation on the velocities (keyword only).
+    active : bool, default True
+        False removes the equation (keyword only; fixed at assembly).
     """
 
     type_name = "CoordinateConstraint"
@@ -85,6 +106,21 @@ class CoordinateVectorConstraint(Connector):
 
     ``velocity_level=True`` (Exudyn's velocityLevel): the same equations on the velocities, imposed as their
     integral from the initial state, as for :class:`CoordinateConstraint`; ``active=False`` removes them.
+
+    Parameters
+    ----------
+    marker_numbers : sequence of two coordinate markers
+        MarkerNodeCoordinates or MarkerObjectODE2Coordinates items or numbers, with n0 and n1 coordinates.
+    scaling_marker0 : (m, n0) array_like
+        Matrix of marker 0's coordinates; empty: marker 0 does not enter.
+    scaling_marker1 : (m, n1) array_like
+        Matrix of marker 1's coordinates; empty: marker 1 does not enter.
+    offset : (m,) array_like, Parameter or None, default None
+        Right-hand side, in the units of the scaled coordinates; None: zeros.
+    velocity_level : bool, default False
+        Impose the equations on the velocities (keyword only).
+    active : bool, default True
+        False removes the equations (keyword only; fixed at assembly).
     """
 
     type_name = "CoordinateVectorConstraint"
@@ -154,6 +190,21 @@ class CartesianSpringDamper(Connector):
     ``force_user_function(t, displacement, velocity) -> F`` (3 values) replaces the formula; it gets
     x1 - x0 - offset [m] and v1 - v0 [m/s] (as Exudyn's springForceUserFunction). ``active`` False
     (Exudyn's activeConnector; 0/1 or a Parameter of it) makes F zero.
+
+    Parameters
+    ----------
+    marker_numbers : sequence of two position or rigid markers
+        Marker 0 and marker 1.
+    stiffness : (3,) array_like or Parameter, N/m
+        k, one value per global axis.
+    damping : (3,) array_like or Parameter, N s/m, default (0, 0, 0)
+        d, one value per global axis.
+    offset : (3,) array_like or Parameter, m, default (0, 0, 0)
+        Unstressed value of x1 - x0.
+    force_user_function : callable or None, default None
+        f(t, displacement, velocity) -> (3,) force in N; replaces the formula (keyword only).
+    active : bool, 0/1 or Parameter, default True
+        False (0) makes the force zero (keyword only).
     """
 
     type_name = "CartesianSpringDamper"
@@ -199,7 +250,23 @@ class CoordinateSpringDamper(Connector):
 
     ``force_user_function(t, displacement, velocity) -> f`` replaces the formula; it gets q1 - q0 and
     q1_t - q0_t (offset not subtracted, as Exudyn's springForceUserFunction). ``active`` False (Exudyn's
-    activeConnector; 0/1 or a Parameter of it) makes f zero."""
+    activeConnector; 0/1 or a Parameter of it) makes f zero.
+
+    Parameters
+    ----------
+    marker_numbers : sequence of two single-coordinate markers
+        q0 and q1.
+    stiffness : float or Parameter, N/m
+        k, force per unit of the coordinate (N m/rad for a rotation coordinate).
+    damping : float or Parameter, N s/m, default 0.0
+        d, force per unit rate of the coordinate.
+    offset : float or Parameter, default 0.0
+        Unstressed value of q1 - q0, in the coordinate's unit.
+    force_user_function : callable or None, default None
+        f(t, displacement, velocity) -> float force; replaces the formula (keyword only).
+    active : bool, 0/1 or Parameter, default True
+        False (0) makes the force zero (keyword only).
+    """
 
     type_name = "CoordinateSpringDamper"
     marker_kinds = ("coordinates",)
@@ -245,6 +312,15 @@ class SphericalJoint(Connector):
     With C = x1 - x0 the constraint force C_q^T lambda on the left-hand side acts as +lambda on marker 0
     and -lambda on marker 1. The output ``Force`` is lambda, the force on marker 0 (as Exudyn's).
     ``active=False`` (activeConnector) removes the equations (Force 0); fixed at assembly.
+
+    Parameters
+    ----------
+    marker_numbers : sequence of two position or rigid markers
+        Marker 0 and marker 1.
+    constrained_axes : (3,) flags 0/1, default (1, 1, 1)
+        Which global axes of x1 - x0 are constrained; one equation per flag set.
+    active : bool, default True
+        False removes the equations (keyword only; fixed at assembly).
     """
 
     type_name = "SphericalJoint"
@@ -437,6 +513,25 @@ class SpringDamper(Connector):
 
     Outputs: Distance L, Displacement dp, Velocity v1 - v0, Force f_SD v_f (global), ForceLocal f_SD.
     ``active`` False (Exudyn's activeConnector; 0/1 or a Parameter of it) makes f_SD zero.
+
+    Parameters
+    ----------
+    marker_numbers : sequence of two position or rigid markers
+        Marker 0 and marker 1; they must not coincide.
+    stiffness : float or Parameter, N/m
+        k >= 0.
+    damping : float or Parameter, N s/m, default 0.0
+        d >= 0.
+    force : float or Parameter, N, default 0.0
+        f_a, a constant force added along the line (tension positive).
+    reference_length : float or Parameter, m, default 0.0
+        L0 >= 0.
+    force_user_function : callable or None, default None
+        f(t, elongation, elongation_rate) -> f_SD in N; replaces the formula.
+    velocity_offset : float or Parameter, m/s, default 0.0
+        L0_t (keyword only).
+    active : bool, 0/1 or Parameter, default True
+        False (0) makes f_SD zero (keyword only).
     """
 
     type_name = "SpringDamper"
@@ -494,6 +589,15 @@ class DistanceConstraint(Connector):
     ``active=False`` (Exudyn's activeConnector) there is no constraint and no multiplier (Exudyn keeps one
     with the equation lambda = 0), and Force is 0. The index-2 schemes use v_f . (v1 - v0) = 0 with the
     markers' own point velocities (Exudyn's velocity-level equation, see ``SphericalJoint``).
+
+    Parameters
+    ----------
+    marker_numbers : sequence of two position or rigid markers
+        Marker 0 and marker 1.
+    distance : float or Parameter, m
+        d0 > 0.
+    active : bool, default True
+        False removes the equation (keyword only; fixed at assembly).
     """
 
     type_name = "DistanceConstraint"
@@ -576,6 +680,28 @@ class RigidBodySpringDamper(_JointFrameMixin, Connector):
     Outputs (J coordinates): DisplacementLocal, VelocityLocal, Rotation, AngularVelocityLocal, ForceLocal,
     TorqueLocal. ``active`` False (Exudyn's activeConnector; 0/1 or a Parameter of it) removes the force
     and torque from the bodies; ForceLocal and TorqueLocal still give K (u - offset) + D u_t, as Exudyn's.
+
+    Parameters
+    ----------
+    marker_numbers : sequence of two rigid markers
+        Marker 0 and marker 1.
+    stiffness : (6, 6) array_like
+        K, symmetric positive semidefinite; rows [force (N), torque (N m)] against columns [displacement (m),
+        rotation (rad)].
+    damping : (6, 6) array_like or None, default None
+        D, symmetric positive semidefinite, in the units of K per second; None: zero.
+    rotation_marker0 : (3, 3) array_like, rotation matrix (R^T R = I, det R = 1), default identity
+        Joint frame to marker 0's frame.
+    rotation_marker1 : (3, 3) array_like, rotation matrix (R^T R = I, det R = 1), default identity
+        Joint frame to marker 1's frame.
+    offset : (6,) array_like or Parameter, [m, m, m, rad, rad, rad], default zeros
+        Unstressed value of u.
+    force_user_function : callable or None, default None
+        f(t, displacement, rotation, velocity, angular_velocity) -> (6,) [f (N), m (N m)]; replaces the formula.
+    intrinsic : bool, default False
+        Use the intrinsic (SE(3) logarithm) formulation (keyword only).
+    active : bool, 0/1 or Parameter, default True
+        False (0) removes force and torque from the bodies (keyword only).
     """
 
     type_name = "RigidBodySpringDamper"
@@ -700,6 +826,31 @@ class TorsionalSpringDamper(_JointFrameMixin, Connector):
     Outputs: Rotation phi, AngularVelocityLocal omega_z, TorqueLocal tau. ``active`` False (Exudyn's
     activeConnector; 0/1 or a Parameter of it) removes the torque from the bodies; TorqueLocal still gives
     tau, as Exudyn's.
+
+    Parameters
+    ----------
+    marker_numbers : sequence of two rigid markers
+        Marker 0 and marker 1.
+    stiffness : float or Parameter, N m/rad
+        k >= 0.
+    damping : float or Parameter, N m s/rad, default 0.0
+        d >= 0.
+    rotation_marker0 : (3, 3) array_like, rotation matrix (R^T R = I, det R = 1), default identity
+        Joint frame to marker 0's frame.
+    rotation_marker1 : (3, 3) array_like, rotation matrix (R^T R = I, det R = 1), default identity
+        Joint frame to marker 1's frame.
+    offset : float or Parameter, rad, default 0.0
+        Unstressed angle.
+    velocity_offset : float or Parameter, rad/s, default 0.0
+        Rate at which the damper exerts no torque.
+    torque : float, Parameter or Input, N m, default 0.0
+        Torque added to the spring and damper torque (a motor torque with k = d = 0).
+    force_user_function : callable or None, default None
+        f(t, rotation, angular_velocity) -> tau in N m; replaces the formula.
+    active : bool, 0/1 or Parameter, default True
+        False (0) removes the torque from the bodies (keyword only).
+    turn_node : NodeGenericODE2 with one coordinate, int or None, default None
+        Counts the turns, so that the angle is continuous beyond +-pi (keyword only); it adds one constraint.
     """
 
     type_name = "TorsionalSpringDamper"

@@ -288,23 +288,33 @@ class ObjectFFRF(FloatingFrameBody):
 
     Parameters
     ----------
-    node_numbers : list of nodes or node numbers; node 0 a NodeRigidBodyEP, the others NodePoint.
-    mass_matrix_ff, stiffness_matrix_ff, damping_matrix_ff : (n_f, n_f) dense or scipy.sparse,
-        body-fixed FE matrices of the flexible coordinates only; damping may be None.
-    force_vector : (n_c,) generalized force; rigid part [global force, theta-forces] applied directly,
-        flexible part given globally and transformed with A_bd^T.
-    force_user_function : f(system, t, item_number, q, q_t) -> (n_c,), added to the right-hand side.
-    mass_matrix_user_function : f(system, t, item_number, q, q_t) -> (n_c, n_c), added to the mass matrix.
-    compute_ffrf_terms : if False the FFRF mass terms and quadratic velocity vector are left out.
-    nodal_products : how the products with the FE mass matrix enter the graph. "scalar": written into the
-        SX graph (O(nnz(M)) nodes; CasADi differentiates them, and the build grows with a large
-        constant). "matrix": one MX Function of sparse matrix products (O(1) nodes) with its exact
-        sparse Jacobian derived by hand (:meth:`frame_terms`); the build then takes little more than
-        the FE matrices' own handling. "auto" (default): "matrix" above SCALAR_PRODUCTS_LIMIT mesh
-        coordinates (docs/performance.md: build and step time of both forms).
-    allow_indefinite_stiffness : accept a stiffness matrix with negative eigenvalues (with a warning),
-        e.g. one that includes the geometric stiffness of a compressed or prestressed structure.
-        Otherwise such a matrix is refused: a linear elastic stiffness is positive semidefinite.
+    node_numbers : list of nodes or node numbers
+        Node 0 a NodeRigidBodyEP (the frame), the others NodePoint (the mesh nodes, n_f = 3 per node).
+    mass_matrix_ff : (n_f, n_f) dense or scipy.sparse, kg
+        Body-fixed FE mass matrix of the flexible coordinates only.
+    stiffness_matrix_ff : (n_f, n_f) dense or scipy.sparse, N/m
+        Body-fixed FE stiffness matrix of the flexible coordinates only.
+    damping_matrix_ff : (n_f, n_f) dense or scipy.sparse, N s/m, or None, default None
+        Body-fixed FE damping matrix; None: no damping.
+    force_vector : (n_c,) array_like or None, default None
+        Generalized force (N on positions, theta-forces on the Euler parameters); rigid part [global force,
+        theta-forces] applied directly, flexible part given globally and transformed with A_bd^T.
+    force_user_function : callable or None, default None
+        f(system, t, item_number, q, q_t) -> (n_c,), added to the right-hand side.
+    mass_matrix_user_function : callable or None, default None
+        f(system, t, item_number, q, q_t) -> (n_c, n_c), added to the mass matrix.
+    compute_ffrf_terms : bool, default True
+        If False the FFRF mass terms and quadratic velocity vector are left out.
+    nodal_products : {"auto", "scalar", "matrix"}, default "auto"
+        How the products with the FE mass matrix enter the graph. "scalar": written into the SX graph
+        (O(nnz(M)) nodes, differentiated by CasADi; the build grows with a large constant). "matrix": one MX
+        Function of sparse matrix products (O(1) nodes) with its exact sparse Jacobian derived by hand
+        (:meth:`frame_terms`); the build then takes little more than the FE matrices' own handling. "auto":
+        "matrix" above ``SCALAR_PRODUCTS_LIMIT`` (600) mesh coordinates (docs/ffrf.md).
+    allow_indefinite_stiffness : bool, default False
+        Accept a stiffness matrix with negative eigenvalues (with a warning), e.g. one that includes the
+        geometric stiffness of a compressed or prestressed structure. Otherwise such a matrix is refused: a
+        linear elastic stiffness is positive semidefinite.
 
     The body needs reference conditions that fix the mesh relative to its frame (the Tisserand frame,
     :func:`~floatframe.components.reference_conditions.add_tisserand_frame`, or constraints on mesh-node

@@ -251,19 +251,26 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
 
     Parameters
     ----------
-    node_numbers : [NodeRigidBodyEP of the frame, NodeGenericODE2 with n_m modal coordinates] (items or numbers).
-    invariants : :class:`ReducedOrderInvariants` of the mode basis (``ReducedOrderInvariants.from_fe_matrices``).
-    force_user_function : f(system, t, item_number, q, q_t) -> (n_c,), added to the right-hand side.
-    mass_matrix_user_function : f(system, t, item_number, q, q_t) -> (n_c, n_c), added to the mass matrix.
-    compute_ffrf_terms : if False the object adds nothing but its user functions: no mass terms (M_red
-        included), no quadratic velocity vector, and also no K_red and D_red. The specification's text keeps
-        stiffness and damping; Exudyn 1.13.6 leaves them out (its CMS user functions add them, and a body with
-        them gives the numbers of the body without), and floatframe does as Exudyn does.
-    modal_products : how the products with the n_m x n_m invariants enter the graph. "scalar": written into the
-        SX graph (O(n_m^2) nodes, and CasADi's Jacobian of them costs O(n_m^3)); the compiled low-overhead solver
-        path stays open. "matrix": the terms in the modes are one MX Function of matrix products with its
+    node_numbers : list of 2 nodes or node numbers
+        [NodeRigidBodyEP of the frame, NodeGenericODE2 with the n_m modal coordinates zeta].
+    invariants : ReducedOrderInvariants
+        The invariants of the mode basis (``ReducedOrderInvariants.from_fe_matrices``); zeta has the unit
+        that makes Psi zeta a displacement in m.
+    force_user_function : callable or None, default None
+        f(system, t, item_number, q, q_t) -> (n_c,), added to the right-hand side.
+    mass_matrix_user_function : callable or None, default None
+        f(system, t, item_number, q, q_t) -> (n_c, n_c), added to the mass matrix.
+    compute_ffrf_terms : bool, default True
+        If False the object adds nothing but its user functions: no mass terms (M_red included), no quadratic
+        velocity vector, and also no K_red and D_red. The specification's text keeps stiffness and damping;
+        Exudyn 1.13.6 leaves them out (its CMS user functions add them, and a body with them gives the numbers
+        of the body without), and floatframe does as Exudyn does.
+    modal_products : {"auto", "scalar", "matrix"}, default "auto"
+        How the products with the n_m x n_m invariants enter the graph. "scalar": written into the SX graph
+        (O(n_m^2) nodes, and CasADi's Jacobian of them costs O(n_m^3)); the compiled low-overhead solver path
+        stays open. "matrix": the terms in the modes are one MX Function of matrix products with its
         hand-derived exact Jacobian (:meth:`frame_terms`), O(n_m) SX nodes around it; the system is then an MX
-        graph, solved on the sparse path. "auto" (default): "scalar" up to SCALAR_PRODUCTS_LIMIT modes.
+        graph, solved on the sparse path. "auto": "scalar" up to SCALAR_PRODUCTS_LIMIT modes.
 
     n_c = 7 + n_m. Mesh-node outputs and markers use the 3 rows of Psi of their nodes only.
     """

@@ -44,13 +44,18 @@ class GenericJoint(_JointFrameMixin, Connector):
 
     Parameters
     ----------
-    marker_numbers : two rigid markers (position and orientation).
-    constrained_axes : six flags 0/1, [x, y, z, rot x, rot y, rot z] of the joint frame J0.
-    rotation_marker0, rotation_marker1 : (3, 3) rotations, joint frame to marker frame.
-    offset : (6,) prescribed relative [translation (m), Tait-Bryan rotation (rad)], constant, a Parameter or an
-        Input (a signal of time; its time derivative is taken as zero in the index-2 form and the initial
-        accelerations, as Exudyn uses its offsetUserFunction on position level only).
-    active : False removes every equation (Exudyn's activeConnector); a bool, fixed at assembly.
+    marker_numbers : sequence of two rigid markers
+        Marker 0 and marker 1 (position and orientation), items or numbers.
+    constrained_axes : (6,) flags 0/1, default (1, 1, 1, 1, 1, 1)
+        [x, y, z, rot x, rot y, rot z] of the joint frame J0.
+    rotation_marker0, rotation_marker1 : (3, 3) array_like, rotation matrices, default identity
+        Joint frame to marker frame.
+    offset : (6,) array_like, Parameter or Input, [m, m, m, rad, rad, rad], default zeros
+        Prescribed relative [translation, Tait-Bryan rotation]; an Input is a signal of time, whose time
+        derivative is taken as zero in the index-2 form and the initial accelerations, as Exudyn uses its
+        offsetUserFunction on position level only.
+    active : bool, default True
+        False removes every equation (Exudyn's activeConnector); fixed at assembly (keyword only).
 
     Outputs (J0 coordinates unless said): Position and Velocity of marker 0 (global), DisplacementLocal,
     VelocityLocal, Rotation (Tait-Bryan angles of J0^T J1), AngularVelocityLocal, ForceLocal and TorqueLocal

@@ -18,6 +18,16 @@ from floatframe.parameters import Input, Parameter
 
 
 class Load(Component):
+    """Base of the loads: a value (constant, f(t), Parameter or Input) applied through a marker.
+
+    Parameters
+    ----------
+    marker_number : marker or int
+        The marker the load acts on (item or number); its kind is stated above.
+    body_fixed : bool, default False
+        The value is given in the marker's frame (rigid markers only), else globally.
+    """
+
     family = "load"
     size = 3
     marker_kinds = ("position", "rigid")
@@ -72,7 +82,15 @@ class Load(Component):
 
 
 class LoadForceVector(Load):
-    """Force ``load_vector`` [N] at a position or rigid marker (global, or body-fixed with ``body_fixed``)."""
+    """Force ``load_vector`` [N] at a position or rigid marker (global, or body-fixed with ``body_fixed``).
+
+    Parameters
+    ----------
+    marker_number : position or rigid marker, or int
+        Where the force acts.
+    load_vector : (3,) array_like, f(t), Parameter or Input, N
+        The force.
+    """
 
     type_name = "LoadForceVector"
 
@@ -84,7 +102,15 @@ class LoadForceVector(Load):
 
 
 class LoadTorqueVector(Load):
-    """Torque ``load_vector`` [N m] on a rigid marker (global, or body-fixed with ``body_fixed``)."""
+    """Torque ``load_vector`` [N m] on a rigid marker (global, or body-fixed with ``body_fixed``).
+
+    Parameters
+    ----------
+    marker_number : rigid marker or int
+        The frame the torque acts on.
+    load_vector : (3,) array_like, f(t), Parameter or Input, N m
+        The torque.
+    """
 
     type_name = "LoadTorqueVector"
     marker_kinds = ("rigid",)
@@ -97,7 +123,15 @@ class LoadTorqueVector(Load):
 
 
 class LoadCoordinate(Load):
-    """Generalized force ``load`` on the single coordinate of a MarkerNodeCoordinate."""
+    """Generalized force ``load`` on the single coordinate of a MarkerNodeCoordinate.
+
+    Parameters
+    ----------
+    marker_number : MarkerNodeCoordinate or int
+        The coordinate the load acts on.
+    load : float, f(t), Parameter or Input
+        Generalized force conjugate to the coordinate (N for a coordinate in m, N m for one in rad).
+    """
 
     type_name = "LoadCoordinate"
     size = 1
@@ -120,7 +154,15 @@ class LoadCoordinate(Load):
 
 class LoadMassProportional(Load):
     """A body force per unit mass ``load_vector`` [m/s^2] (global), e.g. gravity (0, 0, -9.81), on the body
-    of a MarkerBodyMass: every mass element gets rho g, in the body's generalized forces."""
+    of a MarkerBodyMass: every mass element gets rho g, in the body's generalized forces.
+
+    Parameters
+    ----------
+    marker_number : MarkerBodyMass or int
+        The body.
+    load_vector : (3,) array_like, f(t), Parameter or Input, m/s^2
+        Acceleration of the body force, global.
+    """
 
     type_name = "LoadMassProportional"
     marker_kinds = ("body mass",)
@@ -149,6 +191,11 @@ class Gravity(Load):
     (Modelica's World): the same terms as a LoadMassProportional on a MarkerBodyMass of each (rigid bodies at
     their centre of mass, mass points, ObjectMass1D, ObjectFFRF, ObjectFFRFReducedOrder). A constant, f(t) or a
     Parameter, like ``load_vector`` of the other loads. An object with mass that cannot take it is an error.
+
+    Parameters
+    ----------
+    acceleration : (3,) array_like, f(t) or Parameter, m/s^2, default (0, 0, -9.81)
+        Acceleration of gravity, global.
     """
 
     type_name = "Gravity"

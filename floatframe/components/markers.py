@@ -76,6 +76,14 @@ class _RigidMixin:
 
 
 class MarkerNodePosition(Marker):
+    """The position of a node (NodePoint, NodePointGround, NodeRigidBodyEP): forces act at it.
+
+    Parameters
+    ----------
+    node_number : NodePoint, NodePointGround, NodeRigidBodyEP or int
+        The node (item or number).
+    """
+
     type_name = "MarkerNodePosition"
     kind = "position"
 
@@ -94,7 +102,17 @@ class MarkerNodePosition(Marker):
 
 class MarkerNodeRigid(_RigidMixin, MarkerNodePosition):
     """The frame of a rigid-body node, moved by ``local_position`` p [m] and turned by ``local_rotation`` R
-    (both in node axes, Exudyn's localHT): position x + A p, rotation A R."""
+    (both in node axes, Exudyn's localHT): position x + A p, rotation A R.
+
+    Parameters
+    ----------
+    node_number : NodeRigidBodyEP or int
+        The node (item or number).
+    local_rotation : (3, 3) array_like, rotation matrix (R^T R = I, det R = 1), default identity
+        R, marker frame to node frame.
+    local_position : (3,) array_like, m, default (0, 0, 0)
+        p, in node axes.
+    """
 
     type_name = "MarkerNodeRigid"
 
@@ -118,7 +136,13 @@ class MarkerNodeRigid(_RigidMixin, MarkerNodePosition):
 
 
 class MarkerNodeCoordinates(Marker):
-    """All coordinates of a node (change from reference)."""
+    """All coordinates of a node (change from reference).
+
+    Parameters
+    ----------
+    node_number : node or int
+        The node (item or number) whose coordinates the marker gives.
+    """
 
     type_name = "MarkerNodeCoordinates"
     kind = "coordinates"
@@ -135,7 +159,15 @@ class MarkerNodeCoordinates(Marker):
 
 
 class MarkerNodeCoordinate(MarkerNodeCoordinates):
-    """One coordinate of a node (change from reference); on a ground node it is 0."""
+    """One coordinate of a node (change from reference); on a ground node it is 0.
+
+    Parameters
+    ----------
+    node_number : node or int
+        The node (item or number).
+    coordinate : int
+        0-based index of the coordinate in the node (0, 1, 2 on a NodePointGround, whose value is 0).
+    """
 
     type_name = "MarkerNodeCoordinate"
 
@@ -157,7 +189,15 @@ class MarkerNodeCoordinate(MarkerNodeCoordinates):
 
 
 class MarkerBodyPosition(Marker):
-    """A point fixed on a body (ground, rigid body, or the reference frame of an FFRF body)."""
+    """A point fixed on a body (ground, rigid body, or the reference frame of an FFRF body).
+
+    Parameters
+    ----------
+    body_number : body or int
+        ObjectGround, ObjectRigidBody, ObjectMassPoint, ObjectMass1D or an FFRF body (its reference frame).
+    local_position : (3,) array_like, m, default (0, 0, 0)
+        The point, in body axes.
+    """
 
     type_name = "MarkerBodyPosition"
     kind = "position"
@@ -189,7 +229,17 @@ class MarkerBodyPosition(Marker):
 class MarkerBodyRigid(_RigidMixin, MarkerBodyPosition):
     """A frame fixed on a body with an orientation (ground, rigid body, ObjectMass1D, the reference frame of
     ObjectFFRF and ObjectFFRFReducedOrder) at ``local_position`` p [m], turned by ``local_rotation`` R
-    (both in body axes, Exudyn's localHT): position of the body point p, rotation A R."""
+    (both in body axes, Exudyn's localHT): position of the body point p, rotation A R.
+
+    Parameters
+    ----------
+    body_number : body with an orientation, or int
+        ObjectGround, ObjectRigidBody, ObjectMass1D, ObjectFFRF or ObjectFFRFReducedOrder.
+    local_position : (3,) array_like, m, default (0, 0, 0)
+        p, in body axes.
+    local_rotation : (3, 3) array_like, rotation matrix (R^T R = I, det R = 1), default identity
+        R, marker frame to body frame.
+    """
 
     type_name = "MarkerBodyRigid"
 
@@ -218,7 +268,17 @@ class MarkerBodyRigid(_RigidMixin, MarkerBodyPosition):
 
 
 class MarkerSuperElementPosition(Marker):
-    """Weighted sum of mesh-node positions of an FFRF body, including the frame motion."""
+    """Weighted sum of mesh-node positions of an FFRF body, including the frame motion.
+
+    Parameters
+    ----------
+    body_number : ObjectFFRF, ObjectFFRFReducedOrder or int
+        The FFRF body.
+    mesh_node_numbers : (k,) sequence of int
+        0-based mesh-node numbers (the frame node not counted), k >= 1.
+    weighting_factors : (k,) array_like
+        Dimensionless weights w_k of the node positions, usually summing to 1.
+    """
 
     type_name = "MarkerSuperElementPosition"
     kind = "position"
@@ -254,6 +314,19 @@ class MarkerSuperElementRigid(_RigidMixin, MarkerSuperElementPosition):
     - orientation: A exp(theta_m~) R, R the constant ``local_rotation`` (Exudyn's localHT; offset its translation);
     - angular velocity: A (omega_frame,local + T(theta_m) W^-1 sum_k w_k p_k x (u_k_t - u_m_t)), T the
       tangent operator of the exponential map (rotations.t_exp_so3); torques act through its Jacobian.
+
+    Parameters
+    ----------
+    body_number : ObjectFFRF, ObjectFFRFReducedOrder or int
+        The FFRF body.
+    mesh_node_numbers : (k,) sequence of int
+        0-based mesh-node numbers, not all on one line.
+    weighting_factors : (k,) array_like
+        Dimensionless weights w_k, usually summing to 1.
+    offset : (3,) array_like, m, default (0, 0, 0)
+        Added to the weighted position, in the body frame.
+    local_rotation : (3, 3) array_like, rotation matrix (R^T R = I, det R = 1), default identity
+        R, marker frame to the frame of the mesh nodes.
     """
 
     type_name = "MarkerSuperElementRigid"
@@ -306,7 +379,13 @@ class MarkerSuperElementRigid(_RigidMixin, MarkerSuperElementPosition):
 
 
 class MarkerBodyMass(Marker):
-    """The whole mass of a body, for mass-proportional loads (gravity): LoadMassProportional acts on it."""
+    """The whole mass of a body, for mass-proportional loads (gravity): LoadMassProportional acts on it.
+
+    Parameters
+    ----------
+    body_number : body with mass, or int
+        ObjectRigidBody, ObjectMassPoint, ObjectMass1D, ObjectFFRF or ObjectFFRFReducedOrder.
+    """
 
     type_name = "MarkerBodyMass"
     kind = "body mass"
@@ -326,7 +405,13 @@ class MarkerBodyMass(Marker):
 
 
 class MarkerObjectODE2Coordinates(Marker):
-    """All coordinates of an object in the object's order, including their reference values."""
+    """All coordinates of an object in the object's order, including their reference values.
+
+    Parameters
+    ----------
+    object_number : object or int
+        An object that owns coordinates (ObjectFFRF, ObjectFFRFReducedOrder).
+    """
 
     type_name = "MarkerObjectODE2Coordinates"
     kind = "coordinates"

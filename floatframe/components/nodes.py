@@ -13,6 +13,18 @@ from floatframe.components.base import Component, Context
 
 
 class Node(Component):
+    """Base of the nodes: the owners of coordinates, stored as change from their reference values.
+
+    Parameters
+    ----------
+    reference_coordinates : (n,) array_like
+        Reference values of the n coordinates, in the coordinates' units.
+    initial_coordinates : (n,) array_like, optional
+        Initial values as change from the reference values; default zeros.
+    initial_velocities : (n,) array_like, optional
+        Initial time derivatives of the coordinates; default zeros.
+    """
+
     family = "node"
     n_coordinates = 0
     n_constraints = 0
@@ -71,7 +83,17 @@ class Node(Component):
 
 
 class NodePoint(Node):
-    """A 3D point with 3 displacement coordinates (finite-element mesh node)."""
+    """A 3D point with 3 displacement coordinates (finite-element mesh node).
+
+    Parameters
+    ----------
+    reference_coordinates : (3,) array_like, m
+        Global reference position.
+    initial_coordinates : (3,) array_like, m, optional
+        Initial displacement from the reference position; default zeros.
+    initial_velocities : (3,) array_like, m/s, optional
+        Initial velocity, global; default zeros.
+    """
 
     type_name = "NodePoint"
     n_coordinates = 3
@@ -81,7 +103,17 @@ class NodePoint(Node):
 
 
 class NodePointGround(Node):
-    """A fixed point without coordinates."""
+    """A fixed point without coordinates.
+
+    Parameters
+    ----------
+    reference_coordinates : (3,) array_like, m
+        Global position of the point.
+    initial_coordinates : (0,) array_like, optional
+        Empty: the node has no coordinates.
+    initial_velocities : (0,) array_like, optional
+        Empty: the node has no coordinates.
+    """
 
     type_name = "NodePointGround"
     n_coordinates = 0
@@ -104,6 +136,18 @@ class NodeRigidBodyEP(Node):
     The Euler-parameter norm constraint is added automatically, written as theta^T theta - 1 = 0 (the
     specification states 1 - theta^T theta = 0; the sign only flips the multiplier, and this form gives
     the same multiplier as Exudyn).
+
+    Parameters
+    ----------
+    reference_coordinates : (7,) array_like, [m, m, m, 1, 1, 1, 1]
+        Global reference position of the node and reference Euler parameters (theta0, theta1, theta2, theta3),
+        scalar part first.
+    initial_coordinates : (7,) array_like, [m, 1], optional
+        Initial change from the reference values; default zeros. The total Euler parameters (reference plus
+        initial) must have unit norm to 1e-10.
+    initial_velocities : (7,) array_like, [m/s, 1/s], optional
+        Initial velocity (global) and Euler-parameter rates theta_t; default zeros. For an angular velocity
+        omega (global, rad/s) the rates are theta_t = G^T omega / 4 (``rotations.euler_parameters_t``).
     """
 
     type_name = "NodeRigidBodyEP"
@@ -156,7 +200,17 @@ class NodeRigidBodyEP(Node):
 class NodeGenericODE2(Node):
     """n generic second-order coordinates without geometric meaning, e.g. the modal coordinates zeta of a
     reduced-order FFRF body. Outputs: Coordinates, Coordinates_t, Coordinates_tt (change from reference),
-    CoordinatesTotal."""
+    CoordinatesTotal.
+
+    Parameters
+    ----------
+    reference_coordinates : (n,) array_like, n >= 1
+        Reference values, in the coordinates' own units; n sets the number of coordinates.
+    initial_coordinates : (n,) array_like, optional
+        Initial change from the reference values; default zeros.
+    initial_velocities : (n,) array_like, optional
+        Initial rates, in the coordinates' units per second; default zeros.
+    """
 
     type_name = "NodeGenericODE2"
 
@@ -172,6 +226,15 @@ class Node1D(Node):
 
     Outputs: Coordinates, Coordinates_t, Coordinates_tt (change from reference) and CoordinatesTotal; the
     node has no position (the body it carries gives one).
+
+    Parameters
+    ----------
+    reference_coordinates : (1,) array_like
+        Reference value of the coordinate c, in its unit (m for an ObjectMass1D).
+    initial_coordinates : (1,) array_like, optional
+        Initial change from the reference value; default zero.
+    initial_velocities : (1,) array_like, optional
+        Initial rate c_t; default zero.
     """
 
     type_name = "Node1D"

@@ -6,6 +6,15 @@ from floatframe.components.ffrf import FloatingFrameBody
 
 
 class Sensor(Component):
+    """Base of the sensors: an output variable recorded at every stored step of a solve.
+
+    Parameters
+    ----------
+    output_variable_type : str
+        Name of the output variable (Exudyn's OutputVariableType names, e.g. "Displacement"); the target's entry
+        lists the names it accepts.
+    """
+
     family = "sensor"
 
     def __init__(self, output_variable_type: str, name=""):
@@ -18,6 +27,14 @@ class Sensor(Component):
 
 
 class SensorNode(Sensor):
+    """An output variable of a node (its names in the node's entry).
+
+    Parameters
+    ----------
+    node_number : node or int
+        The node (item or number).
+    """
+
     type_name = "SensorNode"
 
     def __init__(self, node_number, output_variable_type, name=""):
@@ -32,7 +49,15 @@ class SensorNode(Sensor):
 
 
 class SensorBody(Sensor):
-    """Output of a body at a body-fixed point (or an object output where no point applies)."""
+    """Output of a body at a body-fixed point (or an object output where no point applies).
+
+    Parameters
+    ----------
+    body_number : body or int
+        The body (item or number).
+    local_position : (3,) array_like, m, default (0, 0, 0)
+        Body-fixed point whose output is recorded (FFRF bodies: not used, their object outputs are recorded).
+    """
 
     type_name = "SensorBody"
 
@@ -53,6 +78,14 @@ class SensorBody(Sensor):
 
 
 class SensorObject(SensorBody):
+    """
+
+    Parameters
+    ----------
+    object_number : object or int
+        The object (body or connector) whose output is recorded.
+    """
+
     type_name = "SensorObject"
 
     def __init__(self, object_number, output_variable_type, name=""):
@@ -65,7 +98,18 @@ class SensorObject(SensorBody):
 
 
 class SensorSuperElement(Sensor):
-    """Output of one mesh node of an FFRF body (mesh node numbers are 0-based, rigid node excluded)."""
+    """Output of one mesh node of an FFRF body (mesh node numbers are 0-based, rigid node excluded).
+
+    Parameters
+    ----------
+    body_number : ObjectFFRF, ObjectFFRFReducedOrder or int
+        The FFRF body.
+    mesh_node_number : int
+        0-based mesh-node number (the frame node not counted).
+    output_variable_type : str
+        One of Position, Displacement, Velocity, Acceleration (global) or DisplacementLocal, VelocityLocal,
+        AccelerationLocal (body frame).
+    """
 
     type_name = "SensorSuperElement"
 
@@ -91,7 +135,13 @@ class SensorSuperElement(Sensor):
 class SensorLoad(Sensor):
     """The value of a load as given (Exudyn's SensorLoad): the 3-vector of a force, torque, mass-proportional
     load or Gravity (in body axes for a body-fixed load), the scalar of a LoadCoordinate; a load function is
-    evaluated at the time of each stored step."""
+    evaluated at the time of each stored step.
+
+    Parameters
+    ----------
+    load_number : load or int
+        The load (item or number) whose value is recorded.
+    """
 
     type_name = "SensorLoad"
 

@@ -110,7 +110,7 @@ class GeneralizedAlpha:
         """Initial state at t0: coordinates q, velocities v (default: the system's initial values).
 
         Without ``accelerations`` the accelerations and multipliers are the consistent ones, from
-        [[M, C_q^T], [C_q, 0]] [a; lambda] = [-R(q, v, 0, 0); -(d^2C/dt^2 - C_q a)] at t0. With
+        ``[[M, C_q^T], [C_q, 0]] [a; lambda] = [-R(q, v, 0, 0); -(d^2C/dt^2 - C_q a)]`` at t0. With
         ``accelerations`` (n,) the solve starts from them and from ``multipliers`` (m,) (default
         zero), as Exudyn does with computeInitialAccelerations=False.
         """

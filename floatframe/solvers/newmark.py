@@ -14,13 +14,14 @@ from floatframe.solvers.genalpha import GeneralizedAlpha
 
 
 class Newmark(GeneralizedAlpha):
-    """Newmark's method on the index-3 (or index-2) DAE.
+    """Newmark's method on the index-3 (or index-2) DAE; the parameters other than gamma and beta are those of
+    :class:`~floatframe.solvers.genalpha.GeneralizedAlpha`.
 
     Parameters
     ----------
-    gamma, beta : Newmark parameters; default gamma = 0.6 with beta = (gamma + 1/2)^2 / 4, the
-        numerically damped first-order choice that keeps index-3 Newmark stable.
-    Other parameters as :class:`~floatframe.solvers.genalpha.GeneralizedAlpha`.
+    gamma, beta : float
+        Newmark parameters; default gamma = 0.6 with beta = (gamma + 1/2)^2 / 4, the numerically damped
+        first-order choice that keeps index-3 Newmark stable.
     """
 
     name = "newmark"
