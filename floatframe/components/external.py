@@ -66,12 +66,14 @@ def split(stacked: np.ndarray, sizes) -> list[np.ndarray]:
 class MatrixTimesVector(NumericCallback):
     """``matrix_function(*inputs) @ w`` (w the last input), e.g. a mass-matrix user function times the
     accelerations. Its derivative along w is the matrix itself (exact); along the other inputs a forward
-    difference of ``matrix_function`` times w, none where ``state_independent`` (the matrix is constant)."""
+    difference of ``matrix_function`` times w where ``differenced`` (else none: the iteration matrix then takes
+    the matrix only; set False where it is constant, ``state_independent``)."""
 
     def __init__(self, name: str, matrix_function, input_sizes: list[int], matrix_shape: tuple[int, int]):
         self.matrix_function = matrix_function
         self.matrix_shape = tuple(matrix_shape)
         self._last_matrix = (None, None)  # (stacked inputs but w, the matrix there) of the last call
+        self.differenced = True
         super().__init__(name, self._product, [*input_sizes, matrix_shape[1]], (matrix_shape[0], 1))
 
     def matrix(self, stacked: np.ndarray) -> np.ndarray:
@@ -94,7 +96,7 @@ class MatrixTimesVector(NumericCallback):
         inputs, w, along_inputs = stacked[:-size], stacked[-size:], seed[:-size]
         matrix = self.matrix(inputs)
         result = matrix @ seed[-size:]                                     # along w: the matrix itself
-        if not self.state_independent and np.any(along_inputs):
+        if self.differenced and not self.state_independent and np.any(along_inputs):
             step = ROOT_EPS * max(1.0, np.abs(inputs[along_inputs != 0]).max()) / np.abs(along_inputs).max()
             result = result + (self._matrix_at(inputs + step * along_inputs) @ w - matrix @ w) / step
         return result.reshape(value.shape)

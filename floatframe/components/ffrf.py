@@ -107,14 +107,18 @@ class FloatingFrameBody(Component):
     mesh_outputs = ("Position", "Displacement", "Velocity", "Acceleration", "DisplacementLocal", "VelocityLocal",
                     "AccelerationLocal")
 
-    def __init__(self, force_user_function=None, mass_matrix_user_function=None, name=""):
+    def __init__(self, force_user_function=None, mass_matrix_user_function=None, mass_matrix_jacobian="value",
+                 name=""):
         super().__init__(name)
         for what, function in (("force_user_function", force_user_function),
                                ("mass_matrix_user_function", mass_matrix_user_function)):
             if function is not None and not callable(function):
                 raise self.error(f"{what} must be callable, got {function!r}")
+        if mass_matrix_jacobian not in ("value", "exact"):
+            raise self.error(f"mass_matrix_jacobian must be 'value' or 'exact', got {mass_matrix_jacobian!r}")
         self.force_user_function = force_user_function
         self.mass_matrix_user_function = mass_matrix_user_function
+        self.mass_matrix_jacobian = mass_matrix_jacobian
 
     def connect_frame(self, system, nodes):
         """Keep the object's nodes and coordinate indices (called by the subclass's ``connect``)."""
@@ -203,7 +207,8 @@ class FloatingFrameBody(Component):
         """Call each user function once at the initial state: a wrong shape or a failure is reported now.
 
         A mass-matrix user function is called at two further states too (see ``perturbed_states``); where it
-        gives the same matrix there, it is taken as independent of the state and not differentiated.
+        gives the same matrix there, it is taken as independent of the state and not differentiated; else it
+        is differenced for the iteration matrix only with ``mass_matrix_jacobian="exact"``.
         """
         q0 = np.concatenate([n.initial_coordinates for n in self.object_nodes])
         v0 = np.concatenate([n.initial_velocities for n in self.object_nodes])
@@ -220,6 +225,7 @@ class FloatingFrameBody(Component):
                 raise self.error(f"{kind} user function returned NaN or inf at the initial state")
             if kind == "mass":
                 callback.state_independent = same_at_perturbed_states(callback, trial, q0, v0)
+                callback.differenced = self.mass_matrix_jacobian == "exact" and not callback.state_independent
 
     # --- outputs ----------------------------------------------------------------------------
     def output(self, ctx, variable, local_position=None):
@@ -303,6 +309,13 @@ class ObjectFFRF(FloatingFrameBody):
         f(system, t, item_number, q, q_t) -> (n_c,), added to the right-hand side.
     mass_matrix_user_function : callable or None, default None
         f(system, t, item_number, q, q_t) -> (n_c, n_c), added to the mass matrix.
+    mass_matrix_jacobian : {"value", "exact"}, default "value"
+        What the iteration matrix takes of the mass-matrix user function M_user(t, q, q_t): "value" c_a M_user
+        only, as Exudyn does (M_user is called once per residual, and not for the matrix); "exact" adds
+        c_q d(M_user a)/dq + c_v d(M_user a)/dq_t by forward differences (one call per object coordinate at
+        each matrix update). Either way the residual holds M_user at the current state, so Newton converges to
+        the same solution; "value" may need more iterations where M_user changes fast with the state. A
+        constant M_user is not differenced in either case.
     compute_ffrf_terms : bool, default True
         If False the FFRF mass terms and quadratic velocity vector are left out.
     nodal_products : {"auto", "scalar", "matrix"}, default "auto"
@@ -325,8 +338,8 @@ class ObjectFFRF(FloatingFrameBody):
 
     def __init__(self, node_numbers, mass_matrix_ff, stiffness_matrix_ff, damping_matrix_ff=None,
                  force_vector=None, force_user_function=None, mass_matrix_user_function=None,
-                 compute_ffrf_terms=True, allow_indefinite_stiffness=False, nodal_products="auto", name=""):
-        super().__init__(force_user_function, mass_matrix_user_function, name)
+                 compute_ffrf_terms=True, allow_indefinite_stiffness=False, nodal_products="auto", mass_matrix_jacobian="value", name=""):
+        super().__init__(force_user_function, mass_matrix_user_function, mass_matrix_jacobian, name)
         self.node_numbers = list(node_numbers)
         if len(self.node_numbers) < 2:
             raise self.error("node_numbers needs the rigid-body node and at least one mesh node")
