@@ -31,7 +31,7 @@ import numpy as np
 from tqdm import tqdm
 
 from floatframe.solvers.dense import CompilePolicy, SingularMatrix, dense_kernel, sensor_evaluator, wants_dense
-from floatframe.solvers.linear import consistent_accelerations, singular_cause, sparse_lu
+from floatframe.solvers.linear import consistent_accelerations, factorize, singular_cause
 from floatframe.solvers.result import (SimulationResult, SolverError, SolverStatistics, steps_per_interval,
                                        time_grid, wants_stop)
 
@@ -194,7 +194,7 @@ class GeneralizedAlpha:
     def _lu(self, system, matrix, t, what):
         self.statistics.factorizations += 1
         try:
-            return sparse_lu(matrix)
+            return factorize(matrix)
         except RuntimeError as exc:
             raise SolverError(f"generalized-alpha: singular {what} at t = {t:.6g} ({exc}); "
                               f"{singular_cause(system, t, matrix)}", t) from None

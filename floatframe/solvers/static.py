@@ -26,7 +26,7 @@ import scipy.sparse as sp
 
 from floatframe.components.base import ModelError
 from floatframe.solvers.genalpha import State, collect
-from floatframe.solvers.linear import singular_cause, sparse_lu
+from floatframe.solvers.linear import factorize, singular_cause
 from floatframe.solvers.result import SimulationResult, SolverError, SolverStatistics
 
 
@@ -177,7 +177,7 @@ class StaticSolver:
     def _factorize(self, system, t, matrix):
         self.statistics.factorizations += 1
         try:
-            return sparse_lu(matrix)
+            return factorize(matrix)
         except RuntimeError:
             raise singular_jacobian(system, t, matrix) from None
 

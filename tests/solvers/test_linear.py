@@ -1,0 +1,147 @@
+"""The bordered (Schur-complement) LU of FFRF Newton matrices: accuracy, kept ordering, fallbacks, fill-in."""
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from floatframe.components.ffrf import add_ffrf_body
+from floatframe.components.reference_conditions import add_tisserand_frame
+from floatframe.fem.matrices import linear_elastic_matrices
+from floatframe.fem.mesh import block_mesh
+from floatframe.solvers import linear
+from floatframe.solvers.genalpha import GeneralizedAlpha
+from floatframe.solvers.linear import BorderedLU, border_indices, factorize, sparse_lu
+from floatframe.system import System
+
+H = 1e-3
+
+
+@pytest.fixture(scope="module")
+def beam():
+    """The free Hex8 beam (832 coordinates) with the Tisserand frame, and its state after 3 steps."""
+    mesh = block_mesh(1.0, 0.1, 0.1, 10, 4, 4)
+    mass, stiffness = linear_elastic_matrices(mesh, 2.1e11, 0.3, 7850)
+    system = System()
+    body = add_ffrf_body(system, mesh.nodes, mass, stiffness, angular_velocity=(0, 0, 2.0), velocity=(1, 0, 0))
+    add_tisserand_frame(system, body)
+    assembled = system.assemble()
+    result = GeneralizedAlpha(0.5).solve(assembled, 3 * H, 3)
+    return assembled, result
+
+
+def newton_matrix(beam, step=-1, c_v=H / 2, c_q=H * H / 4):
+    assembled, result = beam
+    return assembled.newton_matrix(result.t[step], result.q[step], result.v[step], result.a[step],
+                                   result.lam[step], 1.0, c_v, c_q).tocsc()
+
+
+@pytest.fixture
+def bordered_everywhere(monkeypatch):
+    """factorize uses the bordered LU at any size, with an empty cache of analysed patterns."""
+    monkeypatch.setattr(linear, "BORDERED_MIN_SIZE", 0)
+    monkeypatch.setattr(linear, "_PATTERNS", type(linear._PATTERNS)())
+
+
+def relative_error(solution, reference):
+    return np.linalg.norm(solution - reference) / np.linalg.norm(reference)
+
+
+def test_border_is_frame_tisserand_and_norm_rows(beam):
+    n = beam[0].n_coordinates
+    expected = list(range(7)) + list(range(n, n + 7))   # frame, Euler-parameter norm, Tisserand
+    assert border_indices(newton_matrix(beam)).tolist() == expected
+
+
+@pytest.mark.parametrize("c_v, c_q", [(0.0, 0.0), (H / 2, H * H / 4)])
+def test_bordered_solve_equals_dense_solve(beam, c_v, c_q):
+    matrix = newton_matrix(beam, c_v=c_v, c_q=c_q)
+    right = np.random.default_rng(3).standard_normal((matrix.shape[0], 3))
+    reference = np.linalg.solve(matrix.toarray(), right)
+    factors = BorderedLU(matrix)
+    assert relative_error(factors.solve(right[:, 0]), reference[:, 0]) < 1e-10
+    assert relative_error(factors.solve(right), reference) < 1e-10
+    assert relative_error(factors.solve(right[:, 1]), sparse_lu(matrix).solve(right[:, 1])) < 1e-10
+    assert factors.backward_error() < 1e-15
+
+
+def test_ordering_kept_for_same_pattern_and_redone_for_new_one(beam, bordered_everywhere):
+    first, second = newton_matrix(beam, step=0), newton_matrix(beam, step=-1)
+    assert np.array_equal(first.indices, second.indices) and not np.allclose(first.data, second.data)
+    right = np.linspace(-1.0, 1.0, first.shape[0])
+    analysed = factorize(first)
+    reused = factorize(second)
+    assert isinstance(reused, BorderedLU) and not analysed.reused_ordering and reused.reused_ordering
+    assert relative_error(reused.solve(right), np.linalg.solve(second.toarray(), right)) < 1e-10
+    changed = second.tolil()
+    changed[10, 500] = changed[500, 10] = 1e-3 * abs(second[10, 10])   # two entries outside the pattern
+    changed = changed.tocsc()
+    redone = factorize(changed)
+    assert isinstance(redone, BorderedLU) and not redone.reused_ordering
+    assert relative_error(redone.solve(right), np.linalg.solve(changed.toarray(), right)) < 1e-10
+
+
+def test_generalized_alpha_with_bordered_lu_follows_plain_lu(beam, monkeypatch):
+    assembled, _ = beam
+    plain = GeneralizedAlpha(0.5).solve(assembled, 5 * H, 5)
+    monkeypatch.setattr(linear, "BORDERED_MIN_SIZE", 0)
+    bordered = GeneralizedAlpha(0.5).solve(assembled, 5 * H, 5)
+    assert relative_error(bordered.q[-1], plain.q[-1]) < 1e-10
+    assert relative_error(bordered.v[-1], plain.v[-1]) < 1e-10
+    assert relative_error(bordered.a[-1], plain.a[-1]) < 1e-8   # lambda: round-off (1e-14) on a free body
+
+
+def test_fill_in_below_plain_lu(beam):
+    matrix = newton_matrix(beam)
+    plain = sparse_lu(matrix)
+    assert BorderedLU(matrix).fill_in < 0.97 * (plain.L.nnz + plain.U.nnz)
+
+
+def arrow_matrix(n=60, zero_at=None, interior_value=0.0):
+    """Diagonal 2..3 with one dense first row and column (the border); the diagonal entry at zero_at is a
+    stored interior_value, which makes the interior block singular (0) or nearly so."""
+    diagonal = np.linspace(2.0, 3.0, n)
+    if zero_at is not None:
+        diagonal[zero_at] = interior_value
+    rows = np.concatenate([np.arange(n), np.zeros(n - 1, int), np.arange(1, n)])
+    columns = np.concatenate([np.arange(n), np.arange(1, n), np.zeros(n - 1, int)])
+    values = np.concatenate([diagonal, np.ones(n - 1), np.linspace(0.5, 1.0, n - 1)])
+    return sp.csc_matrix((values, (rows, columns)), shape=(n, n))
+
+
+def test_singular_interior_falls_back_to_plain_lu(bordered_everywhere):
+    matrix = arrow_matrix(zero_at=7, interior_value=0.0)
+    assert border_indices(matrix).tolist() == [0]
+    right = np.arange(1.0, matrix.shape[0] + 1)
+    factors = factorize(matrix)
+    assert not isinstance(factors, BorderedLU)
+    assert relative_error(factors.solve(right), np.linalg.solve(matrix.toarray(), right)) < 1e-12
+
+
+def test_refinement_repairs_nearly_singular_interior(bordered_everywhere):
+    matrix = arrow_matrix(zero_at=7, interior_value=1e-17)   # cond(A) = 259, cond(A_II) = 3e17
+    right = np.arange(1.0, matrix.shape[0] + 1)
+    reference = np.linalg.solve(matrix.toarray(), right)
+    factors = factorize(matrix)
+    assert isinstance(factors, BorderedLU) and factors.backward_error() < 1e-15
+    assert relative_error(factors.solve(right, refine=False), reference) > 0.1
+    assert relative_error(factors.solve(right), reference) < 1e-12
+
+
+def test_row_emptied_by_the_border_joins_it(bordered_everywhere):
+    matrix = arrow_matrix(zero_at=7)
+    matrix.eliminate_zeros()   # index 7 keeps entries in the border row and column only, as the norm constraint
+    assert border_indices(matrix).tolist() == [0, 7]
+    right = np.arange(1.0, matrix.shape[0] + 1)
+    factors = factorize(matrix)
+    assert isinstance(factors, BorderedLU)
+    assert relative_error(factors.solve(right), np.linalg.solve(matrix.toarray(), right)) < 1e-12
+
+
+def test_singular_matrix_raises_as_plain_lu(bordered_everywhere):
+    matrix = arrow_matrix().tolil()
+    matrix[0, :] = 0.0   # the border row gone: singular
+    matrix = matrix.tocsc()
+    assert border_indices(matrix).tolist() == [0]
+    with pytest.raises(RuntimeError, match="singular"):
+        sparse_lu(matrix)
+    with pytest.raises(RuntimeError, match="singular"):
+        factorize(matrix)
