@@ -10,6 +10,7 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
+from threadpoolctl import threadpool_limits
 
 from floatframe.solvers.result import SolverError
 
@@ -18,6 +19,15 @@ BORDER_MIN_ENTRIES = 16     # a row or column is dense ("border") above max(this
 BORDER_MEDIAN_FACTOR = 4
 BACKWARD_ERROR_LIMIT = 1e-12  # of a test solve; above it factorize falls back to the plain LU
 BORDER_MAX_SIZE = 128       # more border indices than this: the dense Schur complement would cost more than it saves
+
+
+def single_threaded_blas():
+    """A context in which BLAS runs on one thread (threadpoolctl).
+
+    A step's vector operations and triangular solves are too small for BLAS threads: on a shared 2-core
+    machine OpenBLAS's thread hand-off made SuperLU's solves 6 times and np.dot 100 times slower at 12,000
+    unknowns (docs/performance.md). The solvers' loops run inside this context."""
+    return threadpool_limits(limits=1, user_api="blas")
 
 
 def sparse_lu(matrix):
