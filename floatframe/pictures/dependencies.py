@@ -1,0 +1,21 @@
+"""Optional dependencies of the pictures: a missing one is an error that names the extra to install."""
+from __future__ import annotations
+
+import importlib
+
+EXTRA = "pictures"
+
+
+class MissingDependencyError(ImportError):
+    """An optional package is not installed; the message says which extra installs it."""
+
+
+def require(module: str, purpose: str, package: str | None = None, extra: str = EXTRA):
+    """Import ``module`` or raise MissingDependencyError naming ``package`` (default: the module) and the extra."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as error:
+        package = package or module
+        raise MissingDependencyError(
+            f"{purpose} needs the optional package '{package}', which is not installed; install floatframe's "
+            f"'{extra}' extra: pip install 'floatframe[{extra}]' (or pip install {package})") from error
