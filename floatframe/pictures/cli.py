@@ -3,26 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import math
 from pathlib import Path
+
+from floatframe.cli import positive_float, positive_int
 
 from .dependencies import MissingDependencyError
 from .render import COLORINGS, VIDEO_SUFFIXES
 
 HELP_FORMAT = argparse.ArgumentDefaultsHelpFormatter
 MODE_MODELS = ("rotor-disc",)
-
-
-def positive(convert, description):
-    def parse(text):
-        try:
-            value = convert(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"must be {description}, got '{text}'") from None
-        if not (0 < value < math.inf):
-            raise argparse.ArgumentTypeError(f"must be {description}, got {text}")
-        return value
-    return parse
 
 
 def video_path(text: str) -> Path:
@@ -39,12 +28,12 @@ def animate_main(argv) -> int:
     parser.add_argument("result", help="a run saved as .npz (floatframe run MODEL --save RUN.npz)")
     parser.add_argument("--output", type=video_path, default=None,
                         help="the animation, .gif or .mp4 (default: the run's name with .gif)")
-    parser.add_argument("--scale", type=positive(float, "a positive number"), default=None,
+    parser.add_argument("--scale", type=positive_float, default=None,
                         help="deformation scale factor (default: automatic, the largest deformation drawn at 5 %% "
                              "of the body's size, rounded to 1, 2 or 5 times a power of ten)")
     parser.add_argument("--color", choices=tuple(COLORINGS), default="deformation", help="what the colors show")
-    parser.add_argument("--fps", type=positive(float, "a positive number"), default=20.0, help="frames per second")
-    parser.add_argument("--max-frames", type=positive(int, "a positive integer"), default=60,
+    parser.add_argument("--fps", type=positive_float, default=20.0, help="frames per second")
+    parser.add_argument("--max-frames", type=positive_int, default=60,
                         help="largest number of frames (stored steps evenly spread)")
     parser.add_argument("--elevation", type=float, default=20.0, help="camera elevation [deg]")
     parser.add_argument("--azimuth", type=float, default=-60.0, help="camera azimuth [deg]")
@@ -78,14 +67,14 @@ def modes_main(argv) -> int:
                     "rotor (its matrices as 'run rotor-disc --modes N' uses them), or of any volume mesh meshio reads "
                     "(tetra, tetra10, hexahedron, hexahedron20; coordinates in m) with the given material.")
     parser.add_argument("source", type=mode_source, help=f"one of {', '.join(MODE_MODELS)} or a mesh file")
-    parser.add_argument("--count", type=positive(int, "a positive integer"), default=6, help="number of modes")
-    parser.add_argument("--columns", type=positive(int, "a positive integer"), default=3, help="grid columns")
-    parser.add_argument("--refinement", type=positive(int, "a positive integer"), default=1,
+    parser.add_argument("--count", type=positive_int, default=6, help="number of modes")
+    parser.add_argument("--columns", type=positive_int, default=3, help="grid columns")
+    parser.add_argument("--refinement", type=positive_int, default=1,
                         help="rotor-disc: mesh refinement factor")
-    parser.add_argument("--youngs-modulus", type=positive(float, "a positive number"), default=2.1e11,
+    parser.add_argument("--youngs-modulus", type=positive_float, default=2.1e11,
                         help="mesh file: E [Pa]")
     parser.add_argument("--poissons-ratio", type=float, default=0.3, help="mesh file: nu [-]")
-    parser.add_argument("--density", type=positive(float, "a positive number"), default=7850.0,
+    parser.add_argument("--density", type=positive_float, default=7850.0,
                         help="mesh file: rho [kg/m^3]")
     parser.add_argument("--output", default=None, help="the PNG (default: output/<source>_modes.png)")
     arguments = parser.parse_args(argv)
@@ -115,7 +104,7 @@ def modes_main(argv) -> int:
 
     output = Path(arguments.output) if arguments.output else Path("output") / f"{stem}_modes.png"
     path = write_mode_grid(output, nodes, surface_of(nodes, cells), modes.vectors, modes.frequencies_hz,
-                           arguments.count, title)
+                           arguments.count, title, arguments.columns)
     print(f"wrote {path}: modes 1 to {min(arguments.count, modes.n_modes)}, frequencies [Hz]: "
           + np.array2string(modes.frequencies_hz[:arguments.count], precision=2, max_line_width=120))
     return 0

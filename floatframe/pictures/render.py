@@ -175,11 +175,11 @@ def mode_figure(nodes, triangles, vectors, frequencies_hz, count: int | None = N
 
 
 def write_mode_grid(path, nodes, triangles, vectors, frequencies_hz, count: int | None = None,
-                    title: str = "") -> Path:
+                    title: str = "", columns: int = 3) -> Path:
     """Write :func:`mode_figure` as a PNG; returns the path."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    mode_figure(nodes, triangles, vectors, frequencies_hz, count, title=title).savefig(path)
+    mode_figure(nodes, triangles, vectors, frequencies_hz, count, columns, title).savefig(path)
     return path
 
 
