@@ -220,6 +220,44 @@ class FEMinterface:
         """Frequencies [Hz] of ``eigenValues`` (after Craig-Bampton: of the fixed-interface modes only)."""
         return np.sqrt(np.asarray(self.eigenValues)) / (2 * np.pi)
 
+    def ComputePostProcessingModes(self, material=0, outputVariableType="OutputVariableType.StressLocal",
+                                   numberOfThreads=1):
+        """Stress (or strain) field of each mode of ``modeBasis`` at the mesh nodes, in ``postProcessingModes``
+        = {'matrix': (n, 6 nModes), column 6 j + c component c (xx, yy, zz, yz, xz, xy) of mode j,
+        'outputVariableType': ...} (:func:`floatframe.fem.stress.post_processing_modes`).
+
+        As Exudyn: element strains averaged at the nodes over the attached elements, engineering shear strains;
+        ``material`` a KirchhoffMaterial (needed for StressLocal). Exudyn computes Tet4 meshes only; floatframe
+        also Tet10, Hex8 and Hex20 (strains at the element's own nodes). ``numberOfThreads`` is ignored (one
+        sparse product)."""
+        from floatframe.fem.stress import post_processing_modes
+
+        output = {"OutputVariableType.StressLocal": "stress", "OutputVariableType.StrainLocal": "strain"}.get(
+            str(outputVariableType))
+        if output is None:
+            raise ValueError("ComputePostProcessingModes invoked with invalid outputVariableType")
+        if "matrix" not in self.modeBasis:
+            raise ValueError("ComputePostProcessingModes(...): modeBasis needs to be computed in FEMinterface prior "
+                             "to calling ComputePostProcessingModes; use e.g. ComputeEigenmodes(...)")
+        if output == "stress" and not isinstance(material, MaterialBaseClass):
+            raise ValueError("ComputePostProcessingModes: if material=0, outputVariableType must be StrainLocal")
+        elastic = dict(youngs_modulus=material.youngsModulus, poissons_ratio=material.poissonsRatio) \
+            if output == "stress" else {}
+        matrix = post_processing_modes(self._element_mesh(), np.asarray(self.modeBasis["matrix"], dtype=float),
+                                       output=output, **elastic)
+        self.postProcessingModes = {"matrix": matrix, "outputVariableType": outputVariableType}
+
+    def _element_mesh(self):
+        """The mesh of ``nodes`` and ``elements`` as they are now (also when set by hand)."""
+        connectivity = {}
+        for item in self.elements:
+            for kind, value in item.items():
+                if kind in NODES_PER_ELEMENT:
+                    connectivity.setdefault(kind, []).append(np.asarray(value, dtype=np.int64))
+        if "Position" not in self.nodes or not connectivity:
+            raise ExudynLayerError("FEMinterface: no mesh; import one first (e.g. ImportFromAbaqusInputFile)")
+        return core_fem.Mesh(self.nodes["Position"], {kind: np.vstack(c) for kind, c in connectivity.items()})
+
     # --- node selection -------------------------------------------------------------------------
     def GetNodesOnCircle(self, point, normal, r, tolerance=1e-5) -> list:
         """Nodes within ``tolerance`` of the plane through ``point`` with ``normal`` (taken as given, not
@@ -323,6 +361,38 @@ def _unpack_npz(value):
     if value.dtype == object:
         return value.item() if value.ndim == 0 else value.tolist()
     return value if value.ndim else value.item()
+
+
+class MaterialBaseClass:
+    """Material parameters with Exudyn's names: youngsModulus [Pa], poissonsRatio [-], density [kg/m^3]."""
+
+    def __init__(self, youngsModulus, poissonsRatio, density):
+        self.youngsModulus = youngsModulus
+        self.poissonsRatio = poissonsRatio
+        self.density = density
+
+
+class KirchhoffMaterial(MaterialBaseClass):
+    """Isotropic linear-elastic (Kirchhoff) material, as Exudyn's; one material only (``materials`` and ``fes``,
+    Exudyn's multi-domain NGsolve materials, are not supported)."""
+
+    def __init__(self, youngsModulus=None, poissonsRatio=None, density=0, materials=None, fes=None,
+                 planeStress=True):
+        if materials is not None or fes is not None:
+            raise ExudynLayerError("KirchhoffMaterial: multi-domain 'materials' (with an NGsolve 'fes') are not "
+                                   "supported; give youngsModulus, poissonsRatio and density")
+        values = (youngsModulus, poissonsRatio, density)
+        if not all(isinstance(v, (int, float, np.integer, np.floating)) and v >= 0 for v in values):
+            raise ValueError('KirchhoffMaterial: if arg "materials" is None, density, youngsModulus and '
+                             'poissonsRatio must be valid positive float values')
+        super().__init__(float(youngsModulus), float(poissonsRatio), float(density))
+        self.planeStress = planeStress
+
+    def StrainVector2StressVector(self, strainVector) -> np.ndarray:
+        """Voigt stress (xx, yy, zz, yz, xz, xy) [Pa] of a Voigt strain with engineering shear strains."""
+        from floatframe.fem.stress import elasticity_matrix
+
+        return elasticity_matrix(self.youngsModulus, self.poissonsRatio) @ np.asarray(strainVector, dtype=float)
 
 
 class ObjectFFRFinterface:
