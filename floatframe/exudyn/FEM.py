@@ -100,6 +100,100 @@ class FEMinterface:
                 self.surface[0]["Trigs6"] = np.hstack([triangles, mids])
         return self.nodes["Position"]
 
+    def ImportMeshFromNGsolve(self, mesh, density=None, youngsModulus=None, poissonsRatio=None, materials=None,
+                              createBoundaryNodeSets=True, boundaryNamesList=None, verbose=False, meshOrder=1,
+                              **kwargs) -> list:
+        """Nodes, tetrahedra, surface, boundary node sets and the mass and stiffness matrices of an ngsolve.Mesh,
+        as Exudyn's (needs the ``ngsolve`` extra). Returns [bfM, bfK, fes], NGSolve's bilinear forms and space.
+
+        As Exudyn: NGSolve assembles the matrices (VectorH1 order 1, or NodalFESpace order 2 after
+        ``mesh.ngmesh.SecondOrder()`` with ``meshOrder=2``), reordered to x0 y0 z0 x1 ...; ``elements`` holds
+        Netgen's tetrahedra (corners, 0-based, Netgen's orientation) as 'Tet4'; ``surface`` the 'Trigs' (with
+        meshOrder 2 each 6-node triangle split into 4, and 'Trigs6'); ``nodeSets`` one set per boundary name with
+        surface-area weights. ``materials``: {region: {'youngsModulus', 'poissonsRatio', 'density'}}. The
+        mesh for node queries and stress modes is :func:`floatframe.fem.ngsolve_mesh.mesh_from_ngsolve` (Tet10
+        for meshOrder 2). ``verbose`` and further keyword arguments are ignored.
+        """
+        from floatframe.fem.ngsolve_mesh import boundary_node_sets, mesh_from_ngsolve
+        from floatframe.optional import require
+
+        ngs = require("ngsolve", "FEMinterface.ImportMeshFromNGsolve", "ngsolve")
+        if meshOrder not in (1, 2):
+            raise ValueError("mesh order > 1 or mesh order < 2 not supported!")
+        if meshOrder == 2:
+            mesh.ngmesh.SecondOrder()
+        space = ngs.VectorH1(mesh, order=1) if meshOrder == 1 else ngs.NodalFESpace(mesh, order=2) ** 3
+        if materials is not None:
+            if density is not None or youngsModulus is not None or poissonsRatio is not None:
+                raise ValueError('ImportMeshFromNGsolve: if arg "materials" is defined, then density, youngsModulus '
+                                 'and poissonsRatio must be None')
+            missing = [region for region in mesh.GetMaterials() if region not in materials]
+            if missing:
+                raise ValueError(f'ImportMeshFromNGsolve: mesh contains material "{missing[0]}" which could not be '
+                                 f'found in arg materials')
+            density, youngsModulus, poissonsRatio = (
+                ngs.CoefficientFunction([materials[region][key] for region in mesh.GetMaterials()])
+                for key in ("density", "youngsModulus", "poissonsRatio"))
+        u, v = space.TrialFunction(), space.TestFunction()
+        mu = youngsModulus / 2 / (1 + poissonsRatio)
+        lam = youngsModulus * poissonsRatio / ((1 + poissonsRatio) * (1 - 2 * poissonsRatio))
+        strain_u, strain_v = ngs.Sym(ngs.Grad(u)), ngs.Sym(ngs.Grad(v))
+        stiffness_form, mass_form = ngs.BilinearForm(space), ngs.BilinearForm(space)
+        stiffness_form += ngs.InnerProduct(2 * mu * strain_u + lam * ngs.Trace(strain_u) * ngs.Id(3), strain_v) * ngs.dx
+        mass_form += density * u * v * ngs.dx
+        with ngs.TaskManager():
+            stiffness_form.Assemble()
+            mass_form.Assemble()
+        interleaved = self._interleaved
+        self._mass, self._stiffness = (interleaved(sp.csr_matrix(form.mat.CSR(), copy=True))
+                                       for form in (mass_form, stiffness_form))
+        ngmesh = mesh.ngmesh
+        positions = np.array(ngmesh.Coordinates(), dtype=float).reshape(-1, 3)
+        tetrahedra = ngmesh.Elements3D().NumPy()["nodes"][:, :4].astype(np.int64) - 1
+        surface = ngmesh.Elements2D().NumPy()["nodes"].astype(np.int64) - 1
+        self._mesh = mesh_from_ngsolve(mesh)
+        self.nodes = {"Position": positions[:self._mesh.n_nodes] if meshOrder == 1 else positions}
+        self.elements = [{"Name": "NGsolve", "Tet4": tetrahedra}]
+        if meshOrder == 1:
+            self.surface = [{"Name": "meshSurface", "Trigs": surface[:, :3]}]
+        else:
+            corners_and_mids = surface[:, [0, 1, 2, 5, 3, 4]]   # mid nodes of 0-1, 1-2, 2-0 (Netgen: 1-2, 2-0, 0-1)
+            a, b, c, ab, bc, ca = corners_and_mids.T
+            split = np.stack([np.column_stack(t) for t in ((a, ab, ca), (ab, b, bc), (ab, bc, ca), (ca, bc, c))], axis=1)
+            self.surface = [{"Name": "meshSurface", "Trigs": split.reshape(-1, 3), "Trigs6": corners_and_mids}]
+        if createBoundaryNodeSets:
+            self.nodeSets = [{"Name": name, "NodeNumbers": numbers,
+                              "NodeWeights": self.GetNodeWeightsFromSurfaceAreas(numbers), "type": "boundary"}
+                             for name, numbers in boundary_node_sets(mesh, boundaryNamesList).items()]
+        self.metaData["source"] = "NGsolve"
+        return [mass_form, stiffness_form, space]
+
+    @staticmethod
+    def _interleaved(matrix):
+        """A matrix in NGSolve's x0 x1 ... y0 ... z0 ... order, reordered to x0 y0 z0 x1 ..."""
+        n = matrix.shape[0]
+        order = np.arange(n).reshape(3, n // 3).T.ravel()   # new coordinate 3 j + c is old coordinate c N + j
+        return matrix[order][:, order].tocsr()
+
+    def GetNodeWeightsFromSurfaceAreas(self, nodeList, normalizeWeights=True) -> np.ndarray:
+        """Weights of the nodes in ``nodeList``: a third of the area of each surface triangle ('Trigs') whose three
+        nodes are all in the list, summed per node; normalized to sum 1 if ``normalizeWeights``."""
+        if len(self.surface) != 1 or "Trigs" not in self.surface[0]:
+            raise ValueError("GetNodeWeightsFromSurfaces: expected one surface triangle list in FEM, but received: "
+                             + str(len(self.surface)))
+        nodes = np.asarray(nodeList, dtype=np.int64)
+        positions = self.nodes["Position"]
+        local = -np.ones(len(positions), dtype=np.int64)
+        local[nodes] = np.arange(nodes.size)
+        triangles = np.asarray(self.surface[0]["Trigs"], dtype=np.int64)
+        triangles = triangles[np.all(local[triangles] >= 0, axis=1)]
+        corners = positions[triangles]
+        areas = 0.5 * np.linalg.norm(np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0]), axis=1)
+        weights = np.bincount(local[triangles].ravel(), weights=np.repeat(areas / 3, 3), minlength=nodes.size)
+        if weights.sum() == 0:
+            raise ValueError("GetNodeWeightsFromSurfaces: no according triangle surfaces found!")
+        return weights / weights.sum() if normalizeWeights else weights
+
     def ReadMassMatrixFromAbaqus(self, fileName, type="SparseRowColumnValue"):
         self._mass = self._read_matrix(fileName, type, "ReadMassMatrixFromAbaqus")
 
@@ -248,7 +342,10 @@ class FEMinterface:
         self.postProcessingModes = {"matrix": matrix, "outputVariableType": outputVariableType}
 
     def _element_mesh(self):
-        """The mesh of ``nodes`` and ``elements`` as they are now (also when set by hand)."""
+        """The imported mesh (an NGSolve mesh of meshOrder 2 as Tet10), or that of ``nodes`` and ``elements`` as
+        they were set by hand."""
+        if self._mesh is not None and len(self.nodes.get("Position", ())) == self._mesh.n_nodes:
+            return self._mesh
         connectivity = {}
         for item in self.elements:
             for kind, value in item.items():

@@ -1,21 +1,15 @@
-"""Optional dependencies of the pictures: a missing one is an error that names the extra to install."""
+"""The pictures' optional packages (the ``pictures`` extra: imageio, imageio-ffmpeg)."""
 from __future__ import annotations
 
-import importlib
+from floatframe.optional import MissingDependencyError
+from floatframe.optional import require as require_extra
 
 EXTRA = "pictures"
 
 
-class MissingDependencyError(ImportError):
-    """An optional package is not installed; the message says which extra installs it."""
+def require(module: str, purpose: str, package: str | None = None):
+    """Import ``module`` or raise MissingDependencyError naming ``package`` and the ``pictures`` extra."""
+    return require_extra(module, purpose, EXTRA, package)
 
 
-def require(module: str, purpose: str, package: str | None = None, extra: str = EXTRA):
-    """Import ``module`` or raise MissingDependencyError naming ``package`` (default: the module) and the extra."""
-    try:
-        return importlib.import_module(module)
-    except ImportError as error:
-        package = package or module
-        raise MissingDependencyError(
-            f"{purpose} needs the optional package '{package}', which is not installed; install floatframe's "
-            f"'{extra}' extra: pip install 'floatframe[{extra}]' (or pip install {package})") from error
+__all__ = ["EXTRA", "MissingDependencyError", "require"]
