@@ -3,7 +3,7 @@ floatframe's pictures (``floatframe animate``, ``floatframe plot``) one ``.npz``
 :func:`load_result`)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import casadi as ca
@@ -118,7 +118,8 @@ def save_result(path, assembled, body: FloatingFrameBody, cells: dict, result, m
     "local_positions" x_ref (N, 3) [m] body-fixed, of the reference configuration; "cells_<meshio
     type>" (E, n); "frame_position" (k, 3) [m], "frame_rotation" (k, 3, 3); "deformation" (k, N, 3) [m]
     body-fixed u_f; "displacement" (k, N, 3) [m] global; "modal_coordinates" (k, m) for a reduced body;
-    "stress" (k, N, 6) [Pa] local Voigt with ``material``; "sensor_<i>" (k, size) and "sensor_names";
+    "stress" (k, N, 6) [Pa] local Voigt with ``material``; "sensor_<i>" (k, size), "sensor_names" and
+    "sensor_variables" (their output variable types, e.g. "Displacement");
     "format", "version", "model". Returns the path written (".npz" appended if missing).
     """
     path = Path(path)
@@ -132,7 +133,9 @@ def save_result(path, assembled, body: FloatingFrameBody, cells: dict, result, m
               "reference_positions": reference, "local_positions": local, "frame_position": motion["FramePosition"],
               "frame_rotation": motion["FrameRotation"], "deformation": motion["Deformation"],
               "displacement": positions - reference[None],
-              "sensor_names": np.array([str(name) for name in result.sensor_names], dtype=str)}
+              "sensor_names": np.array([str(name) for name in result.sensor_names], dtype=str),
+              "sensor_variables": np.array([str(getattr(sensor, "output_variable_type", ""))
+                                            for sensor in assembled.system.sensors], dtype=str)}
     arrays.update({f"cells_{kind}": np.asarray(block, dtype=int) for kind, block in cells.items()})
     arrays.update({f"sensor_{i}": np.asarray(values) for i, values in enumerate(result.sensors)})
     if "ModalCoordinates" in motion:
@@ -161,6 +164,7 @@ class SavedResult:
     model: str = ""
     stress: np.ndarray | None = None
     modal_coordinates: np.ndarray | None = None
+    sensor_variables: list = field(default_factory=list)
 
     def positions(self, deformation_scale: float = 1.0) -> np.ndarray:
         """Global node positions (k, N, 3) [m] with the elastic deformation u_f magnified by the factor."""
@@ -200,4 +204,6 @@ def load_result(path) -> SavedResult:
                            sensors=[data[f"sensor_{i}"] for i in range(n_sensors)],
                            sensor_names=[str(name) for name in data["sensor_names"]], model=str(data["model"]),
                            stress=data["stress"] if "stress" in data.files else None,
-                           modal_coordinates=data["modal_coordinates"] if "modal_coordinates" in data.files else None)
+                           modal_coordinates=data["modal_coordinates"] if "modal_coordinates" in data.files else None,
+                           sensor_variables=[str(v) for v in data["sensor_variables"]]
+                           if "sensor_variables" in data.files else [])

@@ -123,15 +123,16 @@ def test_mode_grid_labels_are_the_computed_frequencies():
 
 
 def test_sensor_plot_draws_the_sensor_of_a_run_or_a_csv(saved_run, tmp_path):
-    t, values, title = read_sensor(saved_run.path, 0)
+    t, values, title, label = read_sensor(saved_run.path, 0)
     np.testing.assert_array_equal(values, saved_run.sensor(0))
-    assert title == "beam: sensor 0 'SensorSuperElement'"
-    figure = sensor_figure(t, values, title)
+    assert title == "beam: sensor 0 'SensorSuperElement'" and label == "Displacement [m]"
+    figure = sensor_figure(t, values, title, label)
+    assert figure.axes[0].get_ylabel() == "Displacement [m]"
     lines = figure.axes[0].get_lines()
     assert len(lines) == 3
     for component, line in enumerate(lines):
         np.testing.assert_array_equal(line.get_ydata(), values[:, component])
-    csv_t, csv_values, _ = read_sensor(saved_run.path.with_name("beam_sensor.csv"))
+    csv_t, csv_values, _, _ = read_sensor(saved_run.path.with_name("beam_sensor.csv"))
     np.testing.assert_allclose(csv_values, values, rtol=1e-15)
     np.testing.assert_allclose(csv_t, saved_run.t, rtol=1e-15)
     path = plot_sensor(saved_run.path, tmp_path / "sensor.png")

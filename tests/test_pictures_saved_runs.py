@@ -42,6 +42,7 @@ def test_saved_run_holds_the_simulated_mesh_motion_and_sensors(spinning_beam):
     assert np.abs(saved.deformation).max() > 1e-4                       # the spin deforms the beam
     for number in range(2):
         np.testing.assert_array_equal(saved.sensor(number), result.sensor(number))
+    assert saved.sensor_variables == ["Displacement", "Position"]
     np.testing.assert_array_equal(saved.cells["hexahedron"], spinning_beam["mesh"].elements["Hex8"])
 
 

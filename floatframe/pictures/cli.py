@@ -137,4 +137,11 @@ COMMANDS = {"animate": animate_main, "modes": modes_main, "plot": plot_main}
 
 def pictures_main(command: str, argv) -> int:
     """Run the pictures subcommand ``command`` (animate, modes or plot) with its arguments ``argv``."""
-    return COMMANDS[command](list(argv))
+    from floatframe.cli import RUN_MODELS
+
+    argv = list(argv)
+    model = next((item for item in argv if not item.startswith("-")), None)
+    if command in ("animate", "plot") and model in RUN_MODELS and not Path(model).exists():
+        raise SystemExit(f"floatframe {command}: '{model}' is a model, not a saved run; run and save it first: "
+                         f"floatframe run {model} --save output/run.npz, then floatframe {command} output/run.npz")
+    return COMMANDS[command](argv)

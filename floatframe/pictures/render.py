@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 from matplotlib import colormaps
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.cm import ScalarMappable
 from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
 from mpl_toolkits.mplot3d.art3d import Poly3DCollection
@@ -19,6 +20,10 @@ from .dependencies import require
 COLORINGS = {"deformation": "elastic displacement |u_f| [m]", "displacement": "global displacement |u| [m]",
              "von-mises": "von Mises stress [Pa]"}
 VIDEO_SUFFIXES = (".gif", ".mp4")
+UNITS = {"Position": "m", "Displacement": "m", "DisplacementLocal": "m", "Velocity": "m/s", "VelocityLocal": "m/s",
+         "Acceleration": "m/s^2", "AccelerationLocal": "m/s^2", "AngularVelocity": "rad/s",
+         "AngularVelocityLocal": "rad/s", "Rotation": "rad", "Force": "N", "Torque": "N m", "Coordinates": "",
+         "Coordinates_t": "", "StressLocal": "Pa", "StrainLocal": "-"}
 FRAME_SIZE, FRAME_DPI = (8.0, 6.0), 80     # 640 x 480 pixels, multiples of 16 as H.264 wants
 COLORMAP = "viridis"
 DEFORMATION_FRACTION = 0.05   # automatic scale: largest drawn deformation = this fraction of the body's size
@@ -90,8 +95,6 @@ def frame_figure(label: str, norm, view=(20.0, -60.0)):
     FigureCanvasAgg(figure)
     axes = figure.add_subplot(projection="3d")
     axes.view_init(elev=view[0], azim=view[1])
-    from matplotlib.cm import ScalarMappable
-
     figure.colorbar(ScalarMappable(norm=norm, cmap=colormaps[COLORMAP]), ax=axes, shrink=0.7, label=label)
     return figure, axes
 
@@ -203,8 +206,9 @@ def sensor_figure(t, values, title: str, ylabel: str = "value") -> Figure:
 
 
 def read_sensor(source, number: int = 0):
-    """(t (k,), values (k, size), title) of sensor ``number`` of a saved run (.npz), or of a sensor CSV
-    (``SimulationResult.write_csv``: time first; ``number`` is then ignored)."""
+    """(t (k,), values (k, size), title, axis label) of sensor ``number`` of a saved run (.npz), or of a sensor
+    CSV (``SimulationResult.write_csv``: time first; ``number`` is then ignored). The label is the sensor's
+    output variable with its unit, e.g. "Displacement [m]", where the run knows it."""
     source = Path(source)
     if source.suffix.lower() == ".csv":
         with source.open(newline="") as stream:
@@ -212,19 +216,22 @@ def read_sensor(source, number: int = 0):
         if len(rows) < 2 or not rows[0] or rows[0][0] != "t":
             raise ValueError(f"{source}: not a sensor CSV (a header 't,value0,...' and one row a time)")
         data = np.array(rows[1:], dtype=float)
-        return data[:, 0], data[:, 1:], source.stem
+        return data[:, 0], data[:, 1:], source.stem, "value"
     from floatframe.export import load_result
 
     saved = load_result(source)
     values = saved.sensor(number)
     name = saved.sensor_names[number] if number < len(saved.sensor_names) and saved.sensor_names[number] else ""
-    return saved.t, values, f"{saved.model or source.stem}: sensor {number}" + (f" '{name}'" if name else "")
+    variable = saved.sensor_variables[number] if number < len(saved.sensor_variables) else ""
+    unit = UNITS.get(variable, "")
+    label = (f"{variable} [{unit}]" if unit else variable) or "value"
+    return saved.t, values, f"{saved.model or source.stem}: sensor {number}" + (f" '{name}'" if name else ""), label
 
 
 def plot_sensor(source, path, number: int = 0) -> Path:
     """Write the time series of sensor ``number`` of a saved run (or a sensor CSV) as a PNG; returns the path."""
-    t, values, title = read_sensor(source, number)
+    t, values, title, label = read_sensor(source, number)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    sensor_figure(t, values, title).savefig(path)
+    sensor_figure(t, values, title, label).savefig(path)
     return path
