@@ -166,10 +166,12 @@ class SavedResult:
     modal_coordinates: np.ndarray | None = None
     sensor_variables: list = field(default_factory=list)
 
-    def positions(self, deformation_scale: float = 1.0) -> np.ndarray:
-        """Global node positions (k, N, 3) [m] with the elastic deformation u_f magnified by the factor."""
-        local = self.local_positions[None] + deformation_scale * self.deformation
-        return self.frame_position[:, None, :] + np.einsum("kij,knj->kni", self.frame_rotation, local)
+    def positions(self, deformation_scale: float = 1.0, steps=None) -> np.ndarray:
+        """Global node positions (k, N, 3) [m] with the elastic deformation u_f magnified by the factor, at all
+        stored steps or at the step numbers ``steps``."""
+        steps = slice(None) if steps is None else np.asarray(steps, dtype=int)
+        local = self.local_positions[None] + deformation_scale * self.deformation[steps]
+        return self.frame_position[steps][:, None, :] + np.einsum("kij,knj->kni", self.frame_rotation[steps], local)
 
     def sensor(self, number: int) -> np.ndarray:
         """Values (k, size) of sensor ``number``; a ValueError names the sensors there are."""

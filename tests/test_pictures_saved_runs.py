@@ -52,6 +52,7 @@ def test_the_deformation_scale_magnifies_only_the_elastic_part(spinning_beam):
     frame = saved.frame_rotation[step]
     expected = saved.positions()[step] + (scale - 1.0) * saved.deformation[step] @ frame.T
     np.testing.assert_allclose(saved.positions(scale)[step], expected, atol=1e-13)
+    np.testing.assert_array_equal(saved.positions(scale, [0, step]), saved.positions(scale)[[0, step]])
     np.testing.assert_allclose(frame @ frame.T, np.eye(3), atol=1e-12)
 
 

@@ -123,7 +123,7 @@ def animate(saved, path, deformation_scale: float | None = None, coloring: str =
     scale = auto_deformation_scale(saved.local_positions, saved.deformation) if deformation_scale is None \
         else float(deformation_scale)
     steps = np.unique(np.linspace(0, len(saved.t) - 1, min(len(saved.t), max_frames)).round().astype(int))
-    positions = saved.positions(scale)[steps]
+    positions = saved.positions(scale, steps)
     values = node_values(saved, coloring)[steps]
     norm = Normalize(0.0, float(values.max()) if values.max() > 0 else 1.0)
     triangles = surface_of(saved.local_positions, saved.cells)
