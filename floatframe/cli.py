@@ -195,6 +195,13 @@ def run_mechanism(arguments) -> int:
     figure.savefig(plot, dpi=120)
     csv = result.write_csv(output / f"{stem}_tip.csv", model.tip_sensor)
     print(f"wrote {plot} and {csv}")
+    if arguments.save:
+        from floatframe.export import save_result
+        from floatframe.models.flexible_link import FlexibleLink
+        link = next(part for part in vars(model).values() if isinstance(part, FlexibleLink))
+        saved = save_result(arguments.save, assembled, link.body, link.cells, result, link.stress_material,
+                            arguments.model)
+        print(f"wrote {saved}: the flexible link (picture it: floatframe animate {saved})")
     return 0
 
 
@@ -214,7 +221,8 @@ def main(argv=None) -> int:
     run.add_argument("--paraview", action="store_true", help="also write the mesh motion (and rotor-disc's stress) as a "
                                                             "VTU/PVD series")
     run.add_argument("--save", default=None, metavar="RUN.npz",
-                     help="rotor-disc: also save the run for 'floatframe animate' and 'floatframe plot'")
+                     help="also save the run (rotor-disc: the rotor; mechanisms: the flexible link) for "
+                          "'floatframe animate' and 'floatframe plot'")
     run.add_argument("--modes", type=positive_int, default=None,
                      help="rotor-disc: reduce the rotor to N free-free eigenmodes (ObjectFFRFReducedOrder); "
                           "mechanisms: N fixed-interface modes of the flexible link (default 4)")
@@ -245,8 +253,6 @@ def main(argv=None) -> int:
         return pictures_main(argv[0], argv[1:])
     arguments = parser.parse_args(argv)
     if arguments.model in MECHANISMS:
-        if arguments.save:
-            raise SystemExit("floatframe run: --save is for rotor-disc and rotor-disc-constrained")
         arguments.steps = getattr(arguments, "steps", 1000)
         return run_mechanism(arguments)
     if arguments.full or arguments.stiffness_scale != 1.0:
