@@ -129,7 +129,8 @@ def run_rotor_disc(arguments) -> int:
         print(f"wrote {collection} (open it in ParaView)")
     if arguments.save:
         from floatframe.export import save_result
-        saved = save_result(arguments.save, assembled, model.body, model.cells, result, STRESS_MATERIAL, arguments.model)
+        saved = save_result(arguments.save, assembled, model.body, model.cells, result, STRESS_MATERIAL,
+                            arguments.model)
         print(f"wrote {saved} (picture it: floatframe animate {saved}; floatframe plot {saved})")
     return 0
 
@@ -218,8 +219,8 @@ def main(argv=None) -> int:
                           "for the mechanisms)")
     run.add_argument("--refinement", type=positive_int, default=1, help="mesh refinement factor")
     run.add_argument("--output", default="output", help="folder for the plot and the sensor CSV")
-    run.add_argument("--paraview", action="store_true", help="also write the mesh motion (and rotor-disc's stress) as a "
-                                                            "VTU/PVD series")
+    run.add_argument("--paraview", action="store_true",
+                     help="also write the mesh motion (and rotor-disc's stress) as a VTU/PVD series")
     run.add_argument("--save", default=None, metavar="RUN.npz",
                      help="also save the run (rotor-disc: the rotor; mechanisms: the flexible link) for "
                           "'floatframe animate' and 'floatframe plot'")

@@ -122,6 +122,8 @@ def save_result(path, assembled, body: FloatingFrameBody, cells: dict, result, m
     "sensor_variables" (their output variable types, e.g. "Displacement");
     "format", "version", "model". Returns the path written (".npz" appended if missing).
     """
+    if not cells:
+        raise ValueError("save_result: the body's mesh cells are needed ({meshio cell type: (E, n)}), to draw it")
     path = Path(path)
     path = path if path.suffix == ".npz" else path.with_name(path.name + ".npz")
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -110,7 +110,8 @@ def test_wrong_arguments_are_usage_errors(capsys, argv, message):
 def test_wrong_files_and_sensors_say_what_to_do(rotor_run, tmp_path):
     with pytest.raises(SystemExit, match="floatframe animate: .*missing.npz: no such file .*--save"):
         main(["animate", str(tmp_path / "missing.npz")])
-    with pytest.raises(SystemExit, match="floatframe plot: .*no sensor 3; the run has 1 sensors: 0 'SensorSuperElement'"):
+    with pytest.raises(SystemExit,
+                       match="floatframe plot: .*no sensor 3; the run has 1 sensors: 0 'SensorSuperElement'"):
         main(["plot", str(rotor_run), "--sensor", "3"])
     with pytest.raises(SystemExit, match="'rotor-disc' is a model, not a saved run; run and save it first: "
                                          "floatframe run rotor-disc --save output/run.npz, then floatframe animate"):

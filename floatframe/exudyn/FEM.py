@@ -159,7 +159,8 @@ class FEMinterface:
         else:
             corners_and_mids = surface[:, [0, 1, 2, 5, 3, 4]]   # mid nodes of 0-1, 1-2, 2-0 (Netgen: 1-2, 2-0, 0-1)
             a, b, c, ab, bc, ca = corners_and_mids.T
-            split = np.stack([np.column_stack(t) for t in ((a, ab, ca), (ab, b, bc), (ab, bc, ca), (ca, bc, c))], axis=1)
+            quarters = ((a, ab, ca), (ab, b, bc), (ab, bc, ca), (ca, bc, c))
+            split = np.stack([np.column_stack(quarter) for quarter in quarters], axis=1)
             self.surface = [{"Name": "meshSurface", "Trigs": split.reshape(-1, 3), "Trigs6": corners_and_mids}]
         if createBoundaryNodeSets:
             self.nodeSets = [{"Name": name, "NodeNumbers": numbers,

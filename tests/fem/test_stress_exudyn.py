@@ -41,7 +41,8 @@ def test_post_processing_modes_equal_exudyns(tet_block, variable):
         results.append(fem.postProcessingModes)
     reference, ours = results
     assert ours["matrix"].shape == reference["matrix"].shape == (mesh.n_nodes, 30)
-    np.testing.assert_allclose(ours["matrix"], reference["matrix"], rtol=0, atol=1e-10 * np.abs(reference["matrix"]).max())
+    np.testing.assert_allclose(ours["matrix"], reference["matrix"], rtol=0,
+                               atol=1e-10 * np.abs(reference["matrix"]).max())
     assert str(ours["outputVariableType"]) == str(reference["outputVariableType"]) == f"OutputVariableType.{variable}"
 
 
