@@ -41,9 +41,10 @@ def saved_run(tmp_path_factory):
 
 
 def test_gif_has_one_frame_per_drawn_step(saved_run, tmp_path):
-    info = animate(saved_run, tmp_path / "beam.gif", max_frames=5)
+    info = animate(saved_run, tmp_path / "beam.gif", max_frames=5, fps=10.0)
     frames = iio.imread(tmp_path / "beam.gif", index=None)
     assert frames.shape == (5, 480, 640, 3) and info["frames"] == 5
+    assert iio.immeta(tmp_path / "beam.gif")["duration"] == 100            # ms a frame at 10 frames per second
     np.testing.assert_array_equal(info["steps"], [0, 2, 5, 8, 10])   # first and last stored steps included
     assert frames[0].std() > 10 and np.abs(frames[-1].astype(int) - frames[0]).max() > 50   # drawn, and moving
 
@@ -53,6 +54,8 @@ def test_mp4_has_one_frame_per_stored_step(saved_run, tmp_path):
     info = animate(saved_run, tmp_path / "beam.mp4", coloring="von-mises", deformation_scale=10.0)
     frames = iio.imread(tmp_path / "beam.mp4", index=None)
     assert frames.shape[0] == info["frames"] == len(saved_run.t) == 11
+    metadata = iio.immeta(tmp_path / "beam.mp4")
+    assert metadata["codec"] == "h264" and metadata["fps"] == 20.0 and metadata["size"] == (640, 480)
     assert info["scale"] == 10.0
     assert info["range"] == (0.0, pytest.approx(node_values(saved_run, "von-mises").max(), rel=1e-12))
 
