@@ -586,6 +586,7 @@ class ObjectFFRFreducedOrderInterface:
             femInterface.GetMassMatrix(sparse=True), femInterface.GetStiffnessMatrix(sparse=True),
             femInterface.modeBasis["matrix"], positions, what="ObjectFFRFreducedOrderInterface")
         self.modeBasis = invariants.mode_basis
+        self.postProcessingModes = dict(femInterface.postProcessingModes)
         self.trigList = (femInterface.GetSurfaceTriangles().tolist()
                          if femInterface._mesh is not None and femInterface._mesh.elements else [])
         self.massMatrixReduced = _round_small_entries(invariants.mass_reduced, roundMassMatrix)
@@ -638,6 +639,10 @@ class ObjectFFRFreducedOrderInterface:
                                      + stiffnessProportionalDamping * self.stiffnessMatrixReduced)
         damped = bool(massProportionalDamping or stiffnessProportionalDamping)
         user_functions = not (UFmassMatrix == 0 or UFforce == 0)
+        output_modes = {}
+        if "matrix" in self.postProcessingModes:   # as Exudyn: the stress or strain modes become mesh-node outputs
+            output_modes = dict(outputVariableModeBasis=np.asarray(self.postProcessingModes["matrix"], dtype=float),
+                                outputVariableTypeModeBasis=self.postProcessingModes["outputVariableType"])
         self.oFFRFreducedOrder = mbs.AddObject(items.ObjectFFRFreducedOrder(
             name=name, nodeNumbers=[self.nRigidBody, self.nGenericODE2],
             massMatrixReduced=MatrixContainer(self.massMatrixReduced),
@@ -645,7 +650,7 @@ class ObjectFFRFreducedOrderInterface:
             dampingMatrixReduced=MatrixContainer(self.dampingMatrixReduced) if damped else [],
             modeBasis=self.modeBasis, referencePositions=self.xRef, mass=self.totalMass, inertia=self.inertiaLocal,
             centerOfMass=self.chiU, forceUserFunction=UFforce, massMatrixUserFunction=UFmassMatrix,
-            computeFFRFterms=not user_functions,
+            computeFFRFterms=not user_functions, **output_modes,
             **{name_: getattr(self, name_) for name_ in items.REDUCED_ORDER_MATRICES},
             visualization=dict(show=True, color=list(color), triangleMesh=np.asarray(self.trigList), showNodes=True)))
         if np.any(np.asarray(gravity, dtype=float) != 0) and not user_functions:   # else UFforce... adds it

@@ -23,6 +23,7 @@ import warnings
 import numpy as np
 
 import floatframe.components as fc
+from floatframe.components.ffrf_reduced import MODE_OUTPUTS
 from floatframe.exudyn._names import ExudynLayerError, unknown
 from floatframe.exudyn._translate import (check_unset, fe_matrix, is_unset, label,
                                           live_parameter_name, live_value, load_value, sensor_output, unsupported)
@@ -315,11 +316,16 @@ REDUCED_ORDER_MATRICES = dict(mPsiTildePsi="psi_tilde_psi", mPsiTildePsiTilde="p
     **{name: [] for name in REDUCED_ORDER_MATRICES}), short="CMSobject",
     deprecated=dict(physicsMass="mass", physicsInertia="inertia", physicsCenterOfMass="centerOfMass"),
     ignored=("centerOfMassTilde", "physicsCenterOfMassTilde", "tempUserFunctionForce"),
-    outputs=dict(object=FFRF_OUTPUTS, body=FFRF_OUTPUTS, superElement=fc.ObjectFFRFReducedOrder.mesh_outputs))
+    outputs=dict(object=FFRF_OUTPUTS, body=FFRF_OUTPUTS,
+                 superElement=fc.ObjectFFRFReducedOrder.mesh_outputs + MODE_OUTPUTS))
 def ObjectFFRFreducedOrder(item, number, mbs):
+    output_modes, output_type = None, None
     if np.size(item.outputVariableModeBasis):
-        raise unsupported(item, number, "outputVariableModeBasis", "is not supported: stress and strain modes "
-                          "are not translated")
+        output_type = str(item.outputVariableTypeModeBasis).split(".")[-1]
+        if output_type not in MODE_OUTPUTS:
+            raise unsupported(item, number, "outputVariableTypeModeBasis", f"must be one of {MODE_OUTPUTS} with "
+                              f"outputVariableModeBasis, got {item.outputVariableTypeModeBasis!r}")
+        output_modes = np.asarray(item.outputVariableModeBasis, dtype=float)
     force = None if is_unset(item.forceUserFunction) else item.forceUserFunction
     mass = None if is_unset(item.massMatrixUserFunction) else item.massMatrixUserFunction
     what = f"ObjectFFRFreducedOrder {number}" + (f" '{item.name}'" if item.name else "")
@@ -336,6 +342,7 @@ def ObjectFFRFreducedOrder(item, number, mbs):
         **{field: getattr(item, name) for name, field in REDUCED_ORDER_MATRICES.items()})
     return fc.ObjectFFRFReducedOrder(item.nodeNumbers, invariants, force_user_function=force,
                                      mass_matrix_user_function=mass, compute_ffrf_terms=item.computeFFRFterms,
+                                     output_variable_modes=output_modes, output_variable_type=output_type,
                                      name=item.name)
 
 
