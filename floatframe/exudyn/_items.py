@@ -91,6 +91,17 @@ class Item:
                               type(self).__name__)
         self.values = values
 
+    def available_outputs(self, access: str) -> tuple:
+        """The output variables of this item through ``access``: those of its kind (``outputs``), and at mesh
+        nodes the type of its output-variable modes where it has them (ObjectFFRFreducedOrder's
+        outputVariableModeBasis with StressLocal or StrainLocal)."""
+        available = tuple(self.outputs.get(access, ()))
+        values = self.__dict__.get("values", {})
+        if access == "superElement" and np.size(values.get("outputVariableModeBasis", [])):
+            mode_output = str(values.get("outputVariableTypeModeBasis")).split(".")[-1]
+            available += (mode_output,) if mode_output in MODE_OUTPUTS else ()
+        return available
+
     @classmethod
     def current_name(cls, name: str, stacklevel: int = 1) -> str:
         """The current name of a parameter (a deprecated spelling warns)."""
@@ -316,8 +327,7 @@ REDUCED_ORDER_MATRICES = dict(mPsiTildePsi="psi_tilde_psi", mPsiTildePsiTilde="p
     **{name: [] for name in REDUCED_ORDER_MATRICES}), short="CMSobject",
     deprecated=dict(physicsMass="mass", physicsInertia="inertia", physicsCenterOfMass="centerOfMass"),
     ignored=("centerOfMassTilde", "physicsCenterOfMassTilde", "tempUserFunctionForce"),
-    outputs=dict(object=FFRF_OUTPUTS, body=FFRF_OUTPUTS,
-                 superElement=fc.ObjectFFRFReducedOrder.mesh_outputs + MODE_OUTPUTS))
+    outputs=dict(object=FFRF_OUTPUTS, body=FFRF_OUTPUTS, superElement=fc.ObjectFFRFReducedOrder.mesh_outputs))
 def ObjectFFRFreducedOrder(item, number, mbs):
     output_modes, output_type = None, None
     if np.size(item.outputVariableModeBasis):

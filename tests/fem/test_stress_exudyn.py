@@ -103,7 +103,9 @@ def spinning_block(exu, ii, fem_module, ngsolve_mesh, basis):
     settings.timeIntegration.newton.relativeTolerance = 1e-12
     settings.timeIntegration.newton.absoluteTolerance = 1e-14
     exu.SolveDynamic(mbs, settings)
-    return [mbs.GetSensorStoredData(sensor) for sensor in sensors]
+    final = mbs.GetObjectOutputSuperElement(body["oFFRFreducedOrder"], exu.OutputVariableType.StressLocal,
+                                            meshNodeNumber=fem.GetNodeAtPoint([0, 0, 0]))
+    return [mbs.GetSensorStoredData(sensor) for sensor in sensors] + [np.atleast_2d(np.r_[0.0, final])]
 
 
 @pytest.mark.exudyn
@@ -128,8 +130,9 @@ def test_stress_sensors_of_a_reduced_body_with_stress_modes_are_exudyns():
     basis = fem.modeBasis["matrix"]
     reference = spinning_block(exu, exudyn_items, exudyn_fem, ngsolve.Mesh(netgen_mesh.Copy()), basis)
     ours = spinning_block(ffexu, ffitems, layer_fem, ngsolve.Mesh(netgen_mesh.Copy()), basis)
+    np.testing.assert_array_equal(ours[2][0, 1:], ours[0][-1, 1:])     # GetObjectOutputSuperElement: the last state
     for theirs, mine in zip(reference, ours):
-        assert mine.shape == theirs.shape == (41, 7)
+        assert mine.shape == theirs.shape and mine.shape[1] == 7
         scale = np.abs(theirs[:, 1:]).max()
         assert scale > 1e3                                   # the spin stresses the block
         np.testing.assert_allclose(mine[:, 1:], theirs[:, 1:], atol=1e-8 * scale, rtol=0)
@@ -146,6 +149,16 @@ def test_stress_output_without_stress_modes_is_an_error():
     system.add(ff.SensorSuperElement(body, 0, "StressLocal"))
     with pytest.raises(ModelError, match="mesh nodes have no output variable 'StressLocal'"):
         system.assemble()
+    import floatframe.exudyn as ffexu
+    from floatframe.exudyn import itemInterface as ffitems
+
+    mbs = ffexu.SystemContainer().AddSystem()
+    cms = layer_fem.ObjectFFRFreducedOrderInterface(interface_with_matrices(mesh, mass, stiffness))
+    added = cms.AddObjectFFRFreducedOrder(mbs)
+    mbs.AddSensor(ffitems.SensorSuperElement(bodyNumber=added["oFFRFreducedOrder"], meshNodeNumber=0,
+                                             outputVariableType=ffexu.OutputVariableType.StressLocal))
+    with pytest.raises(layer_fem.ExudynLayerError, match="unknown output variable 'StressLocal'"):
+        mbs.Assemble()
     with pytest.raises(ModelError, match=r"output_variable_modes must be \(n_mesh_nodes, 6 n_modes\) = \(16, 18\)"):
         ff.add_reduced_ffrf_body(ff.System(), mesh.nodes, mass, stiffness, eigenmodes(mass, stiffness, 3),
                                  output_variable_modes=np.zeros((16, 6)), output_variable_type="StressLocal")
@@ -173,3 +186,13 @@ def nodal_stresses_of(mesh, displacement_columns):
     from floatframe.fem.stress import nodal_stresses
 
     return nodal_stresses(mesh, displacement_columns.T, E * 1e-3, NU)
+
+
+def interface_with_matrices(mesh, mass, stiffness):
+    """A layer FEMinterface of ``mesh`` with its matrices and 3 eigenmodes, without post-processing modes."""
+    fem = layer_fem.FEMinterface()
+    fem._mesh, fem._mass, fem._stiffness = mesh, mass, stiffness
+    fem.nodes = {"Position": mesh.nodes}
+    fem.elements = [{"Name": "block", **mesh.elements}]
+    fem.ComputeEigenmodes(3, excludeRigidBodyModes=6, useSparseSolver=False)
+    return fem
