@@ -1,4 +1,5 @@
-"""Command line: ``floatframe run MODEL``, ``floatframe compare MODEL --solvers ...``, ``floatframe ocp slew|arm``.
+"""Command line: ``floatframe run MODEL``, ``floatframe compare MODEL --solvers ...``, ``floatframe ocp slew|arm``;
+pictures: ``floatframe animate RUN.npz``, ``floatframe modes MODEL``, ``floatframe plot RUN.npz`` (floatframe.pictures).
 
 Model names are hyphenated and the same in every command: ``rotor-disc`` (Tisserand frame),
 ``rotor-disc-constrained`` (mesh-coordinate constraints) and ``pendulum`` (``compare`` only). An
@@ -77,7 +78,7 @@ def run_rotor_disc(arguments) -> int:
     import matplotlib.pyplot as plt
     import numpy as np
 
-    from floatframe.models.rotor_disc import build_rotor_disc
+    from floatframe.models.rotor_disc import STRESS_MATERIAL, build_rotor_disc
     from floatframe.solvers import GeneralizedAlpha
 
     setup = "constrained" if arguments.model == "rotor-disc-constrained" else "tisserand"
@@ -123,8 +124,14 @@ def run_rotor_disc(arguments) -> int:
     print(f"wrote {plot} and {csv}")
     if arguments.paraview:
         from floatframe.export import write_paraview
-        collection = write_paraview(output / f"rotor_disc_{setup}", assembled, model.body, model.cells, result)
+        collection = write_paraview(output / f"rotor_disc_{setup}", assembled, model.body, model.cells, result,
+                                    material=STRESS_MATERIAL)
         print(f"wrote {collection} (open it in ParaView)")
+    if arguments.save:
+        from floatframe.export import save_result
+        saved = save_result(arguments.save, assembled, model.body, model.cells, result, STRESS_MATERIAL,
+                            arguments.model)
+        print(f"wrote {saved} (picture it: floatframe animate {saved}; floatframe plot {saved})")
     return 0
 
 
@@ -189,13 +196,21 @@ def run_mechanism(arguments) -> int:
     figure.savefig(plot, dpi=120)
     csv = result.write_csv(output / f"{stem}_tip.csv", model.tip_sensor)
     print(f"wrote {plot} and {csv}")
+    if arguments.save:
+        from floatframe.export import save_result
+        from floatframe.models.flexible_link import FlexibleLink
+        link = next(part for part in vars(model).values() if isinstance(part, FlexibleLink))
+        saved = save_result(arguments.save, assembled, link.body, link.cells, result, link.stress_material,
+                            arguments.model)
+        print(f"wrote {saved}: the flexible link (picture it: floatframe animate {saved})")
     return 0
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="floatframe", description="Flexible multibody dynamics (FFRF) on CasADi.",
                                      formatter_class=HELP_FORMAT)
-    commands = parser.add_subparsers(dest="command", required=True, metavar="{run,compare,ocp,study}")
+    commands = parser.add_subparsers(dest="command", required=True,
+                                     metavar="{run,compare,ocp,study,animate,modes,plot}")
     run = commands.add_parser("run", help="run a built-in model", formatter_class=HELP_FORMAT,
                               description="Models: " + "; ".join(f"{k}: {MODELS[k]}" for k in RUN_MODELS))
     run.add_argument("model", type=one_of(RUN_MODELS, "model"), help=f"one of {', '.join(RUN_MODELS)}")
@@ -204,7 +219,11 @@ def main(argv=None) -> int:
                           "for the mechanisms)")
     run.add_argument("--refinement", type=positive_int, default=1, help="mesh refinement factor")
     run.add_argument("--output", default="output", help="folder for the plot and the sensor CSV")
-    run.add_argument("--paraview", action="store_true", help="also write the mesh motion as a VTU/PVD series")
+    run.add_argument("--paraview", action="store_true",
+                     help="also write the mesh motion (and rotor-disc's stress) as a VTU/PVD series")
+    run.add_argument("--save", default=None, metavar="RUN.npz",
+                     help="also save the run (rotor-disc: the rotor; mechanisms: the flexible link) for "
+                          "'floatframe animate' and 'floatframe plot'")
     run.add_argument("--modes", type=positive_int, default=None,
                      help="rotor-disc: reduce the rotor to N free-free eigenmodes (ObjectFFRFReducedOrder); "
                           "mechanisms: N fixed-interface modes of the flexible link (default 4)")
@@ -217,6 +236,9 @@ def main(argv=None) -> int:
     commands.add_parser("compare", help="compare DAE solvers on a model: error against cost (see compare --help)")
     commands.add_parser("ocp", help="optimal control with flexible bodies: 'ocp slew', 'ocp arm' (see ocp --help)")
     commands.add_parser("study", help="a parameter study on dask.distributed (see study --help)")
+    commands.add_parser("animate", help="GIF or MP4 of a saved run's deformed body (see animate --help)")
+    commands.add_parser("modes", help="PNG grid of a model's first eigenmodes (see modes --help)")
+    commands.add_parser("plot", help="PNG time series of a saved run's sensor (see plot --help)")
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "compare":  # these subcommands parse their own options
         from floatframe.compare import compare_main
@@ -227,6 +249,9 @@ def main(argv=None) -> int:
     if argv and argv[0] == "study":
         from floatframe.study import study_main
         return study_main(argv[1:])
+    if argv and argv[0] in ("animate", "modes", "plot"):
+        from floatframe.pictures.cli import pictures_main
+        return pictures_main(argv[0], argv[1:])
     arguments = parser.parse_args(argv)
     if arguments.model in MECHANISMS:
         arguments.steps = getattr(arguments, "steps", 1000)

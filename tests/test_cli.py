@@ -43,7 +43,7 @@ def usage_error(capsys, argv) -> str:
     (["ocp", "arm", "--modes", "-1"], "argument --modes: must be a positive integer, got -1"),
     (["ocp", "swing"], "argument example: invalid choice: 'swing'"),
     (["ocp"], "the following arguments are required: example"),
-    ([], "the following arguments are required: {run,compare,ocp,study}"),
+    ([], "the following arguments are required: {run,compare,ocp,study,animate,modes,plot}"),
     (["study", "pendulum", "--param", "length=1,x"], "argument --param: 'length=1,x': values must be numbers"),
     (["study", "pendulum", "--param", "size=1,2"], "run_study: pendulum_period has no parameter 'size'"),
     (["study", "pendulum", "--samples", "4"], "study: --samples needs --dist"),

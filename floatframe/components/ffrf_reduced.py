@@ -49,6 +49,8 @@ RIGID_TOLERANCE = 1e-8       # the same for the rigid-body inertia that the mode
 SCALAR_PRODUCTS_LIMIT = 16   # modal_products="auto": up to this many modes the products are SX scalars
                              # (docs/performance.md: build time and step time of both forms)
 
+MODE_OUTPUTS = ("StressLocal", "StrainLocal")   # mesh-node outputs of output-variable (post-processing) modes
+
 
 def skew_columns(vectors: np.ndarray) -> np.ndarray:
     """Psi~: for each column psi_j of ``vectors`` (n_f, n_m) the stacked skew matrices of its nodal 3-vectors,
@@ -278,6 +280,12 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
         stays open. "matrix": the terms in the modes are one MX Function of matrix products with its
         hand-derived exact Jacobian (:meth:`frame_terms`), O(n_m) SX nodes around it; the system is then an MX
         graph, solved on the sparse path. "auto": "scalar" up to SCALAR_PRODUCTS_LIMIT modes.
+    output_variable_modes : (n_mesh_nodes, 6 n_m) array_like or None, default None
+        Post-processing modes S, column 6 j + c the component c of mode j
+        (:func:`floatframe.fem.stress.post_processing_modes`; Exudyn's outputVariableModeBasis): the mesh-node
+        output ``output_variable_type`` is then S_i zeta (6,), Voigt xx, yy, zz, yz, xz, xy in the body frame.
+    output_variable_type : {"StressLocal", "StrainLocal"} or None, default None
+        What ``output_variable_modes`` give: stress [Pa] or strain [-]; required with them.
 
     n_c = 7 + n_m. Mesh-node outputs and markers use the 3 rows of Psi of their nodes only.
     """
@@ -285,7 +293,8 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
     type_name = "ObjectFFRFReducedOrder"
 
     def __init__(self, node_numbers, invariants: ReducedOrderInvariants, force_user_function=None,
-                 mass_matrix_user_function=None, compute_ffrf_terms=True, modal_products="auto", mass_matrix_jacobian="value", name=""):
+                 mass_matrix_user_function=None, compute_ffrf_terms=True, modal_products="auto",
+                 output_variable_modes=None, output_variable_type=None, mass_matrix_jacobian="value", name=""):
         super().__init__(force_user_function, mass_matrix_user_function, mass_matrix_jacobian, name)
         self.node_numbers = list(node_numbers)
         if len(self.node_numbers) != 2:
@@ -307,6 +316,17 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
         self.matrix_form = modal_products == "matrix" or (modal_products == "auto"
                                                            and self.n_modes > SCALAR_PRODUCTS_LIMIT)
         self.compute_ffrf_terms = bool(compute_ffrf_terms)
+        self.output_variable_modes, self.output_variable_type = None, None
+        if output_variable_modes is not None and np.size(output_variable_modes):
+            modes = np.asarray(output_variable_modes, dtype=float)
+            if modes.shape != (self.n_mesh_nodes, 6 * self.n_modes):
+                raise self.error(f"output_variable_modes must be (n_mesh_nodes, 6 n_modes) = ({self.n_mesh_nodes}, "
+                                 f"{6 * self.n_modes}), got {modes.shape}")
+            if output_variable_type not in MODE_OUTPUTS:
+                raise self.error(f"output_variable_type must be one of {MODE_OUTPUTS} with output_variable_modes, "
+                                 f"got {output_variable_type!r}")
+            self.output_variable_modes, self.output_variable_type = modes, output_variable_type
+            self.mesh_outputs = FloatingFrameBody.mesh_outputs + (output_variable_type,)
         self._ffrf_function = None   # made on first use (ffrf_function)
         self._frame_terms = None     # the ExactFunction of the matrix form, made on first use (frame_terms)
 
@@ -335,6 +355,17 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
     def local_displacements(self, ctx, which: str = "q"):
         """Psi zeta (or its rates) as a 3 x n_mesh_nodes matrix."""
         return ca.reshape(ca.DM(self.invariants.mode_basis) @ self.modal(ctx, which), 3, self.n_mesh_nodes)
+
+    def mesh_node_output(self, ctx, mesh_node: int, variable: str):
+        """As :meth:`FloatingFrameBody.mesh_node_output`, and the stress or strain of the output-variable modes
+        (6,) S_i zeta where they are given."""
+        if variable in MODE_OUTPUTS and variable != self.output_variable_type:
+            raise self.error(f"mesh-node output '{variable}' needs output_variable_modes of that type (Exudyn: "
+                             f"outputVariableModeBasis, from FEMinterface.ComputePostProcessingModes)")
+        if variable in MODE_OUTPUTS:
+            rows = self.output_variable_modes[mesh_node].reshape(self.n_modes, 6).T     # (6, n_m)
+            return ca.DM(rows) @ self.modal(ctx, "q")
+        return super().mesh_node_output(ctx, mesh_node, variable)
 
     def weighted_local_displacement(self, ctx, mesh_nodes, weights):
         """(sum_k w_k Psi_k) zeta, with the weighted rows summed once."""

@@ -123,9 +123,9 @@ class SensorSuperElement(Sensor):
         if not isinstance(self.body, FloatingFrameBody):
             raise self.error(f"body_number must refer to an FFRF body (ObjectFFRF, ObjectFFRFReducedOrder), got {self.body.label}")
         self.body.check_mesh_node(self.mesh_node_number, self)
-        if self.output_variable_type not in FloatingFrameBody.mesh_outputs:
+        if self.output_variable_type not in self.body.mesh_outputs:
             raise self.error(f"mesh nodes have no output variable '{self.output_variable_type}'; "
-                             f"available: {list(FloatingFrameBody.mesh_outputs)}")
+                             f"available: {list(self.body.mesh_outputs)}")
 
     def expression(self, ctx):
         return self.body.mesh_node_output(ctx, int(self.mesh_node_number), self.output_variable_type)

@@ -100,6 +100,101 @@ class FEMinterface:
                 self.surface[0]["Trigs6"] = np.hstack([triangles, mids])
         return self.nodes["Position"]
 
+    def ImportMeshFromNGsolve(self, mesh, density=None, youngsModulus=None, poissonsRatio=None, materials=None,
+                              createBoundaryNodeSets=True, boundaryNamesList=None, verbose=False, meshOrder=1,
+                              **kwargs) -> list:
+        """Nodes, tetrahedra, surface, boundary node sets and the mass and stiffness matrices of an ngsolve.Mesh,
+        as Exudyn's (needs the ``ngsolve`` extra). Returns [bfM, bfK, fes], NGSolve's bilinear forms and space.
+
+        As Exudyn: NGSolve assembles the matrices (VectorH1 order 1, or NodalFESpace order 2 after
+        ``mesh.ngmesh.SecondOrder()`` with ``meshOrder=2``), reordered to x0 y0 z0 x1 ...; ``elements`` holds
+        Netgen's tetrahedra (corners, 0-based, Netgen's orientation) as 'Tet4'; ``surface`` the 'Trigs' (with
+        meshOrder 2 each 6-node triangle split into 4, and 'Trigs6'); ``nodeSets`` one set per boundary name with
+        surface-area weights. ``materials``: {region: {'youngsModulus', 'poissonsRatio', 'density'}}. The
+        mesh for node queries and stress modes is :func:`floatframe.fem.ngsolve_mesh.mesh_from_ngsolve` (Tet10
+        for meshOrder 2). ``verbose`` and further keyword arguments are ignored.
+        """
+        from floatframe.fem.ngsolve_mesh import boundary_node_sets, mesh_from_ngsolve
+        from floatframe.optional import require
+
+        ngs = require("ngsolve", "FEMinterface.ImportMeshFromNGsolve", "ngsolve")
+        if meshOrder not in (1, 2):
+            raise ValueError("mesh order > 1 or mesh order < 2 not supported!")
+        if meshOrder == 2:
+            mesh.ngmesh.SecondOrder()
+        space = ngs.VectorH1(mesh, order=1) if meshOrder == 1 else ngs.NodalFESpace(mesh, order=2) ** 3
+        if materials is not None:
+            if density is not None or youngsModulus is not None or poissonsRatio is not None:
+                raise ValueError('ImportMeshFromNGsolve: if arg "materials" is defined, then density, youngsModulus '
+                                 'and poissonsRatio must be None')
+            missing = [region for region in mesh.GetMaterials() if region not in materials]
+            if missing:
+                raise ValueError(f'ImportMeshFromNGsolve: mesh contains material "{missing[0]}" which could not be '
+                                 f'found in arg materials')
+            density, youngsModulus, poissonsRatio = (
+                ngs.CoefficientFunction([materials[region][key] for region in mesh.GetMaterials()])
+                for key in ("density", "youngsModulus", "poissonsRatio"))
+        u, v = space.TrialFunction(), space.TestFunction()
+        mu = youngsModulus / 2 / (1 + poissonsRatio)
+        lam = youngsModulus * poissonsRatio / ((1 + poissonsRatio) * (1 - 2 * poissonsRatio))
+        strain_u, strain_v = ngs.Sym(ngs.Grad(u)), ngs.Sym(ngs.Grad(v))
+        stiffness_form, mass_form = ngs.BilinearForm(space), ngs.BilinearForm(space)
+        stiffness_form += ngs.InnerProduct(2 * mu * strain_u + lam * ngs.Trace(strain_u) * ngs.Id(3), strain_v) * ngs.dx
+        mass_form += density * u * v * ngs.dx
+        with ngs.TaskManager():
+            stiffness_form.Assemble()
+            mass_form.Assemble()
+        interleaved = self._interleaved
+        self._mass, self._stiffness = (interleaved(sp.csr_matrix(form.mat.CSR(), copy=True))
+                                       for form in (mass_form, stiffness_form))
+        ngmesh = mesh.ngmesh
+        positions = np.array(ngmesh.Coordinates(), dtype=float).reshape(-1, 3)
+        tetrahedra = ngmesh.Elements3D().NumPy()["nodes"][:, :4].astype(np.int64) - 1
+        surface = ngmesh.Elements2D().NumPy()["nodes"].astype(np.int64) - 1
+        self._mesh = mesh_from_ngsolve(mesh)
+        self.nodes = {"Position": positions[:self._mesh.n_nodes] if meshOrder == 1 else positions}
+        self.elements = [{"Name": "NGsolve", "Tet4": tetrahedra}]
+        if meshOrder == 1:
+            self.surface = [{"Name": "meshSurface", "Trigs": surface[:, :3]}]
+        else:
+            corners_and_mids = surface[:, [0, 1, 2, 5, 3, 4]]   # mid nodes of 0-1, 1-2, 2-0 (Netgen: 1-2, 2-0, 0-1)
+            a, b, c, ab, bc, ca = corners_and_mids.T
+            quarters = ((a, ab, ca), (ab, b, bc), (ab, bc, ca), (ca, bc, c))
+            split = np.stack([np.column_stack(quarter) for quarter in quarters], axis=1)
+            self.surface = [{"Name": "meshSurface", "Trigs": split.reshape(-1, 3), "Trigs6": corners_and_mids}]
+        if createBoundaryNodeSets:
+            self.nodeSets = [{"Name": name, "NodeNumbers": numbers,
+                              "NodeWeights": self.GetNodeWeightsFromSurfaceAreas(numbers), "type": "boundary"}
+                             for name, numbers in boundary_node_sets(mesh, boundaryNamesList).items()]
+        self.metaData["source"] = "NGsolve"
+        return [mass_form, stiffness_form, space]
+
+    @staticmethod
+    def _interleaved(matrix):
+        """A matrix in NGSolve's x0 x1 ... y0 ... z0 ... order, reordered to x0 y0 z0 x1 ..."""
+        n = matrix.shape[0]
+        order = np.arange(n).reshape(3, n // 3).T.ravel()   # new coordinate 3 j + c is old coordinate c N + j
+        return matrix[order][:, order].tocsr()
+
+    def GetNodeWeightsFromSurfaceAreas(self, nodeList, normalizeWeights=True) -> np.ndarray:
+        """Weights of the nodes in ``nodeList``: a third of the area of each surface triangle ('Trigs') whose three
+        nodes are all in the list, summed per node; normalized to sum 1 if ``normalizeWeights``."""
+        if len(self.surface) != 1 or "Trigs" not in self.surface[0]:
+            raise ValueError("GetNodeWeightsFromSurfaces: expected one surface triangle list in FEM, but received: "
+                             + str(len(self.surface)))
+        nodes = np.asarray(nodeList, dtype=np.int64)
+        positions = self.nodes["Position"]
+        local = -np.ones(len(positions), dtype=np.int64)
+        local[nodes] = np.arange(nodes.size)
+        triangles = np.asarray(self.surface[0]["Trigs"], dtype=np.int64)
+        triangles = triangles[np.all(local[triangles] >= 0, axis=1)]
+        corners = positions[triangles]
+        areas = 0.5 * np.linalg.norm(np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0]), axis=1)
+        weights = np.bincount(local[triangles].ravel(), weights=np.repeat(areas / 3, 3), minlength=nodes.size)
+        if weights.sum() == 0:
+            raise ValueError("GetNodeWeightsFromSurfaces: no according triangle surfaces found!")
+        return weights / weights.sum() if normalizeWeights else weights
+
     def ReadMassMatrixFromAbaqus(self, fileName, type="SparseRowColumnValue"):
         self._mass = self._read_matrix(fileName, type, "ReadMassMatrixFromAbaqus")
 
@@ -220,6 +315,47 @@ class FEMinterface:
         """Frequencies [Hz] of ``eigenValues`` (after Craig-Bampton: of the fixed-interface modes only)."""
         return np.sqrt(np.asarray(self.eigenValues)) / (2 * np.pi)
 
+    def ComputePostProcessingModes(self, material=0, outputVariableType="OutputVariableType.StressLocal",
+                                   numberOfThreads=1):
+        """Stress (or strain) field of each mode of ``modeBasis`` at the mesh nodes, in ``postProcessingModes``
+        = {'matrix': (n, 6 nModes), column 6 j + c component c (xx, yy, zz, yz, xz, xy) of mode j,
+        'outputVariableType': ...} (:func:`floatframe.fem.stress.post_processing_modes`).
+
+        As Exudyn: element strains averaged at the nodes over the attached elements, engineering shear strains;
+        ``material`` a KirchhoffMaterial (needed for StressLocal). Exudyn computes Tet4 meshes only; floatframe
+        also Tet10, Hex8 and Hex20 (strains at the element's own nodes). ``numberOfThreads`` is ignored (one
+        sparse product)."""
+        from floatframe.fem.stress import post_processing_modes
+
+        output = {"OutputVariableType.StressLocal": "stress", "OutputVariableType.StrainLocal": "strain"}.get(
+            str(outputVariableType))
+        if output is None:
+            raise ValueError("ComputePostProcessingModes invoked with invalid outputVariableType")
+        if "matrix" not in self.modeBasis:
+            raise ValueError("ComputePostProcessingModes(...): modeBasis needs to be computed in FEMinterface prior "
+                             "to calling ComputePostProcessingModes; use e.g. ComputeEigenmodes(...)")
+        if output == "stress" and not isinstance(material, MaterialBaseClass):
+            raise ValueError("ComputePostProcessingModes: if material=0, outputVariableType must be StrainLocal")
+        elastic = dict(youngs_modulus=material.youngsModulus, poissons_ratio=material.poissonsRatio) \
+            if output == "stress" else {}
+        matrix = post_processing_modes(self._element_mesh(), np.asarray(self.modeBasis["matrix"], dtype=float),
+                                       output=output, **elastic)
+        self.postProcessingModes = {"matrix": matrix, "outputVariableType": outputVariableType}
+
+    def _element_mesh(self):
+        """The imported mesh (an NGSolve mesh of meshOrder 2 as Tet10), or that of ``nodes`` and ``elements`` as
+        they were set by hand."""
+        if self._mesh is not None and len(self.nodes.get("Position", ())) == self._mesh.n_nodes:
+            return self._mesh
+        connectivity = {}
+        for item in self.elements:
+            for kind, value in item.items():
+                if kind in NODES_PER_ELEMENT:
+                    connectivity.setdefault(kind, []).append(np.asarray(value, dtype=np.int64))
+        if "Position" not in self.nodes or not connectivity:
+            raise ExudynLayerError("FEMinterface: no mesh; import one first (e.g. ImportFromAbaqusInputFile)")
+        return core_fem.Mesh(self.nodes["Position"], {kind: np.vstack(c) for kind, c in connectivity.items()})
+
     # --- node selection -------------------------------------------------------------------------
     def GetNodesOnCircle(self, point, normal, r, tolerance=1e-5) -> list:
         """Nodes within ``tolerance`` of the plane through ``point`` with ``normal`` (taken as given, not
@@ -325,6 +461,38 @@ def _unpack_npz(value):
     return value if value.ndim else value.item()
 
 
+class MaterialBaseClass:
+    """Material parameters with Exudyn's names: youngsModulus [Pa], poissonsRatio [-], density [kg/m^3]."""
+
+    def __init__(self, youngsModulus, poissonsRatio, density):
+        self.youngsModulus = youngsModulus
+        self.poissonsRatio = poissonsRatio
+        self.density = density
+
+
+class KirchhoffMaterial(MaterialBaseClass):
+    """Isotropic linear-elastic (Kirchhoff) material, as Exudyn's; one material only (``materials`` and ``fes``,
+    Exudyn's multi-domain NGsolve materials, are not supported)."""
+
+    def __init__(self, youngsModulus=None, poissonsRatio=None, density=0, materials=None, fes=None,
+                 planeStress=True):
+        if materials is not None or fes is not None:
+            raise ExudynLayerError("KirchhoffMaterial: multi-domain 'materials' (with an NGsolve 'fes') are not "
+                                   "supported; give youngsModulus, poissonsRatio and density")
+        values = (youngsModulus, poissonsRatio, density)
+        if not all(isinstance(v, (int, float, np.integer, np.floating)) and v >= 0 for v in values):
+            raise ValueError('KirchhoffMaterial: if arg "materials" is None, density, youngsModulus and '
+                             'poissonsRatio must be valid positive float values')
+        super().__init__(float(youngsModulus), float(poissonsRatio), float(density))
+        self.planeStress = planeStress
+
+    def StrainVector2StressVector(self, strainVector) -> np.ndarray:
+        """Voigt stress (xx, yy, zz, yz, xz, xy) [Pa] of a Voigt strain with engineering shear strains."""
+        from floatframe.fem.stress import elasticity_matrix
+
+        return elasticity_matrix(self.youngsModulus, self.poissonsRatio) @ np.asarray(strainVector, dtype=float)
+
+
 class ObjectFFRFinterface:
     """Builds an ObjectFFRF with its nodes (and the Tisserand-frame constraint) from a FEMinterface."""
 
@@ -418,6 +586,7 @@ class ObjectFFRFreducedOrderInterface:
             femInterface.GetMassMatrix(sparse=True), femInterface.GetStiffnessMatrix(sparse=True),
             femInterface.modeBasis["matrix"], positions, what="ObjectFFRFreducedOrderInterface")
         self.modeBasis = invariants.mode_basis
+        self.postProcessingModes = dict(femInterface.postProcessingModes)
         self.trigList = (femInterface.GetSurfaceTriangles().tolist()
                          if femInterface._mesh is not None and femInterface._mesh.elements else [])
         self.massMatrixReduced = _round_small_entries(invariants.mass_reduced, roundMassMatrix)
@@ -470,6 +639,10 @@ class ObjectFFRFreducedOrderInterface:
                                      + stiffnessProportionalDamping * self.stiffnessMatrixReduced)
         damped = bool(massProportionalDamping or stiffnessProportionalDamping)
         user_functions = not (UFmassMatrix == 0 or UFforce == 0)
+        output_modes = {}
+        if "matrix" in self.postProcessingModes:   # as Exudyn: the stress or strain modes become mesh-node outputs
+            output_modes = dict(outputVariableModeBasis=np.asarray(self.postProcessingModes["matrix"], dtype=float),
+                                outputVariableTypeModeBasis=self.postProcessingModes["outputVariableType"])
         self.oFFRFreducedOrder = mbs.AddObject(items.ObjectFFRFreducedOrder(
             name=name, nodeNumbers=[self.nRigidBody, self.nGenericODE2],
             massMatrixReduced=MatrixContainer(self.massMatrixReduced),
@@ -477,7 +650,7 @@ class ObjectFFRFreducedOrderInterface:
             dampingMatrixReduced=MatrixContainer(self.dampingMatrixReduced) if damped else [],
             modeBasis=self.modeBasis, referencePositions=self.xRef, mass=self.totalMass, inertia=self.inertiaLocal,
             centerOfMass=self.chiU, forceUserFunction=UFforce, massMatrixUserFunction=UFmassMatrix,
-            computeFFRFterms=not user_functions,
+            computeFFRFterms=not user_functions, **output_modes,
             **{name_: getattr(self, name_) for name_ in items.REDUCED_ORDER_MATRICES},
             visualization=dict(show=True, color=list(color), triangleMesh=np.asarray(self.trigList), showNodes=True)))
         if np.any(np.asarray(gravity, dtype=float) != 0) and not user_functions:   # else UFforce... adds it

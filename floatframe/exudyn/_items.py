@@ -23,6 +23,7 @@ import warnings
 import numpy as np
 
 import floatframe.components as fc
+from floatframe.components.ffrf_reduced import MODE_OUTPUTS
 from floatframe.exudyn._names import ExudynLayerError, unknown
 from floatframe.exudyn._translate import (check_unset, fe_matrix, is_unset, label,
                                           live_parameter_name, live_value, load_value, sensor_output, unsupported)
@@ -89,6 +90,17 @@ class Item:
                 raise unknown("parameter", key, [*self.parameters, *self.deprecated, "name", "visualization"],
                               type(self).__name__)
         self.values = values
+
+    def available_outputs(self, access: str) -> tuple:
+        """The output variables of this item through ``access``: those of its kind (``outputs``), and at mesh
+        nodes the type of its output-variable modes where it has them (ObjectFFRFreducedOrder's
+        outputVariableModeBasis with StressLocal or StrainLocal)."""
+        available = tuple(self.outputs.get(access, ()))
+        values = self.__dict__.get("values", {})
+        if access == "superElement" and np.size(values.get("outputVariableModeBasis", [])):
+            mode_output = str(values.get("outputVariableTypeModeBasis")).split(".")[-1]
+            available += (mode_output,) if mode_output in MODE_OUTPUTS else ()
+        return available
 
     @classmethod
     def current_name(cls, name: str, stacklevel: int = 1) -> str:
@@ -317,9 +329,13 @@ REDUCED_ORDER_MATRICES = dict(mPsiTildePsi="psi_tilde_psi", mPsiTildePsiTilde="p
     ignored=("centerOfMassTilde", "physicsCenterOfMassTilde", "tempUserFunctionForce"),
     outputs=dict(object=FFRF_OUTPUTS, body=FFRF_OUTPUTS, superElement=fc.ObjectFFRFReducedOrder.mesh_outputs))
 def ObjectFFRFreducedOrder(item, number, mbs):
+    output_modes, output_type = None, None
     if np.size(item.outputVariableModeBasis):
-        raise unsupported(item, number, "outputVariableModeBasis", "is not supported: stress and strain modes "
-                          "are not translated")
+        output_type = str(item.outputVariableTypeModeBasis).split(".")[-1]
+        if output_type not in MODE_OUTPUTS:
+            raise unsupported(item, number, "outputVariableTypeModeBasis", f"must be one of {MODE_OUTPUTS} with "
+                              f"outputVariableModeBasis, got {item.outputVariableTypeModeBasis!r}")
+        output_modes = np.asarray(item.outputVariableModeBasis, dtype=float)
     force = None if is_unset(item.forceUserFunction) else item.forceUserFunction
     mass = None if is_unset(item.massMatrixUserFunction) else item.massMatrixUserFunction
     what = f"ObjectFFRFreducedOrder {number}" + (f" '{item.name}'" if item.name else "")
@@ -336,6 +352,7 @@ def ObjectFFRFreducedOrder(item, number, mbs):
         **{field: getattr(item, name) for name, field in REDUCED_ORDER_MATRICES.items()})
     return fc.ObjectFFRFReducedOrder(item.nodeNumbers, invariants, force_user_function=force,
                                      mass_matrix_user_function=mass, compute_ffrf_terms=item.computeFFRFterms,
+                                     output_variable_modes=output_modes, output_variable_type=output_type,
                                      name=item.name)
 
 

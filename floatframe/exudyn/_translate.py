@@ -95,7 +95,7 @@ def output_name(owner_item, owner_number, variable, target, target_number, acces
     """
     owner = label(owner_item, owner_number)
     name = member_name(variable, OutputVariableType, owner, "outputVariableType")
-    supported = list(target.outputs.get(access, ()))
+    supported = list(target.available_outputs(access))
     if not supported:
         raise ExudynLayerError(f"{owner}: {label(target, target_number)} has no output variables for "
                                f"{ACCESS_NAMES[access]}")

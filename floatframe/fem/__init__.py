@@ -1,4 +1,5 @@
-"""Meshes (Tet4, Tet10, Hex8, Hex20), mesh generators, Abaqus and meshio import, linear-elastic FE matrices.
+"""Meshes (Tet4, Tet10, Hex8, Hex20), mesh generators, Abaqus, meshio and Netgen/NGSolve import, linear-elastic
+FE matrices, stress and strain recovery.
 
 DOF ordering everywhere: coordinate ``3 * i + k`` is displacement component k (x, y, z) of
 node i (0-based). All matrices are ``scipy.sparse.csr_matrix``.
@@ -11,6 +12,9 @@ from .matrices import (FORMULATIONS, add_node_mass, linear_elastic_matrices, lum
 from .mesh import (Mesh, block_mesh, hex_corner_jacobians, mesh_from_meshio, quadratic_mesh, read_mesh,
                    rotor_disc_mesh)
 from .modes import ModeBasis, canonical_basis, craig_bampton_modes, eigenmodes, tisserand_basis
+from .ngsolve_mesh import boundary_node_sets, mesh_from_ngsolve
+from .stress import (elasticity_matrix, modal_field, nodal_strains, nodal_stresses, post_processing_modes,
+                     strain_recovery_matrix, von_mises)
 
 __all__ = [
     "FORMULATIONS",
@@ -18,15 +22,22 @@ __all__ = [
     "ModeBasis",
     "add_node_mass",
     "block_mesh",
+    "boundary_node_sets",
     "canonical_basis",
     "craig_bampton_modes",
     "eigenmodes",
+    "elasticity_matrix",
     "hex_corner_jacobians",
     "lame_parameters",
     "linear_elastic_matrices",
     "lumped_mass_matrix",
     "mass_matrix",
     "mesh_from_meshio",
+    "mesh_from_ngsolve",
+    "modal_field",
+    "nodal_strains",
+    "nodal_stresses",
+    "post_processing_modes",
     "quadratic_mesh",
     "read_abaqus_inp",
     "read_abaqus_mtx",
@@ -34,5 +45,7 @@ __all__ = [
     "rigid_body_modes",
     "rotor_disc_mesh",
     "stiffness_matrix",
+    "strain_recovery_matrix",
     "tisserand_basis",
+    "von_mises",
 ]

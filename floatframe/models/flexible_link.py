@@ -60,6 +60,8 @@ class FlexibleLink:
     modes: object = None          # the ModeBasis of a reduced link
     mass_matrix: object = None    # (3N, 3N) scipy.sparse
     stiffness_matrix: object = None
+    cells: dict | None = None     # mesh cells for export, {"hexahedron": (E, 8)}
+    stress_material: dict | None = None   # youngs_modulus [Pa] (with the stiffness scale), poissons_ratio
 
     @property
     def inertia_about_centre(self) -> float:
@@ -99,5 +101,8 @@ def add_flexible_link(system, length=0.5, width=0.02, n_elements=50, modes: int 
                                                     name=f"{name} {where}"))
                for face, where in zip(faces, ("root", "tip"))]
     mass = float(mass_matrix.sum() / 3.0)
+    elastic = material or ALUMINIUM
+    stress_material = dict(youngs_modulus=stiffness_scale * elastic["youngs_modulus"],
+                           poissons_ratio=elastic["poissons_ratio"])
     return FlexibleLink(body, markers[0], markers[1], tip_node, nodes, mass, length, width, basis,
-                        mass_matrix, stiffness_matrix)
+                        mass_matrix, stiffness_matrix, {"hexahedron": mesh.elements["Hex8"]}, stress_material)

@@ -36,6 +36,9 @@ from floatframe.system import System
 
 SETUPS = ("tisserand", "constrained")
 STEEL = dict(youngs_modulus=2.1e11, poissons_ratio=0.3, density=7850.0)
+STIFFNESS_SCALE = 1e-2   # on the steel stiffness: larger deformation
+#: the material whose stresses the scaled stiffness gives (stress recovery of the built-in mesh)
+STRESS_MATERIAL = dict(youngs_modulus=STIFFNESS_SCALE * STEEL["youngs_modulus"], poissons_ratio=STEEL["poissons_ratio"])
 
 
 @dataclass
@@ -93,7 +96,7 @@ def build_rotor_disc(setup: str = "tisserand", nodes=None, mass_matrix=None, sti
         on_plane = np.flatnonzero(np.abs(nodes[:, 0]) < 1e-9)
         unbalance_node = int(on_plane[np.argmax(nodes[on_plane, 1])])
     mass_matrix = add_node_mass(mass_matrix, unbalance_node, 0.1)
-    stiffness_matrix = 1e-2 * stiffness_matrix
+    stiffness_matrix = STIFFNESS_SCALE * stiffness_matrix
 
     def node_at(point):
         distance = np.linalg.norm(nodes - np.asarray(point), axis=1)
