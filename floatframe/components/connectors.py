@@ -158,8 +158,23 @@ class CoordinateVectorConstraint(Connector):
         for sign, marker, matrix in zip((-1.0, 1.0), self.markers, (self.scaling_marker0, self.scaling_marker1)):
             if matrix.size:
                 coordinates = _from_initial_state(ctx, marker.coordinates(ctx), self.velocity_level)
-                equations = equations + sign * (ca.DM(matrix) @ coordinates)
+                change, reference = _split_reference(ctx, coordinates)
+                equations = equations + sign * (ca.DM(matrix) @ change + ca.DM(matrix @ reference))
         ctx.add_constraint(self, equations)
+
+
+def _split_reference(ctx, coordinates):
+    """(change (SX), reference (constant array)) with coordinates = change + reference, for coordinates affine in q.
+
+    S (q + q_ref) - offset, summed as written, loses the digits of S q to cancellation where S weighs many
+    coordinates with large reference values (the Tisserand rows: every mesh node's position times its mass);
+    S q + (S q_ref - offset), the constant part taken once, does not. Coordinates that are not affine in q
+    are returned whole."""
+    jacobian = ca.jacobian(coordinates, ctx.q)
+    if ca.depends_on(jacobian, ctx.q) or ca.depends_on(coordinates, ctx.t):
+        return coordinates, np.zeros(coordinates.numel())
+    reference = np.asarray(ca.evalf(ca.substitute(coordinates, ctx.q, ca.DM.zeros(ctx.q.numel())))).reshape(-1)
+    return jacobian @ ctx.q, reference
 
 
 def _from_initial_state(ctx, coordinates, velocity_level):

@@ -151,10 +151,8 @@ class GeneralizedAlpha:
         contraction_limit = 0.5
         previous_update = None
         modified = self.modified_newton
-        # updates of a below the rounding error of the scaled constraint rows cannot be resolved; a row sums
-        # |C_q,ij| |q_j| (e.g. the Tisserand rows, weighted by nodal masses, over every mesh coordinate)
+        # updates of a below the rounding error of the scaled constraint rows cannot be resolved
         coordinate_scale = np.abs(state.q + system.q_reference).max(initial=0.0) + 1.0
-        coordinate_scale = max(coordinate_scale, newton.constraint_row_scale(state.q))
         roundoff = 10 * EPS * coordinate_scale * math.sqrt(max(system.n_multipliers, 1)) / (
             c_q if self.position_rows else c_v)
         for iteration in range(1, self.max_iterations + 1):
@@ -295,17 +293,6 @@ class _SparseNewton:
     def __init__(self, solver, system):
         self.solver, self.system = solver, system
         self.n = system.n_coordinates
-        self._constraint_magnitude = None   # |C_q| at the initial state, see constraint_row_scale
-
-    def constraint_row_scale(self, q) -> float:
-        """max_i sum_j |C_q,ij| |q_j + q_ref,j|: the size of the largest sum of terms in a constraint row, whose
-        rounding error bounds how far the rows C / c_q can be resolved (C_q taken at the initial state)."""
-        if self._constraint_magnitude is None:
-            self._constraint_magnitude = abs(self.system.initial_constraint_jacobian())
-            self._constraint_magnitude.data = np.nan_to_num(self._constraint_magnitude.data)
-        if self._constraint_magnitude.shape[0] == 0:
-            return 0.0
-        return float((self._constraint_magnitude @ np.abs(q + self.system.q_reference)).max())
 
     def start(self, state: State, h, c_q, c_v, kappa):
         am, af, beta, gamma = self.solver.alpha_m, self.solver.alpha_f, self.solver.beta, self.solver.gamma
@@ -354,11 +341,8 @@ class _DenseNewton:
     """The same iteration through a DenseNewtonKernel: predictor, rows, LU solve and update in one
     buffered call per iteration, the iteration matrix dense, LAPACK LU."""
 
-    constraint_row_scale = _SparseNewton.constraint_row_scale
-
     def __init__(self, solver, system, kernel, policy=None):
         self.solver, self.system, self.kernel, self.policy = solver, system, kernel, policy
-        self._constraint_magnitude = None
         self.scheme = (solver.alpha_m, solver.alpha_f, solver.beta, solver.gamma)
 
     def start(self, state: State, h, c_q, c_v, kappa):
