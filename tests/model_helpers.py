@@ -84,3 +84,21 @@ def ground_marker(system, position=(0.0, 0.0, 0.0)):
     """A MarkerBodyRigid on a new ground at ``position``."""
     ground = system.add(ff.ObjectGround())
     return system.add(ff.MarkerBodyRigid(ground, list(position)))
+
+
+def exact_function_errors(function, seed: int) -> tuple[float, float]:
+    """An ExactFunction's given Jacobian at a random point against CasADi's AD of the same expressions and
+    against central differences of the function: (max error / max |AD|, max error / max |given|)."""
+    import casadi as ca
+
+    stacked = ca.MX.sym("x", sum(function.input_sizes))
+    parts = ca.vertsplit(stacked, np.cumsum([0] + function.input_sizes).tolist())
+    point = np.random.default_rng(seed).standard_normal(stacked.numel())
+    given = np.array(ca.Function("given", [stacked], [function.jacobian(stacked)])(point))
+    by_ad = np.array(ca.Function("ad", [stacked], [ca.jacobian(function.with_ad(*parts), stacked)])(point))
+    evaluate = ca.Function("e", [stacked], [function(*parts)])
+    step = 1e-6
+    numeric = np.column_stack([(np.array(evaluate(point + e)) - np.array(evaluate(point - e))).ravel() / (2 * step)
+                               for e in step * np.eye(point.size)])
+    return (float(np.abs(given - by_ad).max() / np.abs(by_ad).max()),
+            float(np.abs(given - numeric).max() / np.abs(given).max()))

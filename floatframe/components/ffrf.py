@@ -101,6 +101,22 @@ class FloatingFrameBody(Component):
     the object's order), ``coordinate_indices``, ``n_mesh_nodes`` and ``reference_positions`` x_ref
     (n_f,), and implement :meth:`mesh_node_local` and :meth:`generalized_terms`. Markers and sensors of
     mesh nodes accept any FloatingFrameBody and use only these methods.
+
+    Parameters
+    ----------
+    force_user_function : callable or None, default None
+        f(system, t, item_number, q, q_t) -> (n_c,), added to the right-hand side.
+    mass_matrix_user_function : callable or None, default None
+        f(system, t, item_number, q, q_t) -> (n_c, n_c), added to the mass matrix.
+    mass_matrix_jacobian : {"value", "exact"}, default "value"
+        What the iteration matrix takes of the mass-matrix user function M_user(t, q, q_t): "value" c_a M_user
+        only, as Exudyn does (M_user is called once per residual, and not for the matrix); "exact" adds
+        c_q d(M_user a)/dq + c_v d(M_user a)/dq_t by forward differences (one call per object coordinate at
+        each matrix update). Either way the residual holds M_user at the current state, so Newton converges to
+        the same solution; "value" may need more iterations where M_user changes fast with the state. A
+        constant M_user is not differenced in either case.
+    name : str, default ""
+        The item's name (labels and error messages).
     """
 
     family = "object"
@@ -305,17 +321,6 @@ class ObjectFFRF(FloatingFrameBody):
     force_vector : (n_c,) array_like or None, default None
         Generalized force (N on positions, theta-forces on the Euler parameters); rigid part [global force,
         theta-forces] applied directly, flexible part given globally and transformed with A_bd^T.
-    force_user_function : callable or None, default None
-        f(system, t, item_number, q, q_t) -> (n_c,), added to the right-hand side.
-    mass_matrix_user_function : callable or None, default None
-        f(system, t, item_number, q, q_t) -> (n_c, n_c), added to the mass matrix.
-    mass_matrix_jacobian : {"value", "exact"}, default "value"
-        What the iteration matrix takes of the mass-matrix user function M_user(t, q, q_t): "value" c_a M_user
-        only, as Exudyn does (M_user is called once per residual, and not for the matrix); "exact" adds
-        c_q d(M_user a)/dq + c_v d(M_user a)/dq_t by forward differences (one call per object coordinate at
-        each matrix update). Either way the residual holds M_user at the current state, so Newton converges to
-        the same solution; "value" may need more iterations where M_user changes fast with the state. A
-        constant M_user is not differenced in either case.
     compute_ffrf_terms : bool, default True
         If False the FFRF mass terms and quadratic velocity vector are left out.
     nodal_products : {"auto", "scalar", "matrix"}, default "auto"

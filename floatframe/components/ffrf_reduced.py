@@ -258,17 +258,6 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
     invariants : ReducedOrderInvariants
         The invariants of the mode basis (``ReducedOrderInvariants.from_fe_matrices``); zeta has the unit
         that makes Psi zeta a displacement in m.
-    force_user_function : callable or None, default None
-        f(system, t, item_number, q, q_t) -> (n_c,), added to the right-hand side.
-    mass_matrix_user_function : callable or None, default None
-        f(system, t, item_number, q, q_t) -> (n_c, n_c), added to the mass matrix.
-    mass_matrix_jacobian : {"value", "exact"}, default "value"
-        What the iteration matrix takes of the mass-matrix user function M_user(t, q, q_t): "value" c_a M_user
-        only, as Exudyn does (M_user is called once per residual, and not for the matrix); "exact" adds
-        c_q d(M_user a)/dq + c_v d(M_user a)/dq_t by forward differences (one call per object coordinate at
-        each matrix update). Either way the residual holds M_user at the current state, so Newton converges to
-        the same solution; "value" may need more iterations where M_user changes fast with the state. A
-        constant M_user is not differenced in either case.
     compute_ffrf_terms : bool, default True
         If False the object adds nothing but its user functions: no mass terms (M_red included), no quadratic
         velocity vector, and also no K_red and D_red. The specification's text keeps stiffness and damping;
