@@ -272,6 +272,9 @@ def print_tables(rows: list[dict]) -> None:
           "after the bordered / plain LU [MB] |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
+        if row["code"] == "linear algebra" and "plain_fill" not in row:
+            why = next((f"{key}: {row[key]}" for key in ("timeout", "skipped", "error") if key in row), "")
+            print(f"| {row['label']} | from M, K | {why} ||||||||||")
         if "plain_fill" not in row:
             continue
         source = "from M, K" if row["code"] == "linear algebra" else "System"
@@ -309,7 +312,8 @@ def plot(rows: list[dict], path: Path) -> None:
         axis.set_xlabel("coordinates")
         axis.set_title(title)
         axis.grid(True, which="both", alpha=0.3)
-        axis.legend()
+        if axis.get_legend_handles_labels()[0]:
+            axis.legend()
     figure.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=110)
@@ -350,7 +354,7 @@ def main() -> None:
         runs = [("linear-algebra", "auto")] if arguments.linear_algebra_only else (
             [("floatframe", lu) for lu in variants] + ([] if arguments.no_exudyn else [("exudyn", "auto")]))
         for code, lu in runs:
-            name = code if lu == "auto" else f"{code}, plain LU"
+            name = "linear algebra" if code == "linear-algebra" else code if lu == "auto" else f"{code}, plain LU"
             if name in cut:
                 rows.append(dict(code=name, label=label, skipped=cut[name]))
                 continue
