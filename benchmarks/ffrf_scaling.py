@@ -126,9 +126,10 @@ def _stacked_skew(vectors):
     return skew.reshape(-1, 3)
 
 
-def compare_factorizations(matrix, seed=1) -> dict:
+def compare_factorizations(matrix, seed=1, with_plain=True) -> dict:
     """Time [s] and fill-in of the bordered and the plain LU of ``matrix``, the bordered solve's accuracy, and
-    the process's peak memory [MB] after the bordered LUs (before the plain one)."""
+    the process's peak memory [MB] after the bordered LUs (before the plain one). ``with_plain=False``: the
+    bordered LU alone (the plain one needs 17 GB at 100k coordinates)."""
     from floatframe.solvers.linear import BorderedLU, sparse_lu
 
     started = time.perf_counter()
@@ -141,19 +142,22 @@ def compare_factorizations(matrix, seed=1) -> dict:
     started = time.perf_counter()
     solution = reused.solve(right)
     solve_seconds = time.perf_counter() - started
-    bordered_peak = peak_memory_mb()
+    bordered = dict(bordered_lu_s=analysed_seconds, bordered_reused_lu_s=reused_seconds,
+                    bordered_fill=int(reused.fill_in), border=int(reused.border.size),
+                    bordered_solve_s=solve_seconds, bordered_peak_mb=peak_memory_mb(),
+                    bordered_residual=float(np.linalg.norm(matrix @ solution - right) / np.linalg.norm(right)))
+    if not with_plain:
+        return bordered
     started = time.perf_counter()
     plain = sparse_lu(matrix)
     plain_seconds = time.perf_counter() - started
     reference = plain.solve(right)
-    return dict(plain_lu_s=plain_seconds, plain_fill=int(plain.L.nnz + plain.U.nnz),
-                bordered_lu_s=analysed_seconds, bordered_reused_lu_s=reused_seconds,
-                bordered_fill=int(reused.fill_in), border=int(reused.border.size),
-                bordered_solve_s=solve_seconds, bordered_peak_mb=bordered_peak, plain_peak_mb=peak_memory_mb(),
+    return dict(bordered, plain_lu_s=plain_seconds, plain_fill=int(plain.L.nnz + plain.U.nnz),
+                plain_peak_mb=peak_memory_mb(),
                 difference_to_plain=float(np.linalg.norm(solution - reference) / np.linalg.norm(reference)))
 
 
-def run_floatframe(nx: int, steps: int, lu: str = "auto") -> dict:
+def run_floatframe(nx: int, steps: int, lu: str = "auto", with_plain: bool = True) -> dict:
     """Build and solve in floatframe; the factorizations of the last Newton matrix. ``lu="plain"``: the solver
     factorizes with the plain SuperLU at every size (``BORDERED_MIN_SIZE`` set beyond the model)."""
     from floatframe.components.ffrf import add_ffrf_body
@@ -183,17 +187,18 @@ def run_floatframe(nx: int, steps: int, lu: str = "auto") -> dict:
                 build_s=fe_seconds + assembly_seconds, solve_s=statistics.solve_time,
                 per_step_s=statistics.solve_time / steps, newton=statistics.newton_iterations,
                 factorizations=statistics.factorizations, stiffness_lu_s=yardstick, peak_mb=solved_memory,
-                imported_mb=imported, **compare_factorizations(matrix.tocsc()))
+                imported_mb=imported, **compare_factorizations(matrix.tocsc(), with_plain=with_plain))
 
 
-def run_linear_algebra(nx: int) -> dict:
+def run_linear_algebra(nx: int, with_plain: bool = True) -> dict:
     """The factorizations on a Newton matrix assembled from M and K here (no System)."""
     imported = peak_memory_mb()
     mesh, mass, stiffness, fe_seconds = beam(nx)
     yardstick = stiffness_lu_seconds(stiffness)
     matrix = ffrf_newton_matrix(mesh.nodes, mass, stiffness)
     return dict(code="linear algebra", coordinates=matrix.shape[0] - 7, fe_s=fe_seconds, stiffness_lu_s=yardstick,
-                imported_mb=imported, matrix_peak_mb=peak_memory_mb(), **compare_factorizations(matrix))
+                imported_mb=imported, matrix_peak_mb=peak_memory_mb(),
+                **compare_factorizations(matrix, with_plain=with_plain))
 
 
 def run_exudyn(nx: int, steps: int) -> dict:
@@ -229,9 +234,10 @@ def run_exudyn(nx: int, steps: int) -> dict:
                 newton=newton, peak_mb=peak_memory_mb(), imported_mb=imported)
 
 
-def in_subprocess(code: str, label: str, steps: int, timeout: float, lu: str = "auto") -> dict:
+def in_subprocess(code: str, label: str, steps: int, timeout: float, lu: str = "auto", with_plain: bool = True) -> dict:
     """One run in a fresh process; on time-out {'timeout': timeout}."""
     command = [sys.executable, __file__, "--worker", code, "--sizes", label, "--steps", str(steps), "--lu", lu]
+    command += [] if with_plain else ["--no-plain-lu"]
     try:
         finished = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -272,9 +278,18 @@ def print_tables(rows: list[dict]) -> None:
           "after the bordered / plain LU [MB] |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
-        if "plain_fill" not in row:
+        if row["code"] == "linear algebra" and "plain_fill" not in row:
+            why = next((f"{key}: {row[key]}" for key in ("timeout", "skipped", "error") if key in row), "")
+            print(f"| {row['label']} | from M, K | {why} ||||||||||")
+        if "bordered_fill" not in row:
             continue
         source = "from M, K" if row["code"] == "linear algebra" else "System"
+        if "plain_fill" not in row:
+            print(f"| {row['label']} | {source} | {row['coordinates'] + 7} | {row['border']} | not run | | "
+                  f"{_cell(row, 'bordered_lu_s')} | {_cell(row, 'bordered_reused_lu_s')} | {row['bordered_fill']:,} | "
+                  f"| {_cell(row, 'bordered_solve_s')} | residual {row['bordered_residual']:.1e} | "
+                  f"{row['bordered_peak_mb']:.0f} / |")
+            continue
         print(f"| {row['label']} | {source} | {row['coordinates'] + 7} | {row['border']} | {_cell(row, 'plain_lu_s')} "
               f"| {row['plain_fill']:,} | {_cell(row, 'bordered_lu_s')} | {_cell(row, 'bordered_reused_lu_s')} | "
               f"{row['bordered_fill']:,} | {row['plain_fill'] / row['bordered_fill']:.2f} | "
@@ -298,18 +313,21 @@ def plot(rows: list[dict], path: Path) -> None:
         coordinates = [row["coordinates"] for row in finished]
         for axis, key in zip(axes, ("build_s", "per_step_s", "peak_mb")):
             axis.loglog(coordinates, [row[key] for row in finished], marker=marker, label=code)
-    algebra = [row for row in rows if "plain_lu_s" in row]
+    algebra = [row for row in rows if "bordered_reused_lu_s" in row]
     if algebra:
         algebra.sort(key=lambda row: row["coordinates"])
         coordinates = [row["coordinates"] for row in algebra]
-        axes[1].loglog(coordinates, [row["plain_lu_s"] for row in algebra], ":", marker="^", label="plain LU")
+        plain = [row for row in algebra if "plain_lu_s" in row]
+        axes[1].loglog([row["coordinates"] for row in plain], [row["plain_lu_s"] for row in plain], ":", marker="^",
+                       label="plain LU")
         axes[1].loglog(coordinates, [row["bordered_reused_lu_s"] for row in algebra], ":", marker="v",
                        label="bordered LU")
     for axis, title in zip(axes, ("build [s]", "time per step [s] (and one LU)", "peak memory [MB]")):
         axis.set_xlabel("coordinates")
         axis.set_title(title)
         axis.grid(True, which="both", alpha=0.3)
-        axis.legend()
+        if axis.get_legend_handles_labels()[0]:
+            axis.legend()
     figure.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=110)
@@ -328,6 +346,8 @@ def main() -> None:
     parser.add_argument("--lu", choices=("auto", "plain", "both"), default="auto",
                         help="plain: floatframe's solver uses the plain SuperLU at every size; both: a run with each, "
                              "one after the other (A/B)")
+    parser.add_argument("--plain-lu-max", default="30k", help="largest size at which the plain LU is compared")
+    parser.add_argument("--no-plain-lu", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--plot", default=str(HERE.parent / "docs" / "figures" / "ffrf_scaling.png"))
     parser.add_argument("--json", help="also write the rows to this file")
     parser.add_argument("--worker", choices=("floatframe", "exudyn", "linear-algebra"), help=argparse.SUPPRESS)
@@ -338,9 +358,10 @@ def main() -> None:
         parser.error(f"unknown sizes {unknown}, expected some of {list(SIZES)}")
     if arguments.worker:
         nx = SIZES[labels[0]]
-        run = {"floatframe": lambda: run_floatframe(nx, arguments.steps, arguments.lu),
+        with_plain = not arguments.no_plain_lu
+        run = {"floatframe": lambda: run_floatframe(nx, arguments.steps, arguments.lu, with_plain),
                "exudyn": lambda: run_exudyn(nx, arguments.steps),
-               "linear-algebra": lambda: run_linear_algebra(nx)}[arguments.worker]
+               "linear-algebra": lambda: run_linear_algebra(nx, with_plain)}[arguments.worker]
         print(json.dumps(run()), flush=True)
         return
     rows = []
@@ -350,20 +371,22 @@ def main() -> None:
         runs = [("linear-algebra", "auto")] if arguments.linear_algebra_only else (
             [("floatframe", lu) for lu in variants] + ([] if arguments.no_exudyn else [("exudyn", "auto")]))
         for code, lu in runs:
-            name = code if lu == "auto" else f"{code}, plain LU"
+            name = "linear algebra" if code == "linear-algebra" else code if lu == "auto" else f"{code}, plain LU"
             if name in cut:
                 rows.append(dict(code=name, label=label, skipped=cut[name]))
                 continue
             timeout = {"floatframe": arguments.timeout, "exudyn": arguments.exudyn_timeout,
                        "linear-algebra": arguments.linear_algebra_timeout}[code]
-            row = in_subprocess(code, label, arguments.steps, timeout, lu)
+            with_plain = SIZES[label] <= SIZES[arguments.plain_lu_max]
+            row = in_subprocess(code, label, arguments.steps, timeout, lu, with_plain)
             row["code"] = name
             rows.append(row)
             if "timeout" in row:
                 cut[name] = f"{label} did not finish in {timeout:.0f} s"
-            if code == "floatframe" and "plain_fill" not in row and lu == "auto":
-                rows.append(in_subprocess("linear-algebra", label, arguments.steps,
-                                          arguments.linear_algebra_timeout))
+            if code == "floatframe" and "bordered_fill" not in row and lu == "auto":
+                extra = in_subprocess("linear-algebra", label, arguments.steps, arguments.linear_algebra_timeout,
+                                      with_plain=with_plain)
+                rows.append(dict(extra, code="linear algebra"))
         print(f"{label}: " + "; ".join(f"{r['code']} " + next((k for k in ("timeout", "error", "skipped") if k in r),
                                                               "done") for r in rows if r["label"] == label),
               file=sys.stderr, flush=True)
