@@ -19,6 +19,7 @@ import scipy.sparse as sp
 
 from floatframe.components.base import Component, Context, ModelError
 from floatframe.components.connectors import Connector
+from floatframe.components.external import pattern_ones
 from floatframe.components.nodes import NodeRigidBodyEP
 from floatframe.solvers.dense import BufferedFunction
 from floatframe.system_functions import ITERATION_MATRICES, Symbols, SystemFunctions
@@ -242,6 +243,7 @@ class AssembledSystem:
         self._sparse_cache = {}
         self._buffered = {}   # Function name -> BufferedFunction
         self._linear_union = {}  # shape -> the linear terms' matrices on their common pattern, see _linear_iteration
+        self._fixed_patterns = {}  # iteration matrix name -> its structural pattern, see _on_fixed_pattern
         self._no_shift = np.zeros(self.n_coordinates)
         self.pending_checks = []  # checks (assembled -> None) that wait for the values of all parameters
         self.build_time = build_time + time.perf_counter() - started
@@ -351,8 +353,35 @@ class AssembledSystem:
             rows, column_pointers, shape = self._sparse_cache[name]
             matrix = sp.csc_matrix((self._evaluate(function, *arguments)[0].copy(), rows, column_pointers), shape=shape)
         if name in ITERATION_MATRICES:
-            matrix = matrix + self._linear_iteration(*arguments[5:8], matrix.shape)
+            matrix = self._on_fixed_pattern(name, matrix + self._linear_iteration(*arguments[5:8], matrix.shape))
         return matrix
+
+    def _on_fixed_pattern(self, name, matrix) -> sp.csc_matrix:
+        """``matrix`` on the structural pattern of iteration matrix ``name``, explicit zeros included.
+
+        SciPy's sums and products drop entries that happen to be zero (at rest, or by cancellation), so the
+        pattern of a sum would change from state to state; a factorization that keeps its symbolic analysis
+        across steps (``floatframe.solvers.linear.BorderedLU``) needs the same pattern every time. The
+        structural pattern is that of the sum of the parts with every entry set to one (which cannot cancel)."""
+        if name not in self._fixed_patterns:
+            parts = [pattern_ones(self.forms.numeric[name].sparsity_out(0)),
+                     abs(self._linear_iteration(1.0, 1.0, 1.0, matrix.shape))]
+            if self.user_functions is not None and name in self.user_functions.functions:
+                parts.append(self.user_functions.structural_part(matrix.shape))
+            pattern = sp.csc_matrix(sum(parts))
+            pattern.sort_indices()
+            keys = np.repeat(np.arange(pattern.shape[1]), np.diff(pattern.indptr)) * pattern.shape[0] + pattern.indices
+            self._fixed_patterns[name] = (pattern.indices, pattern.indptr, keys)
+        indices, pointers, keys = self._fixed_patterns[name]
+        matrix = sp.csc_matrix(matrix)
+        matrix.sum_duplicates()
+        wanted = np.repeat(np.arange(matrix.shape[1]), np.diff(matrix.indptr)) * matrix.shape[0] + matrix.indices
+        positions = np.minimum(np.searchsorted(keys, wanted), keys.size - 1)
+        if not np.array_equal(keys[positions], wanted):
+            raise RuntimeError(f"{name}: an entry outside the structural pattern of the iteration matrix")
+        values = np.zeros(keys.size)
+        values[positions] = matrix.data
+        return sp.csc_matrix((values, indices, pointers), shape=matrix.shape)
 
     def _linear_iteration(self, c_a, c_v, c_q, shape) -> sp.csc_matrix:
         """c_a L_a + c_v L_v + c_q L_q of the linear terms, padded with zeros to ``shape`` (CSC).

@@ -26,7 +26,7 @@ import casadi as ca
 import numpy as np
 import scipy.sparse as sp
 
-from floatframe.components.external import split
+from floatframe.components.external import pattern_ones, split
 from floatframe.solvers.dense import BufferedFunction
 
 
@@ -100,6 +100,23 @@ class UserFunctionTerms:
         result = np.zeros(function.numel_out(0))
         result[function.sparsity_out(0).row()] = self._evaluate(function, *arguments, u, p, *values)[0]
         return result
+
+    def structural_part(self, shape) -> sp.csc_matrix:
+        """The pattern (ones) that the user functions' part of an iteration matrix of ``shape`` can fill:
+        products of the patterns of dR/dE_k, dE_k/dX_k (dense for a user function) and dX_k/d(delta)."""
+        part = sp.csc_matrix(shape)
+        for k, callback in enumerate(self.callbacks):
+            if not self.columns[k].size:
+                continue
+            seeds = pattern_ones(self.seeds[k].sparsity_out(0))
+            if hasattr(callback, "stacked_jacobian"):
+                inner = pattern_ones(callback.stacked_jacobian.sparsity_out(0))
+            else:
+                inner = sp.csc_matrix(np.ones((int(np.prod(callback.output_shape)), seeds.shape[0])))
+            block = sp.coo_matrix(pattern_ones(self.sensitivities[k].sparsity_out(0)) @ inner @ seeds)
+            part = part + sp.csc_matrix((np.ones(block.nnz), (self.rows[k][block.row], self.columns[k][block.col])),
+                                        shape=shape)
+        return part
 
     def matrix(self, name, state, factors, u, p, sparsity) -> sp.csc_matrix:
         """The iteration matrix ``name`` (a function of state, factors, delta) at delta = 0, with the user

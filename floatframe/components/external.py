@@ -185,3 +185,9 @@ def to_casadi(matrix: sp.spmatrix) -> ca.DM:
     csc.sort_indices()
     sparsity = ca.Sparsity(csc.shape[0], csc.shape[1], csc.indptr.tolist(), csc.indices.tolist())
     return ca.DM(sparsity, csc.data)
+
+
+def pattern_ones(sparsity: ca.Sparsity) -> sp.csc_matrix:
+    """A CasADi pattern as a scipy CSC matrix of ones (sums and products of such never cancel)."""
+    return sp.csc_matrix((np.ones(sparsity.nnz()), np.array(sparsity.row()), np.array(sparsity.colind())),
+                         shape=sparsity.shape)
