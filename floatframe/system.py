@@ -294,6 +294,22 @@ class AssembledSystem:
         self.current_state = (t, q, v, a, lam)
         return self._sparse(self.form_name("newton_matrix", index), t, q, v, a, lam, c_a, c_v, c_q, self._no_shift)
 
+    def evaluation_work(self, name: str) -> int:
+        """Operations of one evaluation of function ``name`` ("residual", "newton_matrix", ...), for the
+        solvers' cost estimates: its numeric Function's CasADi instructions plus the nonzeros of the linear
+        terms that a residual or iteration matrix adds. What is not an SX Function (user functions evaluated in
+        Python, MX graphs, compiled code) counts as 0."""
+        function = self.forms.numeric.get(name)
+        work = function.n_instructions() if function is not None and function.is_a("SXFunction") else 0
+        if name.startswith(("residual", "newton_matrix")):
+            work += sum(matrix.nnz for matrix in self._linear.values())
+        return work
+
+    def iteration_matrix_nonzeros(self, name: str = "newton_matrix") -> int:
+        """Structural nonzeros of iteration matrix ``name``: its Function's output and the linear terms
+        (an upper bound where the two overlap)."""
+        return self.forms.numeric[name].sparsity_out(0).nnz() + sum(matrix.nnz for matrix in self._linear.values())
+
     def form_name(self, name, index) -> str:
         """The name of function ``name`` in ``functions`` for the scheme of this index (see index2_form)."""
         return name + "_index2" if index == 2 and self.has_index2_form else name

@@ -25,17 +25,21 @@ from __future__ import annotations
 
 import math
 import time
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
 from tqdm import tqdm
 
 from floatframe.solvers.dense import CompilePolicy, SingularMatrix, dense_kernel, sensor_evaluator, wants_dense
-from floatframe.solvers.linear import consistent_accelerations, factorize, single_threaded_blas, singular_cause
+from floatframe.solvers.linear import (consistent_accelerations, factorize, fill_in, single_threaded_blas,
+                                       singular_cause)
 from floatframe.solvers.result import (SimulationResult, SolverError, SolverStatistics, steps_per_interval,
                                        time_grid, wants_stop)
 
 EPS = np.finfo(float).eps
+STEP_CHANGE_TOLERANCE = 1e-8  # relative change of h below which modified Newton keeps its matrix
+CONTRACTION_LIMIT = 0.5       # modified Newton: above this rate an old matrix is always replaced
 
 
 @dataclass
@@ -99,6 +103,7 @@ class GeneralizedAlpha:
         self.max_iterations = max_iterations
         self.statistics = SolverStatistics()
         self._factorization = None
+        self._renewal = MatrixRenewal(0.0)  # when modified Newton replaces its iteration matrix (``prepare``)
 
     @property
     def position_rows(self) -> bool:
@@ -131,6 +136,7 @@ class GeneralizedAlpha:
     def prepare(self, system, n_steps: int = 0):
         """The Newton evaluator for ``system`` (dense or sparse path) for a solve of ``n_steps`` steps;
         builds (and, see ``compile``, compiles) the dense kernel on first use."""
+        self._renewal = MatrixRenewal(refresh_cost(system, self.index))
         if wants_dense(system, self.linear_algebra):
             kernel = dense_kernel(system, self.index, self.compile)
             policy = CompilePolicy(kernel, n_steps) if self.compile == "auto" else None
@@ -147,8 +153,7 @@ class GeneralizedAlpha:
         newton.start(state, h, c_q, c_v, kappa)
         a, lam = state.a.copy(), state.lam.copy()
         stats = self.statistics
-        fresh = False
-        contraction_limit = 0.5
+        age = None  # iterations done with the current iteration matrix before this one (0: new in this step)
         previous_update = None
         modified = self.modified_newton
         # updates of a below the rounding error of the scaled constraint rows cannot be resolved
@@ -158,37 +163,45 @@ class GeneralizedAlpha:
         for iteration in range(1, self.max_iterations + 1):
             stats.residual_evaluations += 1
             residual = None
-            if self._factorization is None or not modified or self._factorization[1] != (c_q, c_v):
+            if (self._factorization is None or not modified or not _same_step(self._factorization[1], (c_q, c_v))
+                    or (iteration == 1 and self._renewal.due)):
                 residual = newton.rows(a, lam)
                 if not np.isfinite(residual).all():
                     raise _not_finite(t, iteration)
                 self.statistics.jacobian_evaluations += 1
                 self._factorization = (newton.factorize(a, lam), (c_q, c_v))
-                fresh = True
+                self._renewal.renewed()
+                age = 0
             # a, lam -= the update [[M + ...]]^-1 [R; C / c_q] at (a, lam), in place
             size, norm_a, residual, finite = newton.iterate(a, lam, self._factorization[0], residual)
             if not finite:
                 raise _not_finite(t, iteration)
             stats.newton_iterations += 1
             error = size  # with an old matrix Newton contracts linearly: estimate the remaining error
-            if not fresh and modified and size > 0.0:  # (a zero update is converged)
-                rate = size / previous_update if previous_update else 1.0
-                error = size * rate / (1.0 - rate) if rate < 1.0 else np.inf
-            if error <= self.relative_tolerance * norm_a + self.absolute_tolerance + roundoff:
+            rate = size / previous_update if previous_update else 1.0
+            # the first update of a step removes the predictor's error, which the matrix of any step removes
+            # alike: its ratio to the second says nothing about how an old matrix contracts. Unmeasured, the
+            # rate is taken as CONTRACTION_LIMIT, the largest at which an old matrix is kept
+            measured = previous_update is not None and not (age is None and iteration == 2)
+            if age != 0 and modified and size > 0.0:  # (a zero update is converged)
+                assumed = rate if measured else CONTRACTION_LIMIT
+                error = size * assumed / (1.0 - assumed) if assumed < 1.0 else np.inf
+            tolerance = self.relative_tolerance * norm_a + self.absolute_tolerance + roundoff
+            if error <= tolerance:
                 break
-            if previous_update is not None and size > contraction_limit * previous_update and modified:
-                if not fresh:  # slow convergence with an old matrix: refresh it
-                    self._factorization = None
-                    previous_update = None
-                    continue
+            if modified and previous_update is not None and age != 0 and rate > CONTRACTION_LIMIT:
+                self._factorization = None  # slow convergence with an old matrix: refresh it
+                previous_update = None
+                continue
             previous_update = size
-            fresh = False
+            age = None if age is None else age + 1
         else:
             norm = _norm(residual)
             raise SolverError(f"generalized-alpha: Newton did not converge at t = {t:.6g} after "
                               f"{self.max_iterations} iterations (residual norm {norm:.3e}, "
                               f"last update {size:.3e})", t)
         stats.steps += 1
+        self._renewal.step_done(iteration)
         return newton.finish(t, a, lam)
 
     def _lu(self, system, matrix, t, what):
@@ -371,6 +384,65 @@ class _DenseNewton:
         q, v, abar = self.kernel.corrected()
         self.system.current_state = (t, q, v, a, lam)
         return State(t, q, v, a, abar, lam)
+
+
+def _same_step(matrix_coefficients, coefficients) -> bool:
+    """Whether a factorized iteration matrix's (c_q, c_v) serve a step with ``coefficients``: equal to a
+    relative ``STEP_CHANGE_TOLERANCE``. Steps to the times of a grid differ in their last bits (t_target - t
+    in floating point), which must not count as a new step size and force a new matrix."""
+    return all(abs(new - old) <= STEP_CHANGE_TOLERANCE * abs(old)
+               for old, new in zip(matrix_coefficients, coefficients))
+
+
+class MatrixRenewal:
+    """When modified Newton replaces its iteration matrix: the rule of least average cost per step.
+
+    A new matrix costs r iterations (``refresh_cost``); steps on an ageing matrix take more and more
+    iterations. The average cost per step since the last new matrix, A = (r + its iterations) / its steps,
+    first falls, then rises: it is least when a step costs more than A. So once a step on an old matrix has
+    taken more iterations than A, the next step starts with a new matrix (``due``). Within a step, the matrix
+    is replaced when its contraction rate exceeds CONTRACTION_LIMIT (``GeneralizedAlpha.step``).
+    """
+
+    def __init__(self, refresh_cost: float):
+        self.refresh_cost = refresh_cost
+        self.cost = 0.0    # r plus the iterations of the steps since the last new matrix
+        self.steps = 0     # steps completed since then
+        self.due = False   # whether the next step starts with a new matrix
+
+    def renewed(self) -> None:
+        self.cost, self.steps, self.due = self.refresh_cost, 0, False
+
+    def step_done(self, iterations: int) -> None:
+        self.due = self.steps > 0 and iterations > self.cost / self.steps
+        self.cost += iterations
+        self.steps += 1
+
+
+_refresh_costs = weakref.WeakKeyDictionary()  # AssembledSystem -> {index: refresh cost}
+
+
+def refresh_cost(system, index: int) -> float:
+    """A new iteration matrix and its LU, in Newton iterations of ``system``, estimated from operation counts.
+
+    An iteration evaluates the residual and constraint rows and solves with the factors; a new matrix is
+    evaluated and factorized. Operations: the SX Functions' instructions (``AssembledSystem.evaluation_work``),
+    and for N unknowns and z nonzeros of the iteration matrix, min(N^3 / 3, z^2 / N) for the LU (dense, or a
+    banded matrix with z / N entries a row) and min(N^2, 2 z) for the two triangular solves. The estimate
+    depends on the model only, so the dense and sparse paths take the same Newton decisions; it is made
+    once per system and index, from its SX Functions (before any compiled code replaces them).
+    """
+    per_system = _refresh_costs.setdefault(system, {})
+    if index not in per_system:
+        constraint_rows = "constraints" if index == 3 else system.form_name("constraint_velocity", 2)
+        matrix = system.form_name("newton_matrix", index)
+        size = system.n_coordinates + system.n_multipliers
+        nonzeros = min(size * size, system.iteration_matrix_nonzeros(matrix))
+        iteration = (system.evaluation_work(system.form_name("residual", index))
+                     + system.evaluation_work(constraint_rows) + min(size * size, 2 * nonzeros))
+        refresh = system.evaluation_work(matrix) + min(size ** 3 / 3, nonzeros ** 2 / size)
+        per_system[index] = refresh / max(iteration, 1)
+    return per_system[index]
 
 
 def _not_finite(t, iteration) -> SolverError:

@@ -69,6 +69,13 @@ def factorize(matrix):
     return bordered if bordered.backward_error() <= BACKWARD_ERROR_LIMIT else sparse_lu(matrix)
 
 
+def fill_in(factorization) -> int:
+    """Stored entries of the factors of a ``factorize`` result (SuperLU or BorderedLU)."""
+    if isinstance(factorization, BorderedLU):
+        return factorization.fill_in
+    return factorization.L.nnz + factorization.U.nnz
+
+
 def border_indices(matrix) -> np.ndarray:
     """Indices of the dense ("border") rows and columns of a square sparse matrix, sorted, (k,).
 

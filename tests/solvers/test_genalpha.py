@@ -5,7 +5,10 @@ import pytest
 import floatframe as ff
 from model_helpers import small_beam
 from floatframe.components.reference_conditions import add_tisserand_frame
+from floatframe.models.pendulum import build_pendulum
+from floatframe.models.rotor_disc import build_rotor_disc
 from floatframe.solvers import GeneralizedAlpha, SolverError
+from floatframe.solvers.genalpha import MatrixRenewal, refresh_cost
 
 
 def test_parameters_follow_from_the_spectral_radius():
@@ -71,3 +74,51 @@ def test_newton_failure_reports_time_iterations_and_residual():
     solver = GeneralizedAlpha(0.6, max_iterations=1)
     with pytest.raises(SolverError, match=r"did not converge at t = .* after 1 iterations \(residual norm"):
         solver.solve(assembled, 0.01, 2)
+
+
+def spring_mass_in_x():
+    """A point mass on a linear spring in x: the iteration matrix is the same at every state."""
+    system = ff.System()
+    node = system.add(ff.NodePoint([0.0, 0.0, 0.0], initial_coordinates=[0.01, 0.0, 0.0]))
+    system.add(ff.ObjectMassPoint(node, 2.0))
+    ground = system.add(ff.NodePointGround([0.0, 0.0, 0.0]))
+    markers = [system.add(ff.MarkerNodeCoordinate(ground, 0)), system.add(ff.MarkerNodeCoordinate(node, 0))]
+    system.add(ff.CoordinateSpringDamper(markers, stiffness=800.0, damping=1.0))
+    return system.assemble()
+
+
+@pytest.mark.parametrize("linear_algebra", ["dense", "sparse"])
+def test_modified_newton_keeps_one_matrix_over_a_uniform_grid(linear_algebra):
+    # the steps t_k - t_(k-1) of the grid differ in their last bits; that is not a new step size
+    solver = GeneralizedAlpha(0.5, modified_newton=True, linear_algebra=linear_algebra, compile=False)
+    result = solver.solve(spring_mass_in_x(), 0.7, 7000)
+    assert np.unique(np.diff(result.t)).size > 1
+    assert result.statistics.jacobian_evaluations == 1
+    decay, omega = 0.25, np.sqrt(800.0 / 2.0 - 0.25 ** 2)  # d / 2m, the damped frequency
+    closed_form = 0.01 * np.exp(-decay * 0.7) * (np.cos(omega * 0.7) + decay / omega * np.sin(omega * 0.7))
+    assert result.q[-1, 0] == pytest.approx(closed_form, rel=1e-4)
+
+
+def test_a_new_matrix_is_due_once_a_step_costs_more_than_the_average_since_the_last_one():
+    renewal = MatrixRenewal(refresh_cost=6.0)
+    renewal.renewed()
+    renewal.step_done(2)             # on the new matrix: A = (6 + 2) / 1 = 8 from now on
+    assert not renewal.due
+    for iterations in (4, 5, 5):     # A: 8 -> 6 -> 5.33 -> 5.25; each step cost less than A before it
+        renewal.step_done(iterations)
+        assert not renewal.due
+    renewal.step_done(6)             # 6 > 5.25: the average would rise
+    assert renewal.due
+    renewal.renewed()
+    assert not renewal.due and renewal.cost == 6.0 and renewal.steps == 0
+
+
+def test_the_refresh_cost_grows_with_the_model_and_is_the_same_for_both_paths():
+    pendulum = build_pendulum()[0].assemble()
+    rotor = build_rotor_disc("tisserand").system.assemble()
+    assert 1.0 < refresh_cost(pendulum, 3) < 10.0 < refresh_cost(rotor, 3)
+    dense = GeneralizedAlpha(0.5, modified_newton=True, linear_algebra="dense", compile=False)
+    sparse = GeneralizedAlpha(0.5, modified_newton=True, linear_algebra="sparse")
+    runs = [solver.solve(pendulum, 0.5, 500, progress=False).statistics for solver in (dense, sparse)]
+    assert runs[0].jacobian_evaluations == runs[1].jacobian_evaluations < 50
+    assert runs[0].newton_iterations == runs[1].newton_iterations
