@@ -14,8 +14,11 @@ and it is built around NumPy/pandas data, which is what a study produces (docs/p
 """
 from __future__ import annotations
 
+import contextlib
+import functools
 import itertools
 import os
+import threading
 import time
 from pathlib import Path
 from typing import Callable
@@ -80,6 +83,77 @@ def latin_hypercube(n: int, seed: int = 0, **distributions) -> list[dict]:
     return [{name: float(d.ppf(unit[k, j])) for j, (name, d) in enumerate(frozen.items())} for k in range(int(n))]
 
 
+# --- models built once per worker ----------------------------------------------------------------
+class ModelStudy:
+    """A study function in two parts: a model with symbolic Parameters, built once per worker, and a run on it.
+
+    ``build(names)`` returns the model (e.g. an assembled system) in which the study's parameters ``names``
+    (a sorted tuple) are symbolic :class:`~floatframe.parameters.Parameter` s; ``solve(model, **values)`` sets
+    their numeric values (``assembled.set_parameter``), solves and returns the outputs. Called as a study
+    function, ``ModelStudy(build, solve)(**values)`` builds the model on the first call in a worker process
+    and thread (a cache keyed by ``build`` and the names, :func:`model_builds` counts the builds) and only
+    solves on later ones; so each task sends the study function by reference and one parameter dict, not a
+    model. ``build`` and ``solve`` must be module-level functions (Dask pickles them by name).
+
+    Parameters
+    ----------
+    build : callable
+        ``build(names) -> model``, ``names`` the sorted tuple of the study's parameter names.
+    solve : callable
+        ``solve(model, **values) -> dict`` of named scalar outputs; its keyword parameters are the study's.
+    cache : bool, default True
+        False builds the model on every call (the reference that the cached runs must equal).
+
+    Notes
+    -----
+    A solve must leave no state in the model that the next run would see: it sets every Parameter it
+    varies. Tasks of one worker share its model only within a thread, so a worker with several threads
+    builds it once per thread.
+    """
+
+    def __init__(self, build: Callable, solve: Callable, cache: bool = True):
+        import inspect
+
+        self.build, self.solve, self.cache = build, solve, cache
+        self.__name__ = getattr(solve, "__name__", "ModelStudy")
+        signature = inspect.signature(solve)
+        self.__signature__ = signature.replace(parameters=list(signature.parameters.values())[1:])
+        self.__doc__ = solve.__doc__
+
+    def __call__(self, **values) -> dict:
+        names = tuple(sorted(values))
+        model = built_model(self.build, names) if self.cache else self.build(names)
+        return self.solve(model, **values)
+
+    def uncached(self) -> "ModelStudy":
+        """The same study function building its model on every call."""
+        return ModelStudy(self.build, self.solve, cache=False)
+
+    def __repr__(self):
+        return f"ModelStudy({self.build.__name__}, {self.__name__}{'' if self.cache else ', cache=False'})"
+
+
+_BUILD_COUNTS: dict = {}
+
+
+@functools.lru_cache(maxsize=16)
+def _built_model_of_thread(build: Callable, names: tuple, thread: int):
+    key = f"{build.__module__}.{build.__qualname__}{names}"
+    _BUILD_COUNTS[key] = _BUILD_COUNTS.get(key, 0) + 1
+    return build(names)
+
+
+def built_model(build: Callable, names: tuple):
+    """``build(names)``, built on the first call in this process and thread, and taken from the cache later."""
+    return _built_model_of_thread(build, tuple(names), threading.get_ident())
+
+
+def model_builds() -> dict:
+    """How many models :class:`ModelStudy` has built in this process: ``"module.build('name', ...)"`` -> count.
+    On a cluster, ``client.run(model_builds)`` gives each worker's counts."""
+    return dict(_BUILD_COUNTS)
+
+
 # --- running -------------------------------------------------------------------------------------
 def run_one(function: Callable, parameters: dict) -> dict:
     """One row: the parameters, the function's outputs, the wall time and the status (never raises)."""
@@ -94,54 +168,103 @@ def run_one(function: Callable, parameters: dict) -> dict:
 
 
 def run_study(function: Callable, samples: list[dict], *, client=None, scheduler: str | None = None,
-              workers: int | None = None, output: str | Path | None = None, progress: bool = True):
+              workers: int | None = None, output: str | Path | None = None, progress: bool = True,
+              timeout: float = 10.0):
     """Run ``function(**sample)`` for every sample on dask.distributed; returns a pandas DataFrame.
 
-    ``client`` an existing ``distributed.Client``; else ``scheduler`` the address of a running scheduler;
-    else a ``LocalCluster`` of ``workers`` processes (default: the machine's cores), closed afterwards.
-    ``output`` a CSV file that receives each row as it arrives; samples that already have a row there are
-    not run again. Checked before anything is sent: the samples are dicts with the same parameter names,
-    and ``function`` accepts them.
+    Parameters
+    ----------
+    function : callable
+        The study function: keyword parameters in, a dict of named scalar outputs out (e.g. a
+        :class:`ModelStudy`, whose model each worker builds once).
+    samples : list of dict
+        The parameter sets, all with the same names (:func:`grid`, :func:`monte_carlo`, ...).
+    client : distributed.Client, optional
+        An existing client; else ``scheduler``; else a LocalCluster of ``workers`` (see :func:`dask_client`).
+    scheduler : str, optional
+        Address of a running dask scheduler, e.g. ``"tcp://host:8786"``.
+    workers : int, optional
+        Worker processes of the LocalCluster (default: the machine's cores), closed afterwards.
+    output : str or Path, optional
+        A ``.csv`` or ``.parquet`` file that receives each row as it arrives; samples that already have a row
+        there are not run again.
+    progress : bool, default True
+        Show a tqdm bar.
+    timeout : float, default 10
+        Seconds to wait for the scheduler at ``scheduler``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per sample in the samples' order: the parameters, the outputs, ``wall_time``, ``status``,
+        ``error``.
+
+    Raises
+    ------
+    StudyError
+        Before any task is sent: samples that are not dicts of the same names, a name ``function`` does not
+        take, an output file of another suffix or of another study, a scheduler that cannot be reached
+        within ``timeout``.
     """
     import pandas as pd
 
     names = _checked_samples(function, samples)
-    rows = _finished_rows(output, names)
+    row_file = None if output is None else RowFile(output)
+    rows = _finished_rows(row_file, names)
     todo = [sample for sample in samples if _key(sample, names) not in rows]
     if todo:
-        for row in _run_on_dask(function, todo, client, scheduler, workers, output, progress):
-            rows[_key(row, names)] = row
+        with dask_client(client, scheduler, workers, timeout) as active:
+            for row in run_on_dask(active, run_one, [(function, sample) for sample in todo], progress):
+                rows[_key(row, names)] = row
+                if row_file is not None:
+                    row_file.add(row)
     table = pd.DataFrame([rows[_key(sample, names)] for sample in samples])   # in the order of the samples
     order = [*names, *[c for c in table.columns if c not in names and c not in OUTPUT_COLUMNS], *OUTPUT_COLUMNS]
     return table[[c for c in order if c in table.columns]]
 
 
-def _run_on_dask(function, samples, client, scheduler, workers, output, progress) -> list[dict]:
+@contextlib.contextmanager
+def dask_client(client=None, scheduler: str | None = None, workers: int | None = None, timeout: float = 10.0):
+    """A dask.distributed ``Client``: ``client`` itself, or one connected to ``scheduler``, or one on a new
+    ``LocalCluster`` of ``workers`` single-threaded processes (default: the machine's cores); the ones made
+    here are closed on exit. The study and the solver comparison (``floatframe.compare``) run through it.
+
+    Raises
+    ------
+    StudyError
+        When the scheduler at ``scheduler`` cannot be reached within ``timeout`` seconds; the message names
+        the address and the timeout.
+    """
     try:
-        from distributed import Client, LocalCluster, as_completed
+        from distributed import Client, LocalCluster
     except ImportError:
         raise ImportError("floatframe.study needs dask.distributed: pip install 'floatframe[study]'") from None
+    if client is not None:
+        yield client
+        return
+    if scheduler is not None:
+        try:
+            client = Client(scheduler, timeout=timeout)
+        except (OSError, TimeoutError, ValueError) as failure:
+            raise StudyError(f"cannot reach the dask scheduler at {scheduler} within the timeout of {timeout:g} s "
+                             f"({type(failure).__name__}: {failure})") from None
+        with client:
+            yield client
+        return
+    with LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        yield client
+
+
+def run_on_dask(client, function: Callable, arguments: list[tuple], progress: bool = False, description="study"):
+    """``function(*args)`` for each tuple of ``arguments`` as tasks on ``client``, yielded as they finish
+    (``distributed.as_completed``), with a tqdm bar if ``progress``."""
+    from distributed import as_completed
     from tqdm import tqdm
 
-    own = client is None
-    if own:
-        cluster = None if scheduler else LocalCluster(n_workers=workers or os.cpu_count() or 1,
-                                                      threads_per_worker=1, processes=True, dashboard_address=None)
-        client = Client(scheduler or cluster)
-    try:
-        futures = [client.submit(run_one, function, sample, pure=False) for sample in samples]
-        rows = []
-        for future in tqdm(as_completed(futures), total=len(futures), desc="study", disable=not progress):
-            row = future.result()
-            rows.append(row)
-            if output is not None:
-                _append_row(output, row)
-        return rows
-    finally:
-        if own:
-            client.close()
-            if cluster is not None:
-                cluster.close()
+    futures = [client.submit(function, *args, pure=False) for args in arguments]
+    for future in tqdm(as_completed(futures), total=len(futures), desc=description, disable=not progress):
+        yield future.result()
 
 
 def _checked_samples(function, samples) -> list[str]:
@@ -169,29 +292,82 @@ def _key(sample: dict, names) -> tuple:
     return tuple(float(sample[name]) for name in names)
 
 
-def _finished_rows(output, names) -> dict:
+def _finished_rows(row_file, names) -> dict:
     """Rows already in the output file, by their parameter values."""
-    if output is None or not Path(output).is_file():
+    if row_file is None:
         return {}
-    import pandas as pd
-
-    table = pd.read_csv(output, keep_default_na=False)
-    missing = [name for name in names if name not in table.columns]
+    rows = row_file.read()
+    missing = [name for name in names if rows and name not in rows[0]]
     if missing:
-        raise StudyError(f"run_study: {output} has no column {missing[0]!r}; it belongs to another study")
-    return {_key(row, names): row for row in table.to_dict("records")}
+        raise StudyError(f"run_study: {row_file.path} has no column {missing[0]!r}; it belongs to another study")
+    return {_key(row, names): row for row in rows}
 
 
-def _append_row(output, row: dict) -> None:
-    import pandas as pd
+class RowFile:
+    """The study's output file, chosen by its suffix: ``.csv`` (each row appended) or ``.parquet`` (rewritten
+    whole on each row, to a temporary file that then replaces it, so that an interrupted study leaves a
+    readable file; pyarrow).
 
-    path = Path(output)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    frame = pd.DataFrame([row])
-    if path.is_file():
-        columns = list(pd.read_csv(path, nrows=0).columns)
-        frame = frame.reindex(columns=columns + [c for c in frame.columns if c not in columns])
-    frame.to_csv(path, mode="a", header=not path.is_file(), index=False)
+    Parameters
+    ----------
+    path : str or Path
+        The file; its folder is made on the first row.
+
+    Raises
+    ------
+    StudyError
+        For another suffix, or for ``.parquet`` without pyarrow.
+    """
+
+    SUFFIXES = (".csv", ".parquet")
+
+    def __init__(self, path):
+        self.path = Path(path)
+        if self.path.suffix not in self.SUFFIXES:
+            raise StudyError(f"run_study: output {self.path} must end in .csv or .parquet, not "
+                             f"'{self.path.suffix}'")
+        if self.parquet:
+            try:
+                import pyarrow  # noqa: F401
+            except ImportError:
+                raise StudyError(f"run_study: output {self.path} needs pyarrow: pip install "
+                                 f"'floatframe[study]'") from None
+        self._rows = None
+
+    @property
+    def parquet(self) -> bool:
+        return self.path.suffix == ".parquet"
+
+    def read(self) -> list[dict]:
+        """The rows in the file (none if it does not exist)."""
+        import pandas as pd
+
+        if not self.path.is_file():
+            self._rows = []
+        elif self.parquet:
+            self._rows = pd.read_parquet(self.path).to_dict("records")
+        else:
+            self._rows = pd.read_csv(self.path, keep_default_na=False).to_dict("records")
+        return list(self._rows)
+
+    def add(self, row: dict) -> None:
+        """Write one more row."""
+        import pandas as pd
+
+        if self._rows is None:
+            self.read()
+        self._rows.append(row)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self.parquet:
+            partial = self.path.with_name(self.path.name + ".partial")
+            pd.DataFrame(self._rows).to_parquet(partial, index=False)
+            os.replace(partial, self.path)
+            return
+        frame = pd.DataFrame([row])
+        if self.path.is_file():
+            columns = list(pd.read_csv(self.path, nrows=0).columns)
+            frame = frame.reindex(columns=columns + [c for c in frame.columns if c not in columns])
+        frame.to_csv(self.path, mode="a", header=not self.path.is_file(), index=False)
 
 
 # --- study functions of the ready models ---------------------------------------------------------
@@ -231,6 +407,35 @@ def rotor_disc_response(disc_radius=0.2, steps=10):
     result = GeneralizedAlpha(rotor.spectral_radius).solve(rotor.system.assemble(), steps * rotor.h, int(steps),
                                                            progress=False)
     return {"max_displacement": float(np.abs(result.sensor(rotor.sensor)).max())}
+
+
+def _rotor_disc_on_symbolic_supports(names):
+    """The rotor disc of :func:`rotor_disc_response` (default disc) with symbolic supports, assembled."""
+    from floatframe.models.rotor_disc import build_rotor_disc
+
+    rotor = build_rotor_disc(symbolic_supports=True)
+    return rotor, rotor.system.assemble()
+
+
+def _rotor_disc_support_run(model, support_stiffness=2e8, support_damping=2e6, steps=10):
+    """The rotor disc (built-in mesh, Tisserand frame) on supports of ``support_stiffness`` [N/m] and
+    ``support_damping`` [N s/m], symbolic Parameters of one model built once per worker: the largest
+    displacement [m] of the axis node at the disc over ``steps`` steps of the model's step size."""
+    from floatframe.models.rotor_disc import support_parameter_values
+    from floatframe.solvers.genalpha import GeneralizedAlpha
+
+    if support_stiffness <= 0 or support_damping < 0:
+        raise ValueError(f"support_stiffness must be positive and support_damping >= 0, got "
+                         f"{support_stiffness}, {support_damping}")
+    rotor, assembled = model
+    for name, value in support_parameter_values(support_stiffness, support_damping).items():
+        assembled.set_parameter(name, value)
+    result = GeneralizedAlpha(rotor.spectral_radius).solve(assembled, steps * rotor.h, int(steps), progress=False)
+    return {"max_displacement": float(np.abs(result.sensor(rotor.sensor)).max())}
+
+
+#: the rotor disc against its supports' stiffness and damping, built once per worker (a :class:`ModelStudy`)
+rotor_disc_supports = ModelStudy(_rotor_disc_on_symbolic_supports, _rotor_disc_support_run)
 
 
 def oscillator_response(stiffness=40.0, damping=0.5, mass=1.0, times=(0.2, 0.4, 0.6, 0.8, 1.0), steps=100,
@@ -301,17 +506,18 @@ def fit_stiffness(measured, initial=30.0, **options):
     return float(solution.x[0])
 
 
-STUDY_MODELS = {"pendulum": pendulum_period, "rotor-disc": rotor_disc_response, "oscillator": oscillator_response}
+STUDY_MODELS = {"pendulum": pendulum_period, "rotor-disc": rotor_disc_response,
+                "rotor-disc-supports": rotor_disc_supports, "oscillator": oscillator_response}
 
 
 # --- command line ----------------------------------------------------------------------------------
 def study_main(argv: list[str]) -> int:
     """``floatframe study MODEL (--param NAME=v1,v2,... | --samples N --dist NAME=kind:a:b ...)``: runs the
-    study, writes ``study.csv`` (resumable) and ``study.png`` (each output against each parameter, or the
+    study, writes ``study.csv`` or ``study.parquet`` (``--format``; resumable) and ``study.png`` (each output against each parameter, or the
     histograms of a sampled study) into ``--output``; returns the exit code."""
     import argparse
 
-    from floatframe.cli import HELP_FORMAT, positive_int
+    from floatframe.cli import HELP_FORMAT, positive_float, positive_int
 
     def assignment(numbers: bool):
         def parse(text):
@@ -330,7 +536,9 @@ def study_main(argv: list[str]) -> int:
                                      description="A parameter study of a ready model on dask.distributed.")
     parser.add_argument("model", choices=sorted(STUDY_MODELS),
                         help="the study function: pendulum (its period), rotor-disc (its largest displacement "
-                             "against disc_radius) or oscillator (displacements against stiffness and damping)")
+                             "against disc_radius), rotor-disc-supports (the same against support_stiffness and "
+                             "support_damping, one model built per worker) or oscillator (displacements against "
+                             "stiffness and damping)")
     parser.add_argument("--param", type=assignment(True), action="append", default=[],
                         help="NAME=v1,v2,...: a grid over these values (repeat for more parameters)")
     parser.add_argument("--samples", type=positive_int, default=None, help="number of random samples")
@@ -342,20 +550,25 @@ def study_main(argv: list[str]) -> int:
                         "LocalCluster on this machine)")
     parser.add_argument("--workers", type=positive_int, default=None, help="LocalCluster worker processes "
                         "(default: the number of cores)")
-    parser.add_argument("--output", default="output", help="folder for study.csv and study.png")
+    parser.add_argument("--timeout", type=positive_float, default=10.0,
+                        help="seconds to wait for the scheduler given by --scheduler")
+    parser.add_argument("--output", default="output", help="folder for study.csv (or .parquet) and study.png")
+    parser.add_argument("--format", choices=("csv", "parquet"), default="csv",
+                        help="file format of the rows (parquet needs pyarrow)")
     arguments = parser.parse_args(argv)
     function = STUDY_MODELS[arguments.model]
     output = Path(arguments.output)
+    rows = output / f"study.{arguments.format}"
     try:                       # run_study checks the samples against the function before it sends anything
         samples = _cli_samples(arguments)
         table = run_study(function, samples, scheduler=arguments.scheduler, workers=arguments.workers,
-                          output=output / "study.csv")
+                          output=rows, timeout=arguments.timeout)
     except StudyError as error:
         parser.error(str(error))
     print(table.to_string(index=False))
     failed = int((table["status"] != "ok").sum())
     plot = _plot_study(table, list(samples[0]), output / "study.png", sampled=not arguments.param)
-    print(f"{len(table)} runs, {failed} failed; wrote {output / 'study.csv'} and {plot}")
+    print(f"{len(table)} runs, {failed} failed; wrote {rows} and {plot}")
     return 0
 
 
