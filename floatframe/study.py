@@ -137,21 +137,125 @@ _BUILD_COUNTS: dict = {}
 
 
 @functools.lru_cache(maxsize=16)
-def _built_model_of_thread(build: Callable, names: tuple, thread: int):
-    key = f"{build.__module__}.{build.__qualname__}{names}"
+def _built_in_thread(make: Callable, arguments: tuple, thread: int):
+    key = f"{make.__module__}.{make.__qualname__}{_describe(arguments)}"
     _BUILD_COUNTS[key] = _BUILD_COUNTS.get(key, 0) + 1
-    return build(names)
+    return make(*arguments)
 
 
-def built_model(build: Callable, names: tuple):
-    """``build(names)``, built on the first call in this process and thread, and taken from the cache later."""
-    return _built_model_of_thread(build, tuple(names), threading.get_ident())
+def _describe(arguments: tuple) -> str:
+    return "(" + ", ".join(getattr(a, "__qualname__", None) or repr(a) for a in arguments) + ")"
+
+
+def built_model(make: Callable, *arguments):
+    """``make(*arguments)``, made on the first call in this process and thread and taken from a cache later.
+
+    ``make`` and ``arguments`` are the cache's key: module-level functions (which pickling keeps the same
+    object) and values such as tuples of names and numbers."""
+    return _built_in_thread(make, arguments, threading.get_ident())
 
 
 def model_builds() -> dict:
-    """How many models :class:`ModelStudy` has built in this process: ``"module.build('name', ...)"`` -> count.
+    """How many models :func:`built_model` has made in this process: ``"module.make(arguments)"`` -> count.
     On a cluster, ``client.run(model_builds)`` gives each worker's counts."""
     return dict(_BUILD_COUNTS)
+
+
+class SensorStudy:
+    """A study function over symbolic Parameters whose outputs are one sensor's values at given times, through
+    the differentiable generalized-alpha step map; with ``gradient`` each run also returns their exact
+    derivatives with respect to the study's parameters.
+
+    Each worker process (and thread) builds the model and the CasADi function of the run
+    (:func:`floatframe.ocp.step.sensor_response`, with its Jacobian) once per set of parameter names; each
+    task only evaluates it. The derivatives come from the implicit-function theorem on every step (no finite
+    differences).
+
+    Parameters
+    ----------
+    build : callable
+        ``build(names) -> AssembledSystem`` with symbolic Parameters; a module-level function.
+    parameters : tuple of str or callable
+        The study's parameter names, each a scalar Parameter of the model; or a module-level function of the
+        study's parameters (keywords with defaults) that returns the model's Parameter values by name, written
+        with arithmetic only (it is also called with CasADi symbols), e.g. a scalar support stiffness that sets
+        two size-3 Parameters. Parameters it does not return keep their values.
+    sensor : int
+        The sensor's number in the model.
+    times : sequence of float
+        Output times [s], multiples of ``h``.
+    h : float
+        Step size [s].
+    spectral_radius : float, default 0.9
+        Of generalized-alpha.
+    tolerance : float, default 1e-9
+        Of the Newton iteration of each step (residual rows of R and C / beta').
+    gradient : bool, default False
+        Also return ``d{output}_{i}_d{name}``: the derivative of output i with respect to parameter ``name``.
+    output : str, default "sensor"
+        Name of the outputs: ``{output}_{i}`` for time i of a scalar sensor, ``{output}_{i}_{j}`` for
+        component j of a vector one.
+    """
+
+    def __init__(self, build: Callable, parameters, sensor: int, times, h: float, *, spectral_radius: float = 0.9,
+                 tolerance: float = 1e-9, gradient: bool = False, output: str = "sensor"):
+        import inspect
+
+        self.build, self.parameters, self.sensor, self.h = build, parameters, int(sensor), float(h)
+        self.steps = tuple(int(round(t / self.h)) for t in times)
+        mismatched = [t for t, k in zip(times, self.steps) if abs(k * self.h - t) > 1e-9 * max(abs(t), self.h)]
+        if mismatched or not self.steps or min(self.steps) < 1 or list(self.steps) != sorted(set(self.steps)):
+            raise StudyError(f"SensorStudy: times must increase and be positive multiples of h = {h:g} s, got "
+                             f"{list(times)}")
+        self.spectral_radius, self.tolerance, self.gradient, self.output = spectral_radius, tolerance, gradient, output
+        if callable(parameters):
+            self.__signature__ = inspect.signature(parameters)
+        else:
+            self.__signature__ = inspect.Signature([inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY)
+                                                    for name in parameters])
+        self.__name__ = f"SensorStudy({getattr(build, '__name__', build)})"
+
+    def __call__(self, **values) -> dict:
+        names = tuple(sorted(values))
+        function = built_model(_sensor_response_function, self.build, names, self.parameters, self.sensor,
+                               self.steps, self.h, self.spectral_radius, self.tolerance, self.gradient)
+        results = function(np.array([float(values[name]) for name in names]))
+        y = np.array(results[0] if self.gradient else results).reshape(len(self.steps), -1)
+        labels = [f"{self.output}_{i}" if y.shape[1] == 1 else f"{self.output}_{i}_{j}"
+                  for i in range(y.shape[0]) for j in range(y.shape[1])]
+        outputs = dict(zip(labels, y.reshape(-1)))
+        if self.gradient:
+            jacobian = np.array(results[1])
+            for column, name in enumerate(names):
+                outputs.update({f"d{label}_d{name}": jacobian[row, column] for row, label in enumerate(labels)})
+        return outputs
+
+    def with_gradient(self) -> "SensorStudy":
+        """The same study whose runs also return the derivatives."""
+        return SensorStudy(self.build, self.parameters, self.sensor, [k * self.h for k in self.steps], self.h,
+                           spectral_radius=self.spectral_radius, tolerance=self.tolerance, gradient=True,
+                           output=self.output)
+
+
+def _sensor_response_function(build, names, parameters, sensor, steps, h, spectral_radius, tolerance, gradient):
+    """The CasADi function s -> sensor values (and their Jacobian) of a :class:`SensorStudy` (s: the values of
+    ``names``)."""
+    import casadi as ca
+
+    from floatframe.ocp.step import sensor_response
+
+    assembled = build(names)
+    s = ca.MX.sym("s", len(names))
+    symbols = {name: s[k] for k, name in enumerate(names)}
+    values = parameters(**symbols) if callable(parameters) else {name: symbols[name] for name in names}
+    known = {parameter.name: parameter for parameter in assembled.parameters}
+    unknown = [name for name in values if name not in known]
+    if unknown:
+        raise StudyError(f"SensorStudy: the model has no Parameter {unknown[0]!r}; it has {sorted(known)}")
+    entries = {name: value if isinstance(value, (list, tuple)) else [value] for name, value in values.items()}
+    p = ca.vertcat(*[ca.vertcat(*entries[q.name]) if q.name in entries
+                     else ca.MX(assembled.parameter_values[q.name]) for q in assembled.parameters])
+    return sensor_response(assembled, sensor, steps, h, s, p, spectral_radius, tolerance, gradient)
 
 
 # --- running -------------------------------------------------------------------------------------
@@ -436,6 +540,29 @@ def _rotor_disc_support_run(model, support_stiffness=2e8, support_damping=2e6, s
 
 #: the rotor disc against its supports' stiffness and damping, built once per worker (a :class:`ModelStudy`)
 rotor_disc_supports = ModelStudy(_rotor_disc_on_symbolic_supports, _rotor_disc_support_run)
+
+
+def _reduced_rotor_disc_on_symbolic_supports(names):
+    """The rotor disc reduced to 4 free-free eigenmodes, with symbolic supports, assembled."""
+    from floatframe.models.rotor_disc import build_rotor_disc
+
+    return build_rotor_disc(modes=4, symbolic_supports=True).system.assemble()
+
+
+def rotor_support_parameters(support_stiffness=2e8, support_damping=2e6) -> dict:
+    """The rotor disc's support Parameters (``SUPPORT_PARAMETERS``) for a support stiffness [N/m] and damping
+    [N s/m] (arithmetic only: a :class:`SensorStudy` calls it with CasADi symbols)."""
+    from floatframe.models.rotor_disc import support_parameter_values
+
+    return support_parameter_values(support_stiffness, support_damping)
+
+
+#: the displacement of the reduced rotor disc's axis node at the disc at 1, ..., 5 ms (outputs
+#: ``displacement_{i}_{j}``, i the time, j = x, y, z as 0, 1, 2) against the supports' stiffness and damping,
+#: through the step map; ``rotor_disc_sensitivity.with_gradient()`` also returns the exact derivatives
+rotor_disc_sensitivity = SensorStudy(_reduced_rotor_disc_on_symbolic_supports, rotor_support_parameters, sensor=0,
+                                     times=[1e-3, 2e-3, 3e-3, 4e-3, 5e-3], h=1e-4, spectral_radius=0.5,
+                                     tolerance=1e-6, output="displacement")
 
 
 def oscillator_response(stiffness=40.0, damping=0.5, mass=1.0, times=(0.2, 0.4, 0.6, 0.8, 1.0), steps=100,
