@@ -5,8 +5,13 @@ A study function takes the parameters as keyword arguments and returns a dict of
 :func:`pendulum_period`. :func:`run_study` sends one task per sample to the cluster and returns a
 ``pandas.DataFrame`` with one row per run: the parameters, the outputs, ``wall_time`` [s], ``status``
 ("ok" or "failed") and ``error`` (the exception of a failed run, which does not stop the study). With
-``output`` the rows are appended to a CSV file as they arrive, and a study started again with the same file
-runs only the samples that have no row yet.
+``output`` the rows are written to a CSV or Parquet file as they arrive, and a study started again with the
+same file runs only the samples that have no row yet.
+
+A study over symbolic ``Parameter`` s of one model builds the model once per worker: :class:`ModelStudy`
+(build, then set values and solve in each task) and :class:`SensorStudy` (a sensor's values through the
+differentiable step map, optionally with their exact gradient). :func:`dask_client` and :func:`run_on_dask`
+are the Dask set-up that ``floatframe.compare`` also uses to send the solver ladder to a cluster.
 
 Dask rather than Ray: the same ``Client`` runs on a laptop (``LocalCluster``) and on a cluster (a scheduler
 address, dask-jobqueue for HPC batch systems), its futures and ``as_completed`` give the rows as they finish,
@@ -88,12 +93,12 @@ class ModelStudy:
     """A study function in two parts: a model with symbolic Parameters, built once per worker, and a run on it.
 
     ``build(names)`` returns the model (e.g. an assembled system) in which the study's parameters ``names``
-    (a sorted tuple) are symbolic :class:`~floatframe.parameters.Parameter` s; ``solve(model, **values)`` sets
-    their numeric values (``assembled.set_parameter``), solves and returns the outputs. Called as a study
+    (a sorted tuple) are symbolic :class:`~floatframe.parameters.Parameter` objects; ``solve(model, **values)``
+    sets their numeric values (``assembled.set_parameter``), solves and returns the outputs. Called as a study
     function, ``ModelStudy(build, solve)(**values)`` builds the model on the first call in a worker process
-    and thread (a cache keyed by ``build`` and the names, :func:`model_builds` counts the builds) and only
-    solves on later ones; so each task sends the study function by reference and one parameter dict, not a
-    model. ``build`` and ``solve`` must be module-level functions (Dask pickles them by name).
+    and thread (:func:`built_model`, keyed by ``build`` and the names; :func:`model_builds` counts the
+    builds) and only solves on later ones. So each task sends the study function (its two functions by
+    reference) and one parameter dict, not a model. ``build`` and ``solve`` must be module-level functions.
 
     Parameters
     ----------
@@ -150,14 +155,28 @@ def _describe(arguments: tuple) -> str:
 def built_model(make: Callable, *arguments):
     """``make(*arguments)``, made on the first call in this process and thread and taken from a cache later.
 
-    ``make`` and ``arguments`` are the cache's key: module-level functions (which pickling keeps the same
-    object) and values such as tuples of names and numbers."""
+    The cache (``functools.lru_cache``) holds the 16 models used last. ``make`` and ``arguments`` are its key:
+    module-level functions (which unpickling gives back as the same object) and values such as tuples of
+    names and numbers. :func:`model_builds` counts the calls of ``make``.
+
+    Parameters
+    ----------
+    make : callable
+        A module-level function that builds the model.
+    *arguments
+        Hashable arguments of ``make``.
+    """
     return _built_in_thread(make, arguments, threading.get_ident())
 
 
 def model_builds() -> dict:
-    """How many models :func:`built_model` has made in this process: ``"module.make(arguments)"`` -> count.
-    On a cluster, ``client.run(model_builds)`` gives each worker's counts."""
+    """How many models :func:`built_model` has made in this process.
+
+    Returns
+    -------
+    dict
+        ``"module.make(arguments)"`` -> count. On a cluster, ``client.run(model_builds)`` gives each worker's.
+    """
     return dict(_BUILD_COUNTS)
 
 
@@ -333,6 +352,21 @@ def dask_client(client=None, scheduler: str | None = None, workers: int | None =
     ``LocalCluster`` of ``workers`` single-threaded processes (default: the machine's cores); the ones made
     here are closed on exit. The study and the solver comparison (``floatframe.compare``) run through it.
 
+    Parameters
+    ----------
+    client : distributed.Client, optional
+        Used as it is (and not closed).
+    scheduler : str, optional
+        Address of a running scheduler, e.g. ``"tcp://host:8786"``.
+    workers : int, optional
+        Processes of the LocalCluster made when neither ``client`` nor ``scheduler`` is given.
+    timeout : float, default 10
+        Seconds to wait for the scheduler at ``scheduler``.
+
+    Yields
+    ------
+    distributed.Client
+
     Raises
     ------
     StudyError
@@ -361,8 +395,26 @@ def dask_client(client=None, scheduler: str | None = None, workers: int | None =
 
 
 def run_on_dask(client, function: Callable, arguments: list[tuple], progress: bool = False, description="study"):
-    """``function(*args)`` for each tuple of ``arguments`` as tasks on ``client``, yielded as they finish
-    (``distributed.as_completed``), with a tqdm bar if ``progress``."""
+    """Run ``function(*args)`` for each tuple of ``arguments`` as tasks on ``client``.
+
+    Parameters
+    ----------
+    client : distributed.Client
+        The client, e.g. from :func:`dask_client`.
+    function : callable
+        A module-level function (Dask pickles it by name).
+    arguments : list of tuple
+        One tuple of arguments per task.
+    progress : bool, default False
+        Show a tqdm bar labelled ``description``.
+    description : str, default "study"
+        The bar's label.
+
+    Yields
+    ------
+    object
+        Each task's result as it finishes (``distributed.as_completed``), not in the order of ``arguments``.
+    """
     from distributed import as_completed
     from tqdm import tqdm
 
