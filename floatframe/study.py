@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib.util
 import itertools
 import os
 import threading
@@ -108,6 +109,8 @@ class ModelStudy:
         ``solve(model, **values) -> dict`` of named scalar outputs; its keyword parameters are the study's.
     cache : bool, default True
         False builds the model on every call (the reference that the cached runs must equal).
+    name : str, optional
+        The study function's name in messages; default the name of ``solve``.
 
     Notes
     -----
@@ -116,11 +119,11 @@ class ModelStudy:
     builds it once per thread.
     """
 
-    def __init__(self, build: Callable, solve: Callable, cache: bool = True):
+    def __init__(self, build: Callable, solve: Callable, cache: bool = True, name: str | None = None):
         import inspect
 
         self.build, self.solve, self.cache = build, solve, cache
-        self.__name__ = getattr(solve, "__name__", "ModelStudy")
+        self.__name__ = name or getattr(solve, "__name__", "ModelStudy")
         signature = inspect.signature(solve)
         self.__signature__ = signature.replace(parameters=list(signature.parameters.values())[1:])
         self.__doc__ = solve.__doc__
@@ -132,10 +135,11 @@ class ModelStudy:
 
     def uncached(self) -> "ModelStudy":
         """The same study function building its model on every call."""
-        return ModelStudy(self.build, self.solve, cache=False)
+        return ModelStudy(self.build, self.solve, cache=False, name=self.__name__)
 
     def __repr__(self):
-        return f"ModelStudy({self.build.__name__}, {self.__name__}{'' if self.cache else ', cache=False'})"
+        return (f"ModelStudy({self.build.__name__}, {self.solve.__name__}"
+                f"{'' if self.cache else ', cache=False'}, name={self.__name__!r})")
 
 
 _BUILD_COUNTS: dict = {}
@@ -214,10 +218,12 @@ class SensorStudy:
     output : str, default "sensor"
         Name of the outputs: ``{output}_{i}`` for time i of a scalar sensor, ``{output}_{i}_{j}`` for
         component j of a vector one.
+    name : str, optional
+        The study function's name in messages; default ``SensorStudy(build's name)``.
     """
 
     def __init__(self, build: Callable, parameters, sensor: int, times, h: float, *, spectral_radius: float = 0.9,
-                 tolerance: float = 1e-9, gradient: bool = False, output: str = "sensor"):
+                 tolerance: float = 1e-9, gradient: bool = False, output: str = "sensor", name: str | None = None):
         import inspect
 
         self.build, self.parameters, self.sensor, self.h = build, parameters, int(sensor), float(h)
@@ -232,7 +238,7 @@ class SensorStudy:
         else:
             self.__signature__ = inspect.Signature([inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY)
                                                     for name in parameters])
-        self.__name__ = f"SensorStudy({getattr(build, '__name__', build)})"
+        self.__name__ = name or f"SensorStudy({getattr(build, '__name__', build)})"
 
     def __call__(self, **values) -> dict:
         names = tuple(sorted(values))
@@ -253,7 +259,7 @@ class SensorStudy:
         """The same study whose runs also return the derivatives."""
         return SensorStudy(self.build, self.parameters, self.sensor, [k * self.h for k in self.steps], self.h,
                            spectral_radius=self.spectral_radius, tolerance=self.tolerance, gradient=True,
-                           output=self.output)
+                           output=self.output, name=self.__name__)
 
 
 def _sensor_response_function(build, names, parameters, sensor, steps, h, spectral_radius, tolerance, gradient):
@@ -482,12 +488,8 @@ class RowFile:
         if self.path.suffix not in self.SUFFIXES:
             raise StudyError(f"run_study: output {self.path} must end in .csv or .parquet, not "
                              f"'{self.path.suffix}'")
-        if self.parquet:
-            try:
-                import pyarrow  # noqa: F401
-            except ImportError:
-                raise StudyError(f"run_study: output {self.path} needs pyarrow: pip install "
-                                 f"'floatframe[study]'") from None
+        if self.parquet and importlib.util.find_spec("pyarrow") is None:
+            raise StudyError(f"run_study: output {self.path} needs pyarrow: pip install 'floatframe[study]'")
         self._rows = None
 
     @property
@@ -591,7 +593,8 @@ def _rotor_disc_support_run(model, support_stiffness=2e8, support_damping=2e6, s
 
 
 #: the rotor disc against its supports' stiffness and damping, built once per worker (a :class:`ModelStudy`)
-rotor_disc_supports = ModelStudy(_rotor_disc_on_symbolic_supports, _rotor_disc_support_run)
+rotor_disc_supports = ModelStudy(_rotor_disc_on_symbolic_supports, _rotor_disc_support_run,
+                                 name="rotor_disc_supports")
 
 
 def _reduced_rotor_disc_on_symbolic_supports(names):
@@ -614,7 +617,7 @@ def rotor_support_parameters(support_stiffness=2e8, support_damping=2e6) -> dict
 #: through the step map; ``rotor_disc_sensitivity.with_gradient()`` also returns the exact derivatives
 rotor_disc_sensitivity = SensorStudy(_reduced_rotor_disc_on_symbolic_supports, rotor_support_parameters, sensor=0,
                                      times=[1e-3, 2e-3, 3e-3, 4e-3, 5e-3], h=1e-4, spectral_radius=0.5,
-                                     tolerance=1e-6, output="displacement")
+                                     tolerance=1e-6, output="displacement", name="rotor_disc_sensitivity")
 
 
 def oscillator_response(stiffness=40.0, damping=0.5, mass=1.0, times=(0.2, 0.4, 0.6, 0.8, 1.0), steps=100,
@@ -692,8 +695,8 @@ STUDY_MODELS = {"pendulum": pendulum_period, "rotor-disc": rotor_disc_response,
 # --- command line ----------------------------------------------------------------------------------
 def study_main(argv: list[str]) -> int:
     """``floatframe study MODEL (--param NAME=v1,v2,... | --samples N --dist NAME=kind:a:b ...)``: runs the
-    study, writes ``study.csv`` or ``study.parquet`` (``--format``; resumable) and ``study.png`` (each output against each parameter, or the
-    histograms of a sampled study) into ``--output``; returns the exit code."""
+    study, writes ``study.csv`` or ``study.parquet`` (``--format``; resumable) and ``study.png`` (each output
+    against each parameter, or the histograms of a sampled study) into ``--output``; returns the exit code."""
     import argparse
 
     from floatframe.cli import HELP_FORMAT, positive_float, positive_int

@@ -198,5 +198,15 @@ def test_a_sensor_study_refuses_times_off_its_steps_and_unknown_parameters():
 
     with pytest.raises(StudyError, match=r"multiples of h = 0.0001 s, got \[0.00015\]"):
         SensorStudy(rotor_disc_sensitivity.build, rotor_support_parameters, 0, [1.5e-4], 1e-4)
-    with pytest.raises(StudyError, match="has no parameter 'stiffness'"):
+    with pytest.raises(StudyError, match="rotor_disc_sensitivity has no parameter 'stiffness'; it takes "
+                                         "support_stiffness, support_damping"):
         run_study(rotor_disc_sensitivity, grid(stiffness=[1.0]), scheduler="tcp://127.0.0.1:1")
+
+
+def test_a_model_study_refuses_a_parameter_that_is_not_symbolic_before_anything_is_sent():
+    """The disc radius changes the mesh, so it is no Parameter of rotor_disc_supports' model."""
+    from floatframe.study import rotor_disc_supports
+
+    with pytest.raises(StudyError, match="rotor_disc_supports has no parameter 'disc_radius'; it takes "
+                                         "support_stiffness, support_damping, steps"):
+        run_study(rotor_disc_supports, grid(disc_radius=[0.2]), scheduler="tcp://127.0.0.1:1")
