@@ -376,13 +376,18 @@ def dask_client(client=None, scheduler: str | None = None, workers: int | None =
     Raises
     ------
     StudyError
-        When the scheduler at ``scheduler`` cannot be reached within ``timeout`` seconds; the message names
-        the address and the timeout.
+        When the scheduler at ``scheduler`` cannot be reached within ``timeout`` seconds (the message names
+        the address and the timeout), for a ``timeout`` that is not a positive number and for ``workers``
+        that is not a positive integer.
     """
     try:
         from distributed import Client, LocalCluster
     except ImportError:
         raise ImportError("floatframe.study needs dask.distributed: pip install 'floatframe[study]'") from None
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise StudyError(f"workers must be a positive integer, got {workers!r}")
+    if not (isinstance(timeout, (int, float)) and timeout > 0):
+        raise StudyError(f"the scheduler's timeout must be a positive number of seconds, got {timeout!r}")
     if client is not None:
         yield client
         return

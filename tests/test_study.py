@@ -92,6 +92,16 @@ def test_bad_studies_are_refused_before_anything_is_sent(samples, fault):
         run_study(pendulum_period, samples, scheduler="tcp://127.0.0.1:1", output="study.xlsx")   # never reached
 
 
+@pytest.mark.parametrize("options, fault", [
+    (dict(workers=0), "workers must be a positive integer, got 0"),
+    (dict(workers=1.5), "workers must be a positive integer, got 1.5"),
+    (dict(scheduler="tcp://127.0.0.1:1", timeout=0), "timeout must be a positive number of seconds, got 0"),
+])
+def test_bad_cluster_settings_are_refused_before_anything_is_sent(options, fault):
+    with pytest.raises(StudyError, match=fault):
+        run_study(pendulum_period, grid(length=[1.0]), **options)
+
+
 @pytest.mark.parametrize("spec, fault", [("normal:1", "two numbers"), ("beta:1:2", "unknown kind 'beta'"),
                                          ("normal:1:-2", "must be positive"), ("uniform:2:1", "above the first")])
 def test_bad_distributions_are_refused(spec, fault):
