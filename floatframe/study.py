@@ -226,6 +226,8 @@ class SensorStudy:
                  tolerance: float = 1e-9, gradient: bool = False, output: str = "sensor", name: str | None = None):
         import inspect
 
+        if not h > 0:
+            raise StudyError(f"SensorStudy: the step size h must be positive, got {h!r}")
         self.build, self.parameters, self.sensor, self.h = build, parameters, int(sensor), float(h)
         self.steps = tuple(int(round(t / self.h)) for t in times)
         mismatched = [t for t, k in zip(times, self.steps) if abs(k * self.h - t) > 1e-9 * max(abs(t), self.h)]

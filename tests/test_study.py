@@ -208,6 +208,8 @@ def test_a_sensor_study_refuses_times_off_its_steps_and_unknown_parameters():
 
     with pytest.raises(StudyError, match=r"multiples of h = 0.0001 s, got \[0.00015\]"):
         SensorStudy(rotor_disc_sensitivity.build, rotor_support_parameters, 0, [1.5e-4], 1e-4)
+    with pytest.raises(StudyError, match="the step size h must be positive, got 0"):
+        SensorStudy(rotor_disc_sensitivity.build, rotor_support_parameters, 0, [1e-3], 0)
     with pytest.raises(StudyError, match="rotor_disc_sensitivity has no parameter 'stiffness'; it takes "
                                          "support_stiffness, support_damping"):
         run_study(rotor_disc_sensitivity, grid(stiffness=[1.0]), scheduler="tcp://127.0.0.1:1")
