@@ -1,18 +1,42 @@
-"""Wall time of a rotor-disc study against the number of LocalCluster workers, and the cost per task against a
-plain loop, in one run (these machines are shared: compare the ratios).
+"""Wall time of a rotor-disc study against the number of LocalCluster workers, with the model built for every
+task and built once per worker, and the cost per task against a plain loop, in one run (these machines are
+shared: compare the ratios).
 
     python benchmarks/study_scaling.py [--runs 64] [--workers 1 2]
 
-Each run builds the rotor disc (about 740 coordinates, full FFRF mesh) with another disc radius and takes 10
-steps (floatframe.study.rotor_disc_response). Prints the loop's time, each cluster's time
-(cluster start-up included, reported apart) and the overhead per task: (workers x wall - loop) / runs.
+Each run solves the rotor disc (742 coordinates, full FFRF mesh, Tisserand frame) for 10 steps on supports of
+another stiffness (floatframe.study.rotor_disc_supports, whose support stiffness and damping are symbolic
+Parameters). "fresh" builds and assembles the model in every task (``rotor_disc_supports.uncached()``),
+"once per worker" builds it on a worker's first task and only sets the Parameters afterwards. Prints:
+
+- the build/solve split of one run, measured in-process;
+- the plain loops (fresh, and with one model) and their time per run;
+- for each number of workers and each variant: the study's wall time (the cluster's start-up reported apart),
+  the speed-up over the same variant's loop, the overhead per task, (workers x wall - loop) / runs, and for
+  "once per worker" the builds each worker made.
 """
 import argparse
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
-from floatframe.study import grid, rotor_disc_response, run_one, run_study
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # this checkout's floatframe
+from floatframe.study import grid, model_builds, rotor_disc_supports, run_one, run_study
+
+
+def build_solve_split(repeats: int = 3) -> tuple[float, float]:
+    """Mean time [s] of building and assembling the model, and of one 10-step solve on it."""
+    builds, solves = [], []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        model = rotor_disc_supports.build(("support_stiffness",))
+        built = time.perf_counter()
+        rotor_disc_supports.solve(model, support_stiffness=2e8)
+        builds.append(built - started)
+        solves.append(time.perf_counter() - built)
+    return float(np.mean(builds)), float(np.mean(solves))
 
 
 def main():
@@ -20,24 +44,38 @@ def main():
     parser.add_argument("--runs", type=int, default=64)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     arguments = parser.parse_args()
-    samples = grid(disc_radius=np.linspace(0.15, 0.25, arguments.runs))
-    started = time.perf_counter()
-    loop = [run_one(rotor_disc_response, sample) for sample in samples]
-    loop_time = time.perf_counter() - started
-    print(f"plain loop: {arguments.runs} runs in {loop_time:.1f} s ({loop_time / arguments.runs:.2f} s a run)")
+    runs = arguments.runs
+    samples = grid(support_stiffness=np.linspace(1e8, 3e8, runs))
+    build, solve = build_solve_split()
+    print(f"one run in-process: build and assemble {build:.2f} s, solve 10 steps {solve:.2f} s")
+    variants = {"fresh": rotor_disc_supports.uncached(), "once per worker": rotor_disc_supports}
+    loops, reference = {}, None
+    for name, function in variants.items():
+        started = time.perf_counter()
+        rows = [run_one(function, sample) for sample in samples]
+        loops[name] = time.perf_counter() - started
+        print(f"plain loop, {name}: {runs} runs in {loops[name]:.1f} s ({loops[name] / runs:.3f} s a run)")
+        values = np.array([row["max_displacement"] for row in rows])
+        reference = values if reference is None else reference
+        assert np.allclose(values, reference, rtol=1e-12, atol=0), "the variants disagree"
     from distributed import Client, LocalCluster
     for workers in arguments.workers:
         started = time.perf_counter()
         with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
                 Client(cluster) as client:
             client.run(lambda: __import__("floatframe.study"))        # workers import floatframe once
-            ready = time.perf_counter()
-            table = run_study(rotor_disc_response, samples, client=client, progress=False)
-            finished = time.perf_counter()
-        assert np.allclose(table["max_displacement"], [row["max_displacement"] for row in loop], rtol=1e-12, atol=0)
-        wall = finished - ready
-        print(f"{workers} worker(s): cluster start {ready - started:.1f} s, study {wall:.1f} s, speed-up "
-              f"{loop_time / wall:.2f}, overhead per task {(workers * wall - loop_time) / arguments.runs * 1e3:.0f} ms")
+            print(f"{workers} worker(s): cluster start {time.perf_counter() - started:.1f} s")
+            for name, function in variants.items():
+                ready = time.perf_counter()
+                table = run_study(function, samples, client=client, progress=False)
+                wall = time.perf_counter() - ready
+                assert np.allclose(table["max_displacement"], reference, rtol=1e-12, atol=0)
+                builds = ""
+                if function.cache:
+                    counts = [sum(counts.values()) for counts in client.run(model_builds).values()]
+                    builds = f", builds per worker {counts}"
+                print(f"  {name}: study {wall:.1f} s, speed-up {loops[name] / wall:.2f}, overhead per task "
+                      f"{(workers * wall - loops[name]) / runs * 1e3:.0f} ms{builds}")
 
 
 if __name__ == "__main__":

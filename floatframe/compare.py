@@ -6,7 +6,9 @@ solution (IDAS at tight tolerances, or generalized-alpha with a small step) and 
 violation at position and velocity level, and writes a table (CSV and Markdown) and a work-precision
 plot (error against wall time, log-log, PNG). ``compare_main(argv)`` is the command line
 ``python -m floatframe compare MODEL --solvers idas,genalpha,...`` (MODEL: ``pendulum``, ``rotor-disc``,
-``rotor-disc-constrained`` or a model file).
+``rotor-disc-constrained`` or a model file). With ``--workers K`` or ``--scheduler ADDRESS`` the runs are
+tasks on dask.distributed (a LocalCluster, or a running cluster), set up as the parameter studies are
+(``floatframe.study.dask_client``); each worker loads the model once.
 
 The error of a run is max_k |s_k - s_ref,k| / max_k |s_ref,k| over the output times and the sensor's
 components (a relative max-norm error). Wall time is the integration time; IDAS' one-time setup
@@ -15,6 +17,7 @@ components (a relative max-norm error). Wall time is the integration time; IDAS'
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import importlib.util
 import time
@@ -134,21 +137,52 @@ def reference_solution(model: ComparisonModel, t_grid, reference: str = "idas", 
 
 def run_comparison(model, solvers=("idas", "genalpha"), tolerances=DEFAULT_TOLERANCES,
                    refinements=DEFAULT_REFINEMENTS, t_end=None, n_outputs=None, reference="idas",
-                   reference_rtol=1e-10, out_dir=None, progress=True) -> list[Run]:
+                   reference_rtol=1e-10, out_dir=None, progress=True, *, client=None, scheduler=None,
+                   workers=None, timeout=10.0) -> list[Run]:
     """Run every solver over its settings; returns the rows and, with ``out_dir``, writes
     ``comparison.csv``, ``comparison.md`` and ``work_precision.png`` there.
 
-    ``model``: a ComparisonModel or a model name/file for :func:`load_model`. ``tolerances``: rtol values
-    of IDAS runs. ``refinements``: fixed steps per output interval (h = output interval / r).
+    Parameters
+    ----------
+    model : ComparisonModel or str
+        A model, or a model name or file for :func:`load_model`.
+    solvers : sequence of str
+        Names from ``SOLVERS``.
+    tolerances : sequence of float
+        rtol values of the IDAS runs.
+    refinements : sequence of int
+        Fixed steps per output interval of the fixed-step runs (h = output interval / r).
+    t_end, n_outputs : float, int, optional
+        End time [s] and number of output intervals; None takes the model's.
+    reference : {"idas", "genalpha"}
+        The reference solution's solver (run in this process).
+    reference_rtol : float
+        rtol of an IDAS reference.
+    out_dir : str or Path, optional
+        Folder for the table and the plot.
+    progress : bool
+        Show a tqdm bar.
+    client, scheduler, workers, timeout
+        With any of ``client``, ``scheduler`` or ``workers``, the runs are tasks on dask.distributed, set up
+        as for a parameter study (:func:`floatframe.study.dask_client`): each worker loads the model once
+        (``model`` must then be a name or a file that the workers can read) and a row's wall time is the
+        worker's. Without them, the runs are made here one after the other.
+
+    Returns
+    -------
+    list of Run
+        One row per solver and setting, in the order of ``solvers`` and of the settings.
     """
+    distributed = client is not None or scheduler is not None or workers is not None
+    if distributed and not isinstance(model, str):
+        raise ValueError("compare: runs on a cluster need the model's name or file (each worker loads it), "
+                         f"got {type(model).__name__}")
+    model_name = model if isinstance(model, str) else None
     model = load_model(model) if isinstance(model, str) else model
     t_end = model.t_end if t_end is None else t_end
     n_outputs = model.n_outputs if n_outputs is None else n_outputs
     t_grid = np.linspace(0.0, t_end, n_outputs + 1)
     interval = t_end / n_outputs
-    reference_values = reference_solution(model, t_grid, reference, reference_rtol,
-                                          interval / (4 * max(refinements)))
-    scale = max(np.abs(reference_values).max(), 1e-300)
     plan = []
     for name in solvers:
         if name not in SOLVERS:
@@ -156,26 +190,53 @@ def run_comparison(model, solvers=("idas", "genalpha"), tolerances=DEFAULT_TOLER
         kind = SOLVERS[name][1]
         values = tolerances if kind == "rtol" else [interval / r for r in refinements]
         plan += [(name, kind, float(value)) for value in values]
-    rows = []
-    for name, kind, value in tqdm(plan, desc=f"compare {model.name}", unit="run", disable=not progress):
-        solver = make_solver(name, value)
-        started = time.perf_counter()
-        try:
-            result = solve(solver, model.system, t_grid, value)
-        except SolverError as failure:
-            rows.append(Run(name, f"{kind}={value:.3g}", value, time.perf_counter() - started, 0.0, 0, 0, 0,
-                            np.nan, np.nan, np.nan, f"failed: {failure}"))
-            continue
-        states = [_State(*row) for row in zip(result.t, result.q, result.v)]
-        position, velocity = constraint_violation(model.system, states)
-        error = np.abs(result.sensor(model.sensor) - reference_values).max() / scale
-        stats = result.statistics
-        rows.append(Run(name, f"{kind}={value:.3g}", value, stats.solve_time, result.info.get("setup_time", 0.0),
-                        stats.steps, stats.newton_iterations, stats.jacobian_evaluations, float(error),
-                        position, velocity))
+    from floatframe.study import dask_client, run_on_dask
+
+    # the cluster first: a scheduler that cannot be reached is an error before the reference is computed
+    with dask_client(client, scheduler, workers, timeout) if distributed else contextlib.nullcontext() as active:
+        reference_values = reference_solution(model, t_grid, reference, reference_rtol,
+                                              interval / (4 * max(refinements)))
+        scale = max(np.abs(reference_values).max(), 1e-300)
+        if active is None:
+            rows = [comparison_run(model, name, kind, value, t_grid, reference_values, scale) for name, kind, value
+                    in tqdm(plan, desc=f"compare {model.name}", unit="run", disable=not progress)]
+        else:
+            rows = [None] * len(plan)
+            tasks = [(k, model_name, *entry, t_grid, reference_values, scale) for k, entry in enumerate(plan)]
+            for k, row in run_on_dask(active, _run_on_worker, tasks, progress, f"compare {model.name}"):
+                rows[k] = row
     if out_dir is not None:
         write_outputs(rows, Path(out_dir), model.name, reference)
     return rows
+
+
+def comparison_run(model: ComparisonModel, name: str, kind: str, value: float, t_grid, reference_values,
+                   scale: float) -> Run:
+    """One row: solver ``name`` with its setting ``value`` (of ``kind`` "rtol" or "h") on ``model`` over
+    ``t_grid``, its sensor error against ``reference_values`` relative to ``scale``; a SolverError is a
+    failed row."""
+    solver = make_solver(name, value)
+    started = time.perf_counter()
+    try:
+        result = solve(solver, model.system, t_grid, value)
+    except SolverError as failure:
+        return Run(name, f"{kind}={value:.3g}", value, time.perf_counter() - started, 0.0, 0, 0, 0,
+                   np.nan, np.nan, np.nan, f"failed: {failure}")
+    states = [_State(*row) for row in zip(result.t, result.q, result.v)]
+    position, velocity = constraint_violation(model.system, states)
+    error = np.abs(result.sensor(model.sensor) - reference_values).max() / scale
+    stats = result.statistics
+    return Run(name, f"{kind}={value:.3g}", value, stats.solve_time, result.info.get("setup_time", 0.0),
+               stats.steps, stats.newton_iterations, stats.jacobian_evaluations, float(error), position, velocity)
+
+
+def _run_on_worker(index: int, model_name: str, name: str, kind: str, value: float, t_grid, reference_values,
+                   scale: float) -> tuple[int, Run]:
+    """A comparison run as a dask task: the model is loaded once per worker (floatframe.study.built_model)."""
+    from floatframe.study import built_model
+
+    model = built_model(load_model, model_name)
+    return index, comparison_run(model, name, kind, value, t_grid, reference_values, scale)
 
 
 @dataclass
@@ -244,8 +305,20 @@ def compare_main(argv=None) -> int:
     parser.add_argument("--reference", choices=("idas", "genalpha"), default="idas", help="reference solver")
     parser.add_argument("--reference-rtol", type=positive_float, default=1e-10, help="rtol of the IDAS reference")
     parser.add_argument("--out", default="comparison", help="output folder")
+    parser.add_argument("--scheduler", default=None, help="send the runs to the dask scheduler at this address")
+    parser.add_argument("--workers", type=positive_int, default=None,
+                        help="send the runs to a dask LocalCluster of this many worker processes")
+    parser.add_argument("--timeout", type=positive_float, default=10.0,
+                        help="seconds to wait for the scheduler given by --scheduler")
     args = parser.parse_args(argv)
-    rows = run_comparison(args.model, args.solvers, args.tolerances, args.refinements, args.t_end, args.outputs,
-                          args.reference, args.reference_rtol, args.out)
+    if args.scheduler is not None and args.workers is not None:
+        parser.error("give --scheduler (a running cluster) or --workers (a local one), not both")
+    from floatframe.study import StudyError
+    try:
+        rows = run_comparison(args.model, args.solvers, args.tolerances, args.refinements, args.t_end, args.outputs,
+                              args.reference, args.reference_rtol, args.out, scheduler=args.scheduler,
+                              workers=args.workers, timeout=args.timeout)
+    except StudyError as error:
+        parser.error(str(error))
     print((Path(args.out) / "comparison.md").read_text())
     return 0 if all(r.status == "ok" for r in rows) else 1

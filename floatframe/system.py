@@ -348,6 +348,12 @@ class AssembledSystem:
                            ) if self.parameters else np.zeros(0)
         return u, p
 
+    def sensor_rows(self, number: int) -> slice:
+        """The rows of sensor ``number`` in the stacked output of ``functions["sensors"]``."""
+        if not 0 <= number < len(self._sensor_slices) - 1:
+            raise IndexError(f"no sensor {number}; the system has {len(self._sensor_slices) - 1} sensors")
+        return slice(int(self._sensor_slices[number]), int(self._sensor_slices[number + 1]))
+
     def sensor_values(self, t, q, v, a, lam) -> list[np.ndarray]:
         values = _dense(self._call("sensors", t, q, v, a, lam))
         return [values[self._sensor_slices[i]:self._sensor_slices[i + 1]] for i in range(len(self._sensor_slices) - 1)]

@@ -33,6 +33,13 @@ def usage_error(capsys, argv) -> str:
     (["compare", "pendulum", "--refinements", "2,0"], "argument --refinements: must be a positive integer, got 0"),
     (["compare", "pendulm"], "unknown model 'pendulm'; did you mean 'pendulum'?"),
     (["compare", "pendulum", "--t-end", "0"], "argument --t-end: must be a positive number, got 0"),
+    (["compare", "pendulum", "--workers", "0"], "argument --workers: must be a positive integer, got 0"),
+    (["compare", "pendulum", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"],
+     "give --scheduler (a running cluster) or --workers (a local one), not both"),
+    (["compare", "pendulum", "--scheduler", "tcp://127.0.0.1:1", "--timeout", "1"],
+     "cannot reach the dask scheduler at tcp://127.0.0.1:1 within the timeout of 1 s"),
+    (["study", "pendulum", "--param", "length=1", "--scheduler", "tcp://127.0.0.1:1", "--timeout", "1"],
+     "cannot reach the dask scheduler at tcp://127.0.0.1:1 within the timeout of 1 s"),
     (["ocp", "slew", "--steps", "0"], "argument --steps: must be a positive integer, got 0"),
     (["ocp", "slew", "--duration", "-2"], "argument --duration: must be a positive number, got -2"),
     (["ocp", "slew", "--angle", "nan"], "argument --angle: must be a finite number, got nan"),
@@ -65,8 +72,10 @@ def test_underscore_model_names_are_refused_naming_the_hyphenated_one(capsys, co
 def test_the_same_model_names_reach_the_comparison(monkeypatch, capsys, tmp_path):
     seen = {}
 
-    def record(model, solvers, tolerances, refinements, t_end, outputs, reference, reference_rtol, out):
-        seen.update(model=model, solvers=solvers, tolerances=tolerances, refinements=refinements, t_end=t_end)
+    def record(model, solvers, tolerances, refinements, t_end, outputs, reference, reference_rtol, out, *, scheduler,
+               workers, timeout):
+        seen.update(model=model, solvers=solvers, tolerances=tolerances, refinements=refinements, t_end=t_end,
+                    workers=workers)
         Path(out).mkdir()
         (Path(out) / "comparison.md").write_text("table\n")
         return []
@@ -76,7 +85,7 @@ def test_the_same_model_names_reach_the_comparison(monkeypatch, capsys, tmp_path
                    "--refinements", "3", "--t-end", "0.5", "--out", str(tmp_path / "out")])
     assert status == 0 and capsys.readouterr().out == "table\n\n"
     assert seen == dict(model="rotor-disc-constrained", solvers=["idas", "newmark"], tolerances=[1e-5, 1e-7],
-                        refinements=[3], t_end=0.5)
+                        refinements=[3], t_end=0.5, workers=None)
 
 
 @pytest.mark.parametrize("argv, defaults", [

@@ -15,7 +15,10 @@ rotor's frame floats. It needs no reference conditions.
 All: stiffness scaled by 1e-2 (larger deformation), an unbalance mass of 0.1 kg on one node, initial spin
 50 * 2 pi rad/s about z, supports by Cartesian spring-dampers (k = 2e8 N/m, d = 2e6 N s/m, no
 stiffness in z on the right) between ground points and the averaged end faces z = 0 and z = length.
-The sensor records the global displacement of the mesh node on the axis at the disc.
+The sensor records the global displacement of the mesh node on the axis at the disc. With
+``symbolic_supports=True`` the supports' stiffness and damping are symbolic Parameters
+(``SUPPORT_PARAMETERS``), so that one assembled model serves runs with other support values
+(``support_parameter_values``; the parameter studies of ``floatframe.study`` build it once per worker).
 
 The mesh and matrices are built by the package itself (``floatframe.fem``); any other mesh with
 matrices, e.g. read from Abaqus files, can be passed in.
@@ -32,6 +35,7 @@ from floatframe.components.reference_conditions import add_tisserand_frame
 from floatframe.components.ffrf_reduced import add_reduced_ffrf_body
 from floatframe.fem import add_node_mass, linear_elastic_matrices, rotor_disc_mesh
 from floatframe.models.flexible_link import interface_modes
+from floatframe.parameters import Parameter
 from floatframe.system import System
 
 SETUPS = ("tisserand", "constrained")
@@ -39,6 +43,16 @@ STEEL = dict(youngs_modulus=2.1e11, poissons_ratio=0.3, density=7850.0)
 STIFFNESS_SCALE = 1e-2   # on the steel stiffness: larger deformation
 #: the material whose stresses the scaled stiffness gives (stress recovery of the built-in mesh)
 STRESS_MATERIAL = dict(youngs_modulus=STIFFNESS_SCALE * STEEL["youngs_modulus"], poissons_ratio=STEEL["poissons_ratio"])
+SUPPORT_STIFFNESS, SUPPORT_DAMPING = 2e8, 2e6   # N/m, N s/m
+#: names of the symbolic Parameters of ``build_rotor_disc(symbolic_supports=True)``, each of size 3 (x, y, z)
+SUPPORT_PARAMETERS = ("left_support_stiffness", "right_support_stiffness", "support_damping")
+
+
+def support_parameter_values(stiffness: float, damping: float) -> dict:
+    """Values of the ``SUPPORT_PARAMETERS`` for supports of ``stiffness`` [N/m] and ``damping`` [N s/m]:
+    the right support has no stiffness in z, as in the numeric model."""
+    return {"left_support_stiffness": [stiffness] * 3, "right_support_stiffness": [stiffness, stiffness, 0.0],
+            "support_damping": [damping] * 3}
 
 
 @dataclass
@@ -75,14 +89,18 @@ def default_mesh_and_matrices(refinement: int = 1):
 def build_rotor_disc(setup: str = "tisserand", nodes=None, mass_matrix=None, stiffness_matrix=None,
                      unbalance_node: int | None = None, refinement: int = 1, length: float = 0.5,
                      disc_position: float = 0.25, cells: dict | None = None, modes: int | None = None,
-                     craig_bampton: bool | str = False) -> RotorDisc:
+                     craig_bampton: bool | str = False, support_stiffness: float = SUPPORT_STIFFNESS,
+                     support_damping: float = SUPPORT_DAMPING, symbolic_supports: bool = False) -> RotorDisc:
     """Build one of the two set-ups; without matrices, on the built-in mesh (``refinement`` 1, 2, ...).
 
     ``nodes`` (N, 3), ``mass_matrix``, ``stiffness_matrix`` (3N, 3N) unscaled; ``unbalance_node``
     defaults to the node of largest y on the plane x = 0; ``cells`` (for export) as in ``RotorDisc``.
     ``modes``: number of (free-free, or with ``craig_bampton`` fixed-interface) eigenmodes of a reduced
     rotor; ``setup`` is then ignored (the modes need no reference conditions). ``craig_bampton``: True or
-    "RBE2" (rigid support faces), "RBE3" (averaged support-face motion).
+    "RBE2" (rigid support faces), "RBE3" (averaged support-face motion). ``support_stiffness`` [N/m] and
+    ``support_damping`` [N s/m] of the two supports; with ``symbolic_supports`` they are the values of the
+    symbolic Parameters ``SUPPORT_PARAMETERS`` (set others with ``assembled.set_parameter`` and
+    :func:`support_parameter_values`).
     """
     if setup not in SETUPS:
         raise ValueError(f"build_rotor_disc: unknown setup '{setup}'; choose one of {SETUPS}")
@@ -124,14 +142,15 @@ def build_rotor_disc(setup: str = "tisserand", nodes=None, mass_matrix=None, sti
         setup = basis.kind.split(" (")[0].replace(" ", "-")
 
     ground = system.add(c.ObjectGround())
-    stiffness, damping = 2e8, 2e6
-    for z, axial_stiffness in ((0.0, stiffness), (length, 0.0)):
+    values = support_parameter_values(support_stiffness, support_damping)
+    if symbolic_supports:
+        values = {name: Parameter(name, value) for name, value in values.items()}
+    for z, stiffness in ((0.0, values["left_support_stiffness"]), (length, values["right_support_stiffness"])):
         nodes_on_face = face(z)
         face_marker = system.add(c.MarkerSuperElementPosition(body, nodes_on_face,
                                                               np.full(nodes_on_face.size, 1.0 / nodes_on_face.size)))
         ground_marker = system.add(c.MarkerBodyPosition(ground, (0.0, 0.0, z)))
-        system.add(c.CartesianSpringDamper([face_marker, ground_marker], [stiffness, stiffness, axial_stiffness],
-                                           [damping] * 3))
+        system.add(c.CartesianSpringDamper([face_marker, ground_marker], stiffness, values["support_damping"]))
     sensor = system.add(c.SensorSuperElement(body, middle, "Displacement"))
     return RotorDisc(system, body, sensor, nodes, unbalance_node, setup, cells, modes=basis)
 

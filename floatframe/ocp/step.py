@@ -167,3 +167,54 @@ def rollout(assembled, t_grid, spectral_radius: float = 0.9, steps_per_interval:
             state = tuple(step(t_grid[k] + j * h, h, *state, u, mx["p"]))
     return ca.Function("genalpha_rollout", [mx["q"], mx["v"], controls, mx["p"]], [state[0], state[1]],
                        ["q0", "v0", "U", "p"], ["q", "v"])
+
+
+def sensor_response(assembled, sensor: int, steps, h: float, study_parameters: ca.MX, p: ca.MX,
+                    spectral_radius: float = 0.9, tolerance: float = 1e-9, gradient: bool = False) -> ca.Function:
+    """Sensor values after generalized-alpha steps, as a function of study parameters, with exact derivatives.
+
+    The run starts from the model's initial state (consistent a, lambda by :func:`initial_state`) at t = 0 and
+    takes steps of ``h`` through :func:`step_map`; inputs take their signals' values at each step's end.
+
+    Parameters
+    ----------
+    assembled : AssembledSystem
+        The model; its symbolic Parameters make up p.
+    sensor : int
+        The sensor's number (``assembled.sensor_rows``).
+    steps : sequence of int
+        Step numbers (1, 2, ...) after which the sensor is read, increasing.
+    h : float
+        Step size [s].
+    study_parameters : casadi.MX
+        Symbol column s of the study's parameters.
+    p : casadi.MX
+        The model's parameter vector as an expression of s (in the order of ``assembled.parameters``).
+    spectral_radius, tolerance : float
+        Of the scheme and of its Newton iteration (see :func:`step_map`).
+    gradient : bool, default False
+        Also return the Jacobian of the values with respect to s.
+
+    Returns
+    -------
+    casadi.Function
+        ``s -> y`` (len(steps) x sensor size, stacked by step), or ``s -> (y, dy/ds)`` with ``gradient``.
+    """
+    steps = [int(k) for k in steps]
+    if not steps or steps[0] < 1 or any(b <= a for a, b in zip(steps, steps[1:])):
+        raise ValueError(f"sensor_response: step numbers must increase from 1 on, got {steps}")
+    rows = assembled.sensor_rows(sensor)
+    step = step_map(assembled, spectral_radius, tolerance)
+    sensors = assembled.functions["sensors"]
+    a, lam = initial_state(assembled, tolerance)(0.0, assembled.q_initial, assembled.v_initial,
+                                                 assembled.input_vector(0.0), p)
+    state, values, wanted = (ca.MX(assembled.q_initial), ca.MX(assembled.v_initial), a, a, lam), [], set(steps)
+    for k in range(1, steps[-1] + 1):
+        u = assembled.input_vector(k * h)
+        state = tuple(step((k - 1) * h, h, *state, u, p))
+        if k in wanted:
+            q, v, a, _, lam = state
+            values.append(sensors(k * h, q, v, a, lam, u, p)[rows])
+    y = ca.vertcat(*values)
+    outputs = [y, ca.jacobian(y, study_parameters)] if gradient else [y]
+    return ca.Function("sensor_response", [study_parameters], outputs)

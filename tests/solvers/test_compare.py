@@ -32,3 +32,20 @@ def test_compare_main_on_a_model_file(tmp_path):
     assert status == 0
     text = (tmp_path / "out" / "comparison.md").read_text()
     assert "| idas | rtol=1e-06 |" in text and "| trapezoidal | h=0.05 |" in text
+
+
+def test_the_ladder_on_two_dask_workers_equals_the_runs_in_process():
+    """The same runs as tasks on a LocalCluster of 2 workers (each loads the pendulum once): the same steps,
+    Newton iterations and errors as in-process (measured: identical), in the order of the ladder."""
+    import pytest
+
+    pytest.importorskip("distributed")
+    options = dict(solvers=["idas", "genalpha", "trapezoidal"], tolerances=(1e-6,), refinements=(1, 2), t_end=0.5,
+                   n_outputs=5, progress=False)
+    here = run_comparison("pendulum", **options)
+    there = run_comparison("pendulum", **options, workers=2)
+    assert [(r.solver, r.value) for r in there] == [(r.solver, r.value) for r in here]
+    assert all(r.status == "ok" for r in there) and len(there) == 5
+    for mine, theirs in zip(here, there):
+        assert (theirs.steps, theirs.newton_iterations) == (mine.steps, mine.newton_iterations)
+        assert theirs.error == pytest.approx(mine.error, rel=1e-9, abs=0) and theirs.error > 0
