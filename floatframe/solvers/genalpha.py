@@ -32,8 +32,7 @@ import numpy as np
 from tqdm import tqdm
 
 from floatframe.solvers.dense import CompilePolicy, SingularMatrix, dense_kernel, sensor_evaluator, wants_dense
-from floatframe.solvers.linear import (consistent_accelerations, factorize, fill_in, single_threaded_blas,
-                                       singular_cause)
+from floatframe.solvers.linear import consistent_accelerations, factorize, single_threaded_blas, singular_cause
 from floatframe.solvers.result import (SimulationResult, SolverError, SolverStatistics, steps_per_interval,
                                        time_grid, wants_stop)
 
@@ -239,13 +238,13 @@ class GeneralizedAlpha:
         self.statistics = SolverStatistics()
         self._factorization = None
         started = time.perf_counter()
-        state = self.init(system, grid[0], q0, v0, a0, lam0)
-        counts = steps_per_interval(spacing, h)
-        newton = self.prepare(system, int(counts.sum()))
-        stored = [state]
         stopped = False
         show = progress if progress is not None else grid.size > 2000
         with single_threaded_blas():
+            state = self.init(system, grid[0], q0, v0, a0, lam0)
+            counts = steps_per_interval(spacing, h)
+            newton = self.prepare(system, int(counts.sum()))
+            stored = [state]
             for k in tqdm(range(1, grid.size), disable=not show, desc=self.name, unit="step"):
                 stopped = pre_step is not None and wants_stop(pre_step(grid[k], state))
                 count = int(counts[k - 1])

@@ -19,6 +19,8 @@ BORDER_MIN_ENTRIES = 16     # a row or column is dense ("border") above max(this
 BORDER_MEDIAN_FACTOR = 4
 BACKWARD_ERROR_LIMIT = 1e-12  # of a test solve; above it factorize falls back to the plain LU
 BORDER_MAX_SIZE = 128       # more border indices than this: the dense Schur complement would cost more than it saves
+DENSE_LU_MAX_SIZE = 500     # up to this many unknowns, a matrix with at least DENSE_LU_MIN_DENSITY of its
+DENSE_LU_MIN_DENSITY = 0.15  # entries nonzero gets LAPACK's dense LU (faster than SuperLU there, docs/solvers.md)
 
 
 def single_threaded_blas():
@@ -49,7 +51,8 @@ def _superlu_natural(matrix):
 def factorize(matrix):
     """The LU factorization the solvers use: an object with ``.solve(right)`` for (N,) and (N, k) right sides.
 
-    A matrix of at least ``BORDERED_MIN_SIZE`` unknowns with dense rows and columns (the frame coordinates and
+    A matrix of at most ``DENSE_LU_MAX_SIZE`` unknowns whose entries are at least ``DENSE_LU_MIN_DENSITY``
+    nonzero gets a :class:`LapackLU`. A matrix of at least ``BORDERED_MIN_SIZE`` unknowns with dense rows and columns (the frame coordinates and
     Tisserand rows of an FFRF body; see :func:`border_indices`) gets a :class:`BorderedLU`, which reuses the
     fill-reducing ordering of the last matrices of the same pattern; any other matrix, and one whose interior
     block or Schur complement is singular or whose bordered solve has a backward error above
@@ -57,7 +60,10 @@ def factorize(matrix):
     when singular).
     """
     matrix = sp.csc_matrix(matrix)
-    if matrix.shape[0] < BORDERED_MIN_SIZE or matrix.dtype != np.float64:
+    size = matrix.shape[0]
+    if size <= DENSE_LU_MAX_SIZE and matrix.nnz >= DENSE_LU_MIN_DENSITY * size * size:
+        return LapackLU(matrix.toarray())
+    if size < BORDERED_MIN_SIZE or matrix.dtype != np.float64:
         return sparse_lu(matrix)
     pattern = _pattern_of(matrix)
     if pattern is None:
@@ -69,11 +75,21 @@ def factorize(matrix):
     return bordered if bordered.backward_error() <= BACKWARD_ERROR_LIMIT else sparse_lu(matrix)
 
 
-def fill_in(factorization) -> int:
-    """Stored entries of the factors of a ``factorize`` result (SuperLU or BorderedLU)."""
-    if isinstance(factorization, BorderedLU):
-        return factorization.fill_in
-    return factorization.L.nnz + factorization.U.nnz
+class LapackLU:
+    """LAPACK's LU (getrf) of a dense square matrix, with ``solve(right)`` for (N,) and (N, k) right sides.
+
+    Raises RuntimeError, as SuperLU does, when a pivot is exactly zero."""
+
+    def __init__(self, matrix: np.ndarray):
+        self.factors, self.pivots, info = scipy.linalg.lapack.dgetrf(matrix, overwrite_a=True)
+        if info != 0 or np.any(np.diag(self.factors) == 0.0):
+            raise RuntimeError("Factor is exactly singular")
+
+    def solve(self, right) -> np.ndarray:
+        """The solution (N,) or (N, k); LAPACK's getrs itself (scipy.linalg.lu_solve's checks cost more
+        than the substitution at a few hundred unknowns)."""
+        solution, _ = scipy.linalg.lapack.dgetrs(self.factors, self.pivots, right)
+        return solution
 
 
 def border_indices(matrix) -> np.ndarray:
