@@ -278,14 +278,14 @@ def build(mesh_size: float = 0.005, n_eigenmodes: int = 8, weight: float = 0.5, 
         raise ValueError(f"bracket.build: n_eigenmodes must be an integer >= 0, got {n_eigenmodes!r}")
     if not (np.isfinite(weight) and weight >= 0):
         raise ValueError(f"bracket.build: weight must be a mass >= 0 [kg], got {weight!r}")
+    if not np.isfinite(angle):
+        raise ValueError(f"bracket.build: angle must be a finite angle [rad], got {angle!r}")
     material = dict(material or ALUMINIUM)
     meshed = mesh_bracket(mesh_size, order, geometry)
     mesh, holes = meshed.mesh, meshed.holes
     mass_matrix, stiffness_matrix = linear_elastic_matrices(mesh, **material)
     modes = craig_bampton_modes(mass_matrix, stiffness_matrix, mesh.nodes, list(holes), int(n_eigenmodes))
 
-    if not np.isfinite(angle):
-        raise ValueError(f"bracket.build: angle must be a finite angle [rad], got {angle!r}")
     pivot, bolt = (mesh.nodes[nodes].mean(axis=0) for nodes in holes)
     system = System()                           # the frame turned by the angle about the z axis through the pivot
     body = c.add_reduced_ffrf_body(system, mesh.nodes, mass_matrix, stiffness_matrix, modes,
