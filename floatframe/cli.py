@@ -242,12 +242,13 @@ def run_bracket(arguments) -> int:
                                                     max_line_width=120))
     assembled = model.system.assemble()
     steps = arguments.steps
-    result = GeneralizedAlpha(model.spectral_radius, modified_newton=True).solve(assembled, steps * model.h, steps)
+    result = GeneralizedAlpha(model.spectral_radius, modified_newton=True).solve(
+        assembled, steps * model.h, steps, store_every=model.store_every)
     tip, rigid = result.sensor(model.tip_sensor), model.rigid_tip(result)
     stats = result.statistics
     print(f"bracket: {assembled.n_coordinates} coordinates, {assembled.n_multipliers} constraints; build "
           f"{assembled.build_time:.3f} s, solve {stats.solve_time:.3f} s, {stats.steps} steps of {model.h:g} s, "
-          f"{stats.iterations_per_step:.1f} Newton iterations per step")
+          f"{stats.iterations_per_step:.1f} Newton iterations per step; every {model.store_every}th step stored")
     print(f"weight at t = {result.t[-1]:g} s: {np.array2string(tip[-1], precision=5)} m; largest distance from the "
           f"rigid bracket's weight {np.linalg.norm(tip - rigid, axis=1).max():.3e} m")
     write_tip_plot(Path(arguments.output), "bracket", "bracket", result, model.tip_sensor, tip, rigid, "weight",

@@ -32,6 +32,7 @@ import scipy.sparse as sp
 from scipy.integrate import solve_ivp
 
 from floatframe import components as c
+from floatframe import rotations
 from floatframe.fem import Mesh, craig_bampton_modes, linear_elastic_matrices, mesh_from_ngsolve
 from floatframe.models.flexible_link import ALUMINIUM
 from floatframe.optional import require
@@ -151,16 +152,34 @@ def clamped_frequencies(mass_matrix, stiffness_matrix, clamped_nodes, count: int
     return np.sqrt(np.sort(values)) / (2.0 * np.pi)
 
 
-def clamped_static_deflection(stiffness_matrix, clamped_nodes, load) -> np.ndarray:
+def clamped_static_deflection(stiffness_matrix, clamped_nodes, load, rigid_nodes=None, node_positions=None):
     """u (N, 3) [m] of the full FE model with the nodes ``clamped_nodes`` held, under nodal forces ``load``
-    (N, 3) [N]: K_ff u_f = f_f."""
+    (N, 3) [N]: K_ff u_f = f_f.
+
+    With ``rigid_nodes`` (and the ``node_positions`` (N, 3) [m]) those nodes move as one rigid body about their
+    mean, u_k = u_0 + theta x (x_k - x_mean) (an RBE2 connection, as a bolt holds its hole): the model is then
+    reduced by u = T y, y = (free coordinates, u_0, theta), and T^T K T y = T^T f is solved."""
     import scipy.sparse.linalg as spla
 
     load = np.asarray(load, dtype=float).reshape(-1)
-    free = _free_coordinates(load.size, clamped_nodes)
-    displacement = np.zeros(load.size)
-    displacement[free] = spla.spsolve(sp.csc_matrix(stiffness_matrix[free][:, free]), load[free])
-    return displacement.reshape(-1, 3)
+    n = load.size
+    if rigid_nodes is None:
+        free = _free_coordinates(n, clamped_nodes)
+        transform = sp.identity(n, format="csc")[:, free]
+    else:
+        rigid_nodes = np.asarray(rigid_nodes)
+        positions = np.asarray(node_positions, dtype=float)[rigid_nodes]
+        free = _free_coordinates(n, np.concatenate([np.asarray(clamped_nodes), rigid_nodes]))
+        lever = positions - positions.mean(axis=0)
+        rows = (3 * rigid_nodes[:, None] + np.arange(3)).reshape(-1)
+        motion = np.zeros((rows.size, 6))
+        motion[:, :3] = np.tile(np.eye(3), (rigid_nodes.size, 1))
+        motion[:, 3:] = -np.concatenate([rotations.skew(arm) for arm in lever])     # theta x lever = -lever~ theta
+        transform = sp.hstack([sp.identity(n, format="csc")[:, free],
+                               sp.csc_matrix((motion.reshape(-1), (np.repeat(rows, 6), np.tile(np.arange(6), rows.size))),
+                                             shape=(n, 6))], format="csc")
+    reduced = (transform.T @ stiffness_matrix @ transform).tocsc()
+    return (transform @ spla.spsolve(reduced, transform.T @ load)).reshape(-1, 3)
 
 
 def _free_coordinates(n_coordinates, clamped_nodes) -> np.ndarray:
@@ -197,6 +216,8 @@ class Bracket:
     stress_material: dict       # youngs_modulus [Pa], poissons_ratio, for stress recovery
     h: float = 1e-3
     spectral_radius: float = 0.8
+    store_every: int = 10       # the command stores every 10th step: 100 per second (a saved run of the 4436-node
+                                # mesh is 40 MB, 400 MB with every step)
 
     @property
     def bracket_mass(self) -> float:
@@ -244,6 +265,22 @@ class Bracket:
         angle = solution.y[0]
         weight = self.pivot + np.array([_turned(phi, self.bolt - self.pivot) for phi in angle])
         return angle, weight
+
+    def static_equilibrium(self) -> tuple[float, np.ndarray, np.ndarray]:
+        """The bracket at rest under gravity from its initial state (the static solver; start it at
+        :meth:`hanging_angle`): (hinge angle [rad], body-fixed deflection Psi zeta (N, 3) [m], the nodal forces
+        (N, 3) [N] of the same loads on the full FE model, in the body frame: the bracket's weight M g_local and
+        the weight's m g_local shared equally by hole B's nodes, as its spherical joint shares them)."""
+        from floatframe.solvers import StaticSolver
+
+        q = StaticSolver().solve(self.system.assemble()).q[-1]
+        frame = self.body.rigid_node
+        pose = frame.reference_coordinates + q[frame.coordinate_indices]
+        g_local = rotations.rotation_matrix(pose[3:]).T @ np.asarray(self.gravity)
+        deflection = (self.modes.vectors @ q[self.body.coordinate_indices[7:]]).reshape(-1, 3)
+        load = (self.mass_matrix @ np.tile(g_local, self.mesh.n_nodes)).reshape(-1, 3)
+        load[self.holes[1]] += self.weight * g_local / self.holes[1].size
+        return float(2.0 * np.arctan2(pose[6], pose[3])), deflection, load
 
     def rigid_tip(self, result) -> np.ndarray:
         """The rigid bracket's weight position (k, 3) [m] at the result's times."""
