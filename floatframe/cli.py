@@ -2,9 +2,10 @@
 pictures: ``floatframe animate RUN.npz``, ``floatframe modes MODEL``, ``floatframe plot RUN.npz`` (floatframe.pictures).
 
 Model names are hyphenated and the same in every command: ``rotor-disc`` (Tisserand frame),
-``rotor-disc-constrained`` (mesh-coordinate constraints) and ``pendulum`` (``compare`` only). An
-underscore spelling (``rotor_disc``) is an error that names the hyphenated one. Wrong arguments give
-argparse's usage message and exit status 2; ``--help`` shows the defaults of every subcommand.
+``rotor-disc-constrained`` (mesh-coordinate constraints), the mechanisms, ``bracket`` (docs/bracket.md) and
+``pendulum`` (``compare`` only). An underscore spelling (``rotor_disc``) is an error that names the hyphenated
+one. Wrong arguments give argparse's usage message and exit status 2; ``--help`` shows the defaults of every
+subcommand.
 """
 from __future__ import annotations
 
@@ -271,17 +272,19 @@ def main(argv=None) -> int:
     run.add_argument("model", type=one_of(RUN_MODELS, "model"), help=f"one of {', '.join(RUN_MODELS)}")
     run.add_argument("--steps", type=positive_int, default=argparse.SUPPRESS,
                      help="number of steps (default: 200 of 1e-4 s for rotor-disc, one revolution; 1000 of 1e-3 s "
-                          "for the mechanisms)")
+                          "for the mechanisms and the bracket)")
     run.add_argument("--refinement", type=positive_int, default=1, help="mesh refinement factor")
     run.add_argument("--output", default="output", help="folder for the plot and the sensor CSV")
     run.add_argument("--paraview", action="store_true",
                      help="also write the mesh motion (and rotor-disc's stress) as a VTU/PVD series")
     run.add_argument("--save", default=None, metavar="RUN.npz",
-                     help="also save the run (rotor-disc: the rotor; mechanisms: the flexible link) for "
+                     help="also save the run (rotor-disc: the rotor; mechanisms: the flexible link; bracket: the "
+                          "bracket) for "
                           "'floatframe animate' and 'floatframe plot'")
     run.add_argument("--modes", type=positive_int, default=None,
                      help="rotor-disc: reduce the rotor to N free-free eigenmodes (ObjectFFRFReducedOrder); "
-                          "mechanisms: N fixed-interface modes of the flexible link (default 4)")
+                          "mechanisms: N fixed-interface modes of the flexible link (default 4); bracket: N "
+                          "fixed-interface modes of its bolt holes (default 8)")
     run.add_argument("--full", action="store_true", help="mechanisms: the flexible link as the full FE mesh")
     run.add_argument("--stiffness-scale", type=positive_float, default=1.0,
                      help="mechanisms: factor on the flexible link's stiffness")

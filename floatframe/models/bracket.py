@@ -175,9 +175,9 @@ def clamped_static_deflection(stiffness_matrix, clamped_nodes, load, rigid_nodes
         motion = np.zeros((rows.size, 6))
         motion[:, :3] = np.tile(np.eye(3), (rigid_nodes.size, 1))
         motion[:, 3:] = -np.concatenate([rotations.skew(arm) for arm in lever])     # theta x lever = -lever~ theta
+        entries = (np.repeat(rows, 6), np.tile(np.arange(6), rows.size))
         transform = sp.hstack([sp.identity(n, format="csc")[:, free],
-                               sp.csc_matrix((motion.reshape(-1), (np.repeat(rows, 6), np.tile(np.arange(6), rows.size))),
-                                             shape=(n, 6))], format="csc")
+                               sp.csc_matrix((motion.reshape(-1), entries), shape=(n, 6))], format="csc")
     reduced = (transform.T @ stiffness_matrix @ transform).tocsc()
     return (transform @ spla.spsolve(reduced, transform.T @ load)).reshape(-1, 3)
 
@@ -329,16 +329,14 @@ def build(mesh_size: float = 0.005, n_eigenmodes: int = 8, weight: float = 0.5, 
                                    position=pivot - _turned(angle, pivot),
                                    euler_parameters=(np.cos(0.5 * angle), 0.0, 0.0, np.sin(0.5 * angle)),
                                    name="bracket")
-    hole_a, hole_b = (np.full(nodes.size, 1.0 / nodes.size) for nodes in holes)
+    weights_a, weights_b = (np.full(nodes.size, 1.0 / nodes.size) for nodes in holes)   # equal weights
     ground = system.add(c.ObjectGround(reference_position=pivot))
-    hinge = system.add(c.RevoluteJoint([system.add(c.MarkerBodyRigid(ground)),
-                                        system.add(c.MarkerSuperElementRigid(body, holes[0], hole_a, name="hole A"))],
-                                       name="hinge"))
+    hole_a = system.add(c.MarkerSuperElementRigid(body, holes[0], weights_a, name="hole A"))
+    hinge = system.add(c.RevoluteJoint([system.add(c.MarkerBodyRigid(ground)), hole_a], name="hinge"))
     weight_node = system.add(c.NodePoint(pivot + _turned(angle, bolt - pivot)))
     weight_body = system.add(c.ObjectMassPoint(weight_node, float(weight), name="weight"))
-    bolt_joint = system.add(c.SphericalJoint([system.add(c.MarkerSuperElementPosition(body, holes[1], hole_b,
-                                                                                       name="hole B")),
-                                              system.add(c.MarkerBodyPosition(weight_body))], name="bolt"))
+    hole_b = system.add(c.MarkerSuperElementPosition(body, holes[1], weights_b, name="hole B"))
+    bolt_joint = system.add(c.SphericalJoint([hole_b, system.add(c.MarkerBodyPosition(weight_body))], name="bolt"))
     g = (0.0, -float(gravity), 0.0)
     system.add(c.Gravity(g))
     tip_sensor = system.add(c.SensorNode(weight_node, "Position"))
