@@ -228,19 +228,25 @@ def run_bracket(arguments) -> int:
     from floatframe.models.bracket import build
     from floatframe.solvers import GeneralizedAlpha
 
-    if arguments.craig_bampton or arguments.full or arguments.stiffness_scale != 1.0 or arguments.refinement != 1:
-        raise SystemExit("floatframe run bracket: --craig-bampton, --full, --stiffness-scale and --refinement are "
-                         "not options of the bracket (it is always reduced to Craig-Bampton modes of its bolt "
-                         "holes; --mesh-size sets the mesh)")
-    n_eigenmodes = 8 if arguments.modes is None else arguments.modes
-    model = build(mesh_size=arguments.mesh_size, n_eigenmodes=n_eigenmodes)
+    if arguments.craig_bampton or arguments.stiffness_scale != 1.0 or arguments.refinement != 1:
+        raise SystemExit("floatframe run bracket: --craig-bampton, --stiffness-scale and --refinement are not options "
+                         "of the bracket (it is reduced to Craig-Bampton modes of its bolt holes, --variant chooses "
+                         "their kind, --full takes the full mesh instead; --mesh-size sets the mesh)")
+    if arguments.full and arguments.modes is not None:
+        raise SystemExit("floatframe run bracket: --full (the full FE mesh) and --modes N (a reduced bracket) "
+                         "exclude each other")
+    n_eigenmodes = None if arguments.full else (8 if arguments.modes is None else arguments.modes)
+    model = build(mesh_size=arguments.mesh_size, n_eigenmodes=n_eigenmodes, variant=arguments.variant)
     elements = ", ".join(f"{len(block)} {kind}" for kind, block in model.mesh.elements.items())
     print(f"bracket: Netgen mesh of size {arguments.mesh_size:g} m, {model.mesh.n_nodes} nodes, {elements}; "
           f"{model.holes[0].size} and {model.holes[1].size} nodes on the surfaces of holes A and B; "
           f"mass {model.bracket_mass:.4f} kg + weight {model.weight:g} kg")
-    print(f"{model.modes.kind}: {model.modes.n_static} static modes of hole B and {n_eigenmodes} fixed-interface "
-          f"eigenmodes at [Hz] " + np.array2string(model.modes.frequencies_hz[model.modes.n_static:], precision=1,
-                                                    max_line_width=120))
+    if model.modes is None:
+        print("the full FE mesh: an ObjectFFRF with the Tisserand frame")
+    else:
+        print(f"{model.modes.kind}: {model.modes.n_static} static modes of hole B and {n_eigenmodes} fixed-interface "
+              f"eigenmodes at [Hz] " + np.array2string(model.modes.frequencies_hz[model.modes.n_static:],
+                                                        precision=1, max_line_width=120))
     assembled = model.system.assemble()
     steps = arguments.steps
     result = GeneralizedAlpha(model.spectral_radius, modified_newton=True).solve(
@@ -285,11 +291,14 @@ def main(argv=None) -> int:
                      help="rotor-disc: reduce the rotor to N free-free eigenmodes (ObjectFFRFReducedOrder); "
                           "mechanisms: N fixed-interface modes of the flexible link (default 4); bracket: N "
                           "fixed-interface modes of its bolt holes (default 8)")
-    run.add_argument("--full", action="store_true", help="mechanisms: the flexible link as the full FE mesh")
+    run.add_argument("--full", action="store_true",
+                     help="mechanisms: the flexible link as the full FE mesh; bracket: the bracket as the full mesh")
     run.add_argument("--stiffness-scale", type=positive_float, default=1.0,
                      help="mechanisms: factor on the flexible link's stiffness")
     run.add_argument("--mesh-size", type=positive_float, default=0.005,
                      help="bracket: Netgen's largest element size [m]")
+    run.add_argument("--variant", choices=("RBE2", "RBE3"), default="RBE2",
+                     help="bracket: the Craig-Bampton interfaces at the bolt holes, rigid (RBE2) or averaged (RBE3)")
     run.add_argument("--craig-bampton", action="store_true",
                      help="with --modes: Craig-Bampton basis of the support faces (RBE2 static modes and N "
                           "fixed-interface eigenmodes) instead of eigenmodes")
@@ -316,8 +325,8 @@ def main(argv=None) -> int:
     if arguments.model == "bracket":
         arguments.steps = getattr(arguments, "steps", 1000)
         return run_bracket(arguments)
-    if arguments.mesh_size != 0.005:
-        raise SystemExit("floatframe run: --mesh-size is for the bracket")
+    if arguments.mesh_size != 0.005 or arguments.variant != "RBE2":
+        raise SystemExit("floatframe run: --mesh-size and --variant are for the bracket")
     if arguments.model in MECHANISMS:
         arguments.steps = getattr(arguments, "steps", 1000)
         return run_mechanism(arguments)

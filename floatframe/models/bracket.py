@@ -33,6 +33,8 @@ from scipy.integrate import solve_ivp
 
 from floatframe import components as c
 from floatframe import rotations
+from floatframe.components.ffrf import add_ffrf_body
+from floatframe.components.reference_conditions import add_tisserand_frame
 from floatframe.fem import Mesh, craig_bampton_modes, linear_elastic_matrices, mesh_from_ngsolve
 from floatframe.models.flexible_link import ALUMINIUM
 from floatframe.optional import require
@@ -198,11 +200,11 @@ class Bracket:
     """A built bracket pendulum and the numbers to run and read it."""
 
     system: System
-    body: c.ObjectFFRFReducedOrder
+    body: c.FloatingFrameBody   # ObjectFFRFReducedOrder, or ObjectFFRF for the full mesh
     mesh: Mesh
     cells: dict                 # {meshio cell type: (E, n)} for export and pictures
     holes: tuple                # (nodes of hole A, nodes of hole B)
-    modes: object               # the Craig-Bampton ModeBasis
+    modes: object               # the Craig-Bampton ModeBasis; None for the full mesh
     mass_matrix: object         # (3N, 3N) scipy.sparse
     stiffness_matrix: object
     pivot: np.ndarray           # (3,) [m] the hinge point: the mean of hole A's nodes (body frame and global)
@@ -221,22 +223,20 @@ class Bracket:
 
     @property
     def bracket_mass(self) -> float:
-        """The bracket's mass [kg] (the weight not included)."""
-        return self.body.invariants.mass
+        """The bracket's mass [kg] (the weight not included): Phi_t^T M Phi_t = m I."""
+        return float(self.mass_matrix.sum() / 3.0)
 
     def rigid_lever(self) -> tuple[float, float, np.ndarray]:
-        """The rigid bracket with its weight as one body on the hinge: (total mass [kg], moment of inertia J
-        about the hinge axis [kg m^2], centre of mass minus pivot in the body frame (3,) [m]), from the
-        bracket's reduced-body invariants and the weight at the bolt point."""
-        invariants = self.body.invariants
-        in_plane = np.array([1.0, 1.0, 0.0])
-        chi = invariants.center_of_mass
-        inertia_origin = invariants.inertia[2, 2]                    # about the z axis through the frame origin
-        bracket_about_pivot = (inertia_origin - invariants.mass * np.sum((chi * in_plane) ** 2)
-                               + invariants.mass * np.sum(((chi - self.pivot) * in_plane) ** 2))
-        inertia = bracket_about_pivot + self.weight * np.sum(((self.bolt - self.pivot) * in_plane) ** 2)
-        total = invariants.mass + self.weight
-        lever = (invariants.mass * (chi - self.pivot) + self.weight * (self.bolt - self.pivot)) / total
+        """The rigid bracket with its weight as one body on the hinge: (total mass m [kg], moment of inertia J
+        about the hinge axis [kg m^2], centre of mass minus pivot l in the body frame (3,) [m]), from the FE mass
+        matrix and the weight at the bolt point."""
+        nodes, mass = self.mesh.nodes, self.bracket_mass
+        centre = (self.mass_matrix @ nodes.reshape(-1)).reshape(-1, 3).sum(axis=0) / mass   # Phi_t^T M x / m
+        turn = np.column_stack([-(nodes[:, 1] - self.pivot[1]), nodes[:, 0] - self.pivot[0],
+                                np.zeros(len(nodes))]).reshape(-1)      # e_z x (x - p): a unit turn about the hinge
+        inertia = float(turn @ (self.mass_matrix @ turn)) + self.weight * np.sum((self.bolt - self.pivot)[:2] ** 2)
+        total = mass + self.weight
+        lever = (mass * (centre - self.pivot) + self.weight * (self.bolt - self.pivot)) / total
         return total, inertia, lever
 
     def hanging_angle(self) -> float:
@@ -273,6 +273,9 @@ class Bracket:
         the weight's m g_local shared equally by hole B's nodes, as its spherical joint shares them)."""
         from floatframe.solvers import StaticSolver
 
+        if self.modes is None or self.modes.kind != "craig-bampton RBE2":
+            raise ValueError("Bracket.static_equilibrium: the deflection relative to hole A is Psi zeta only where "
+                             "the modes vanish on hole A: build the bracket with n_eigenmodes and variant 'RBE2'")
         q = StaticSolver().solve(self.system.assemble()).q[-1]
         frame = self.body.rigid_node
         pose = frame.reference_coordinates + q[frame.coordinate_indices]
@@ -287,21 +290,28 @@ class Bracket:
         return self.rigid_swing(result.t)[1]
 
 
-def build(mesh_size: float = 0.005, n_eigenmodes: int = 8, weight: float = 0.5, angle: float = 0.0, order: int = 2,
-          gravity: float = GRAVITY, material=None, geometry: BracketGeometry = BracketGeometry()) -> Bracket:
+def build(mesh_size: float = 0.005, n_eigenmodes: int | None = 8, weight: float = 0.5, angle: float = 0.0,
+          variant: str = "RBE2", order: int = 2, gravity: float = GRAVITY, material=None,
+          geometry: BracketGeometry = BracketGeometry()) -> Bracket:
     """Build the bracket pendulum (module docstring).
 
     Parameters
     ----------
     mesh_size : float, m
         Netgen's largest element size (0.005 for the documentation's run, 0.01 for quick tests).
-    n_eigenmodes : int
-        Fixed-interface eigenmodes of the Craig-Bampton basis (besides hole B's 6 static modes), >= 0.
+    n_eigenmodes : int or None
+        Fixed-interface eigenmodes of the Craig-Bampton basis (besides hole B's 6 static modes), >= 0; None: the
+        bracket is the full FE mesh instead (an ObjectFFRF with the Tisserand frame), the reference for the
+        reduced one.
     weight : float, kg
         The point mass bolted to hole B, >= 0.
     angle : float, rad
         The hinge angle about z at the start (released at rest): 0 with arm 1 horizontal,
         ``Bracket.hanging_angle()`` where the rigid bracket hangs at rest.
+    variant : str
+        The Craig-Bampton interfaces: "RBE2" (each hole surface moves rigidly, as a bolt holds it) or "RBE3"
+        (each hole's weighted mean motion, as the joints' markers measure it on the full mesh; the modes then keep
+        hole A's mean motion at zero instead of vanishing there).
     order : int
         2: Tet10 elements; 1: Tet4 (much too stiff in bending, for comparison only).
     gravity : float, m/s^2
@@ -311,24 +321,31 @@ def build(mesh_size: float = 0.005, n_eigenmodes: int = 8, weight: float = 0.5, 
     geometry : BracketGeometry
         The dimensions [m].
     """
-    if not isinstance(n_eigenmodes, (int, np.integer)) or isinstance(n_eigenmodes, bool) or n_eigenmodes < 0:
-        raise ValueError(f"bracket.build: n_eigenmodes must be an integer >= 0, got {n_eigenmodes!r}")
+    if n_eigenmodes is not None and (not isinstance(n_eigenmodes, (int, np.integer)) or isinstance(n_eigenmodes, bool)
+                                     or n_eigenmodes < 0):
+        raise ValueError(f"bracket.build: n_eigenmodes must be an integer >= 0 or None, got {n_eigenmodes!r}")
     if not (np.isfinite(weight) and weight >= 0):
         raise ValueError(f"bracket.build: weight must be a mass >= 0 [kg], got {weight!r}")
     if not np.isfinite(angle):
         raise ValueError(f"bracket.build: angle must be a finite angle [rad], got {angle!r}")
+    if variant not in ("RBE2", "RBE3"):
+        raise ValueError(f"bracket.build: variant must be 'RBE2' or 'RBE3', got {variant!r}")
     material = dict(material or ALUMINIUM)
     meshed = mesh_bracket(mesh_size, order, geometry)
     mesh, holes = meshed.mesh, meshed.holes
     mass_matrix, stiffness_matrix = linear_elastic_matrices(mesh, **material)
-    modes = craig_bampton_modes(mass_matrix, stiffness_matrix, mesh.nodes, list(holes), int(n_eigenmodes))
-
     pivot, bolt = (mesh.nodes[nodes].mean(axis=0) for nodes in holes)
-    system = System()                           # the frame turned by the angle about the z axis through the pivot
-    body = c.add_reduced_ffrf_body(system, mesh.nodes, mass_matrix, stiffness_matrix, modes,
-                                   position=pivot - _turned(angle, pivot),
-                                   euler_parameters=(np.cos(0.5 * angle), 0.0, 0.0, np.sin(0.5 * angle)),
-                                   name="bracket")
+    system = System()
+    pose = dict(position=pivot - _turned(angle, pivot), name="bracket",     # the frame turned about the hinge axis
+                euler_parameters=(np.cos(0.5 * angle), 0.0, 0.0, np.sin(0.5 * angle)))
+    if n_eigenmodes is None:
+        modes = None
+        body = add_ffrf_body(system, mesh.nodes, mass_matrix, stiffness_matrix, **pose)
+        add_tisserand_frame(system, body)
+    else:
+        modes = craig_bampton_modes(mass_matrix, stiffness_matrix, mesh.nodes, list(holes), int(n_eigenmodes),
+                                    variant=variant)
+        body = c.add_reduced_ffrf_body(system, mesh.nodes, mass_matrix, stiffness_matrix, modes, **pose)
     weights_a, weights_b = (np.full(nodes.size, 1.0 / nodes.size) for nodes in holes)   # equal weights
     ground = system.add(c.ObjectGround(reference_position=pivot))
     hole_a = system.add(c.MarkerSuperElementRigid(body, holes[0], weights_a, name="hole A"))
