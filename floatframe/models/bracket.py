@@ -16,11 +16,13 @@ Mechanism, gravity along -y:
   mass ``weight`` [kg]: a weight bolted to the bracket;
 - released at rest with arm 1 horizontal, the bracket swings as a flexible pendulum.
 
-The bracket is an ObjectFFRFReducedOrder on the RBE2 Craig-Bampton basis of its two holes, the nodes of each
-hole surface found by ``Mesh.nodes_on_cylinder``: hole A is the first interface, excluded from the static
-modes, so that every mode vanishes on it and the body's frame is the frame of hole A (held by the hinge; no
-Tisserand projection is needed); hole B adds 6 static modes; ``n_eigenmodes`` fixed-interface eigenmodes
-follow. The rigid reference is the same bracket and weight as one rigid body on the same hinge
+The bracket is an ObjectFFRFReducedOrder on the Craig-Bampton basis of its two holes, the nodes of each hole
+surface found by ``Mesh.nodes_on_cylinder``. Hole A is the first interface, excluded from the static modes:
+with RBE2 interfaces (the default: rigid hole surfaces) every mode vanishes on it, with RBE3 (averaged) every
+mode keeps its mean motion at zero, so that in both the body's frame is the frame of hole A, held by the hinge,
+and no Tisserand projection is needed. Hole B adds 6 static modes; ``n_eigenmodes`` fixed-interface eigenmodes
+follow. ``n_eigenmodes=None`` makes the bracket the full FE mesh instead (an ObjectFFRF with the Tisserand
+frame). The rigid reference is the same bracket and weight as one rigid body on the same hinge
 (:meth:`Bracket.rigid_swing`).
 """
 from __future__ import annotations
@@ -139,12 +141,31 @@ def mesh_bracket(mesh_size: float = 0.005, order: int = 2, geometry: BracketGeom
     mesh = mesh_from_ngsolve(netgen_mesh)
     holes = tuple(mesh.nodes_on_cylinder(centre, (0.0, 0.0, 1.0), geometry.hole_radius, tolerance)
                   for centre in geometry.hole_centres)
+    for nodes, name in zip(holes, HOLE_NAMES):
+        if nodes.size < 3:
+            raise ValueError(f"mesh_bracket: {nodes.size} nodes found on the cylinder of {name} within {tolerance} "
+                             f"m; its interface needs at least 3 (give a larger tolerance)")
     return BracketMesh(mesh, netgen_mesh, holes)
 
 
 def clamped_frequencies(mass_matrix, stiffness_matrix, clamped_nodes, count: int) -> np.ndarray:
-    """The ``count`` lowest eigenfrequencies [Hz] of the full FE model with the nodes ``clamped_nodes`` held
-    (shift-invert Lanczos on the remaining coordinates); the reference for the reduced body's frequencies."""
+    """The lowest eigenfrequencies of the full FE model with some nodes held (shift-invert Lanczos on the
+    remaining coordinates): the reference for the reduced body's frequencies.
+
+    Parameters
+    ----------
+    mass_matrix, stiffness_matrix : (3N, 3N) scipy.sparse
+        M [kg] and K [N/m] of the free mesh.
+    clamped_nodes : (k,) array_like of int
+        The held nodes (0-based).
+    count : int
+        How many frequencies.
+
+    Returns
+    -------
+    (count,) ndarray
+        Frequencies [Hz], ascending.
+    """
     import scipy.sparse.linalg as spla
 
     free = _free_coordinates(mass_matrix.shape[0], clamped_nodes)
@@ -155,12 +176,30 @@ def clamped_frequencies(mass_matrix, stiffness_matrix, clamped_nodes, count: int
 
 
 def clamped_static_deflection(stiffness_matrix, clamped_nodes, load, rigid_nodes=None, node_positions=None):
-    """u (N, 3) [m] of the full FE model with the nodes ``clamped_nodes`` held, under nodal forces ``load``
-    (N, 3) [N]: K_ff u_f = f_f.
+    """The static deflection of the full FE model with some nodes held: K_ff u_f = f_f.
 
-    With ``rigid_nodes`` (and the ``node_positions`` (N, 3) [m]) those nodes move as one rigid body about their
-    mean, u_k = u_0 + theta x (x_k - x_mean) (an RBE2 connection, as a bolt holds its hole): the model is then
-    reduced by u = T y, y = (free coordinates, u_0, theta), and T^T K T y = T^T f is solved."""
+    With ``rigid_nodes`` those nodes move as one rigid body about their mean, u_k = u_0 + theta x (x_k - x_mean)
+    (an RBE2 connection, as a bolt holds its hole): the model is then reduced by u = T y, y = (free coordinates,
+    u_0, theta), and T^T K T y = T^T f is solved.
+
+    Parameters
+    ----------
+    stiffness_matrix : (3N, 3N) scipy.sparse
+        K [N/m] of the free mesh.
+    clamped_nodes : (k,) array_like of int
+        The held nodes (0-based).
+    load : (N, 3) array_like
+        Nodal forces [N].
+    rigid_nodes : (r,) array_like of int, optional
+        Nodes that move as one rigid body, disjoint from ``clamped_nodes``.
+    node_positions : (N, 3) array_like, optional
+        Node positions [m]; needed with ``rigid_nodes``.
+
+    Returns
+    -------
+    (N, 3) ndarray
+        Displacements u [m].
+    """
     import scipy.sparse.linalg as spla
 
     load = np.asarray(load, dtype=float).reshape(-1)
@@ -170,6 +209,10 @@ def clamped_static_deflection(stiffness_matrix, clamped_nodes, load, rigid_nodes
         transform = sp.identity(n, format="csc")[:, free]
     else:
         rigid_nodes = np.asarray(rigid_nodes)
+        if node_positions is None:
+            raise ValueError("clamped_static_deflection: rigid_nodes need the node_positions (N, 3) [m]")
+        if np.intersect1d(rigid_nodes, clamped_nodes).size:
+            raise ValueError("clamped_static_deflection: rigid_nodes and clamped_nodes must be disjoint")
         positions = np.asarray(node_positions, dtype=float)[rigid_nodes]
         free = _free_coordinates(n, np.concatenate([np.asarray(clamped_nodes), rigid_nodes]))
         lever = positions - positions.mean(axis=0)
