@@ -2,9 +2,10 @@
 pictures: ``floatframe animate RUN.npz``, ``floatframe modes MODEL``, ``floatframe plot RUN.npz`` (floatframe.pictures).
 
 Model names are hyphenated and the same in every command: ``rotor-disc`` (Tisserand frame),
-``rotor-disc-constrained`` (mesh-coordinate constraints) and ``pendulum`` (``compare`` only). An
-underscore spelling (``rotor_disc``) is an error that names the hyphenated one. Wrong arguments give
-argparse's usage message and exit status 2; ``--help`` shows the defaults of every subcommand.
+``rotor-disc-constrained`` (mesh-coordinate constraints), the mechanisms, ``bracket`` (docs/bracket.md) and
+``pendulum`` (``compare`` only). An underscore spelling (``rotor_disc``) is an error that names the hyphenated
+one. Wrong arguments give argparse's usage message and exit status 2; ``--help`` shows the defaults of every
+subcommand.
 """
 from __future__ import annotations
 
@@ -22,9 +23,11 @@ MODELS = {
     "double-pendulum": "a rigid and a flexible link on revolute joints under gravity",
     "slider-crank": "a crank driven by a torque, a flexible connecting rod and a piston",
     "flexible-arm": "a rigid upper link and a flexible forearm on revolute joints, driven by joint torques",
+    "bracket": "a Netgen-meshed L bracket on Craig-Bampton modes of its bolt holes, swinging on a hinge at one "
+               "hole with a weight at the other",
 }
 MECHANISMS = ("double-pendulum", "slider-crank", "flexible-arm")
-RUN_MODELS = ("rotor-disc", "rotor-disc-constrained", *MECHANISMS)
+RUN_MODELS = ("rotor-disc", "rotor-disc-constrained", *MECHANISMS, "bracket")
 HELP_FORMAT = argparse.ArgumentDefaultsHelpFormatter
 
 
@@ -146,11 +149,42 @@ def build_mechanism(name: str, modes: int | None, stiffness_scale: float):
     return builders[name](modes=modes, stiffness_scale=stiffness_scale)
 
 
-def run_mechanism(arguments) -> int:
-    """Run a ready mechanism: its flexible link's tip against the rigid mechanism's, printed and plotted."""
+def write_tip_plot(output: Path, stem: str, title: str, result, sensor: int, tip, rigid, what: str, rigid_label: str,
+                   flexible_label: str) -> None:
+    """Write ``output``/``stem``.png (the x-y paths of ``tip`` and ``rigid`` (k, 3) [m], and their distance over
+    time) and ``output``/``stem``_tip.csv (the sensor ``sensor``), and print their names."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import numpy as np
+
+    output.mkdir(parents=True, exist_ok=True)
+    deviation = np.linalg.norm(tip - rigid, axis=1)
+    figure, (path_axes, deviation_axes) = plt.subplots(1, 2, figsize=(10, 4))
+    path_axes.plot(rigid[:, 0], rigid[:, 1], "k--", label=rigid_label)
+    path_axes.plot(tip[:, 0], tip[:, 1], label=flexible_label)
+    path_axes.set_xlabel("x [m]")
+    path_axes.set_ylabel("y [m]")
+    path_axes.set_aspect("equal", adjustable="datalim")
+    path_axes.set_title(f"path of the {what}")
+    path_axes.legend()
+    deviation_axes.plot(result.t, deviation * 1e3)
+    deviation_axes.set_xlabel("t [s]")
+    deviation_axes.set_ylabel(f"distance from the {rigid_label} [mm]")
+    deviation_axes.set_title("flexible against rigid")
+    for axes in (path_axes, deviation_axes):
+        axes.grid(True)
+    figure.suptitle(title)
+    figure.tight_layout()
+    plot = output / f"{stem}.png"
+    figure.savefig(plot, dpi=120)
+    plt.close(figure)
+    csv = result.write_csv(output / f"{stem}_tip.csv", sensor)
+    print(f"wrote {plot} and {csv}")
+
+
+def run_mechanism(arguments) -> int:
+    """Run a ready mechanism: its flexible link's tip against the rigid mechanism's, printed and plotted."""
     import numpy as np
 
     from floatframe.solvers import GeneralizedAlpha
@@ -173,29 +207,9 @@ def run_mechanism(arguments) -> int:
     deviation = np.linalg.norm(tip - rigid, axis=1)
     print(f"tip of the flexible link at t = {result.t[-1]:g} s: {np.array2string(tip[-1], precision=5)} m; "
           f"largest distance from the rigid mechanism's tip {deviation.max():.3e} m")
-    output = Path(arguments.output)
-    output.mkdir(parents=True, exist_ok=True)
     stem = arguments.model.replace("-", "_")
-    figure, (path_axes, deviation_axes) = plt.subplots(1, 2, figsize=(10, 4))
-    path_axes.plot(rigid[:, 0], rigid[:, 1], "k--", label="rigid link")
-    path_axes.plot(tip[:, 0], tip[:, 1], label="flexible link")
-    path_axes.set_xlabel("x [m]")
-    path_axes.set_ylabel("y [m]")
-    path_axes.set_aspect("equal", adjustable="datalim")
-    path_axes.set_title("path of the link's tip")
-    path_axes.legend()
-    deviation_axes.plot(result.t, deviation * 1e3)
-    deviation_axes.set_xlabel("t [s]")
-    deviation_axes.set_ylabel("|tip - rigid tip| [mm]")
-    deviation_axes.set_title("flexible against rigid")
-    for axes in (path_axes, deviation_axes):
-        axes.grid(True)
-    figure.suptitle(arguments.model)
-    figure.tight_layout()
-    plot = output / f"{stem}.png"
-    figure.savefig(plot, dpi=120)
-    csv = result.write_csv(output / f"{stem}_tip.csv", model.tip_sensor)
-    print(f"wrote {plot} and {csv}")
+    write_tip_plot(Path(arguments.output), stem, arguments.model, result, model.tip_sensor, tip, rigid,
+                   "link's tip", "rigid link", "flexible link")
     if arguments.save:
         from floatframe.export import save_result
         from floatframe.models.flexible_link import FlexibleLink
@@ -203,6 +217,54 @@ def run_mechanism(arguments) -> int:
         saved = save_result(arguments.save, assembled, link.body, link.cells, result, link.stress_material,
                             arguments.model)
         print(f"wrote {saved}: the flexible link (picture it: floatframe animate {saved})")
+    return 0
+
+
+def run_bracket(arguments) -> int:
+    """Run the bracket (floatframe.models.bracket): mesh, Craig-Bampton basis, swing; the weight against the rigid
+    bracket's, printed and plotted; with --save the bracket's run for the pictures."""
+    import numpy as np
+
+    from floatframe.models.bracket import build
+    from floatframe.solvers import GeneralizedAlpha
+
+    if arguments.craig_bampton or arguments.stiffness_scale != 1.0 or arguments.refinement != 1:
+        raise SystemExit("floatframe run bracket: --craig-bampton, --stiffness-scale and --refinement are not options "
+                         "of the bracket (it is reduced to Craig-Bampton modes of its bolt holes, --variant chooses "
+                         "their kind, --full takes the full mesh instead; --mesh-size sets the mesh)")
+    if arguments.full and arguments.modes is not None:
+        raise SystemExit("floatframe run bracket: --full (the full FE mesh) and --modes N (a reduced bracket) "
+                         "exclude each other")
+    n_eigenmodes = None if arguments.full else (8 if arguments.modes is None else arguments.modes)
+    model = build(mesh_size=arguments.mesh_size, n_eigenmodes=n_eigenmodes, variant=arguments.variant)
+    elements = ", ".join(f"{len(block)} {kind}" for kind, block in model.mesh.elements.items())
+    print(f"bracket: Netgen mesh of size {arguments.mesh_size:g} m, {model.mesh.n_nodes} nodes, {elements}; "
+          f"{model.holes[0].size} and {model.holes[1].size} nodes on the surfaces of holes A and B; "
+          f"mass {model.bracket_mass:.4f} kg + weight {model.weight:g} kg")
+    if model.modes is None:
+        print("the full FE mesh: an ObjectFFRF with the Tisserand frame")
+    else:
+        print(f"{model.modes.kind}: {model.modes.n_static} static modes of hole B and {n_eigenmodes} fixed-interface "
+              f"eigenmodes at [Hz] " + np.array2string(model.modes.frequencies_hz[model.modes.n_static:],
+                                                        precision=1, max_line_width=120))
+    assembled = model.system.assemble()
+    steps = arguments.steps
+    result = GeneralizedAlpha(model.spectral_radius, modified_newton=True).solve(
+        assembled, steps * model.h, steps, store_every=model.store_every)
+    tip, rigid = result.sensor(model.tip_sensor), model.rigid_tip(result)
+    stats = result.statistics
+    print(f"bracket: {assembled.n_coordinates} coordinates, {assembled.n_multipliers} constraints; build "
+          f"{assembled.build_time:.3f} s, solve {stats.solve_time:.3f} s, {stats.steps} steps of {model.h:g} s, "
+          f"{stats.iterations_per_step:.1f} Newton iterations per step; every {model.store_every}th step stored")
+    print(f"weight at t = {result.t[-1]:g} s: {np.array2string(tip[-1], precision=5)} m; largest distance from the "
+          f"rigid bracket's weight {np.linalg.norm(tip - rigid, axis=1).max():.3e} m")
+    write_tip_plot(Path(arguments.output), "bracket", "bracket", result, model.tip_sensor, tip, rigid, "weight",
+                   "rigid bracket", "flexible bracket")
+    if arguments.save:
+        from floatframe.export import save_result
+        saved = save_result(arguments.save, assembled, model.body, model.cells, result, model.stress_material,
+                            arguments.model)
+        print(f"wrote {saved}: the bracket (picture it: floatframe animate {saved})")
     return 0
 
 
@@ -216,20 +278,27 @@ def main(argv=None) -> int:
     run.add_argument("model", type=one_of(RUN_MODELS, "model"), help=f"one of {', '.join(RUN_MODELS)}")
     run.add_argument("--steps", type=positive_int, default=argparse.SUPPRESS,
                      help="number of steps (default: 200 of 1e-4 s for rotor-disc, one revolution; 1000 of 1e-3 s "
-                          "for the mechanisms)")
+                          "for the mechanisms and the bracket)")
     run.add_argument("--refinement", type=positive_int, default=1, help="mesh refinement factor")
     run.add_argument("--output", default="output", help="folder for the plot and the sensor CSV")
     run.add_argument("--paraview", action="store_true",
                      help="also write the mesh motion (and rotor-disc's stress) as a VTU/PVD series")
     run.add_argument("--save", default=None, metavar="RUN.npz",
-                     help="also save the run (rotor-disc: the rotor; mechanisms: the flexible link) for "
+                     help="also save the run (rotor-disc: the rotor; mechanisms: the flexible link; bracket: the "
+                          "bracket) for "
                           "'floatframe animate' and 'floatframe plot'")
     run.add_argument("--modes", type=positive_int, default=None,
                      help="rotor-disc: reduce the rotor to N free-free eigenmodes (ObjectFFRFReducedOrder); "
-                          "mechanisms: N fixed-interface modes of the flexible link (default 4)")
-    run.add_argument("--full", action="store_true", help="mechanisms: the flexible link as the full FE mesh")
+                          "mechanisms: N fixed-interface modes of the flexible link (default 4); bracket: N "
+                          "fixed-interface modes of its bolt holes (default 8)")
+    run.add_argument("--full", action="store_true",
+                     help="mechanisms: the flexible link as the full FE mesh; bracket: the bracket as the full mesh")
     run.add_argument("--stiffness-scale", type=positive_float, default=1.0,
                      help="mechanisms: factor on the flexible link's stiffness")
+    run.add_argument("--mesh-size", type=positive_float, default=0.005,
+                     help="bracket: Netgen's largest element size [m]")
+    run.add_argument("--variant", choices=("RBE2", "RBE3"), default="RBE2",
+                     help="bracket: the Craig-Bampton interfaces at the bolt holes, rigid (RBE2) or averaged (RBE3)")
     run.add_argument("--craig-bampton", action="store_true",
                      help="with --modes: Craig-Bampton basis of the support faces (RBE2 static modes and N "
                           "fixed-interface eigenmodes) instead of eigenmodes")
@@ -253,6 +322,11 @@ def main(argv=None) -> int:
         from floatframe.pictures.cli import pictures_main
         return pictures_main(argv[0], argv[1:])
     arguments = parser.parse_args(argv)
+    if arguments.model == "bracket":
+        arguments.steps = getattr(arguments, "steps", 1000)
+        return run_bracket(arguments)
+    if arguments.mesh_size != 0.005 or arguments.variant != "RBE2":
+        raise SystemExit("floatframe run: --mesh-size and --variant are for the bracket")
     if arguments.model in MECHANISMS:
         arguments.steps = getattr(arguments, "steps", 1000)
         return run_mechanism(arguments)

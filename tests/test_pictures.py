@@ -151,6 +151,53 @@ def test_von_mises_coloring_of_a_run_without_stress_says_how_to_get_it(saved_run
         node_values(saved_run, "speed")
 
 
+def colored_columns(frame) -> np.ndarray:
+    """The pixel columns left of the colorbar that hold a colored (saturated) pixel: the drawn bodies."""
+    pixels = frame[:, :450].astype(int)
+    return np.flatnonzero((pixels.max(axis=2) - pixels.min(axis=2) > 60).any(axis=0))
+
+
+def test_the_flexible_bodies_of_one_run_are_drawn_together(tmp_path, capsys):
+    """Two beams of one run, 1 m apart along x, each saved by save_result: animated together (from above, x to the
+    right) each frame shows two bodies, i.e. two separate groups of colored pixel columns, on one color scale; one
+    beam alone gives one group; files of different times are refused."""
+    from dataclasses import replace
+
+    from floatframe.cli import main
+    from floatframe.components.ffrf import add_ffrf_body
+
+    system = ff.System()
+    beams = [small_beam(system, angular_velocity=(0.0, 0.0, 20.0))]
+    mesh = beams[0][1]
+    mass, stiffness = linear_elastic_matrices(mesh, youngs_modulus=2.1e11, poissons_ratio=0.3, density=7850.0)
+    beams.append((add_ffrf_body(system, mesh.nodes, mass, 1e-3 * stiffness, position=(1.1, -0.2, 0.3),
+                                angular_velocity=(0.0, 0.0, -40.0)), mesh))
+    for body, _ in beams:
+        add_tisserand_frame(system, body)
+    assembled = system.assemble()
+    result = ff.GeneralizedAlpha(0.8).solve(assembled, 0.01, 10)
+    paths = [save_result(tmp_path / f"beam{k}.npz", assembled, body, {"hexahedron": mesh.elements["Hex8"]}, result,
+                         MATERIAL, f"beam {k}") for k, (body, _) in enumerate(beams)]
+    runs = [load_result(path) for path in paths]
+    info = animate(runs, tmp_path / "both.gif", max_frames=3, view=(90.0, -90.0))
+    alone = animate(runs[0], tmp_path / "one.gif", max_frames=3, view=(90.0, -90.0))
+    assert info["bodies"] == 2 and info["frames"] == 3
+    assert info["scale"] == min(auto_deformation_scale(run.local_positions, run.deformation) for run in runs)
+    largest = max(node_values(run, "deformation")[info["steps"]].max() for run in runs)
+    assert info["range"] == (0.0, pytest.approx(largest, rel=1e-12))
+    for frames, groups in ((iio.imread(tmp_path / "both.gif", index=None), 2),
+                           (iio.imread(tmp_path / "one.gif", index=None), 1)):
+        for frame in frames:
+            columns = colored_columns(frame)
+            assert columns.size > 20 and np.count_nonzero(np.diff(columns) > 20) + 1 == groups
+    assert alone["bodies"] == 1
+    with pytest.raises(ValueError, match="stored at different times"):
+        animate([runs[0], replace(runs[1], t=2 * runs[1].t)], tmp_path / "bad.gif")
+    assert main(["animate", str(paths[0]), str(paths[1]), "--output", str(tmp_path / "cli.gif"), "--max-frames",
+                 "2"]) == 0
+    assert "2 bodies, 2 frames" in capsys.readouterr().out
+
+
 def test_animation_of_another_format_is_refused(saved_run, tmp_path):
     with pytest.raises(ValueError, match="GIF or MP4"):
         animate(saved_run, tmp_path / "beam.avi")

@@ -24,8 +24,10 @@ def animate_main(argv) -> int:
     parser = argparse.ArgumentParser(
         prog="floatframe animate", formatter_class=HELP_FORMAT,
         description="Render a saved run (floatframe run rotor-disc --save RUN.npz) as a GIF or MP4 of the deformed "
-                    "body, off-screen. Colorings: " + "; ".join(f"{k}: {v}" for k, v in COLORINGS.items()))
-    parser.add_argument("result", help="a run saved as .npz (floatframe run MODEL --save RUN.npz)")
+                    "body (or bodies), off-screen. Colorings: " + "; ".join(f"{k}: {v}" for k, v in COLORINGS.items()))
+    parser.add_argument("result", nargs="+",
+                        help="a run saved as .npz (floatframe run MODEL --save RUN.npz); several files of one run "
+                             "(one flexible body each, from floatframe.export.save_result) are drawn together")
     parser.add_argument("--output", type=video_path, default=None,
                         help="the animation, .gif or .mp4 (default: the run's name with .gif)")
     parser.add_argument("--scale", type=positive_float, default=None,
@@ -42,14 +44,15 @@ def animate_main(argv) -> int:
     from .render import animate
 
     try:
-        saved = load_result(arguments.result)
-        output = arguments.output or Path(arguments.result).with_suffix(".gif")
+        saved = [load_result(result) for result in arguments.result]
+        output = arguments.output or Path(arguments.result[0]).with_suffix(".gif")
         info = animate(saved, output, arguments.scale, arguments.color, arguments.fps, arguments.max_frames,
                        (arguments.elevation, arguments.azimuth))
     except (OSError, ValueError, MissingDependencyError) as error:
         raise SystemExit(f"floatframe animate: {error}") from None
     low, high = info["range"]
-    print(f"wrote {info['path']}: {info['frames']} frames, deformation x {info['scale']:g}, "
+    bodies = f"{info['bodies']} bodies, " if info["bodies"] > 1 else ""
+    print(f"wrote {info['path']}: {bodies}{info['frames']} frames, deformation x {info['scale']:g}, "
           f"colors {arguments.color} from {low:.3g} to {high:.3g}")
     return 0
 

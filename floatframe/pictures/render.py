@@ -108,41 +108,56 @@ def animate(saved, path, deformation_scale: float | None = None, coloring: str =
             max_frames: int = 60, view=(20.0, -60.0)) -> dict:
     """Render a saved run (:func:`floatframe.export.load_result`) as a GIF or MP4 (by ``path``'s suffix).
 
-    The body is drawn at FramePosition + A (x_ref + s u_f), s = ``deformation_scale`` (default: automatic,
-    :func:`auto_deformation_scale`), colored by ``coloring`` (:data:`COLORINGS`) on one scale for all
-    frames; at most ``max_frames`` stored steps, evenly spread. Returns {"path", "frames", "scale",
-    "steps", "range"} (steps: the stored steps drawn; range: the color scale's (low, high)).
+    ``saved`` is one saved body or a sequence of them: the flexible bodies of one run, each saved by
+    :func:`floatframe.export.save_result` on the same time steps, drawn together in one scene. Each body is drawn
+    at FramePosition + A (x_ref + s u_f), with one s = ``deformation_scale`` for all (default: automatic, the
+    smallest of the bodies' :func:`auto_deformation_scale`), colored by ``coloring`` (:data:`COLORINGS`) on one
+    scale for all bodies and frames; at most ``max_frames`` stored steps, evenly spread. Returns {"path",
+    "frames", "scale", "steps", "range", "bodies"} (steps: the stored steps drawn; range: the color scale's
+    (low, high); bodies: how many were drawn).
     """
     path = Path(path)
     if path.suffix.lower() not in VIDEO_SUFFIXES:
         raise ValueError(f"{path}: the animation is written as GIF or MP4; give a file ending in "
                          f"{' or '.join(VIDEO_SUFFIXES)}")
+    bodies = [saved] if hasattr(saved, "deformation") else list(saved)
+    if not bodies:
+        raise ValueError("animate: no saved body to draw")
+    for body in bodies[1:]:
+        if body.t.shape != bodies[0].t.shape or not np.allclose(body.t, bodies[0].t, rtol=0, atol=1e-12):
+            raise ValueError(f"{body.path} and {bodies[0].path} are stored at different times "
+                             f"({len(body.t)} and {len(bodies[0].t)} steps); the bodies of one animation must come "
+                             f"from one run")
     imageio = require("imageio.v3", "floatframe animate (writing GIF and MP4 files)", package="imageio")
     if path.suffix.lower() == ".mp4":
         require("imageio_ffmpeg", "an MP4 animation", package="imageio-ffmpeg")
-    scale = auto_deformation_scale(saved.local_positions, saved.deformation) if deformation_scale is None \
-        else float(deformation_scale)
-    steps = np.unique(np.linspace(0, len(saved.t) - 1, min(len(saved.t), max_frames)).round().astype(int))
-    positions = saved.positions(scale, steps)
-    values = node_values(saved, coloring)[steps]
-    norm = Normalize(0.0, float(values.max()) if values.max() > 0 else 1.0)
-    triangles = surface_of(saved.local_positions, saved.cells)
+    scale = min(auto_deformation_scale(body.local_positions, body.deformation) for body in bodies) \
+        if deformation_scale is None else float(deformation_scale)
+    t = bodies[0].t
+    steps = np.unique(np.linspace(0, len(t) - 1, min(len(t), max_frames)).round().astype(int))
+    positions = [body.positions(scale, steps) for body in bodies]
+    values = [node_values(body, coloring)[steps] for body in bodies]
+    largest = max(float(value.max()) for value in values)
+    norm = Normalize(0.0, largest if largest > 0 else 1.0)
+    triangles = [surface_of(body.local_positions, body.cells) for body in bodies]
     figure, axes = frame_figure(COLORINGS[coloring], norm, view)
-    _set_limits(axes, positions)
-    name = saved.model or path.stem
+    _set_limits(axes, np.concatenate([position.reshape(-1, 3) for position in positions]))
+    name = " + ".join(dict.fromkeys(body.model or body.path.stem for body in bodies)) or path.stem
     frames = []
     for index, step in enumerate(steps):
-        collection = draw_surface(axes, positions[index], triangles, values[index], norm)
-        axes.set_title(f"{name}: t = {saved.t[step]:.4g} s, deformation x {scale:g}")
+        collections = [draw_surface(axes, position[index], surface, value[index], norm)
+                       for position, surface, value in zip(positions, triangles, values)]
+        axes.set_title(f"{name}: t = {t[step]:.4g} s, deformation x {scale:g}")
         frames.append(_pixels(figure))
-        collection.remove()
+        for collection in collections:
+            collection.remove()
     path.parent.mkdir(parents=True, exist_ok=True)
     if path.suffix.lower() == ".gif":
         imageio.imwrite(path, np.stack(frames), duration=1000.0 / fps, loop=0)
     else:
         imageio.imwrite(path, np.stack(frames), fps=fps)
     return {"path": path, "frames": len(frames), "scale": scale, "steps": steps,
-            "range": (float(norm.vmin), float(norm.vmax))}
+            "range": (float(norm.vmin), float(norm.vmax)), "bodies": len(bodies)}
 
 
 def mode_figure(nodes, triangles, vectors, frequencies_hz, count: int | None = None, columns: int = 3,
