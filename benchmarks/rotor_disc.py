@@ -5,8 +5,10 @@
 
 Part 1 (needs ../shared/data and, for the ratio, the exudyn package): both rotor-disc set-ups on the
 reference mesh, with the reference settings (generalized-alpha, spectral radius 0.5, h = 1e-4, modified
-Newton), run in one process, alternating floatframe and Exudyn `--repeat` times; the median times and the
-ratio Exudyn / floatframe are printed. Part 2: floatframe's build time (model and System.assemble) and
+Newton), run in one process, alternating floatframe (CasADi's virtual machine, and with the residual and
+constraint rows compiled to C) and Exudyn `--repeat` times; the median times and the ratios Exudyn /
+floatframe are printed. The compiled library is cached: the first compiled build, with the compiler, is
+printed apart. Part 2: floatframe's build time (model and System.assemble) and
 solve time on the built-in mesh refined along the axis only (10 to 80 elements), with the size of the
 iteration matrix: build time per nonzero stays flat where build time grows linearly.
 """
@@ -33,13 +35,17 @@ DATA = HERE.parent.parent / "shared" / "data" / "rotorDisc"
 REFERENCE = {"tisserand": 0.035521880690182486, "constrained": 0.0064600108120842666}
 
 
-def floatframe_run(setup: str, nodes, mass, stiffness):
+def floatframe_run(setup: str, nodes, mass, stiffness, compile=False):
+    """Build (model, assembly and the solver's prepare, which compiles or loads the compiled residual and
+    constraint rows with ``compile=True``) and solve; the figures of one run."""
     started = time.perf_counter()
     model = build_rotor_disc(setup, nodes, mass, stiffness, unbalance_node=9)
     assembled = model.system.assemble()
-    build = time.perf_counter() - started
+    solver = GeneralizedAlpha(0.5, modified_newton=True, compile=compile)
     steps = model.default_steps()
-    result = GeneralizedAlpha(0.5, modified_newton=True).solve(assembled, steps * 1e-4, steps)
+    solver.prepare(assembled, steps)
+    build = time.perf_counter() - started
+    result = solver.solve(assembled, steps * 1e-4, steps)
     measure = np.abs(result.sensor(model.sensor, with_time=True)).sum()
     stats = result.statistics
     return dict(build=build, solve=stats.solve_time, iterations=stats.iterations_per_step,
@@ -80,11 +86,15 @@ def compare_with_exudyn(repeat: int) -> None:
     print("| set-up | code | build [s] | solve [s] | Newton it./step | Jacobians | measure | rel. to reference |")
     print("|---|---|---|---|---|---|---|---|")
     for setup in ("tisserand", "constrained"):
-        runs = {"floatframe": [], "exudyn": []}
+        runs = {"floatframe": [], "floatframe, compiled": [], "exudyn": []}
+        first_compiled_build = floatframe_run(setup, mesh.nodes, mass, stiffness, compile=True)["build"]
         for _ in range(repeat):
-            runs["floatframe"].append(floatframe_run(setup, mesh.nodes, mass, stiffness))
+            runs["floatframe"].append(floatframe_run(setup, mesh.nodes, mass, stiffness, compile=False))
+            runs["floatframe, compiled"].append(floatframe_run(setup, mesh.nodes, mass, stiffness, compile=True))
             if have_exudyn:
                 runs["exudyn"].append(exudyn_run(setup))
+        print(f"| {setup} | floatframe, compiled: first build (with the compiler, unless cached) | "
+              f"{first_compiled_build:.3f} | | | | | |")
         medians = {}
         for code, results in runs.items():
             if not results:
@@ -95,8 +105,9 @@ def compare_with_exudyn(repeat: int) -> None:
                   f"{median['jacobians']:.0f} | {median['measure']:.12g} | "
                   f"{(median['measure'] - REFERENCE[setup]) / REFERENCE[setup]:.1e} |")
         if "exudyn" in medians:
-            ratio = medians["exudyn"]["solve"] / medians["floatframe"]["solve"]
-            print(f"| {setup} | solve-time ratio Exudyn / floatframe | | {ratio:.1f} | | | | |")
+            for code in ("floatframe", "floatframe, compiled"):
+                ratio = medians["exudyn"]["solve"] / medians[code]["solve"]
+                print(f"| {setup} | solve-time ratio Exudyn / {code} | | {ratio:.1f} | | | | |")
 
 
 def build_scaling(divisions) -> None:

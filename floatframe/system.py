@@ -308,6 +308,13 @@ class AssembledSystem:
             work += sum(matrix.nnz for matrix in self._linear.values())
         return work
 
+    def use_numeric(self, functions: dict) -> None:
+        """Evaluate these Functions (name -> Function with the same inputs and outputs, e.g. compiled C code)
+        instead of the numeric Functions of the same names from now on."""
+        for name, function in functions.items():
+            self.forms.numeric[name] = function
+            self._buffered.pop(function.name(), None)
+
     def iteration_matrix_nonzeros(self, name: str = "newton_matrix") -> int:
         """Structural nonzeros of iteration matrix ``name``: its Function's output and the linear terms
         (an upper bound where the two overlap)."""

@@ -31,7 +31,8 @@ from dataclasses import dataclass
 import numpy as np
 from tqdm import tqdm
 
-from floatframe.solvers.dense import CompilePolicy, SingularMatrix, dense_kernel, sensor_evaluator, wants_dense
+from floatframe.solvers.compiling import CompilePolicy
+from floatframe.solvers.dense import SingularMatrix, dense_kernel, sensor_evaluator, sparse_kernel, wants_dense
 from floatframe.solvers.linear import consistent_accelerations, factorize, single_threaded_blas, singular_cause
 from floatframe.solvers.result import (SimulationResult, SolverError, SolverStatistics, steps_per_interval,
                                        time_grid, wants_stop)
@@ -69,7 +70,8 @@ class GeneralizedAlpha:
         ``floatframe.solvers.dense``; sparse SuperLU otherwise), "dense" or "sparse".
     compile : on the dense path, evaluate compiled C code (True), CasADi's virtual machine (False), or
         "auto": compiled when cached, else compiled in the background when the solve would take longer
-        (see ``floatframe.solvers.dense.CompilePolicy``).
+        (see ``floatframe.solvers.compiling.CompilePolicy``). On the sparse path the same holds for the
+        residual and constraint rows (``floatframe.solvers.dense.SparseNewtonFunctions``).
     """
 
     order = 2
@@ -140,7 +142,10 @@ class GeneralizedAlpha:
             kernel = dense_kernel(system, self.index, self.compile)
             policy = CompilePolicy(kernel, n_steps) if self.compile == "auto" else None
             return _DenseNewton(self, system, kernel, policy)
-        return _SparseNewton(self, system)
+        if system.context.externals:  # user functions: their Python calls, nothing to compile
+            return _SparseNewton(self, system)
+        kernel = sparse_kernel(system, self.index, self.compile)
+        return _SparseNewton(self, system, CompilePolicy(kernel, n_steps) if self.compile == "auto" else None)
 
     def step(self, system, state: State, h: float, newton=None) -> State:
         """Advance by h; raises SolverError if Newton fails. ``newton``: the evaluator of ``prepare``."""
@@ -302,11 +307,13 @@ class _SparseNewton:
     q = q_known + c_q a, v = v_known + c_v a, abar = abar_known + kappa a.
     """
 
-    def __init__(self, solver, system):
-        self.solver, self.system = solver, system
+    def __init__(self, solver, system, policy=None):
+        self.solver, self.system, self.policy = solver, system, policy
         self.n = system.n_coordinates
 
     def start(self, state: State, h, c_q, c_v, kappa):
+        if self.policy is not None:  # between steps: perhaps compile, or switch to the compiled Functions
+            self.policy.before_step()
         am, af, beta, gamma = self.solver.alpha_m, self.solver.alpha_f, self.solver.beta, self.solver.gamma
         self.t, self.c_q, self.c_v, self.kappa = state.t + h, c_q, c_v, kappa
         self.abar_known = (af * state.a - am * state.abar) / (1 - am)

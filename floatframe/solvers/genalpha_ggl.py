@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from floatframe.solvers.genalpha import GeneralizedAlpha, State, _norm, _SparseNewton
+from floatframe.solvers.genalpha import GeneralizedAlpha, MatrixRenewal, State, _norm, _SparseNewton, refresh_cost
 
 
 class GeneralizedAlphaGGL(GeneralizedAlpha):
@@ -48,6 +48,7 @@ class GeneralizedAlphaGGL(GeneralizedAlpha):
         return True
 
     def prepare(self, system, n_steps: int = 0):
+        self._renewal = MatrixRenewal(refresh_cost(system, 3))
         return _GGLNewton(self, system)
 
     def describe(self, h) -> dict:

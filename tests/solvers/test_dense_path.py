@@ -8,8 +8,9 @@ from floatframe.models.pendulum import build_pendulum
 from floatframe.models.rotor_disc import build_rotor_disc
 from floatframe.models.spinning_rotor import build_spinning_rotor
 from floatframe.solvers import GeneralizedAlpha, Newmark, Trapezoidal
-from floatframe.solvers import dense
-from floatframe.solvers.dense import DENSE_LIMIT, compiler, dense_kernel, wants_dense
+from floatframe.solvers import compiling
+from floatframe.solvers.compiling import compiler
+from floatframe.solvers.dense import DENSE_LIMIT, dense_kernel, sparse_kernel, wants_dense
 from floatframe.solvers.result import SolverError
 
 EPS = np.finfo(float).eps
@@ -126,6 +127,18 @@ def test_compiled_kernel_gives_the_virtual_machines_numbers(kernel_cache):
         assert np.array_equal(getattr(runs[0], name), getattr(runs[1], name)), name
 
 
+def test_the_compiled_sparse_path_gives_the_virtual_machines_numbers(kernel_cache):
+    """The sparse path's residual and constraint rows, compiled, replace the system's own: the same bits."""
+    system = build_spinning_rotor()[0].assemble()
+    runs = [GeneralizedAlpha(0.5, modified_newton=True, linear_algebra="sparse", compile=compile).solve(
+        system, 0.02, 200, progress=False) for compile in (False, True)]
+    assert sparse_kernel(system, 3).is_compiled
+    assert system.forms.numeric["residual"].class_name() == "External"
+    assert runs[0].statistics.jacobian_evaluations == runs[1].statistics.jacobian_evaluations
+    for name in ("q", "v", "a", "lam"):
+        assert np.array_equal(getattr(runs[0], name), getattr(runs[1], name)), name
+
+
 def test_compiled_kernel_is_cached_by_its_code(kernel_cache, monkeypatch):
     system = build_pendulum()[0].assemble()
     GeneralizedAlpha(compile=True).solve(system, 0.01, 10, progress=False)
@@ -166,10 +179,10 @@ def test_switching_to_the_compiled_kernel_mid_solve_changes_no_bit(kernel_cache)
 @pytest.mark.parametrize("compile_seconds, compiles", [(0.0, True), (1e9, False)])
 def test_auto_compiles_in_the_background_when_the_rest_of_the_solve_takes_longer(
         kernel_cache, monkeypatch, compile_seconds, compiles):
-    monkeypatch.setattr(dense, "COMPILE_SECONDS", compile_seconds)
-    monkeypatch.setattr(dense, "COMPILE_SECONDS_PER_INSTRUCTION", 0.0)
+    monkeypatch.setattr(compiling, "COMPILE_SECONDS", compile_seconds)
+    monkeypatch.setattr(compiling, "COMPILE_SECONDS_PER_INSTRUCTION", 0.0)
     system = build_pendulum()[0].assemble()
-    GeneralizedAlpha(0.5, modified_newton=True).solve(system, 0.1, dense.DECISION_STEPS + 10, progress=False)
+    GeneralizedAlpha(0.5, modified_newton=True).solve(system, 0.1, compiling.DECISION_STEPS + 10, progress=False)
     kernel = dense_kernel(system, 3)
     assert (kernel.is_compiled or kernel._compilation is not None) == compiles
     if compiles:
@@ -180,11 +193,11 @@ def test_auto_compiles_in_the_background_when_the_rest_of_the_solve_takes_longer
 
 
 def test_auto_does_not_compile_kernels_beyond_the_limit(kernel_cache, monkeypatch):
-    monkeypatch.setattr(dense, "COMPILE_SECONDS", 0.0)
-    monkeypatch.setattr(dense, "COMPILE_SECONDS_PER_INSTRUCTION", 0.0)
-    monkeypatch.setattr(dense, "COMPILE_INSTRUCTION_LIMIT", 100)  # the pendulum's kernel has thousands
+    monkeypatch.setattr(compiling, "COMPILE_SECONDS", 0.0)
+    monkeypatch.setattr(compiling, "COMPILE_SECONDS_PER_INSTRUCTION", 0.0)
+    monkeypatch.setattr(compiling, "COMPILE_INSTRUCTION_LIMIT", 100)  # the pendulum's kernel has thousands
     system = build_pendulum()[0].assemble()
-    GeneralizedAlpha(0.5, modified_newton=True).solve(system, 0.1, dense.DECISION_STEPS + 10, progress=False)
+    GeneralizedAlpha(0.5, modified_newton=True).solve(system, 0.1, compiling.DECISION_STEPS + 10, progress=False)
     kernel = dense_kernel(system, 3)
     assert kernel.n_instructions() > 100
     assert not kernel.is_compiled and kernel._compilation is None

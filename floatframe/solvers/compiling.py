@@ -1,0 +1,202 @@
+"""Compiling the solvers' CasADi Functions to C, shared by the dense and the sparse path.
+
+CasADi's code generator writes a kernel's SX Functions as C; gcc compiles them to a shared library, cached
+under the SHA-256 of the code (``cache_directory``), which CasADi loads as external Functions. The compiled
+code performs the same IEEE operations in the same order (no fused multiply-adds), so it gives the same bits
+as the virtual machine, 5-25 times faster (docs/performance.md).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+import casadi as ca
+
+# Compiling (gcc -O1) takes about COMPILE_SECONDS + COMPILE_SECONDS_PER_INSTRUCTION per SX instruction of
+# the kernel, once per model: the library is cached under its code's SHA-256. Compiled code evaluates
+# 5-25 times faster than CasADi's SX virtual machine (docs/performance.md). Under compile="auto" a solve
+# measures its first DECISION_STEPS steps on the virtual machine and compiles in the background if the
+# rest of the solve would take longer than compiling.
+# Beyond COMPILE_INSTRUCTION_LIMIT instructions gcc's time grows faster than linearly (a 240,000-instruction
+# kernel had not compiled after 8 minutes), so "auto" does not compile such kernels.
+COMPILE_SECONDS = 0.1
+COMPILE_SECONDS_PER_INSTRUCTION = 1.6e-4
+COMPILE_INSTRUCTION_LIMIT = 100_000
+DECISION_STEPS = 64
+COMPILER_FLAGS = ["-O1", "-fPIC", "-shared", "-ffp-contract=off"]  # no fused multiply-adds: IEEE as the VM
+
+
+class CompiledKernel:
+    """SX Functions that can be switched to compiled C code: the virtual machine until ``compile`` (or a
+    finished background compilation, see ``poll``) binds their compiled versions through ``_bind``.
+
+    Subclasses set ``functions`` (list of SX Functions), call ``_bind`` with them and define ``_bind``.
+    """
+
+    functions: list
+    is_compiled = False
+    _library = None       # the path of the compiled library, once asked for
+    _compilation = None   # a Compilation under way
+
+    def _bind(self, functions) -> None:
+        raise NotImplementedError
+
+    def n_instructions(self) -> int:
+        """SX instructions of the kernel's Functions."""
+        return sum(function.n_instructions() for function in self.functions)
+
+    def compile_seconds(self) -> float:
+        """Estimated time to compile this kernel [s] (constants at the top of this module)."""
+        return COMPILE_SECONDS + COMPILE_SECONDS_PER_INSTRUCTION * self.n_instructions()
+
+    def library(self) -> Path:
+        """The cached library of this kernel's code (which may not exist yet)."""
+        if self._library is None:
+            self._library = library_path(generated_code(self.functions))
+        return self._library
+
+    def is_cached(self) -> bool:
+        """Whether the compiled library of this kernel is in the cache."""
+        return self.library().is_file()
+
+    def start_compiling(self) -> None:
+        """Compile in the background; ``poll`` switches to the library once it is there."""
+        if self._compilation is None:
+            self._compilation = Compilation(generated_code(self.functions), self.library())
+
+    def poll(self) -> None:
+        """Switch to the compiled library if a background compilation has finished; warn if it failed
+        (the virtual machine then goes on)."""
+        if self._compilation is None:
+            return
+        try:
+            if self._compilation.finished():
+                self._use_library()
+        except RuntimeError as exc:
+            self._compilation = None
+            warnings.warn(f"{exc}; the solve evaluates CasADi's virtual machine instead", RuntimeWarning)
+
+    def compile(self) -> None:
+        """Evaluate compiled C code from now on (same operations, same IEEE arithmetic); compiles unless
+        the library is cached. Raises RuntimeError with the compiler's message if compiling fails."""
+        if not self.is_cached():
+            self.start_compiling()
+        if self._compilation is not None:
+            compilation, self._compilation = self._compilation, None
+            compilation.finished(wait=True)
+        self._use_library()
+
+    def _use_library(self) -> None:
+        self._bind(external_functions(self.functions, self.library()))
+        self._compilation = None
+        self.is_compiled = True
+
+
+def apply_compile_option(kernel: CompiledKernel, compile) -> CompiledKernel:
+    """``kernel`` for the solver option ``compile``: True (compiled now, see ``Compilation``; RuntimeError
+    without a C compiler and a cached library), False (CasADi's SX virtual machine) or "auto" (the compiled
+    library if it is cached, else the virtual machine; ``CompilePolicy`` may then compile in the background)."""
+    if kernel.is_compiled or compile is False:
+        return kernel
+    if compile is True:
+        if compiler() is None and not kernel.is_cached():
+            raise RuntimeError("compile=True needs a C compiler ($CC, gcc or cc on the PATH); none was found")
+        kernel.compile()
+    elif kernel.is_cached():
+        kernel.compile()
+    return kernel
+
+
+class CompilePolicy:
+    """compile="auto" during one solve of ``n_steps`` steps: after DECISION_STEPS steps on the virtual
+    machine, compile in the background if the rest would take longer than compiling (estimated); between
+    two steps, switch to the library once it is there. The compiled code gives the same bits, so the
+    switch does not show in the results."""
+
+    def __init__(self, kernel: "CompiledKernel", n_steps: int):
+        self.kernel, self.n_steps = kernel, n_steps
+        self.deciding = (not kernel.is_compiled and compiler() is not None and n_steps > DECISION_STEPS
+                         and kernel.n_instructions() <= COMPILE_INSTRUCTION_LIMIT)
+        self.steps = 0
+        self.started = None
+
+    def before_step(self) -> None:
+        kernel = self.kernel
+        kernel.poll()
+        if not self.deciding:
+            return
+        if self.started is None:
+            self.started = time.perf_counter()
+        self.steps += 1
+        if self.steps > DECISION_STEPS:
+            self.deciding = False
+            per_step = (time.perf_counter() - self.started) / DECISION_STEPS
+            if per_step * (self.n_steps - DECISION_STEPS) > kernel.compile_seconds():
+                kernel.start_compiling()
+
+
+def compiler() -> str | None:
+    """The C compiler for kernels: $CC, else gcc or cc on the PATH; None without one."""
+    return shutil.which(os.environ.get("CC", "")) or shutil.which("gcc") or shutil.which("cc")
+
+
+def cache_directory() -> Path:
+    """Where compiled kernels are kept: $FLOATFRAME_CACHE, else ~/.cache/floatframe/kernels."""
+    return Path(os.environ.get("FLOATFRAME_CACHE", Path.home() / ".cache" / "floatframe" / "kernels"))
+
+
+def generated_code(functions) -> str:
+    """The C code of ``functions`` (CasADi's code generator, one file)."""
+    generator = ca.CodeGenerator("kernel.c", {"with_header": False})
+    for function in functions:
+        generator.add(function)
+    return generator.dump()
+
+
+def library_path(code: str) -> Path:
+    """The cached shared library of ``code``, named by the SHA-256 of code and compiler flags."""
+    digest = hashlib.sha256((code + " ".join(COMPILER_FLAGS)).encode()).hexdigest()[:32]
+    return cache_directory() / f"kernel_{digest}.so"
+
+
+class Compilation:
+    """The compiler run on generated code, in the background: the compiler writes into a scratch folder
+    of the cache and a shell moves the library into place when it is done, atomically (so concurrent
+    solves see the whole library or none, and a compilation outlives a Python session that ends first)."""
+
+    def __init__(self, code: str, library: Path):
+        self.library = library
+        library.parent.mkdir(parents=True, exist_ok=True)
+        self.scratch = Path(tempfile.mkdtemp(prefix="build_", dir=library.parent))
+        source, built = self.scratch / "kernel.c", self.scratch / library.name
+        self.errors = self.scratch / "errors.txt"
+        source.write_text(code)
+        command = ['"$0" "$@" 2> "$ERRORS" && mv "$BUILT" "$LIBRARY"']
+        environment = dict(os.environ, ERRORS=str(self.errors), BUILT=str(built), LIBRARY=str(library))
+        self.process = subprocess.Popen(["sh", "-c", *command, compiler(), *COMPILER_FLAGS, str(source), "-o",
+                                         str(built)], env=environment, stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.DEVNULL)
+
+    def finished(self, wait: bool = False) -> bool:
+        """Whether the library is in place; raises RuntimeError with the compiler's message if it failed."""
+        if wait:
+            self.process.wait()
+        elif self.process.poll() is None:
+            return False
+        failed = self.process.returncode != 0
+        message = self.errors.read_text().strip()[:2000] if failed and self.errors.is_file() else ""
+        shutil.rmtree(self.scratch, ignore_errors=True)
+        if failed:
+            raise RuntimeError(f"compiling the solver kernel failed: {message}")
+        return True
+
+
+def external_functions(functions, library: Path) -> list[ca.Function]:
+    """``functions`` as loaded from their compiled ``library``."""
+    return [ca.external(function.name(), str(library)) for function in functions]
