@@ -123,7 +123,7 @@ def build_scaling(divisions) -> None:
         model = build_rotor_disc("tisserand", mesh.nodes, mass, stiffness)
         assembled = model.system.assemble()
         build = time.perf_counter() - started
-        nonzeros = assembled.functions["newton_matrix"].sparsity_out(0).nnz()
+        nonzeros = assembled.iteration_matrix_nonzeros()
         result = GeneralizedAlpha(0.5, modified_newton=True).solve(assembled, 25e-4, 25)
         solve = result.statistics.solve_time
         print(f"| {elements} | {assembled.n_coordinates} | {nonzeros} | {build:.2f} | {build / nonzeros * 1e5:.2f} | "

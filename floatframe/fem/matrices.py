@@ -89,11 +89,62 @@ def _skfem_node_order(kind):
 _SKFEM_NODE_ORDER = {kind: _skfem_node_order(kind) for kind in NODES_PER_ELEMENT}
 
 
+#: the three neighbours of each corner of a hexahedron (Abaqus/VTK order), right-handed: the corner's edges
+#: (x_a - x_c, x_b - x_c, x_d - x_c) have a positive determinant on a valid element
+HEX_CORNER_EDGES = ((0, 1, 3, 4), (1, 2, 0, 5), (2, 3, 1, 6), (3, 0, 2, 7),
+                    (4, 7, 5, 0), (5, 4, 6, 1), (6, 5, 7, 2), (7, 6, 4, 3))
+DEGENERATE_VOLUME = 1e-10   # a corner determinant below this fraction of the element's edge length cubed
+
+
+def check_material(youngs_modulus=None, poissons_ratio=None, density=None) -> None:
+    """ValueError naming the parameter unless E > 0 [Pa], -1 < nu < 0.5 and rho > 0 [kg/m^3] (those given)."""
+    checks = (("youngs_modulus", youngs_modulus, lambda value: value > 0.0, "positive"),
+              ("poissons_ratio", poissons_ratio, lambda value: -1.0 < value < 0.5, "in (-1, 0.5)"),
+              ("density", density, lambda value: value > 0.0, "positive"))
+    for name, value, valid, wanted in checks:
+        if value is not None and not (np.isfinite(value) and valid(value)):
+            raise ValueError(f"material parameter {name} must be {wanted}, got {value}")
+
+
+def check_elements(mesh: Mesh) -> None:
+    """ValueError unless the mesh has volume elements and none is degenerate or inverted.
+
+    At each corner the three edges to its neighbours (in the Abaqus node order) span a volume. Below
+    DEGENERATE_VOLUME times the longest edge cubed, the element is degenerate (flat). With volumes of both
+    signs it is inverted: tangled, its map from the reference element folds over. An element whose corner
+    volumes are all negative is only numbered mirror-wise (Netgen's and floatframe's own tetrahedra are);
+    scikit-fem integrates with |det J|, so it gets the right matrices and is accepted. The message names
+    the element type, its number and the fault."""
+    if not any(len(connectivity) for connectivity in mesh.elements.values()):
+        raise ValueError("the mesh has no volume elements (Tet4, Tet10, Hex8 or Hex20); FE matrices need them")
+    for kind, connectivity in mesh.elements.items():
+        corners = mesh.nodes[connectivity]                                  # (E, nodes, 3)
+        edges = HEX_CORNER_EDGES if CORNER_TYPE[kind] == "Hex8" else ((0, 1, 2, 3),)
+        volumes, scales = [], []
+        for corner, a, b, d in edges:
+            spans = corners[:, [a, b, d]] - corners[:, [corner]]           # (E, 3, 3)
+            volumes.append(np.linalg.det(spans))
+            scales.append(np.linalg.norm(spans, axis=2).max(axis=1) ** 3)
+        volumes, tolerance = np.array(volumes), DEGENERATE_VOLUME * np.max(scales, axis=0)
+        faults = (("degenerate (a corner of zero volume)", (np.abs(volumes) <= tolerance).any(axis=0)),
+                  ("inverted (corner volumes of both signs: a tangled element)",
+                   (volumes > 0).any(axis=0) & (volumes < 0).any(axis=0)))
+        for fault, bad in faults:
+            if bad.any():
+                element = int(np.flatnonzero(bad)[0])
+                raise ValueError(f"{kind} element {element} (nodes {connectivity[element].tolist()}) is {fault}; "
+                                 f"{int(bad.sum())} of {len(connectivity)} {kind} elements are")
+
+
 def mass_matrix(mesh: Mesh, density: float, lumped: bool = False) -> sp.csr_matrix:
     """Consistent or lumped mass matrix [kg], shape (3 N, 3 N), for ``density`` [kg/m^3].
 
     ``lumped``: diagonal, per element row sums (Tet4, Hex8) or HRZ (Tet10, Hex20), see the module text.
+    Raises ValueError for a density that is not positive and for a mesh without volume elements or with an
+    inverted or degenerate one (``check_elements``).
     """
+    check_material(density=density)
+    check_elements(mesh)
     if not lumped:
         return _assembled(mesh, MASS_INTORDER, lambda kind, basis: asm(mass_form(density), basis))
     diagonal = np.zeros(mesh.n_coordinates)
@@ -122,9 +173,14 @@ def stiffness_matrix(mesh: Mesh, youngs_modulus: float, poissons_ratio: float,
     formulation : {"full", "bbar", "reduced"}
         Standard displacement elements; Abaqus's elements (mean-dilatation B-bar Hex8 as C3D8, the
         others standard); or reduced-integration Hex20 (C3D20R). See the module text.
+
+    Raises ValueError for E <= 0, nu outside (-1, 0.5) and a mesh without volume elements or with an
+    inverted or degenerate one (``check_elements``).
     """
     if formulation not in FORMULATIONS:
         raise ValueError(f"unknown formulation {formulation!r}, expected one of {FORMULATIONS}")
+    check_material(youngs_modulus=youngs_modulus, poissons_ratio=poissons_ratio)
+    check_elements(mesh)
     if formulation == "reduced" and "Hex8" in mesh.elements:
         raise ValueError("formulation 'reduced' is not available for Hex8 (a one-point hexahedron needs "
                          "hourglass control); use 'bbar' (Abaqus C3D8) or 'full'")

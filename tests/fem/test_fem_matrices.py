@@ -203,3 +203,45 @@ def test_tet_and_hex_meshes_of_the_same_cube_have_equal_mass():
     tet_mesh = Mesh(cube.nodes, {"Tet4": hexahedron[tets]})
     phi_t = translation_modes(8)
     np.testing.assert_allclose(phi_t.T @ mass_matrix(tet_mesh, 3.0) @ phi_t, 3.0 * np.eye(3), rtol=1e-13)
+
+
+@pytest.mark.parametrize("material, fault", [
+    (dict(youngs_modulus=2e11, poissons_ratio=0.5, density=7850.0), r"poissons_ratio must be in \(-1, 0.5\), got 0.5"),
+    (dict(youngs_modulus=2e11, poissons_ratio=-1.0, density=7850.0), r"poissons_ratio must be in \(-1, 0.5\)"),
+    (dict(youngs_modulus=2e11, poissons_ratio=0.3, density=-1.0), r"density must be positive, got -1.0"),
+    (dict(youngs_modulus=0.0, poissons_ratio=0.3, density=7850.0), r"youngs_modulus must be positive"),
+    (dict(youngs_modulus=np.nan, poissons_ratio=0.3, density=7850.0), r"youngs_modulus must be positive"),
+])
+def test_material_parameters_out_of_range_are_refused_by_name(material, fault):
+    with pytest.raises(ValueError, match=fault):
+        linear_elastic_matrices(block_mesh(1.0, 0.1, 0.1, 2, 1, 1), **material)
+
+
+@pytest.mark.parametrize("element", ["Hex8", "Hex20"])
+def test_a_tangled_element_is_named_before_assembly(element):
+    mesh = block_mesh(1.0, 0.1, 0.1, 2, 1, 1, element=element)
+    connectivity = mesh.elements[element].copy()
+    connectivity[1, [1, 3]] = connectivity[1, [3, 1]]          # two bottom corners swapped, the top kept: folded
+    with pytest.raises(ValueError, match=rf"{element} element 1 \(nodes .*\) is inverted"):
+        linear_elastic_matrices(Mesh(mesh.nodes, {element: connectivity}), 2e11, 0.3, 7850.0)
+
+
+def test_an_element_numbered_mirror_wise_gets_the_same_matrices():
+    """All corner volumes negative is a mirrored numbering, not a fault: scikit-fem integrates |det J|."""
+    mesh = block_mesh(1.0, 0.1, 0.1, 2, 1, 1)
+    mirrored = mesh.elements["Hex8"][:, [4, 5, 6, 7, 0, 1, 2, 3]]   # top and bottom faces exchanged
+    expected = linear_elastic_matrices(mesh, 2e11, 0.3, 7850.0)
+    for matrix, reference in zip(linear_elastic_matrices(Mesh(mesh.nodes, {"Hex8": mirrored}), 2e11, 0.3, 7850.0),
+                                 expected):
+        assert abs(matrix - reference).max() <= 1e-12 * abs(reference).max()
+
+
+def test_a_flat_element_and_a_mesh_without_elements_are_refused():
+    mesh = block_mesh(1.0, 0.1, 0.1, 1, 1, 1)
+    nodes = mesh.nodes.copy()
+    top = mesh.elements["Hex8"][0, 4:]
+    nodes[top, 2] = nodes[mesh.elements["Hex8"][0, :4], 2]    # the top face onto the bottom face
+    with pytest.raises(ValueError, match=r"Hex8 element 0 .* is degenerate"):
+        linear_elastic_matrices(Mesh(nodes, mesh.elements), 2e11, 0.3, 7850.0)
+    with pytest.raises(ValueError, match="no volume elements"):
+        linear_elastic_matrices(Mesh(mesh.nodes, {}), 2e11, 0.3, 7850.0)
