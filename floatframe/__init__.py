@@ -12,6 +12,6 @@ from floatframe.solvers import (IDAS, GeneralizedAlpha, GeneralizedAlphaGGL, New
                                 StaticSolver, Trapezoidal, eigenmodes)
 from floatframe.system import AssembledSystem, System
 
-__version__ = "0.7.0"  # the newest version in CHANGELOG.md
+__version__ = "0.8.0"  # the newest version in CHANGELOG.md
 __all__ = [*_component_names, "System", "AssembledSystem", "GeneralizedAlpha", "GeneralizedAlphaGGL", "IDAS", "Newmark",
            "Trapezoidal", "StaticSolver", "eigenmodes", "SimulationResult", "SolverError", "SolverStatistics", "Parameter", "Input", "InputSignal"]
