@@ -324,6 +324,10 @@ class AssembledSystem:
         """The name of function ``name`` in ``functions`` for the scheme of this index (see index2_form)."""
         return name + "_index2" if index == 2 and self.has_index2_form else name
 
+    def constraint_rows_name(self, index) -> str:
+        """The function of a scheme's constraint rows: C (index 3) or the velocity-level equations (index 2)."""
+        return "constraints" if index == 3 else self.form_name("constraint_velocity", 2)
+
     def constraint_jacobian(self, t, q) -> sp.csc_matrix:
         return self._sparse("constraint_jacobian", t, q)
 
@@ -384,30 +388,28 @@ class AssembledSystem:
         if self.user_functions is not None and name in self.user_functions.functions:  # their values and part
             matrix = self.user_functions.matrix(name, arguments[:5], arguments[5:8], *arguments[-2:],
                                                 self._sparse_cache[name])
-        elif name in ITERATION_MATRICES:
-            return self._iteration_matrix(name, self._evaluate(function, *arguments)[0], *arguments[5:8])
-        else:
-            rows, column_pointers, shape = self._sparse_cache[name]
-            matrix = sp.csc_matrix((self._evaluate(function, *arguments)[0].copy(), rows, column_pointers), shape=shape)
+            if name in ITERATION_MATRICES:
+                matrix = self._on_fixed_pattern(name, matrix + self._linear_iteration(*arguments[5:8], matrix.shape))
+            return matrix
         if name in ITERATION_MATRICES:
-            matrix = self._on_fixed_pattern(name, matrix + self._linear_iteration(*arguments[5:8], matrix.shape))
-        return matrix
+            return self._iteration_matrix(name, self._evaluate(function, *arguments)[0], *arguments[5:8])
+        rows, column_pointers, shape = self._sparse_cache[name]
+        return sp.csc_matrix((self._evaluate(function, *arguments)[0].copy(), rows, column_pointers), shape=shape)
 
     def _iteration_matrix(self, name, nonzeros, c_a, c_v, c_q) -> sp.csc_matrix:
         """Iteration matrix ``name`` on its structural pattern (``_on_fixed_pattern``) from its Function's
         ``nonzeros`` and c_a L_a + c_v L_v + c_q L_q: both parts scattered into the pattern's values at
         positions found once, with no sparse sums (which took 1 ms of a 2 ms matrix at 359 unknowns)."""
-        shape = self.forms.numeric[name].sparsity_out(0).shape
         if name not in self._scatter:
-            indices, pointers, keys = self._fixed_pattern(name, shape)
             sparsity = self.forms.numeric[name].sparsity_out(0)
-            function_keys = (np.repeat(np.arange(shape[1]), np.diff(np.array(sparsity.colind()))) * shape[0]
-                             + np.array(sparsity.row()))
+            shape = sparsity.shape
+            indices, pointers, keys = self._fixed_pattern(name, shape)
+            function_keys = _column_major_keys(np.array(sparsity.row()), np.array(sparsity.colind()), shape)
             linear_indices, linear_pointers, linear_values = self._linear_union_of(shape)
-            linear_keys = np.repeat(np.arange(shape[1]), np.diff(linear_pointers)) * shape[0] + linear_indices
-            self._scatter[name] = (indices, pointers, np.searchsorted(keys, function_keys),
-                                   np.searchsorted(keys, linear_keys), linear_values)
-        indices, pointers, function_positions, linear_positions, (on_a, on_v, on_q) = self._scatter[name]
+            self._scatter[name] = (shape, indices, pointers, np.searchsorted(keys, function_keys),
+                                   np.searchsorted(keys, _column_major_keys(linear_indices, linear_pointers, shape)),
+                                   linear_values)
+        shape, indices, pointers, function_positions, linear_positions, (on_a, on_v, on_q) = self._scatter[name]
         values = np.zeros(indices.size)
         values[function_positions] = nonzeros
         values[linear_positions] += float(c_a) * on_a + float(c_v) * on_v + float(c_q) * on_q
@@ -423,7 +425,7 @@ class AssembledSystem:
         indices, pointers, keys = self._fixed_pattern(name, matrix.shape)
         matrix = sp.csc_matrix(matrix)
         matrix.sum_duplicates()
-        wanted = np.repeat(np.arange(matrix.shape[1]), np.diff(matrix.indptr)) * matrix.shape[0] + matrix.indices
+        wanted = _column_major_keys(matrix.indices, matrix.indptr, matrix.shape)
         positions = np.minimum(np.searchsorted(keys, wanted), keys.size - 1)
         if not np.array_equal(keys[positions], wanted):
             raise RuntimeError(f"{name}: an entry outside the structural pattern of the iteration matrix")
@@ -441,7 +443,7 @@ class AssembledSystem:
                 parts.append(self.user_functions.structural_part(shape))
             pattern = sp.csc_matrix(sum(parts))
             pattern.sort_indices()
-            keys = np.repeat(np.arange(pattern.shape[1]), np.diff(pattern.indptr)) * pattern.shape[0] + pattern.indices
+            keys = _column_major_keys(pattern.indices, pattern.indptr, pattern.shape)
             self._fixed_patterns[name] = (pattern.indices, pattern.indptr, keys)
         return self._fixed_patterns[name]
 
@@ -462,14 +464,13 @@ class AssembledSystem:
                 for name, matrix in ((name, sp.csc_matrix(self._linear[name])) for name in "avq")}
             union = sp.csc_matrix(sum(abs(matrix) for matrix in padded.values()))
             union.sort_indices()
-            keys = np.repeat(np.arange(shape[1]), np.diff(union.indptr)) * shape[0] + union.indices
+            keys = _column_major_keys(union.indices, union.indptr, shape)
             values = []
             for name in "avq":
                 matrix = padded[name]
                 matrix.sum_duplicates()
                 on_union = np.zeros(union.nnz)
-                on_union[np.searchsorted(keys, np.repeat(np.arange(shape[1]), np.diff(matrix.indptr)) * shape[0]
-                                         + matrix.indices)] = matrix.data
+                on_union[np.searchsorted(keys, _column_major_keys(matrix.indices, matrix.indptr, shape))] = matrix.data
                 values.append(on_union)
             self._linear_union[shape] = (union.indices, union.indptr, values)
         return self._linear_union[shape]
@@ -669,6 +670,12 @@ def reaction_forces(ctx, constraints, norm_rows) -> ca.SX:
     norms = ca.jtimes(constraints, ctx.q, mask * ctx.lam, True)
     others = ca.jtimes(constraints, ctx.q, (1 - mask) * ctx.lam, True)
     return norms + ctx.project_rotations(others)
+
+
+def _column_major_keys(row_indices, column_pointers, shape) -> np.ndarray:
+    """column * rows + row of each entry of a CSC pattern (row indices, column pointers): sorted where the
+    rows are sorted in each column, so that searchsorted finds entries of one pattern in another."""
+    return np.repeat(np.arange(shape[1]), np.diff(column_pointers)) * shape[0] + row_indices
 
 
 def _dense(value) -> np.ndarray:

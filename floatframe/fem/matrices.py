@@ -48,7 +48,7 @@ from skfem import (Basis, ElementHex0, ElementHex1, ElementHexS2, ElementTetP0, 
 
 from .forms import (deviatoric_elasticity_form, dilatation_coupling, elasticity_form, lame_parameters,
                     mass_form, scalar_mass)
-from .mesh import CORNER_TYPE, EDGES, NODES_PER_ELEMENT, Mesh
+from .mesh import CORNER_TYPE, EDGES, NODES_PER_ELEMENT, Mesh, hex_corner_jacobians
 
 MASS_INTORDER = {"Hex8": 4, "Tet4": 2, "Tet10": 6, "Hex20": 4}
 STIFFNESS_INTORDER = {"Hex8": 3, "Tet4": 1, "Tet10": 2, "Hex20": 4}
@@ -89,11 +89,7 @@ def _skfem_node_order(kind):
 _SKFEM_NODE_ORDER = {kind: _skfem_node_order(kind) for kind in NODES_PER_ELEMENT}
 
 
-#: the three neighbours of each corner of a hexahedron (Abaqus/VTK order), right-handed: the corner's edges
-#: (x_a - x_c, x_b - x_c, x_d - x_c) have a positive determinant on a valid element
-HEX_CORNER_EDGES = ((0, 1, 3, 4), (1, 2, 0, 5), (2, 3, 1, 6), (3, 0, 2, 7),
-                    (4, 7, 5, 0), (5, 4, 6, 1), (6, 5, 7, 2), (7, 6, 4, 3))
-DEGENERATE_VOLUME = 1e-10   # a corner determinant below this fraction of the element's edge length cubed
+DEGENERATE_VOLUME = 1e-10   # a corner Jacobian determinant below this fraction of the element's extent cubed
 
 
 def check_material(youngs_modulus=None, poissons_ratio=None, density=None) -> None:
@@ -109,26 +105,28 @@ def check_material(youngs_modulus=None, poissons_ratio=None, density=None) -> No
 def check_elements(mesh: Mesh) -> None:
     """ValueError unless the mesh has volume elements and none is degenerate or inverted.
 
-    At each corner the three edges to its neighbours (in the Abaqus node order) span a volume. Below
-    DEGENERATE_VOLUME times the longest edge cubed, the element is degenerate (flat). With volumes of both
-    signs it is inverted: tangled, its map from the reference element folds over. An element whose corner
-    volumes are all negative is only numbered mirror-wise (Netgen's and floatframe's own tetrahedra are);
-    scikit-fem integrates with |det J|, so it gets the right matrices and is accepted. The message names
-    the element type, its number and the fault."""
+    At the corners, the determinant of the map from the reference element (``hex_corner_jacobians``; for a
+    tetrahedron its 6 times signed volume) measures the element. Below DEGENERATE_VOLUME times the element's
+    extent cubed (in the reference element's units) the element is degenerate (flat). With determinants of
+    both signs it is inverted: tangled, its map folds over. An element whose determinants are all negative is
+    only numbered mirror-wise (Netgen's and floatframe's own tetrahedra are); scikit-fem integrates with
+    |det J|, so it gets the right matrices and is accepted. The message names the element type, its number,
+    its nodes and the fault."""
     if not any(len(connectivity) for connectivity in mesh.elements.values()):
         raise ValueError("the mesh has no volume elements (Tet4, Tet10, Hex8 or Hex20); FE matrices need them")
     for kind, connectivity in mesh.elements.items():
-        corners = mesh.nodes[connectivity]                                  # (E, nodes, 3)
-        edges = HEX_CORNER_EDGES if CORNER_TYPE[kind] == "Hex8" else ((0, 1, 2, 3),)
-        volumes, scales = [], []
-        for corner, a, b, d in edges:
-            spans = corners[:, [a, b, d]] - corners[:, [corner]]           # (E, 3, 3)
-            volumes.append(np.linalg.det(spans))
-            scales.append(np.linalg.norm(spans, axis=2).max(axis=1) ** 3)
-        volumes, tolerance = np.array(volumes), DEGENERATE_VOLUME * np.max(scales, axis=0)
-        faults = (("degenerate (a corner of zero volume)", (np.abs(volumes) <= tolerance).any(axis=0)),
+        corner_kind = CORNER_TYPE[kind]
+        corners = connectivity[:, :NODES_PER_ELEMENT[corner_kind]]
+        points = mesh.nodes[corners]                                        # (E, corners, 3)
+        extent = np.ptp(points, axis=1).max(axis=1)                         # (E,) [m]
+        if corner_kind == "Hex8":   # dx/dxi on the reference cube [-1, 1]^3: half the edge vectors
+            determinants, tolerance = hex_corner_jacobians(mesh.nodes, corners), DEGENERATE_VOLUME * (extent / 2) ** 3
+        else:
+            determinants = np.linalg.det(points[:, 1:] - points[:, :1])[:, None]
+            tolerance = DEGENERATE_VOLUME * extent ** 3
+        faults = (("degenerate (a corner of zero volume)", (np.abs(determinants) <= tolerance[:, None]).any(axis=1)),
                   ("inverted (corner volumes of both signs: a tangled element)",
-                   (volumes > 0).any(axis=0) & (volumes < 0).any(axis=0)))
+                   (determinants > 0).any(axis=1) & (determinants < 0).any(axis=1)))
         for fault, bad in faults:
             if bad.any():
                 element = int(np.flatnonzero(bad)[0])

@@ -14,6 +14,7 @@ import subprocess
 import tempfile
 import time
 import warnings
+import weakref
 from pathlib import Path
 
 import casadi as ca
@@ -36,7 +37,8 @@ class CompiledKernel:
     """SX Functions that can be switched to compiled C code: the virtual machine until ``compile`` (or a
     finished background compilation, see ``poll``) binds their compiled versions through ``_bind``.
 
-    Subclasses set ``functions`` (list of SX Functions), call ``_bind`` with them and define ``_bind``.
+    Subclasses set ``functions`` (list of SX Functions) and define ``_bind``, which puts a list of Functions like
+    them (the SX ones, or their compiled versions) to use.
     """
 
     functions: list
@@ -200,3 +202,30 @@ class Compilation:
 def external_functions(functions, library: Path) -> list[ca.Function]:
     """``functions`` as loaded from their compiled ``library``."""
     return [ca.external(function.name(), str(library)) for function in functions]
+
+
+_sparse_kernels = weakref.WeakKeyDictionary()  # AssembledSystem -> {index: SparseNewtonFunctions}
+
+
+def sparse_kernel(system, index: int, compile="auto") -> "SparseNewtonFunctions":
+    """The system's Functions of one sparse-path Newton iteration (``SparseNewtonFunctions``), kept for later
+    solves; ``compile`` as ``apply_compile_option`` takes it."""
+    per_system = _sparse_kernels.setdefault(system, {})
+    if index not in per_system:
+        per_system[index] = SparseNewtonFunctions(system, index)
+    return apply_compile_option(per_system[index], compile)
+
+
+class SparseNewtonFunctions(CompiledKernel):
+    """The Functions that the sparse path evaluates at every Newton iteration: the residual and the constraint
+    rows (C, or dC/dt for index 2) of the AssembledSystem. Compiled, they replace the system's own
+    (``AssembledSystem.use_numeric``), which then gives the same bits faster. The iteration matrix, formed a
+    few times per solve and large to compile, stays on the virtual machine."""
+
+    def __init__(self, system, index: int):
+        self.system = system
+        self.names = [system.form_name("residual", index), system.constraint_rows_name(index)]
+        self.functions = [system.forms.numeric[name] for name in self.names]
+
+    def _bind(self, functions) -> None:
+        self.system.use_numeric(dict(zip(self.names, functions)))

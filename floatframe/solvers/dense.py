@@ -28,8 +28,7 @@ from floatframe.solvers.compiling import CompiledKernel, apply_compile_option
 # graph, O(N^3) LU).
 DENSE_LIMIT = 100
 
-_kernels = weakref.WeakKeyDictionary()  # AssembledSystem -> {index: DenseNewtonKernel, ("sparse", index):
-#                                          SparseNewtonFunctions, "sensors": BufferedFunction}
+_kernels = weakref.WeakKeyDictionary()  # AssembledSystem -> {index: DenseNewtonKernel, "sensors": BufferedFunction}
 
 
 def wants_dense(system, linear_algebra: str) -> bool:
@@ -54,32 +53,6 @@ def dense_kernel(system, index: int, compile="auto") -> "DenseNewtonKernel":
     if index not in per_system:
         per_system[index] = DenseNewtonKernel(system, index)
     return apply_compile_option(per_system[index], compile)
-
-
-def sparse_kernel(system, index: int, compile="auto") -> "SparseNewtonFunctions":
-    """The system's Functions of one sparse-path Newton iteration (``SparseNewtonFunctions``), kept for later
-    solves; ``compile`` as for ``dense_kernel``."""
-    per_system = _kernels.setdefault(system, {})
-    key = ("sparse", index)
-    if key not in per_system:
-        per_system[key] = SparseNewtonFunctions(system, index)
-    return apply_compile_option(per_system[key], compile)
-
-
-class SparseNewtonFunctions(CompiledKernel):
-    """The Functions that the sparse path evaluates at every Newton iteration: the residual and the constraint
-    rows (C, or dC/dt for index 2) of the AssembledSystem. Compiled, they replace the system's own
-    (``AssembledSystem.use_numeric``), which then gives the same bits faster. The iteration matrix, formed a
-    few times per solve and large to compile, stays on the virtual machine."""
-
-    def __init__(self, system, index: int):
-        self.system = system
-        self.names = [system.form_name("residual", index),
-                      "constraints" if index == 3 else system.form_name("constraint_velocity", 2)]
-        self.functions = [system.forms.numeric[name] for name in self.names]
-
-    def _bind(self, functions) -> None:
-        self.system.use_numeric(dict(zip(self.names, functions)))
 
 
 def sensor_evaluator(system):

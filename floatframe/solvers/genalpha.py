@@ -31,8 +31,8 @@ from dataclasses import dataclass
 import numpy as np
 from tqdm import tqdm
 
-from floatframe.solvers.compiling import CompilePolicy
-from floatframe.solvers.dense import SingularMatrix, dense_kernel, sensor_evaluator, sparse_kernel, wants_dense
+from floatframe.solvers.compiling import CompilePolicy, sparse_kernel
+from floatframe.solvers.dense import SingularMatrix, dense_kernel, sensor_evaluator, wants_dense
 from floatframe.solvers.linear import consistent_accelerations, factorize, single_threaded_blas, singular_cause
 from floatframe.solvers.result import (SimulationResult, SolverError, SolverStatistics, steps_per_interval,
                                        time_grid, wants_stop)
@@ -71,7 +71,7 @@ class GeneralizedAlpha:
     compile : on the dense path, evaluate compiled C code (True), CasADi's virtual machine (False), or
         "auto": compiled when cached, else compiled in the background when the solve would take longer
         (see ``floatframe.solvers.compiling.CompilePolicy``). On the sparse path the same holds for the
-        residual and constraint rows (``floatframe.solvers.dense.SparseNewtonFunctions``).
+        residual and constraint rows (``floatframe.solvers.compiling.SparseNewtonFunctions``).
     """
 
     order = 2
@@ -157,7 +157,8 @@ class GeneralizedAlpha:
         newton.start(state, h, c_q, c_v, kappa)
         a, lam = state.a.copy(), state.lam.copy()
         stats = self.statistics
-        age = None  # iterations done with the current iteration matrix before this one (0: new in this step)
+        fresh = False   # the iteration matrix was formed in this iteration
+        carried = True  # the iteration matrix comes from an earlier step (until one is formed in this one)
         previous_update = None
         modified = self.modified_newton
         # updates of a below the rounding error of the scaled constraint rows cannot be resolved
@@ -175,7 +176,7 @@ class GeneralizedAlpha:
                 self.statistics.jacobian_evaluations += 1
                 self._factorization = (newton.factorize(a, lam), (c_q, c_v))
                 self._renewal.renewed()
-                age = 0
+                fresh, carried = True, False
             # a, lam -= the update [[M + ...]]^-1 [R; C / c_q] at (a, lam), in place
             size, norm_a, residual, finite = newton.iterate(a, lam, self._factorization[0], residual)
             if not finite:
@@ -186,19 +187,19 @@ class GeneralizedAlpha:
             # the first update of a step removes the predictor's error, which the matrix of any step removes
             # alike: its ratio to the second says nothing about how an old matrix contracts. Unmeasured, the
             # rate is taken as CONTRACTION_LIMIT, the largest at which an old matrix is kept
-            measured = previous_update is not None and not (age is None and iteration == 2)
-            if age != 0 and modified and size > 0.0:  # (a zero update is converged)
+            measured = previous_update is not None and not (carried and iteration == 2)
+            if not fresh and modified and size > 0.0:  # (a zero update is converged)
                 assumed = rate if measured else CONTRACTION_LIMIT
                 error = size * assumed / (1.0 - assumed) if assumed < 1.0 else np.inf
             tolerance = self.relative_tolerance * norm_a + self.absolute_tolerance + roundoff
             if error <= tolerance:
                 break
-            if modified and previous_update is not None and age != 0 and rate > CONTRACTION_LIMIT:
+            if modified and previous_update is not None and not fresh and rate > CONTRACTION_LIMIT:
                 self._factorization = None  # slow convergence with an old matrix: refresh it
                 previous_update = None
                 continue
             previous_update = size
-            age = None if age is None else age + 1
+            fresh = False
         else:
             norm = _norm(residual)
             raise SolverError(f"generalized-alpha: Newton did not converge at t = {t:.6g} after "
@@ -440,7 +441,7 @@ def refresh_cost(system, index: int) -> float:
     """
     per_system = _refresh_costs.setdefault(system, {})
     if index not in per_system:
-        constraint_rows = "constraints" if index == 3 else system.form_name("constraint_velocity", 2)
+        constraint_rows = system.constraint_rows_name(index)
         matrix = system.form_name("newton_matrix", index)
         size = system.n_coordinates + system.n_multipliers
         nonzeros = min(size * size, system.iteration_matrix_nonzeros(matrix))

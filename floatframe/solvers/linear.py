@@ -52,8 +52,9 @@ def factorize(matrix):
     """The LU factorization the solvers use: an object with ``.solve(right)`` for (N,) and (N, k) right sides.
 
     A matrix of at most ``DENSE_LU_MAX_SIZE`` unknowns whose entries are at least ``DENSE_LU_MIN_DENSITY``
-    nonzero gets a :class:`LapackLU`. A matrix of at least ``BORDERED_MIN_SIZE`` unknowns with dense rows and columns (the frame coordinates and
-    Tisserand rows of an FFRF body; see :func:`border_indices`) gets a :class:`BorderedLU`, which reuses the
+    nonzero gets a :class:`LapackLU`. A matrix of at least ``BORDERED_MIN_SIZE`` unknowns with dense rows and
+    columns (the frame coordinates and Tisserand rows of an FFRF body; see :func:`border_indices`) gets a
+    :class:`BorderedLU`, which reuses the
     fill-reducing ordering of the last matrices of the same pattern; any other matrix, and one whose interior
     block or Schur complement is singular or whose bordered solve has a backward error above
     ``BACKWARD_ERROR_LIMIT`` (a nearly singular interior), gets :func:`sparse_lu` (which raises RuntimeError

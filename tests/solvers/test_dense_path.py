@@ -9,8 +9,8 @@ from floatframe.models.rotor_disc import build_rotor_disc
 from floatframe.models.spinning_rotor import build_spinning_rotor
 from floatframe.solvers import GeneralizedAlpha, Newmark, Trapezoidal
 from floatframe.solvers import compiling
-from floatframe.solvers.compiling import compiler
-from floatframe.solvers.dense import DENSE_LIMIT, dense_kernel, sparse_kernel, wants_dense
+from floatframe.solvers.compiling import compiler, sparse_kernel
+from floatframe.solvers.dense import DENSE_LIMIT, dense_kernel, wants_dense
 from floatframe.solvers.result import SolverError
 
 EPS = np.finfo(float).eps
