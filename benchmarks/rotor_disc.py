@@ -2,6 +2,7 @@
 
     python benchmarks/rotor_disc.py            # both parts
     python benchmarks/rotor_disc.py --quick    # part 2 on the two smaller meshes only
+    python benchmarks/rotor_disc.py --parts    # part 3 only
 
 Part 1 (needs ../shared/data and, for the ratio, the exudyn package): both rotor-disc set-ups on the
 reference mesh, with the reference settings (generalized-alpha, spectral radius 0.5, h = 1e-4, modified
@@ -10,7 +11,11 @@ constraint rows compiled to C) and Exudyn `--repeat` times; the median times and
 floatframe are printed. The compiled library is cached: the first compiled build, with the compiler, is
 printed apart. Part 2: floatframe's build time (model and System.assemble) and
 solve time on the built-in mesh refined along the axis only (10 to 80 elements), with the size of the
-iteration matrix: build time per nonzero stays flat where build time grows linearly.
+iteration matrix: build time per nonzero stays flat where build time grows linearly. Part 3 (``--parts``, needs
+../shared/data): what one Newton iteration and one new iteration matrix cost on the reference mesh (Tisserand
+set-up), each operation timed alone on one BLAS thread: the residual and constraint rows (virtual machine and
+compiled), the iteration matrix, its factorization by SuperLU (``sparse_lu``) and by LAPACK (``LapackLU``),
+and a solve with each.
 """
 from __future__ import annotations
 
@@ -130,13 +135,66 @@ def build_scaling(divisions) -> None:
               f"{solve:.2f} | {solve / 25 / nonzeros * 1e8:.2f} |")
 
 
+def median_milliseconds(operation, repeat: int = 200) -> float:
+    """Median time [ms] of ``operation()`` over ``repeat`` calls, after one call."""
+    operation()
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        operation()
+        times.append(time.perf_counter() - started)
+    return 1e3 * statistics.median(times)
+
+
+def operation_costs() -> None:
+    from floatframe.solvers.compiling import sparse_kernel
+    from floatframe.solvers.linear import LapackLU, single_threaded_blas, sparse_lu
+
+    if not DATA.is_dir():
+        print(f"part 3 skipped: no reference data at {DATA}")
+        return
+    mesh = read_abaqus_inp(DATA / "rotorDiscTest.inp", instance="rotor-1")
+    model = build_rotor_disc("tisserand", mesh.nodes, read_abaqus_mtx(DATA / "rotorDiscTestMASS1.mtx"),
+                             read_abaqus_mtx(DATA / "rotorDiscTestSTIF1.mtx"), unbalance_node=9)
+    system = model.system.assemble()
+    n, m = system.n_coordinates, system.n_multipliers
+    t, q, v, a, lam = 0.0, system.q_initial, system.v_initial, np.ones(n), np.zeros(m)
+    c_v, c_q = 0.5e-4, 0.3e-8
+    matrix = system.newton_matrix(t, q, v, a, lam, 1.0, c_v, c_q)
+    right = np.ones(n + m)
+    rows = {}
+    with single_threaded_blas():
+        rows["residual, virtual machine"] = median_milliseconds(lambda: system.residual(t, q, v, a, lam))
+        rows["constraint rows, virtual machine"] = median_milliseconds(lambda: system.constraints(t, q))
+        rows["iteration matrix"] = median_milliseconds(lambda: system.newton_matrix(t, q, v, a, lam, 1.0, c_v, c_q), 50)
+        superlu, lapack = sparse_lu(matrix), LapackLU(matrix.toarray())
+        rows["factorization, SuperLU (sparse_lu)"] = median_milliseconds(lambda: sparse_lu(matrix), 50)
+        rows["factorization, LAPACK (LapackLU)"] = median_milliseconds(lambda: LapackLU(matrix.toarray()), 50)
+        rows["solve, SuperLU"] = median_milliseconds(lambda: superlu.solve(right))
+        rows["solve, LAPACK"] = median_milliseconds(lambda: lapack.solve(right))
+        sparse_kernel(system, 3, compile=True)
+        rows["residual, compiled"] = median_milliseconds(lambda: system.residual(t, q, v, a, lam))
+        rows["constraint rows, compiled"] = median_milliseconds(lambda: system.constraints(t, q))
+    print(f"\npart 3: one operation on the reference mesh ({n} coordinates, {m} multipliers, "
+          f"{matrix.nnz} nonzeros of the iteration matrix), median, one BLAS thread")
+    print("| operation | time [ms] |")
+    print("|---|---|")
+    for name, milliseconds in rows.items():
+        print(f"| {name} | {milliseconds:.3f} |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="the two smaller meshes of part 2 only")
+    parser.add_argument("--parts", action="store_true", help="part 3 only: the cost of each operation")
     arguments = parser.parse_args()
+    if arguments.parts:
+        operation_costs()
+        return
     compare_with_exudyn(arguments.repeat)
     build_scaling((10, 20) if arguments.quick else (10, 20, 40, 80))
+    operation_costs()
 
 
 if __name__ == "__main__":

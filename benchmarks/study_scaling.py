@@ -3,6 +3,7 @@ task and built once per worker, and the cost per task against a plain loop, in o
 shared: compare the ratios).
 
     python benchmarks/study_scaling.py [--runs 64] [--workers 1 2]
+    python benchmarks/study_scaling.py --inside [--repeat 4]
 
 Each run solves the rotor disc (742 coordinates, full FFRF mesh, Tisserand frame) for 10 steps on supports of
 another stiffness (floatframe.study.rotor_disc_supports, whose support stiffness and damping are symbolic
@@ -14,6 +15,10 @@ Parameters). "fresh" builds and assembles the model in every task (``rotor_disc_
 - for each number of workers and each variant: the study's wall time (the cluster's start-up reported apart),
   the speed-up over the same variant's loop, the overhead per task, (workers x wall - loop) / runs, and for
   "once per worker" the builds each worker made.
+
+``--inside`` times one fresh run (``run_one``) inside its own process, the same way each time: in this process
+with the default BLAS threads and with one, and as tasks on a LocalCluster of one single-threaded worker
+(which runs its tasks in a thread pool, with one BLAS thread).
 """
 import argparse
 import sys
@@ -39,11 +44,42 @@ def build_solve_split(repeats: int = 3) -> tuple[float, float]:
     return float(np.mean(builds)), float(np.mean(solves))
 
 
+def timed_run(support_stiffness: float = 2e8) -> float:
+    """Seconds of one fresh run, measured where it runs."""
+    started = time.perf_counter()
+    run_one(rotor_disc_supports.uncached(), {"support_stiffness": support_stiffness})
+    return time.perf_counter() - started
+
+
+def inside(repeat: int) -> None:
+    """One fresh run timed in this process and inside tasks on a 1-worker LocalCluster."""
+    from distributed import Client, LocalCluster
+    from threadpoolctl import threadpool_limits
+
+    timed_run()
+    in_process = [timed_run() for _ in range(repeat)]
+    with threadpool_limits(limits=1, user_api="blas"):
+        one_thread = [timed_run() for _ in range(repeat)]
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        client.submit(timed_run, pure=False).result()
+        in_worker = [client.submit(timed_run, pure=False).result() for _ in range(repeat)]
+    for name, times in (("in this process", in_process), ("in this process, one BLAS thread", one_thread),
+                        ("inside a task on a 1-worker LocalCluster", in_worker)):
+        print(f"one fresh run {name}: {min(times):.2f}-{max(times):.2f} s (median {np.median(times):.2f} s, "
+              f"{repeat} runs)")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=64)
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--inside", action="store_true", help="only: one run timed inside its process and worker")
+    parser.add_argument("--repeat", type=int, default=4, help="runs of each kind with --inside")
     arguments = parser.parse_args()
+    if arguments.inside:
+        inside(arguments.repeat)
+        return
     runs = arguments.runs
     samples = grid(support_stiffness=np.linspace(1e8, 3e8, runs))
     build, solve = build_solve_split()

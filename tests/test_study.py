@@ -222,3 +222,16 @@ def test_a_model_study_refuses_a_parameter_that_is_not_symbolic_before_anything_
     with pytest.raises(StudyError, match="rotor_disc_supports has no parameter 'disc_radius'; it takes "
                                          "support_stiffness, support_damping, steps"):
         run_study(rotor_disc_supports, grid(disc_radius=[0.2]), scheduler="tcp://127.0.0.1:1")
+
+
+def test_an_empty_range_is_refused_by_name():
+    with pytest.raises(StudyError, match="grid: parameter 'length' has no values"):
+        grid(length=[], mass=[1.0, 2.0])
+
+
+def test_the_command_refuses_an_empty_range_before_any_run(capsys):
+    from floatframe.study import study_main
+
+    with pytest.raises(SystemExit):
+        study_main(["pendulum", "--param", "length=", "--workers", "1"])
+    assert "argument --param: 'length=': give NAME=VALUES" in capsys.readouterr().err
