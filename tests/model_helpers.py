@@ -6,13 +6,18 @@ from floatframe import rotations
 
 
 def small_beam(system, angular_velocity=(0.0, 0.0, 0.0), velocity=(0.0, 0.0, 0.0), stiffness_scale=1e-3,
-               euler_parameters=(1.0, 0.0, 0.0, 0.0), damping=False):
-    """A 0.4 x 0.1 x 0.1 m steel Hex8 beam (20 nodes) as an FFRF body; returns (body, mesh)."""
+               euler_parameters=(1.0, 0.0, 0.0, 0.0), damping=False, frame_at_center_of_mass=False):
+    """A 0.4 x 0.1 x 0.1 m steel Hex8 beam (20 nodes) as an FFRF body; returns (body, mesh).
+
+    The frame origin is the mesh's corner node (0, 0, 0), or with ``frame_at_center_of_mass`` its undeformed
+    centre of mass (the returned mesh is then the shifted one)."""
     from floatframe.components.ffrf import add_ffrf_body
-    from floatframe.fem import block_mesh, linear_elastic_matrices
+    from floatframe.fem import block_mesh, center_of_mass, linear_elastic_matrices
 
     mesh = block_mesh(0.4, 0.1, 0.1, 4, 1, 1)
     mass, stiffness = linear_elastic_matrices(mesh, youngs_modulus=2.1e11, poissons_ratio=0.3, density=7850.0)
+    if frame_at_center_of_mass:
+        mesh.nodes = mesh.nodes - center_of_mass(mesh.nodes, mass)
     stiffness = stiffness_scale * stiffness
     body = add_ffrf_body(system, mesh.nodes, mass, stiffness, 1e-4 * stiffness if damping else None,
                          position=(0.1, -0.2, 0.3), euler_parameters=euler_parameters, velocity=velocity,

@@ -32,6 +32,10 @@ def add_tisserand_frame(system, body: ObjectFFRF) -> TisserandFrame:
     MarkerObjectODE2Coordinates on the body and a CoordinateVectorConstraint named 'Tisserand frame'
     with 6 equations on the body's ODE2 coordinates (which include reference values, hence the offset
     S q_ref). These are the body's reference conditions. Returns their numbers as a TisserandFrame.
+
+    The frame's origin is the mesh's origin. Put it at the undeformed centre of mass (mesh nodes shifted by
+    :func:`floatframe.fem.center_of_mass`) to make it the Tisserand frame proper, which moves with the centre
+    of mass; then the integrators keep the linear momentum to round-off (docs/ffrf.md, Conservation).
     """
     reference = body.object_reference_coordinates()
     scaling = np.zeros((6, body.n_coordinates))            # zero on the frame node's 7 coordinates

@@ -7,8 +7,8 @@ node i (0-based). All matrices are ``scipy.sparse.csr_matrix``.
 
 from .abaqus import read_abaqus_inp, read_abaqus_mtx
 from .forms import lame_parameters
-from .matrices import (FORMULATIONS, add_node_mass, linear_elastic_matrices, lumped_mass_matrix, mass_matrix,
-                       rigid_body_modes, stiffness_matrix)
+from .matrices import (FORMULATIONS, add_node_mass, center_of_mass, linear_elastic_matrices, lumped_mass_matrix,
+                       mass_matrix, rigid_body_modes, stiffness_matrix)
 from .mesh import (Mesh, block_mesh, hex_corner_jacobians, mesh_from_meshio, quadratic_mesh, read_mesh,
                    rotor_disc_mesh)
 from .modes import ModeBasis, canonical_basis, craig_bampton_modes, eigenmodes, tisserand_basis
@@ -24,6 +24,7 @@ __all__ = [
     "block_mesh",
     "boundary_node_sets",
     "canonical_basis",
+    "center_of_mass",
     "craig_bampton_modes",
     "eigenmodes",
     "elasticity_matrix",

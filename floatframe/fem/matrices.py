@@ -246,6 +246,23 @@ def rigid_body_modes(nodes: np.ndarray) -> np.ndarray:
     return modes.reshape(-1, 6)
 
 
+def center_of_mass(nodes: np.ndarray, mass_matrix: sp.spmatrix) -> np.ndarray:
+    """Centre of mass [m], (3,), of a mesh with node positions ``nodes`` (N, 3) [m] and its mass matrix
+    (3 N, 3 N) [kg]: Phi_t^T M x / m, with Phi_t the unit translations and m = Phi_t^T M Phi_t.
+
+    A full FFRF body whose mesh is shifted by it (``nodes - center_of_mass(nodes, M)``) has its frame origin
+    at the undeformed centre of mass; with the Tisserand conditions the frame then moves with the centre of
+    mass, and the body's linear momentum is m times the frame's velocity (see docs/ffrf.md).
+    """
+    nodes = np.asarray(nodes, dtype=float)
+    translations = rigid_body_modes(nodes)[:, :3]                    # Phi_t, (3 N, 3)
+    weighted = sp.csr_matrix(mass_matrix).T @ translations           # M^T Phi_t, (3 N, 3)
+    mass = np.trace(translations.T @ weighted) / 3.0
+    if not mass > 0.0:
+        raise ValueError(f"center_of_mass: the mass matrix gives a total mass of {mass} kg, which is not positive")
+    return weighted.T @ nodes.reshape(-1) / mass
+
+
 def _assembled(mesh, intorder, element_matrix):
     """Sum over the element types of ``element_matrix(kind, basis)`` in mesh coordinates, symmetrized
     (removes the round-off asymmetry of the summed element contributions)."""

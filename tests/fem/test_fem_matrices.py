@@ -5,7 +5,7 @@ import pytest
 import scipy.linalg as sla
 import scipy.sparse as sp
 
-from floatframe.fem import (Mesh, add_node_mass, block_mesh, lame_parameters, linear_elastic_matrices,
+from floatframe.fem import (Mesh, add_node_mass, block_mesh, center_of_mass, lame_parameters, linear_elastic_matrices,
                             lumped_mass_matrix, mass_matrix, rigid_body_modes, rotor_disc_mesh, stiffness_matrix)
 
 STEEL = {"youngs_modulus": 2.1e11, "poissons_ratio": 0.3, "density": 7850.0}
@@ -133,6 +133,17 @@ def test_uniaxial_stress_energy_with_poisson_contraction():
     stiffness = stiffness_matrix(mesh, youngs_modulus, poissons_ratio)
     energy = field.ravel() @ stiffness @ field.ravel()
     assert energy == pytest.approx(youngs_modulus * strain**2 * 1.5 * 0.4 * 0.3, rel=1e-12)
+
+
+def test_center_of_mass_of_a_uniform_block_is_its_centroid_and_a_point_mass_moves_it_by_the_lever_rule(block):
+    mesh, mass, _ = block
+    np.testing.assert_allclose(center_of_mass(mesh.nodes, mass), [2.0, 0.5, 0.5], rtol=1e-13)
+    body_mass = 2900.0 * 4.0
+    corner = int(np.argmax(mesh.nodes.sum(axis=1)))                            # the node at (4, 1, 1)
+    expected = (body_mass * np.array([2.0, 0.5, 0.5]) + 100.0 * mesh.nodes[corner]) / (body_mass + 100.0)
+    np.testing.assert_allclose(center_of_mass(mesh.nodes, add_node_mass(mass, corner, 100.0)), expected, rtol=1e-13)
+    with pytest.raises(ValueError, match="center_of_mass: .* not positive"):
+        center_of_mass(mesh.nodes, 0.0 * mass)
 
 
 def test_add_node_mass_changes_only_three_diagonal_entries(block):
