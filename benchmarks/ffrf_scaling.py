@@ -1,6 +1,6 @@
 """Benchmark: how a free FFRF body with a Tisserand frame scales from 1k to 100k coordinates (issue 12, item 7).
 
-    python benchmarks/ffrf_scaling.py                                   # 1k 3k 10k 30k 100k, floatframe + Exudyn
+    python benchmarks/ffrf_scaling.py                                   # 1k 3k 10k 12k 30k 100k, floatframe + Exudyn
     python benchmarks/ffrf_scaling.py --sizes 1k,3k --timeout 900 --exudyn-timeout 300
     python benchmarks/ffrf_scaling.py --sizes 30k,100k --linear-algebra-only
     python benchmarks/ffrf_scaling.py --sizes 3k,10k --lu both --no-exudyn     # solver with bordered / plain LU
@@ -44,7 +44,8 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE)]  # this checkout's floatframe, the other benchmarks
 
-SIZES = {"1k": 13, "3k": 40, "10k": 133, "30k": 399, "100k": 1333}   # label -> nx: 7 + 75 (nx + 1) coordinates
+# label -> nx: 7 + 75 (nx + 1) coordinates; 12k (12,082) is the beam of the issue's targets
+SIZES = {"1k": 13, "3k": 40, "10k": 133, "12k": 160, "30k": 399, "100k": 1333}
 LENGTH, WIDTH, CROSS_ELEMENTS = 1.0, 0.1, 4
 YOUNG, POISSON, DENSITY = 2.1e11, 0.3, 7850.0
 ANGULAR_VELOCITY, VELOCITY = (0.0, 0.0, 2.0), (1.0, 0.0, 0.0)
@@ -335,7 +336,7 @@ def plot(rows: list[dict], path: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default="1k,3k,10k,30k,100k", help=f"comma-separated, of {list(SIZES)}")
+    parser.add_argument("--sizes", default="1k,3k,10k,12k,30k,100k", help=f"comma-separated, of {list(SIZES)}")
     parser.add_argument("--steps", type=int, default=STEPS)
     parser.add_argument("--timeout", type=float, default=1200.0, help="per floatframe run [s]")
     parser.add_argument("--exudyn-timeout", type=float, default=300.0, help="per Exudyn run [s]")

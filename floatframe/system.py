@@ -19,7 +19,7 @@ import scipy.sparse as sp
 
 from floatframe.components.base import Component, Context, ModelError
 from floatframe.components.connectors import Connector
-from floatframe.components.external import pattern_ones
+from floatframe.components.external import csc_arrays, pattern_ones
 from floatframe.components.nodes import NodeRigidBodyEP
 from floatframe.solvers.dense import BufferedFunction
 from floatframe.system_functions import ITERATION_MATRICES, Symbols, SystemFunctions
@@ -347,8 +347,10 @@ class AssembledSystem:
             n = self.n_coordinates
             state = (0.0, self.q_initial, self.v_initial, np.zeros(n), np.zeros(self.n_multipliers))
             # the iteration matrix with c_a = 1, c_v = c_q = 0 is [[M, R_lambda], [C_q, 0]]: the solvers' own
-            # Function, so no separate mass-matrix Jacobian is formed (0.35 s of a 10k-coordinate assembly)
-            matrix = self._sparse_values("newton_matrix", *state, 1.0, 0.0, 0.0, self._no_shift, u, p)
+            # Function, so no separate mass-matrix Jacobian is formed (0.35 s of a 10k-coordinate assembly);
+            # on its own pattern (the structural one that the LU keeps is the solvers' to form, when they need it)
+            matrix = self._sparse_values("newton_matrix", *state, 1.0, 0.0, 0.0, self._no_shift, u, p,
+                                         structural_pattern=False)
             self._sparse_cache["initial"] = (matrix[:n, :n].tocsc(), matrix[n:, :n].tocsc())
         return self._sparse_cache["initial"]
 
@@ -378,23 +380,28 @@ class AssembledSystem:
     def _sparse(self, name, t, *arguments) -> sp.csc_matrix:
         return self._sparse_values(name, t, *arguments, self.input_vector(float(t)), self._parameters_now())
 
-    def _sparse_values(self, name, *arguments) -> sp.csc_matrix:
+    def _sparse_values(self, name, *arguments, structural_pattern: bool = True) -> sp.csc_matrix:
         """A sparse output as scipy CSC, with the linear terms' part for an iteration matrix; ``arguments``
-        include u and p (an iteration matrix's: a state, 3 factors, delta, u, p)."""
+        include u and p (an iteration matrix's: a state, 3 factors, delta, u, p). An iteration matrix comes on
+        its structural pattern (``_on_fixed_pattern``), or with ``structural_pattern=False`` on the pattern of
+        its parts' sum (for a single use, which need not pay for finding the structural pattern)."""
         function = self.forms.numeric[name]
         if name not in self._sparse_cache:
             sparsity = function.sparsity_out(0)
-            self._sparse_cache[name] = (np.array(sparsity.row()), np.array(sparsity.colind()), sparsity.shape)
+            self._sparse_cache[name] = (*csc_arrays(sparsity), sparsity.shape)
+        rows, column_pointers, shape = self._sparse_cache[name]
         if self.user_functions is not None and name in self.user_functions.functions:  # their values and part
             matrix = self.user_functions.matrix(name, arguments[:5], arguments[5:8], *arguments[-2:],
                                                 self._sparse_cache[name])
-            if name in ITERATION_MATRICES:
-                matrix = self._on_fixed_pattern(name, matrix + self._linear_iteration(*arguments[5:8], matrix.shape))
-            return matrix
-        if name in ITERATION_MATRICES:
+        elif name in ITERATION_MATRICES and structural_pattern:
             return self._iteration_matrix(name, self._evaluate(function, *arguments)[0], *arguments[5:8])
-        rows, column_pointers, shape = self._sparse_cache[name]
-        return sp.csc_matrix((self._evaluate(function, *arguments)[0].copy(), rows, column_pointers), shape=shape)
+        else:
+            matrix = sp.csc_matrix((self._evaluate(function, *arguments)[0].copy(), rows, column_pointers),
+                                   shape=shape)
+        if name not in ITERATION_MATRICES:
+            return matrix
+        matrix = matrix + self._linear_iteration(*arguments[5:8], matrix.shape)
+        return self._on_fixed_pattern(name, matrix) if structural_pattern else matrix
 
     def _iteration_matrix(self, name, nonzeros, c_a, c_v, c_q) -> sp.csc_matrix:
         """Iteration matrix ``name`` on its structural pattern (``_on_fixed_pattern``) from its Function's
@@ -404,7 +411,7 @@ class AssembledSystem:
             sparsity = self.forms.numeric[name].sparsity_out(0)
             shape = sparsity.shape
             indices, pointers, keys = self._fixed_pattern(name, shape)
-            function_keys = _column_major_keys(np.array(sparsity.row()), np.array(sparsity.colind()), shape)
+            function_keys = _column_major_keys(*csc_arrays(sparsity), shape)
             linear_indices, linear_pointers, linear_values = self._linear_union_of(shape)
             self._scatter[name] = (shape, indices, pointers, np.searchsorted(keys, function_keys),
                                    np.searchsorted(keys, _column_major_keys(linear_indices, linear_pointers, shape)),

@@ -255,8 +255,16 @@ def sparse_jacobian(expression, variable, dense_factor: float = 4.0):
         return ca.jacobian(expression, variable)
     pattern = ca.jacobian_sparsity(expression, variable)
     if pattern.nnz() == 0:  # no dependence at all (e.g. a model whose residual is linear)
-        return ca.jacobian(expression, variable)
+        return type(expression)(n_rows, n_columns)
     rows, columns = (np.asarray(index, dtype=int) for index in pattern.get_triplet())
+    used_rows, used_columns = np.unique(rows), np.unique(columns)
+    if used_rows.size < n_rows / 2 or used_columns.size < n_columns / 2:
+        # few rows or columns hold entries (the FFRF residual without its linear terms): differentiate those only,
+        # as AD of the whole expression costs in proportion to its size, not to the entries
+        jacobian = type(expression)(n_rows, n_columns)
+        jacobian[used_rows.tolist(), used_columns.tolist()] = sparse_jacobian(
+            expression[used_rows.tolist()], variable[used_columns.tolist()], dense_factor)
+        return jacobian
     row_counts = np.bincount(rows, minlength=n_rows)
     column_counts = np.bincount(columns, minlength=n_columns)
     dense_rows = np.flatnonzero(row_counts > max(dense_factor * np.median(row_counts[row_counts > 0]),

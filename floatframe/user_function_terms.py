@@ -26,7 +26,7 @@ import casadi as ca
 import numpy as np
 import scipy.sparse as sp
 
-from floatframe.components.external import pattern_ones, split
+from floatframe.components.external import csc_arrays, split
 from floatframe.solvers.dense import BufferedFunction
 
 
@@ -71,13 +71,22 @@ class UserFunctionTerms:
             self._buffered[name] = BufferedFunction(function)
         return self._buffered[name](*values)
 
-    def _sparse(self, function: ca.Function, *values) -> sp.csc_matrix:
-        """The sparse output of ``function`` at ``values``."""
+    def _pattern(self, function: ca.Function) -> tuple[np.ndarray, np.ndarray, tuple]:
+        """(rows, column pointers, shape) of ``function``'s sparse output, read once."""
         name = function.name()
         if name not in self._patterns:
             sparsity = function.sparsity_out(0)
-            self._patterns[name] = (np.array(sparsity.row()), np.array(sparsity.colind()), sparsity.shape)
-        rows, pointers, shape = self._patterns[name]
+            self._patterns[name] = (*csc_arrays(sparsity), sparsity.shape)
+        return self._patterns[name]
+
+    def _pattern_ones(self, function: ca.Function) -> sp.csc_matrix:
+        """``function``'s output pattern as a CSC matrix of ones."""
+        rows, pointers, shape = self._pattern(function)
+        return sp.csc_matrix((np.ones(rows.size), rows, pointers), shape=shape)
+
+    def _sparse(self, function: ca.Function, *values) -> sp.csc_matrix:
+        """The sparse output of ``function`` at ``values``."""
+        rows, pointers, shape = self._pattern(function)
         return sp.csc_matrix((self._evaluate(function, *values)[0].copy(), rows, pointers), shape=shape)
 
     def values(self, state, u, p, reuse: bool = False) -> list[np.ndarray]:
@@ -108,12 +117,12 @@ class UserFunctionTerms:
         for k, callback in enumerate(self.callbacks):
             if not self.columns[k].size:
                 continue
-            seeds = pattern_ones(self.seeds[k].sparsity_out(0))
+            seeds = self._pattern_ones(self.seeds[k])
             if hasattr(callback, "stacked_jacobian"):
-                inner = pattern_ones(callback.stacked_jacobian.sparsity_out(0))
+                inner = self._pattern_ones(callback.stacked_jacobian)
             else:
                 inner = sp.csc_matrix(np.ones((int(np.prod(callback.output_shape)), seeds.shape[0])))
-            block = sp.coo_matrix(pattern_ones(self.sensitivities[k].sparsity_out(0)) @ inner @ seeds)
+            block = sp.coo_matrix(self._pattern_ones(self.sensitivities[k]) @ inner @ seeds)
             part = part + sp.csc_matrix((np.ones(block.nnz), (self.rows[k][block.row], self.columns[k][block.col])),
                                         shape=shape)
         return part

@@ -189,5 +189,29 @@ def to_casadi(matrix: sp.spmatrix) -> ca.DM:
 
 def pattern_ones(sparsity: ca.Sparsity) -> sp.csc_matrix:
     """A CasADi pattern as a scipy CSC matrix of ones (sums and products of such never cancel)."""
-    return sp.csc_matrix((np.ones(sparsity.nnz()), np.array(sparsity.row()), np.array(sparsity.colind())),
-                         shape=sparsity.shape)
+    rows, column_pointers = csc_arrays(sparsity)
+    return sp.csc_matrix((np.ones(rows.size), rows, column_pointers), shape=sparsity.shape)
+
+
+LIST_READ_LIMIT = 100_000   # csc_arrays: patterns with fewer entries are read through Python lists
+
+
+def csc_arrays(sparsity: ca.Sparsity) -> tuple[np.ndarray, np.ndarray]:
+    """(row index of each entry (nnz,), column pointers (n_columns + 1,)) of a CasADi pattern, int64.
+
+    ``sparsity.row()`` passes through a Python list, 0.1 s per million entries. A large pattern is read by one
+    evaluation instead: diag(x) P, with P the pattern's ones and x = (0, 1, ..., n_rows - 1), has the pattern
+    of P and the row index of each entry as its value, written into a NumPy buffer (about 4 times faster).
+    """
+    column_pointers = np.array(sparsity.colind(), dtype=np.int64)
+    if sparsity.nnz() < LIST_READ_LIMIT:
+        return np.array(sparsity.row(), dtype=np.int64), column_pointers
+    row_number = ca.MX.sym("row_number", sparsity.size1())
+    rows_of = ca.Function("rows_of_entries", [row_number],
+                          [ca.mtimes(ca.diag(row_number), ca.MX(ca.DM.ones(sparsity)))])
+    buffer, evaluate = rows_of.buffer()
+    numbers, rows = np.arange(sparsity.size1(), dtype=float), np.empty(sparsity.nnz())
+    buffer.set_arg(0, memoryview(numbers))
+    buffer.set_res(0, memoryview(rows))
+    evaluate()
+    return rows.astype(np.int64), column_pointers

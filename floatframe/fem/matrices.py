@@ -143,8 +143,9 @@ def mass_matrix(mesh: Mesh, density: float, lumped: bool = False) -> sp.csr_matr
     """
     check_material(density=density)
     check_elements(mesh)
-    if not lumped:
-        return _assembled(mesh, MASS_INTORDER, lambda kind, basis: asm(mass_form(density), basis))
+    if not lumped:  # rho u . v couples equal components only: M = M_scalar (x) I_3, 9 times fewer element entries
+        scalar = _assembled(mesh, MASS_INTORDER, lambda kind, basis: density * asm(scalar_mass, basis), _scalar_bases)
+        return sp.kron(scalar, sp.identity(3), format="csr")
     diagonal = np.zeros(mesh.n_coordinates)
     for kind, basis, coordinates in _vector_bases(mesh, MASS_INTORDER):
         local = mass_form(density).elemental(basis).tolocal()
@@ -263,12 +264,14 @@ def center_of_mass(nodes: np.ndarray, mass_matrix: sp.spmatrix) -> np.ndarray:
     return weighted.T @ nodes.reshape(-1) / mass
 
 
-def _assembled(mesh, intorder, element_matrix):
+def _assembled(mesh, intorder, element_matrix, bases=None):
     """Sum over the element types of ``element_matrix(kind, basis)`` in mesh coordinates, symmetrized
-    (removes the round-off asymmetry of the summed element contributions)."""
-    n = mesh.n_coordinates
+    (removes the round-off asymmetry of the summed element contributions). ``bases``: ``_vector_bases``
+    (the default; a (3 N, 3 N) matrix) or ``_scalar_bases`` (an (N, N) matrix on the mesh nodes)."""
+    bases = bases or _vector_bases
+    n = mesh.n_coordinates if bases is _vector_bases else mesh.n_nodes
     total = sp.csr_matrix((n, n))
-    for kind, basis, coordinates in _vector_bases(mesh, intorder):
+    for kind, basis, coordinates in bases(mesh, intorder):
         matrix = sp.coo_matrix(element_matrix(kind, basis))
         total = total + sp.csr_matrix((matrix.data, (coordinates[matrix.row], coordinates[matrix.col])),
                                       shape=(n, n))
@@ -278,21 +281,37 @@ def _assembled(mesh, intorder, element_matrix):
 def _vector_bases(mesh, intorder):
     """(kind, basis, coordinates) per element type with elements: a scikit-fem vector basis with
     quadrature of ``intorder[kind]`` and the mesh coordinate of each of its dofs."""
+    for kind, skfem_mesh, local in _skfem_meshes(mesh):
+        basis = Basis(skfem_mesh, ElementVector(_SKFEM_ELEMENT[kind]()), intorder=intorder[kind])
+        yield kind, basis, _mesh_coordinates(basis, local, 3)
+
+
+def _scalar_bases(mesh, intorder):
+    """(kind, basis, nodes) per element type with elements: a scikit-fem scalar basis with quadrature of
+    ``intorder[kind]`` and the mesh node of each of its dofs."""
+    for kind, skfem_mesh, local in _skfem_meshes(mesh):
+        basis = Basis(skfem_mesh, _SKFEM_ELEMENT[kind](), intorder=intorder[kind])
+        yield kind, basis, _mesh_coordinates(basis, local, 1)
+
+
+def _skfem_meshes(mesh):
+    """(kind, scikit-fem mesh, local) per element type with elements; ``local`` (E, n) the mesh nodes of the
+    elements in scikit-fem's local order."""
     for kind, connectivity in mesh.elements.items():
         if len(connectivity) == 0:
             continue
         local = connectivity[:, _SKFEM_NODE_ORDER[kind]]
         used, numbering = np.unique(local, return_inverse=True)
-        skfem_mesh = _SKFEM_MESH[kind](np.ascontiguousarray(mesh.nodes[used].T),
-                                       np.ascontiguousarray(numbering.reshape(local.shape).T))
-        basis = Basis(skfem_mesh, ElementVector(_SKFEM_ELEMENT[kind]()), intorder=intorder[kind])
-        yield kind, basis, _mesh_coordinates(basis, local)
+        yield kind, _SKFEM_MESH[kind](np.ascontiguousarray(mesh.nodes[used].T),
+                                      np.ascontiguousarray(numbering.reshape(local.shape).T)), local
 
 
-def _mesh_coordinates(basis, local):
-    """Mesh coordinate (3 node + component) of each dof of a vector basis; ``local``: (E, n) the mesh
-    nodes of the elements in scikit-fem's local order. Local vector dof 3 j + k is component k of node j."""
-    per_element = (3 * local.T[:, None, :] + np.arange(3)[None, :, None]).reshape(3 * local.shape[1], -1)
+def _mesh_coordinates(basis, local, components):
+    """Mesh coordinate (``components`` node + component) of each dof of a basis with 3 (vector) or 1 (scalar)
+    ``components``; ``local``: (E, n) the mesh nodes of the elements in scikit-fem's local order. Local dof
+    components j + k is component k of node j."""
+    per_element = (components * local.T[:, None, :] + np.arange(components)[None, :, None]).reshape(
+        components * local.shape[1], -1)
     coordinates = np.zeros(basis.N, dtype=np.int64)
     coordinates[basis.element_dofs] = per_element
     if not np.array_equal(coordinates[basis.element_dofs], per_element):
