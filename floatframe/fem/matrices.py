@@ -109,9 +109,8 @@ def check_elements(mesh: Mesh) -> None:
     tetrahedron its 6 times signed volume) measures the element. Below DEGENERATE_VOLUME times the element's
     extent cubed (in the reference element's units) the element is degenerate (flat). With determinants of
     both signs it is inverted: tangled, its map folds over. An element whose determinants are all negative is
-    only numbered mirror-wise (Netgen's and floatframe's own tetrahedra are); scikit-fem integrates with
-    |det J|, so it gets the right matrices and is accepted. The message names the element type, its number,
-    its nodes and the fault."""
+    only numbered mirror-wise (as Netgen's tetrahedra are); scikit-fem integrates with |det J|, so it gets the
+    right matrices and is accepted. The message names the element type, its number, its nodes and the fault."""
     if not any(len(connectivity) for connectivity in mesh.elements.values()):
         raise ValueError("the mesh has no volume elements (Tet4, Tet10, Hex8 or Hex20); FE matrices need them")
     for kind, connectivity in mesh.elements.items():

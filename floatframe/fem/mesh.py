@@ -34,8 +34,9 @@ _OUTWARD_FACES = {
     "Tet4": ((0, 2, 1), (0, 1, 3), (1, 2, 3), (0, 3, 2)),
 }
 
-# the six tetrahedra of a hexahedron around its diagonal 0-6: neighbouring hexahedra split alike conform
-_KUHN_TETS = np.array([[0, 1, 2, 6], [0, 1, 5, 6], [0, 3, 2, 6], [0, 3, 7, 6], [0, 4, 5, 6], [0, 4, 7, 6]])
+# the six tetrahedra of a hexahedron around its diagonal 0-6: neighbouring hexahedra split alike conform; each
+# numbered with positive volume, (x1 - x0) . ((x2 - x0) x (x3 - x0)) > 0, as Abaqus and VTK number them
+_KUHN_TETS = np.array([[0, 1, 2, 6], [0, 5, 1, 6], [0, 2, 3, 6], [0, 3, 7, 6], [0, 4, 5, 6], [0, 7, 4, 6]])
 
 _HEX_CORNERS = np.array(
     [[-1, -1, -1], [1, -1, -1], [1, 1, -1], [-1, 1, -1],

@@ -51,6 +51,13 @@ def test_block_mesh_of_every_element_type_is_conforming(element, n_nodes, n_elem
     _, uses = np.unique(edges, axis=0, return_counts=True)
     assert np.all(uses == 2)
     assert divergence_volume(mesh) == pytest.approx(2.0 * 0.6 * 0.4, rel=1e-12)
+    corners = mesh.elements[element][:, :8 if element.startswith("Hex") else 4]
+    if element.startswith("Hex"):
+        assert hex_corner_jacobians(mesh.nodes, corners).min() > 0.0
+    else:  # numbered as Abaqus and VTK number them: (x1 - x0) . ((x2 - x0) x (x3 - x0)) = 6 V > 0
+        x = mesh.nodes[corners]
+        six_volumes = np.einsum("ij,ij->i", x[:, 1] - x[:, 0], np.cross(x[:, 2] - x[:, 0], x[:, 3] - x[:, 0]))
+        np.testing.assert_allclose(six_volumes, 6.0 * 2.0 * 0.6 * 0.4 / n_elements, rtol=1e-12)
     with pytest.raises(ValueError, match="unknown element type 'Hex27'"):
         block_mesh(1.0, 1.0, 1.0, 1, 1, 1, element="Hex27")
 
