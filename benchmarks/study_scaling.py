@@ -18,7 +18,8 @@ Parameters). "fresh" builds and assembles the model in every task (``rotor_disc_
 
 ``--inside`` times one fresh run (``run_one``) inside its own process, the same way each time: in this process
 with the default BLAS threads and with one, and as tasks on a LocalCluster of one single-threaded worker
-(which runs its tasks in a thread pool, with one BLAS thread).
+(which runs its tasks in a thread pool, with one BLAS thread): one made with Dask's defaults, whose nanny sets
+MALLOC_TRIM_THRESHOLD_=65536 in the worker, and the one ``floatframe.study.dask_client`` makes, without it.
 """
 import argparse
 import sys
@@ -28,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # this checkout's floatframe
-from floatframe.study import grid, model_builds, rotor_disc_supports, run_one, run_study
+from floatframe.study import dask_client, grid, model_builds, rotor_disc_supports, run_one, run_study
 
 
 def build_solve_split(repeats: int = 3) -> tuple[float, float]:
@@ -63,9 +64,13 @@ def inside(repeat: int) -> None:
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
             Client(cluster) as client:
         client.submit(timed_run, pure=False).result()
+        in_dask_worker = [client.submit(timed_run, pure=False).result() for _ in range(repeat)]
+    with dask_client(workers=1) as client:
+        client.submit(timed_run, pure=False).result()
         in_worker = [client.submit(timed_run, pure=False).result() for _ in range(repeat)]
     for name, times in (("in this process", in_process), ("in this process, one BLAS thread", one_thread),
-                        ("inside a task on a 1-worker LocalCluster", in_worker)):
+                        ("inside a task on a 1-worker LocalCluster with Dask's environment", in_dask_worker),
+                        ("inside a task on the 1-worker LocalCluster of floatframe.study.dask_client", in_worker)):
         print(f"one fresh run {name}: {min(times):.2f}-{max(times):.2f} s (median {np.median(times):.2f} s, "
               f"{repeat} runs)")
 
