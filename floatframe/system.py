@@ -240,12 +240,12 @@ class AssembledSystem:
         self._symbols = None
         self._load_residual = None
         self._sensor_slices = np.cumsum([0] + [e.numel() for e in sensor_expressions])
-        self._sparse_cache = {}
+        self._sparse_cache = {}  # "initial" -> M and C_q at the initial state, see initial_matrices
+        self._patterns = {}   # numeric Function name -> (row indices, column pointers, shape) of its output
         self._buffered = {}   # Function name -> BufferedFunction
         self._linear_union = {}  # shape -> the linear terms' matrices on their common pattern, see _linear_iteration
         self._fixed_patterns = {}  # iteration matrix name -> its structural pattern, see _on_fixed_pattern
         self._scatter = {}  # iteration matrix name -> where its parts go in that pattern, see _iteration_matrix
-        self._vector_rows = {}  # vector Function name -> (its length, the rows of its nonzeros or None if dense)
         self._linear_stacked = None  # ([names], [L_q L_v L_a]) of the nonempty linear terms, see _with_linear_terms
         self._no_shift = np.zeros(self.n_coordinates)
         self.pending_checks = []  # checks (assembled -> None) that wait for the values of all parameters
@@ -386,13 +386,10 @@ class AssembledSystem:
         its structural pattern (``_on_fixed_pattern``), or with ``structural_pattern=False`` on the pattern of
         its parts' sum (for a single use, which need not pay for finding the structural pattern)."""
         function = self.forms.numeric[name]
-        if name not in self._sparse_cache:
-            sparsity = function.sparsity_out(0)
-            self._sparse_cache[name] = (*csc_arrays(sparsity), sparsity.shape)
-        rows, column_pointers, shape = self._sparse_cache[name]
+        rows, column_pointers, shape = self._output_pattern(name)
         if self.user_functions is not None and name in self.user_functions.functions:  # their values and part
             matrix = self.user_functions.matrix(name, arguments[:5], arguments[5:8], *arguments[-2:],
-                                                self._sparse_cache[name])
+                                                (rows, column_pointers, shape))
         elif name in ITERATION_MATRICES and structural_pattern:
             return self._iteration_matrix(name, self._evaluate(function, *arguments)[0], *arguments[5:8])
         else:
@@ -408,10 +405,9 @@ class AssembledSystem:
         ``nonzeros`` and c_a L_a + c_v L_v + c_q L_q: both parts scattered into the pattern's values at
         positions found once, with no sparse sums (which took 1 ms of a 2 ms matrix at 359 unknowns)."""
         if name not in self._scatter:
-            sparsity = self.forms.numeric[name].sparsity_out(0)
-            shape = sparsity.shape
+            rows, column_pointers, shape = self._output_pattern(name)
             indices, pointers, keys = self._fixed_pattern(name, shape)
-            function_keys = _column_major_keys(*csc_arrays(sparsity), shape)
+            function_keys = _column_major_keys(rows, column_pointers, shape)
             linear_indices, linear_pointers, linear_values = self._linear_union_of(shape)
             self._scatter[name] = (shape, indices, pointers, np.searchsorted(keys, function_keys),
                                    np.searchsorted(keys, _column_major_keys(linear_indices, linear_pointers, shape)),
@@ -440,12 +436,19 @@ class AssembledSystem:
         values[positions] = matrix.data
         return sp.csc_matrix((values, indices, pointers), shape=matrix.shape)
 
+    def _output_pattern(self, name) -> tuple[np.ndarray, np.ndarray, tuple]:
+        """(row indices, column pointers, shape) of the output of numeric Function ``name``, read once (a
+        compiled Function that replaces it, see ``use_numeric``, has the same pattern)."""
+        if name not in self._patterns:
+            sparsity = self.forms.numeric[name].sparsity_out(0)
+            self._patterns[name] = (*csc_arrays(sparsity), sparsity.shape)
+        return self._patterns[name]
+
     def _fixed_pattern(self, name, shape):
         """(row indices, column pointers, sorted keys column * rows + row) of the structural pattern of
         iteration matrix ``name``: the sum of its parts with every entry one."""
         if name not in self._fixed_patterns:
-            parts = [pattern_ones(self.forms.numeric[name].sparsity_out(0)),
-                     abs(self._linear_iteration(1.0, 1.0, 1.0, shape))]
+            parts = [pattern_ones(*self._output_pattern(name)), abs(self._linear_iteration(1.0, 1.0, 1.0, shape))]
             if self.user_functions is not None and name in self.user_functions.functions:
                 parts.append(self.user_functions.structural_part(shape))
             pattern = sp.csc_matrix(sum(parts))
@@ -574,14 +577,9 @@ class AssembledSystem:
         if self.user_functions is not None and name in self.user_functions.functions:  # with user functions
             values = self.user_functions.call(name, (t, *arguments[:4]), (t, *arguments), u, p)
         else:
-            function = self.forms.numeric[name]
-            if name not in self._vector_rows:
-                sparsity = function.sparsity_out(0)
-                self._vector_rows[name] = (function.numel_out(0), None if sparsity.is_dense()
-                                           else np.array(sparsity.row()))
-            size, rows = self._vector_rows[name]
-            nonzeros = self._evaluate(function, t, *arguments, u, p)[0]
-            if rows is None:
+            rows, _, (size, _) = self._output_pattern(name)
+            nonzeros = self._evaluate(self.forms.numeric[name], t, *arguments, u, p)[0]
+            if rows.size == size:   # dense
                 values = nonzeros.copy()
             else:
                 values = np.zeros(size)

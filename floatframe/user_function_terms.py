@@ -26,7 +26,7 @@ import casadi as ca
 import numpy as np
 import scipy.sparse as sp
 
-from floatframe.components.external import csc_arrays, split
+from floatframe.components.external import csc_arrays, pattern_ones, split
 from floatframe.solvers.dense import BufferedFunction
 
 
@@ -79,11 +79,6 @@ class UserFunctionTerms:
             self._patterns[name] = (*csc_arrays(sparsity), sparsity.shape)
         return self._patterns[name]
 
-    def _pattern_ones(self, function: ca.Function) -> sp.csc_matrix:
-        """``function``'s output pattern as a CSC matrix of ones."""
-        rows, pointers, shape = self._pattern(function)
-        return sp.csc_matrix((np.ones(rows.size), rows, pointers), shape=shape)
-
     def _sparse(self, function: ca.Function, *values) -> sp.csc_matrix:
         """The sparse output of ``function`` at ``values``."""
         rows, pointers, shape = self._pattern(function)
@@ -117,12 +112,12 @@ class UserFunctionTerms:
         for k, callback in enumerate(self.callbacks):
             if not self.columns[k].size:
                 continue
-            seeds = self._pattern_ones(self.seeds[k])
+            seeds = pattern_ones(*self._pattern(self.seeds[k]))
             if hasattr(callback, "stacked_jacobian"):
-                inner = self._pattern_ones(callback.stacked_jacobian)
+                inner = pattern_ones(*self._pattern(callback.stacked_jacobian))
             else:
                 inner = sp.csc_matrix(np.ones((int(np.prod(callback.output_shape)), seeds.shape[0])))
-            block = sp.coo_matrix(self._pattern_ones(self.sensitivities[k]) @ inner @ seeds)
+            block = sp.coo_matrix(pattern_ones(*self._pattern(self.sensitivities[k])) @ inner @ seeds)
             part = part + sp.csc_matrix((np.ones(block.nnz), (self.rows[k][block.row], self.columns[k][block.col])),
                                         shape=shape)
         return part

@@ -187,10 +187,10 @@ def to_casadi(matrix: sp.spmatrix) -> ca.DM:
     return ca.DM(sparsity, csc.data)
 
 
-def pattern_ones(sparsity: ca.Sparsity) -> sp.csc_matrix:
-    """A CasADi pattern as a scipy CSC matrix of ones (sums and products of such never cancel)."""
-    rows, column_pointers = csc_arrays(sparsity)
-    return sp.csc_matrix((np.ones(rows.size), rows, column_pointers), shape=sparsity.shape)
+def pattern_ones(rows, column_pointers, shape) -> sp.csc_matrix:
+    """A CSC pattern (row indices, column pointers, shape; e.g. a CasADi one read by :func:`csc_arrays`) as a
+    scipy CSC matrix of ones (sums and products of such never cancel)."""
+    return sp.csc_matrix((np.ones(len(rows)), rows, column_pointers), shape=shape)
 
 
 LIST_READ_LIMIT = 100_000   # csc_arrays: patterns with fewer entries are read through Python lists

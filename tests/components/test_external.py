@@ -21,7 +21,7 @@ def test_csc_arrays_are_the_rows_and_column_pointers_of_the_pattern(shape, densi
     assert rows.dtype == np.int64 and pointers.dtype == np.int64
     np.testing.assert_array_equal(rows, np.array(sparsity.row()))
     np.testing.assert_array_equal(pointers, np.array(sparsity.colind()))
-    ones = pattern_ones(sparsity)
+    ones = pattern_ones(rows, pointers, sparsity.shape)
     assert ones.shape == shape and (ones != (matrix != 0)).nnz == 0
 
 
