@@ -1,5 +1,5 @@
 """Meshes (Tet4, Tet10, Hex8, Hex20), mesh generators, Abaqus, meshio and Netgen/NGSolve import, linear-elastic
-FE matrices, stress and strain recovery.
+FE matrices, geometric stiffness and its load cases, stress and strain recovery.
 
 DOF ordering everywhere: coordinate ``3 * i + k`` is displacement component k (x, y, z) of
 node i (0-based). All matrices are ``scipy.sparse.csr_matrix``.
@@ -7,6 +7,8 @@ node i (0-based). All matrices are ``scipy.sparse.csr_matrix``.
 
 from .abaqus import read_abaqus_inp, read_abaqus_mtx
 from .forms import lame_parameters
+from .geometric_stiffness import (GeometricStiffnessCases, geometric_stiffness_cases, geometric_stiffness_matrix,
+                                  stress_geometric_stiffness_matrix)
 from .matrices import (FORMULATIONS, add_node_mass, center_of_mass, linear_elastic_matrices, lumped_mass_matrix,
                        mass_matrix, rigid_body_modes, stiffness_matrix)
 from .mesh import (Mesh, block_mesh, hex_corner_jacobians, mesh_from_meshio, quadratic_mesh, read_mesh,
@@ -18,6 +20,7 @@ from .stress import (elasticity_matrix, modal_field, nodal_strains, nodal_stress
 
 __all__ = [
     "FORMULATIONS",
+    "GeometricStiffnessCases",
     "Mesh",
     "ModeBasis",
     "add_node_mass",
@@ -28,6 +31,8 @@ __all__ = [
     "craig_bampton_modes",
     "eigenmodes",
     "elasticity_matrix",
+    "geometric_stiffness_cases",
+    "geometric_stiffness_matrix",
     "hex_corner_jacobians",
     "lame_parameters",
     "linear_elastic_matrices",
@@ -46,6 +51,7 @@ __all__ = [
     "rigid_body_modes",
     "rotor_disc_mesh",
     "stiffness_matrix",
+    "stress_geometric_stiffness_matrix",
     "strain_recovery_matrix",
     "tisserand_basis",
     "von_mises",

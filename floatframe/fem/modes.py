@@ -269,7 +269,8 @@ def craig_bampton_modes(mass_matrix, stiffness_matrix, node_positions, boundary_
                                                        if variant == "RBE2" else ")"))
         static, held_solve = _held_boundary_static_modes(stiffness, boundary_motion, interior, n)
         held_space = sp.identity(n, format="csc")[:, interior]                     # u_b = 0
-    values, vectors = _fixed_interface_modes(mass, stiffness, held_space, held_solve, n_eigenmodes, solver, what)
+    values, vectors = _fixed_interface_modes(mass, stiffness, held_space, held_solve, n_eigenmodes, solver, what,
+                                             positions)
     rayleigh = (np.einsum("ij,ij->j", static, stiffness @ static)
                 / np.einsum("ij,ij->j", static, mass @ static))          # psi^T K psi / psi^T M psi
     return ModeBasis(np.hstack([static, vectors]), np.concatenate([rayleigh, values]),
@@ -460,10 +461,12 @@ def _rbe3_constrained_space(interfaces, interior, n, what):
                          shape=(n, column + interior.size))
 
 
-def _fixed_interface_modes(mass, stiffness, space, held_solve, count, solver, what):
+def _fixed_interface_modes(mass, stiffness, space, held_solve, count, solver, what, positions):
     """The ``count`` lowest modes of K, M on the held subspace u = P y (P: ``space``), mass-normalised and
-    canonical in the full coordinates; the lowest must be clearly above zero (the interfaces hold the mesh,
-    which is checked also for ``count`` = 0, where the static columns alone would not show it).
+    canonical in the full coordinates; the interfaces must hold the mesh, which is checked also for ``count`` = 0,
+    where the static columns alone would not show it: a lowest eigenvalue below RIGID_TOLERANCE of the typical
+    omega^2 is refused only where its mode is a rigid motion of the parts it moves (:func:`_moves_parts_rigidly`).
+    A slender body's physical lowest mode (a 500:1 cantilever's omega^2 is 2e-12 of the typical one) bends.
 
     Dense: eigh of P^T K P, P^T M P. Sparse: shift-invert at zero in the full coordinates with
     ``held_solve`` as the operator G = P (P^T K P)^-1 P^T; G M has the held modes as its eigenvectors
@@ -480,11 +483,45 @@ def _fixed_interface_modes(mass, stiffness, space, held_solve, count, solver, wh
         vectors = np.asarray(space @ reduced)
     else:
         values, vectors = _lowest_eigenpairs(mass, stiffness, computed, "sparse", 0.0, held_solve)
-    if values[0] <= RIGID_TOLERANCE * typical_eigenvalue(stiffness, mass):
-        raise ModelError(f"{what}: the lowest fixed-interface eigenvalue {values[0]:.4g} is zero to round-off; "
-                         f"the boundary node sets do not hold the mesh (a part of it is free)")
+    if (values[0] <= RIGID_TOLERANCE * typical_eigenvalue(stiffness, mass)
+            and _moves_parts_rigidly(vectors[:, 0], stiffness, positions)):
+        raise ModelError(f"{what}: the lowest fixed-interface eigenvalue {values[0]:.4g} is zero to round-off and "
+                         f"its mode moves a part of the mesh rigidly; the boundary node sets do not hold the mesh "
+                         f"(a part of it is free)")
     vectors = vectors / np.sqrt(np.einsum("ij,ij->j", vectors, mass @ vectors))
     return values[:count], canonical_basis(vectors, values, mass)[:, :count]
+
+
+RIGID_FIT_TOLERANCE = 1e-6   # relative residual of a rigid-motion fit below which a mode moves its part rigidly
+
+
+def _moves_parts_rigidly(vector, stiffness, positions) -> bool:
+    """Whether the mode ``vector`` (n_f,) is a rigid motion on each part it moves: the nodes that move (beyond
+    1e-8 of the largest nodal displacement) split into the connected parts of K's node graph, and on each the
+    least-squares rigid motion u = u_0 + theta x x_j leaves less than RIGID_FIT_TOLERANCE of the displacement.
+
+    Scale-free, unlike the eigenvalue: a free part (disconnected, or hinged at nodes that stay put) moves
+    rigidly, a physical mode of a slender body bends, however small its omega^2."""
+    from scipy.sparse.csgraph import connected_components
+
+    from floatframe.fem.matrices import rigid_body_modes
+
+    nodal = np.asarray(vector, dtype=float).reshape(-1, 3)
+    size = np.linalg.norm(nodal, axis=1)
+    moving = np.flatnonzero(size > 1e-8 * size.max())
+    graph = abs(sp.csr_matrix(stiffness))
+    node_graph = sp.csr_matrix((graph.data, (graph.indices // 3, np.repeat(np.arange(graph.shape[0]) // 3,
+                                                                             np.diff(graph.indptr)))),
+                               shape=(nodal.shape[0], nodal.shape[0]))[moving][:, moving]
+    _, labels = connected_components(node_graph, directed=False)
+    for part in np.unique(labels):
+        nodes = moving[labels == part]
+        rigid = rigid_body_modes(positions[nodes] - positions[nodes].mean(axis=0))     # (3 n, 6)
+        motion = nodal[nodes].reshape(-1)
+        residual = motion - rigid @ np.linalg.lstsq(rigid, motion, rcond=None)[0]
+        if np.linalg.norm(residual) > RIGID_FIT_TOLERANCE * np.linalg.norm(motion):
+            return False
+    return True
 
 
 def canonical_basis(vectors, eigenvalues, mass_matrix) -> np.ndarray:

@@ -11,8 +11,8 @@ import scipy.sparse as sp
 
 from floatframe.components.base import ModelError
 from floatframe.components.ffrf_reduced import ReducedOrderInvariants
-from floatframe.linalg import positive_definite_solve
-from floatframe.fem import (add_node_mass, block_mesh, canonical_basis, craig_bampton_modes, eigenmodes,
+from floatframe.linalg import positive_definite_solve, typical_eigenvalue
+from floatframe.fem import (Mesh, add_node_mass, block_mesh, canonical_basis, craig_bampton_modes, eigenmodes,
                             linear_elastic_matrices, read_abaqus_inp, read_abaqus_mtx, rigid_body_modes)
 
 
@@ -446,3 +446,39 @@ def test_deflation_refuses_a_supported_mesh_and_wrong_positions(square_beam):
         eigenmodes(mass, held, 4, solver="sparse", node_positions=mesh.nodes)
     with pytest.raises(ModelError, match="node_positions must have shape"):
         eigenmodes(mass, stiffness, 4, solver="sparse", node_positions=mesh.nodes[:-1])
+
+
+@pytest.mark.parametrize("solver", ["dense", "sparse"])
+def test_a_slender_cantilever_is_held_by_its_root(solver):
+    """A 500:1 Hex20 cantilever (issue 24): its lowest clamped omega^2 is 2e-12 of the typical K_ii / M_ii, below
+    the round-off cut-off, but its mode bends, so the root face holds the mesh. omega_1 = 1.8751^2
+    sqrt(E I / (rho A L^4)) (Euler-Bernoulli, nu = 0) to the 3D solid's and the 40 elements' error, 1e-3; the
+    solvers agree to 1e-4 (the held stiffness has a condition number of about 1e12)."""
+    width = 0.02
+    length, youngs_modulus, density = 500 * width, 2.1e11, 7850.0
+    mesh = block_mesh(length, width, width, 40, 1, 1, element="Hex20")
+    mass, stiffness = linear_elastic_matrices(mesh, youngs_modulus, 0.0, density)
+    root = np.flatnonzero(np.isclose(mesh.nodes[:, 0], 0.0))
+    basis = craig_bampton_modes(mass, stiffness, mesh.nodes, [root], 2, solver=solver)
+    euler = 1.8751040687 ** 4 * youngs_modulus * width ** 4 / 12 / (density * width ** 2 * length ** 4)
+    assert basis.eigenvalues == pytest.approx([euler, euler], rel=1e-3)
+    assert basis.eigenvalues[0] < 1e-9 * typical_eigenvalue(stiffness, mass)   # under the old cut-off
+
+
+def test_a_part_hinged_on_held_nodes_is_free():
+    """Two beams that share only the nodes of one edge, the first clamped at its root: the second turns about the
+    shared edge, a rigid motion of the part the mode moves, so the mesh is refused."""
+    first = block_mesh(1.0, 0.1, 0.1, 4, 1, 1, element="Hex8")
+    n = first.n_nodes
+    edge = np.flatnonzero(np.isclose(first.nodes[:, 0], 0.0) & np.isclose(first.nodes[:, 2], 0.0))
+    tip_edge = np.flatnonzero(np.isclose(first.nodes[:, 0], 1.0) & np.isclose(first.nodes[:, 2], 0.0))
+    keep = np.setdiff1d(np.arange(n), edge)
+    nodes = np.vstack([first.nodes, first.nodes[keep] + np.array([1.0, 0.0, 0.0])])   # the copy beyond the tip
+    renumber = np.empty(n, dtype=int)                    # node of the copy -> node of the joined mesh
+    renumber[keep] = n + np.arange(keep.size)
+    renumber[edge] = tip_edge                            # the copy's root edge is the first beam's tip edge
+    mesh = Mesh(nodes, {"Hex8": np.vstack([first.elements["Hex8"], renumber[first.elements["Hex8"]]])})
+    mass, stiffness = linear_elastic_matrices(mesh, 2.1e11, 0.3, 7850.0)
+    root = np.flatnonzero(np.isclose(mesh.nodes[:, 0], 0.0))
+    with pytest.raises(ModelError, match="moves a part of the mesh rigidly"):
+        craig_bampton_modes(mass, stiffness, mesh.nodes, [root], 2, solver="dense")
