@@ -4,8 +4,9 @@ pictures: ``floatframe animate RUN.npz``, ``floatframe modes MODEL``, ``floatfra
 Model names are hyphenated and the same in every command: ``rotor-disc`` (Tisserand frame),
 ``rotor-disc-constrained`` (mesh-coordinate constraints), the mechanisms, ``bracket`` (docs/bracket.md) and
 ``pendulum`` (``compare`` only). An underscore spelling (``rotor_disc``) is an error that names the hyphenated
-one. Wrong arguments give argparse's usage message and exit status 2; ``--help`` shows the defaults of every
-subcommand.
+one. Wrong arguments give argparse's usage message and exit status 2; so does an output path that cannot be
+written (checked before any model is built, :mod:`floatframe.paths`). A missing optional package is one line on
+stderr that names the extra to install, and exit status 1. ``--help`` shows the defaults of every subcommand.
 """
 from __future__ import annotations
 
@@ -14,6 +15,10 @@ import difflib
 import math
 import sys
 from pathlib import Path
+
+from floatframe.components.base import ModelError
+from floatframe.optional import MissingDependencyError
+from floatframe.paths import OutputPathError, check_output_file, output_file_argument, output_folder_argument
 
 MODELS = {
     "rotor-disc": "a spinning flexible rotor with a disc on spring-damper supports, Tisserand frame "
@@ -93,6 +98,10 @@ def run_rotor_disc(arguments) -> int:
     model = build_rotor_disc(setup, refinement=arguments.refinement, modes=arguments.modes,
                              craig_bampton=arguments.craig_bampton)
     setup = model.setup
+    output = Path(arguments.output)
+    plot, csv = output / f"rotor_disc_{setup}.png", output / f"rotor_disc_{setup}_sensor.csv"
+    for path in (plot, csv, *([output / f"rotor_disc_{setup}.pvd"] if arguments.paraview else [])):
+        check_output_file(path)
     if model.modes is not None:
         print(f"{model.modes.kind}: {model.modes.n_modes} modes" +
               (f" ({model.modes.n_static} static)" if model.modes.n_static else "") +
@@ -110,7 +119,6 @@ def run_rotor_disc(arguments) -> int:
           f"{stats.jacobian_evaluations} Jacobians")
     print(f"axis node at the disc: final displacement {np.array2string(displacement[-1], precision=4)} m, "
           f"sum |u| = {np.abs(displacement).sum():.6e} m")
-    output = Path(arguments.output)
     output.mkdir(parents=True, exist_ok=True)
     figure, axes = plt.subplots(figsize=(7, 4))
     for k, label in enumerate("xyz"):
@@ -121,9 +129,8 @@ def run_rotor_disc(arguments) -> int:
     axes.grid(True)
     axes.legend()
     figure.tight_layout()
-    plot = output / f"rotor_disc_{setup}.png"
     figure.savefig(plot, dpi=120)
-    csv = result.write_csv(output / f"rotor_disc_{setup}_sensor.csv", model.sensor)
+    csv = result.write_csv(csv, model.sensor)
     print(f"wrote {plot} and {csv}")
     if arguments.paraview:
         from floatframe.export import write_paraview
@@ -147,6 +154,12 @@ def build_mechanism(name: str, modes: int | None, stiffness_scale: float):
     builders = {"double-pendulum": build_double_pendulum, "slider-crank": build_slider_crank,
                 "flexible-arm": build_flexible_arm}
     return builders[name](modes=modes, stiffness_scale=stiffness_scale)
+
+
+def check_tip_plot(output: Path, stem: str) -> None:
+    """Raise OutputPathError unless :func:`write_tip_plot` can write its two files in ``output``."""
+    for path in (output / f"{stem}.png", output / f"{stem}_tip.csv"):
+        check_output_file(path)
 
 
 def write_tip_plot(output: Path, stem: str, title: str, result, sensor: int, tip, rigid, what: str, rigid_label: str,
@@ -193,6 +206,8 @@ def run_mechanism(arguments) -> int:
         raise SystemExit("floatframe run: the mechanisms always use Craig-Bampton modes of the link's end faces; "
                          "--craig-bampton is for rotor-disc")
     modes = None if arguments.full else (arguments.modes or 4)
+    stem = arguments.model.replace("-", "_")
+    check_tip_plot(Path(arguments.output), stem)
     model = build_mechanism(arguments.model, modes, arguments.stiffness_scale)
     assembled = model.system.assemble()
     steps = arguments.steps
@@ -207,7 +222,6 @@ def run_mechanism(arguments) -> int:
     deviation = np.linalg.norm(tip - rigid, axis=1)
     print(f"tip of the flexible link at t = {result.t[-1]:g} s: {np.array2string(tip[-1], precision=5)} m; "
           f"largest distance from the rigid mechanism's tip {deviation.max():.3e} m")
-    stem = arguments.model.replace("-", "_")
     write_tip_plot(Path(arguments.output), stem, arguments.model, result, model.tip_sensor, tip, rigid,
                    "link's tip", "rigid link", "flexible link")
     if arguments.save:
@@ -236,7 +250,11 @@ def run_bracket(arguments) -> int:
         raise SystemExit("floatframe run bracket: --full (the full FE mesh) and --modes N (a reduced bracket) "
                          "exclude each other")
     n_eigenmodes = None if arguments.full else (8 if arguments.modes is None else arguments.modes)
-    model = build(mesh_size=arguments.mesh_size, n_eigenmodes=n_eigenmodes, variant=arguments.variant)
+    check_tip_plot(Path(arguments.output), "bracket")
+    try:
+        model = build(mesh_size=arguments.mesh_size, n_eigenmodes=n_eigenmodes, variant=arguments.variant)
+    except ValueError as error:  # a --mesh-size the bracket's mesh cannot take: a usage error, as for ModelError
+        raise ModelError(str(error)) from None
     elements = ", ".join(f"{len(block)} {kind}" for kind, block in model.mesh.elements.items())
     print(f"bracket: Netgen mesh of size {arguments.mesh_size:g} m, {model.mesh.n_nodes} nodes, {elements}; "
           f"{model.holes[0].size} and {model.holes[1].size} nodes on the surfaces of holes A and B; "
@@ -280,10 +298,11 @@ def main(argv=None) -> int:
                      help="number of steps (default: 200 of 1e-4 s for rotor-disc, one revolution; 1000 of 1e-3 s "
                           "for the mechanisms and the bracket)")
     run.add_argument("--refinement", type=positive_int, default=1, help="mesh refinement factor")
-    run.add_argument("--output", default="output", help="folder for the plot and the sensor CSV")
+    run.add_argument("--output", type=output_folder_argument, default="output",
+                     help="folder for the plot and the sensor CSV")
     run.add_argument("--paraview", action="store_true",
                      help="also write the mesh motion (and rotor-disc's stress) as a VTU/PVD series")
-    run.add_argument("--save", default=None, metavar="RUN.npz",
+    run.add_argument("--save", type=output_file_argument(".npz"), default=None, metavar="RUN.npz",
                      help="also save the run (rotor-disc: the rotor; mechanisms: the flexible link; bracket: the "
                           "bracket) for "
                           "'floatframe animate' and 'floatframe plot'")
@@ -309,6 +328,14 @@ def main(argv=None) -> int:
     commands.add_parser("modes", help="PNG grid of a model's first eigenmodes (see modes --help)")
     commands.add_parser("plot", help="PNG time series of a saved run's sensor (see plot --help)")
     argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return dispatch(parser, run, argv)
+    except MissingDependencyError as error:
+        raise SystemExit(f"floatframe {argv[0]}: {error}") from None
+
+
+def dispatch(parser, run, argv: list) -> int:
+    """Run the command ``argv`` of ``parser`` (``run`` is its run subcommand's parser, for its usage errors)."""
     if argv and argv[0] == "compare":  # these subcommands parse their own options
         from floatframe.compare import compare_main
         return compare_main(argv[1:])
@@ -322,6 +349,14 @@ def main(argv=None) -> int:
         from floatframe.pictures.cli import pictures_main
         return pictures_main(argv[0], argv[1:])
     arguments = parser.parse_args(argv)
+    try:
+        return run_model(arguments)
+    except (OutputPathError, ModelError) as error:  # wrong arguments found when the model is built
+        run.error(str(error))
+
+
+def run_model(arguments) -> int:
+    """``floatframe run MODEL``: the bracket, a mechanism or the rotor-disc."""
     if arguments.model == "bracket":
         arguments.steps = getattr(arguments, "steps", 1000)
         return run_bracket(arguments)

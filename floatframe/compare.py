@@ -27,6 +27,9 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
+from floatframe.components.base import ModelError
+from floatframe.optional import require
+from floatframe.paths import OutputPathError, check_output_file, output_folder_argument
 from floatframe.solvers.genalpha import GeneralizedAlpha
 from floatframe.solvers.genalpha_ggl import GeneralizedAlphaGGL
 from floatframe.solvers.idas import IDAS, constraint_violation
@@ -45,6 +48,7 @@ SOLVERS = {
 }
 DEFAULT_TOLERANCES = (1e-4, 1e-6, 1e-8)
 DEFAULT_REFINEMENTS = (1, 2, 4, 8)   # fixed steps per output interval
+OUTPUT_FILES = {"csv": "comparison.csv", "md": "comparison.md", "png": "work_precision.png"}
 
 
 @dataclass
@@ -80,7 +84,8 @@ def load_model(model: str, **options) -> ComparisonModel:
     """A built-in model (``pendulum``, ``rotor_disc``, ``rotor_disc_constrained``) or a Python file.
 
     A file defines ``build()`` returning a System, an AssembledSystem, a (System, info) pair or an object
-    with ``.system``; optional module constants ``SENSOR``, ``T_END`` and ``N_OUTPUTS``.
+    with ``.system``; optional module constants ``SENSOR``, ``T_END`` and ``N_OUTPUTS``. A file without
+    ``build()``, or whose ``build()`` returns none of these, is a ModelError (a ValueError).
     """
     model = model.replace("-", "_") if not Path(model).is_file() else model  # rotor-disc as in "run"
     if model == "pendulum":
@@ -94,17 +99,20 @@ def load_model(model: str, **options) -> ComparisonModel:
         return ComparisonModel(rotor.system.assemble(), rotor.sensor, 1e-3, 10, f"rotor_disc ({setup})")
     path = Path(model)
     if not path.is_file():
-        raise ValueError(f"compare: unknown model '{model}': give pendulum, rotor_disc, rotor_disc_constrained "
+        raise ModelError(f"compare: unknown model '{model}': give pendulum, rotor-disc, rotor-disc-constrained "
                          f"or a Python file that defines build()")
     spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    if not hasattr(module, "build"):
-        raise ValueError(f"compare: {path} defines no build() function")
+    if not callable(getattr(module, "build", None)):
+        raise ModelError(f"compare: {path} defines no build() function")
     built = module.build(**options)
-    built = built[0] if isinstance(built, tuple) else built
+    built = built[0] if isinstance(built, tuple) and built else built
     built = getattr(built, "system", built) if not hasattr(built, "assemble") else built
     assembled = built.assemble() if hasattr(built, "assemble") else built
+    if not hasattr(assembled, "n_coordinates"):
+        raise ModelError(f"compare: build() of {path} returned {type(assembled).__name__}; it must return a System, "
+                         f"an AssembledSystem, a (System, info) pair or an object with .system")
     return ComparisonModel(assembled, getattr(module, "SENSOR", 0), getattr(module, "T_END", 1.0),
                            getattr(module, "N_OUTPUTS", 20), path.stem)
 
@@ -177,6 +185,11 @@ def run_comparison(model, solvers=("idas", "genalpha"), tolerances=DEFAULT_TOLER
     if distributed and not isinstance(model, str):
         raise ValueError("compare: runs on a cluster need the model's name or file (each worker loads it), "
                          f"got {type(model).__name__}")
+    if out_dir is not None:
+        check_outputs(out_dir, "run_comparison")
+    if distributed:
+        require("distributed", "compare on a dask cluster (--workers, --scheduler)", "study",
+                package="dask[distributed]")
     model_name = model if isinstance(model, str) else None
     model = load_model(model) if isinstance(model, str) else model
     t_end = model.t_end if t_end is None else t_end
@@ -246,11 +259,20 @@ class _State:
     v: np.ndarray
 
 
+def check_outputs(out_dir, owner: str) -> dict:
+    """The paths of :func:`write_outputs` in ``out_dir``; OutputPathError (naming ``owner``) if one cannot be
+    written."""
+    paths = {kind: Path(out_dir) / name for kind, name in OUTPUT_FILES.items()}
+    for path in paths.values():
+        check_output_file(path, owner)
+    return paths
+
+
 def write_outputs(rows: list[Run], out_dir: Path, title: str, reference: str) -> dict:
     """Write comparison.csv, comparison.md and work_precision.png; returns their paths."""
-    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = check_outputs(out_dir, "write_outputs")
+    Path(out_dir).mkdir(parents=True, exist_ok=True)
     fields = list(asdict(rows[0]).keys()) if rows else list(Run.__dataclass_fields__)
-    paths = {"csv": out_dir / "comparison.csv", "md": out_dir / "comparison.md", "png": out_dir / "work_precision.png"}
     with paths["csv"].open("w", newline="") as stream:
         writer = csv.DictWriter(stream, fieldnames=fields)
         writer.writeheader()
@@ -304,7 +326,7 @@ def compare_main(argv=None) -> int:
                         help="number of output intervals; None takes the model's")
     parser.add_argument("--reference", choices=("idas", "genalpha"), default="idas", help="reference solver")
     parser.add_argument("--reference-rtol", type=positive_float, default=1e-10, help="rtol of the IDAS reference")
-    parser.add_argument("--out", default="comparison", help="output folder")
+    parser.add_argument("--out", type=output_folder_argument, default="comparison", help="output folder")
     parser.add_argument("--scheduler", default=None, help="send the runs to the dask scheduler at this address")
     parser.add_argument("--workers", type=positive_int, default=None,
                         help="send the runs to a dask LocalCluster of this many worker processes")
@@ -315,10 +337,11 @@ def compare_main(argv=None) -> int:
         parser.error("give --scheduler (a running cluster) or --workers (a local one), not both")
     from floatframe.study import StudyError
     try:
+        check_outputs(args.out, "--out")
         rows = run_comparison(args.model, args.solvers, args.tolerances, args.refinements, args.t_end, args.outputs,
                               args.reference, args.reference_rtol, args.out, scheduler=args.scheduler,
                               workers=args.workers, timeout=args.timeout)
-    except StudyError as error:
+    except (StudyError, OutputPathError, ModelError) as error:
         parser.error(str(error))
     print((Path(args.out) / "comparison.md").read_text())
     return 0 if all(r.status == "ok" for r in rows) else 1

@@ -12,6 +12,7 @@ import numpy as np
 
 from floatframe.components.ffrf import FloatingFrameBody
 from floatframe.fem.mesh import _MESHIO_CELL_TYPE, Mesh
+from floatframe.paths import check_output_file, check_output_folder
 
 RESULT_FORMAT = "floatframe-result"
 RESULT_VERSION = 1
@@ -85,8 +86,12 @@ def write_paraview(path, assembled, body: FloatingFrameBody, cells: dict, result
     Point data: displacement and velocity (global, [m], [m/s]); points at their current global positions.
     With ``material`` ({"youngs_modulus": [Pa], "poissons_ratio": [-]}) also "stress" (local, Voigt xx, yy, zz,
     yz, xz, xy [Pa]) and "von_mises" [Pa] (:func:`stress_history`).
+    An OutputPathError (an OSError) naming the path and the cause, before any step is computed, if the files
+    cannot be written there.
     """
     path = Path(path)
+    check_output_folder(path.parent, "write_paraview")
+    check_output_file(path.with_suffix(".pvd"), "write_paraview")
     path.parent.mkdir(parents=True, exist_ok=True)
     trajectories = mesh_node_trajectories(assembled, body, result)
     stress = None
@@ -120,12 +125,13 @@ def save_result(path, assembled, body: FloatingFrameBody, cells: dict, result, m
     body-fixed u_f; "displacement" (k, N, 3) [m] global; "modal_coordinates" (k, m) for a reduced body;
     "stress" (k, N, 6) [Pa] local Voigt with ``material``; "sensor_<i>" (k, size), "sensor_names" and
     "sensor_variables" (their output variable types, e.g. "Displacement");
-    "format", "version", "model". Returns the path written (".npz" appended if missing).
+    "format", "version", "model". Returns the path written (".npz" appended if missing). An OutputPathError (an
+    OSError) naming the path and the cause, before anything is computed, if it cannot be written.
     """
     if not cells:
         raise ValueError("save_result: the body's mesh cells are needed ({meshio cell type: (E, n)}), to draw it")
     path = Path(path)
-    path = path if path.suffix == ".npz" else path.with_name(path.name + ".npz")
+    path = check_output_file(path if path.suffix == ".npz" else path.with_name(path.name + ".npz"), "save_result")
     path.parent.mkdir(parents=True, exist_ok=True)
     reference, local = body.reference_mesh_positions(), body.reference_positions.reshape(-1, 3)
     motion = frame_and_deformation(assembled, body, result)

@@ -1,5 +1,6 @@
-"""Optional dependencies (the pictures' imageio, the ngsolve mesh import): a missing one is an error that names
-the extra to install."""
+"""Optional dependencies (the pictures' imageio, the ngsolve mesh import, dask for compare on a cluster): a missing
+one is an error that names the extra to install. The command line (:func:`floatframe.cli.main`) prints it as one
+line on stderr and exits with status 1."""
 from __future__ import annotations
 
 import importlib
@@ -7,6 +8,11 @@ import importlib
 
 class MissingDependencyError(ImportError):
     """An optional package is not installed; the message says which extra installs it."""
+
+
+def _install_hint(package: str) -> str:
+    """``pip install PACKAGE``, quoted where the shell would read the brackets of an extra."""
+    return f"pip install '{package}'" if "[" in package else f"pip install {package}"
 
 
 def require(module: str, purpose: str, extra: str, package: str | None = None):
@@ -17,4 +23,12 @@ def require(module: str, purpose: str, extra: str, package: str | None = None):
         package = package or module
         raise MissingDependencyError(
             f"{purpose} needs the optional package '{package}', which is not installed; install floatframe's "
-            f"'{extra}' extra: pip install 'floatframe[{extra}]' (or pip install {package})") from error
+            f"'{extra}' extra: pip install 'floatframe[{extra}]' (or {_install_hint(package)})") from error
+
+
+def missing_package(error: ImportError, purpose: str) -> MissingDependencyError:
+    """The MissingDependencyError for an ImportError raised inside another library (e.g. meshio reading an HDF5
+    based mesh without h5py): it names the missing package, which no floatframe extra installs."""
+    package = (error.name or str(error)).split(".")[0]
+    return MissingDependencyError(f"{purpose} needs the package '{package}', which is not installed: "
+                                  f"{_install_hint(package)}")

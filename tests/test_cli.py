@@ -142,3 +142,33 @@ def test_ocp_arm_optimises_the_controlled_arm_and_writes_its_plot(capsys, tmp_pa
     header = (tmp_path / "arm.csv").read_text().splitlines()[0]
     assert header == "# t,shoulder_optimal,elbow_optimal,tip_optimal,shoulder_computed,elbow_computed,tip_computed"
     assert (tmp_path / "arm.png").is_file()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["run", "rotor-disc", "--modes", "100000"],
+     "floatframe run: error: eigenmodes: 100000 modes and 6 rigid-body modes asked for, but the mesh has only 735 "
+     "coordinates (at most 729 elastic modes)"),
+    (["run", "bracket", "--mesh-size", "1"],
+     "floatframe run: error: mesh_bracket: mesh_size 1.0 m is coarser than the arm width 0.03 m; use at most the "
+     "width"),
+    (["ocp", "slew", "--modes", "100", "--elements", "1"],
+     "floatframe ocp slew: error: craig_bampton_modes: 100 fixed-interface eigenmodes asked for, but only 12 "
+     "coordinates remain with the interfaces held"),
+])
+def test_arguments_the_model_cannot_take_are_usage_errors_not_tracebacks(capsys, monkeypatch, tmp_path, argv,
+                                                                         message):
+    monkeypatch.chdir(tmp_path)
+    assert usage_error(capsys, argv).splitlines()[-1] == message
+    assert list(tmp_path.iterdir()) == []                    # found before anything was written
+
+
+@pytest.mark.parametrize("source, message", [
+    ("x = 1\n", "compare: {file} defines no build() function"),
+    ("def build():\n    return None\n", "compare: build() of {file} returned NoneType; it must return a System, an "
+                                        "AssembledSystem, a (System, info) pair or an object with .system"),
+])
+def test_a_model_file_without_a_model_is_a_usage_error(capsys, tmp_path, source, message):
+    model = tmp_path / "model.py"
+    model.write_text(source)
+    error = usage_error(capsys, ["compare", str(model), "--out", str(tmp_path / "out")])
+    assert error.splitlines()[-1] == "floatframe compare: error: " + message.format(file=model)

@@ -126,3 +126,40 @@ def test_animate_without_imageio_names_the_extra(rotor_run, tmp_path, monkeypatc
         main(["animate", str(rotor_run), "--output", str(tmp_path / "rotor.gif")])
     assert "needs the optional package 'imageio'" in str(exit_info.value.code)
     assert "pip install 'floatframe[pictures]'" in str(exit_info.value.code)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["modes", "rotor-disc", "--count", "100000"], "eigenmodes: 100000 modes and 6 rigid-body modes asked for, but the "
+                                                   "mesh has only 735 coordinates (at most 729 elastic modes)"),
+    (["modes", "rotor-disc", "--poissons-ratio", "0.5"], "argument --poissons-ratio: must be a number in (-1, 0.5), "
+                                                         "got 0.5"),
+])
+def test_arguments_the_model_cannot_take_are_usage_errors(capsys, monkeypatch, tmp_path, argv, message):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == f"floatframe modes: error: {message}"
+
+
+@pytest.mark.parametrize("content, message", [
+    ("t,value0\n0,1\n1\n", "{file}, line 3: not a sensor CSV row (2 numbers, as the header has names): '1'"),
+    ("t,value0\n0,one\n", "{file}, line 2: not a sensor CSV row (2 numbers, as the header has names): '0,one'"),
+    (None, "{file}: no such file"),
+])
+def test_a_sensor_csv_that_cannot_be_read_names_the_file_and_the_line(tmp_path, content, message):
+    csv = tmp_path / "sensor.csv"
+    if content is not None:
+        csv.write_text(content)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["plot", str(csv), "--output", str(tmp_path / "sensor.png")])
+    assert exit_info.value.code == "floatframe plot: " + message.format(file=csv)
+
+
+def test_a_file_that_is_no_mesh_names_the_file(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("a bracket, 3 cm wide\n")
+    with pytest.raises(SystemExit) as exit_info:
+        main(["modes", str(notes), "--output", str(tmp_path / "modes.png")])
+    assert str(exit_info.value.code).startswith(f"floatframe modes: {notes}: not a")
+    assert "Could not deduce file format" in str(exit_info.value.code)

@@ -19,18 +19,23 @@ from pathlib import Path
 
 import numpy as np
 
+OUTPUT_FILES = {"slew": ("slew.png", "slew.csv"), "arm": ("arm.png", "arm.csv")}
+
 
 def ocp_main(argv: list[str]) -> int:
     """Command line of the OCP examples; returns the exit code."""
     from floatframe.cli import HELP_FORMAT, finite_float, non_negative_float, positive_float, positive_int
+    from floatframe.components.base import ModelError
     from floatframe.ocp.arm import ARM_MODES
+    from floatframe.paths import OutputPathError, check_output_file, output_folder_argument
 
     parser = argparse.ArgumentParser(prog="floatframe ocp", description="Optimal control examples.",
                                      formatter_class=HELP_FORMAT)
     commands = parser.add_subparsers(dest="example", required=True)
     slew = commands.add_parser("slew", help="rest-to-rest slew of a flexible hub-beam (optimal vs open-loop torque)",
                                formatter_class=HELP_FORMAT)
-    slew.add_argument("--output", default="output", help="folder for the plots and the CSV")
+    slew.add_argument("--output", type=output_folder_argument, default="output",
+                      help="folder for the plots and the CSV")
     slew.add_argument("--angle", type=finite_float, default=30.0, help="slew angle [deg]")
     slew.add_argument("--duration", type=positive_float, default=2.0, help="slew time T [s]")
     slew.add_argument("--steps", type=positive_int, default=60, help="generalized-alpha steps (torque values) on [0, T]")
@@ -48,7 +53,7 @@ def ocp_main(argv: list[str]) -> int:
     slew.add_argument("--verbose", action="store_true", help="print IPOPT's iterations")
     arm = commands.add_parser("arm", help="point-to-point motion of the arm with a flexible forearm (optimal vs "
                               "the rigid arm's computed torques)", formatter_class=HELP_FORMAT)
-    arm.add_argument("--output", default="output", help="folder for the plot and the CSV")
+    arm.add_argument("--output", type=output_folder_argument, default="output", help="folder for the plot and the CSV")
     arm.add_argument("--shoulder", type=finite_float, default=60.0, help="target shoulder angle [deg]")
     arm.add_argument("--elbow", type=finite_float, default=45.0, help="target elbow angle [deg]")
     arm.add_argument("--duration", type=positive_float, default=2.0, help="manoeuvre time T [s]")
@@ -59,7 +64,13 @@ def ocp_main(argv: list[str]) -> int:
                      help="also re-simulate both torques on the full FFRF mesh of the forearm")
     arm.add_argument("--verbose", action="store_true", help="print IPOPT's iterations")
     arguments = parser.parse_args(argv)
-    return run_slew(arguments) if arguments.example == "slew" else run_arm(arguments)
+    example = slew if arguments.example == "slew" else arm
+    try:
+        for name in OUTPUT_FILES[arguments.example]:
+            check_output_file(Path(arguments.output) / name)
+        return run_slew(arguments) if arguments.example == "slew" else run_arm(arguments)
+    except (OutputPathError, ModelError) as error:  # wrong arguments found when the model is built
+        example.error(str(error))
 
 
 def _solved(solve):
@@ -123,9 +134,9 @@ def run_arm(arguments) -> int:
         axis.legend(fontsize="small")
     axes[2].set_xlabel("t [s]")
     figure.tight_layout()
-    plot = output / "arm.png"
+    plot = output / OUTPUT_FILES["arm"][0]
     figure.savefig(plot, dpi=120)
-    csv = output / "arm.csv"
+    csv = output / OUTPUT_FILES["arm"][1]
     optimal, computed = motions
     np.savetxt(csv, np.column_stack([optimal.t, optimal.angles, optimal.deflection, computed.angles,
                                      computed.deflection]), delimiter=",",
@@ -186,9 +197,9 @@ def run_slew(arguments) -> int:
     axes[0].set_title(f"slew by {arguments.angle:g} deg in {duration:g} s: residual tip vibration "
                       f"{optimal.amplitude * 1e3:.2f} mm (optimal) vs {reference.amplitude * 1e3:.2f} mm")
     figure.tight_layout()
-    plot = output / "slew.png"
+    plot = output / OUTPUT_FILES["slew"][0]
     figure.savefig(plot, dpi=120)
-    csv = output / "slew.csv"
+    csv = output / OUTPUT_FILES["slew"][1]
     columns = [optimal.t, optimal.torque, optimal.hub_angle, optimal.tip, reference.torque, reference.hub_angle,
                reference.tip]
     header = "t,torque_optimal,angle_optimal,tip_optimal,torque_reference,angle_reference,tip_reference"

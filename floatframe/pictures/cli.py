@@ -5,19 +5,31 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from floatframe.cli import positive_float, positive_int
+from floatframe.cli import number, positive_float, positive_int
+from floatframe.components.base import ModelError
+from floatframe.optional import missing_package
+from floatframe.paths import OutputPathError, check_output_file, output_file_argument
 
-from .dependencies import MissingDependencyError
 from .render import COLORINGS, VIDEO_SUFFIXES
 
 HELP_FORMAT = argparse.ArgumentDefaultsHelpFormatter
+poissons_ratio = number(float, lambda value: -1 < value < 0.5, "a number in (-1, 0.5)")
 MODE_MODELS = ("rotor-disc",)
 
 
 def video_path(text: str) -> Path:
+    """An argparse type: a writable path ending in .gif or .mp4."""
     if Path(text).suffix.lower() not in VIDEO_SUFFIXES:
         raise argparse.ArgumentTypeError(f"must end in {' or '.join(VIDEO_SUFFIXES)}, got '{text}'")
-    return Path(text)
+    return Path(output_file_argument()(text))
+
+
+def checked_output(parser, path) -> Path:
+    """``path`` as a Path, or ``parser``'s usage error (exit status 2) naming why it cannot be written."""
+    try:
+        return check_output_file(path)
+    except OutputPathError as error:
+        parser.error(str(error))
 
 
 def animate_main(argv) -> int:
@@ -43,12 +55,12 @@ def animate_main(argv) -> int:
     from floatframe.export import load_result
     from .render import animate
 
+    output = checked_output(parser, arguments.output or Path(arguments.result[0]).with_suffix(".gif"))
     try:
         saved = [load_result(result) for result in arguments.result]
-        output = arguments.output or Path(arguments.result[0]).with_suffix(".gif")
         info = animate(saved, output, arguments.scale, arguments.color, arguments.fps, arguments.max_frames,
                        (arguments.elevation, arguments.azimuth))
-    except (OSError, ValueError, MissingDependencyError) as error:
+    except (OSError, ValueError) as error:
         raise SystemExit(f"floatframe animate: {error}") from None
     low, high = info["range"]
     bodies = f"{info['bodies']} bodies, " if info["bodies"] > 1 else ""
@@ -61,6 +73,26 @@ def mode_source(text: str) -> str:
     if text in MODE_MODELS or Path(text).is_file():
         return text
     raise argparse.ArgumentTypeError(f"'{text}' is neither a built-in model ({', '.join(MODE_MODELS)}) nor a mesh file")
+
+
+def read_mesh_file(source: str):
+    """The :class:`floatframe.fem.Mesh` in the file ``source``; SystemExit naming the file and the fault where it
+    is not a volume mesh that meshio reads, MissingDependencyError where meshio needs a package for its format."""
+    import meshio
+
+    from floatframe.fem import read_mesh
+
+    try:
+        return read_mesh(source)
+    except ImportError as error:
+        raise missing_package(error, f"reading the mesh file {source}") from None
+    except (OSError, ValueError, meshio.ReadError) as error:
+        if isinstance(error.__cause__, ImportError):   # read_mesh names meshio's failed import as a ValueError
+            raise missing_package(error.__cause__, f"reading the mesh file {source}") from None
+        message = str(error)
+        if source not in message:
+            message = f"{source}: not a volume mesh that meshio reads ({message})"
+        raise SystemExit(f"floatframe modes: {message}") from None
 
 
 def modes_main(argv) -> int:
@@ -76,36 +108,39 @@ def modes_main(argv) -> int:
                         help="rotor-disc: mesh refinement factor")
     parser.add_argument("--youngs-modulus", type=positive_float, default=2.1e11,
                         help="mesh file: E [Pa]")
-    parser.add_argument("--poissons-ratio", type=float, default=0.3, help="mesh file: nu [-]")
+    parser.add_argument("--poissons-ratio", type=poissons_ratio, default=0.3, help="mesh file: nu [-]")
     parser.add_argument("--density", type=positive_float, default=7850.0,
                         help="mesh file: rho [kg/m^3]")
-    parser.add_argument("--output", default=None, help="the PNG (default: output/<source>_modes.png)")
+    parser.add_argument("--output", type=output_file_argument(), default=None,
+                        help="the PNG (default: output/<source>_modes.png)")
     arguments = parser.parse_args(argv)
+    stem = arguments.source.replace("-", "_") if arguments.source in MODE_MODELS else Path(arguments.source).stem
+    output = checked_output(parser, arguments.output or Path("output") / f"{stem}_modes.png")
     import numpy as np
 
-    from floatframe.fem import eigenmodes, linear_elastic_matrices, read_mesh
+    from floatframe.fem import eigenmodes, linear_elastic_matrices
     from .render import write_mode_grid
 
-    if arguments.source in MODE_MODELS:
-        from floatframe.models.rotor_disc import build_rotor_disc
+    try:
+        if arguments.source in MODE_MODELS:
+            from floatframe.models.rotor_disc import build_rotor_disc
 
-        model = build_rotor_disc(refinement=arguments.refinement, modes=arguments.count)
-        nodes, cells, modes = model.mesh_nodes, model.cells, model.modes
-        title, stem = f"{arguments.source}: free-free eigenmodes", arguments.source.replace("-", "_")
-    else:
-        try:
-            mesh = read_mesh(arguments.source)
+            model = build_rotor_disc(refinement=arguments.refinement, modes=arguments.count)
+            nodes, cells, modes = model.mesh_nodes, model.cells, model.modes
+            title = f"{arguments.source}: free-free eigenmodes"
+        else:
+            mesh = read_mesh_file(arguments.source)
             mass, stiffness = linear_elastic_matrices(mesh, arguments.youngs_modulus, arguments.poissons_ratio,
                                                       arguments.density)
             modes = eigenmodes(mass, stiffness, arguments.count, node_positions=mesh.nodes)
-        except (OSError, ValueError) as error:
-            raise SystemExit(f"floatframe modes: {error}") from None
-        nodes, title, stem = mesh.nodes, f"{Path(arguments.source).name}: free-free eigenmodes", \
-            Path(arguments.source).stem
-        cells = mesh.to_meshio().cells_dict
+            nodes, title = mesh.nodes, f"{Path(arguments.source).name}: free-free eigenmodes"
+            cells = mesh.to_meshio().cells_dict
+    except ModelError as error:   # --count, --refinement, ... that the model or the mesh cannot take
+        parser.error(str(error))
+    except (OSError, ValueError) as error:
+        raise SystemExit(f"floatframe modes: {error}") from None
     from .render import surface_of
 
-    output = Path(arguments.output) if arguments.output else Path("output") / f"{stem}_modes.png"
     path = write_mode_grid(output, nodes, surface_of(nodes, cells), modes.vectors, modes.frequencies_hz,
                            arguments.count, title, arguments.columns)
     print(f"wrote {path}: modes 1 to {min(arguments.count, modes.n_modes)}, frequencies [Hz]: "
@@ -120,13 +155,13 @@ def plot_main(argv) -> int:
                     "sensor CSV (as floatframe run writes).")
     parser.add_argument("result", help="a saved run (.npz) or a sensor CSV")
     parser.add_argument("--sensor", type=int, default=0, help="sensor number in the saved run")
-    parser.add_argument("--output", default=None, help="the PNG (default: the result's name with _sensorN.png)")
+    parser.add_argument("--output", type=output_file_argument(), default=None,
+                        help="the PNG (default: the result's name with _sensorN.png)")
     arguments = parser.parse_args(argv)
     from .render import plot_sensor
 
     source = Path(arguments.result)
-    output = Path(arguments.output) if arguments.output else source.with_name(
-        f"{source.stem}_sensor{arguments.sensor}.png")
+    output = checked_output(parser, arguments.output or source.with_name(f"{source.stem}_sensor{arguments.sensor}.png"))
     try:
         path = plot_sensor(source, output, arguments.sensor)
     except (OSError, ValueError) as error:

@@ -15,6 +15,8 @@ from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
 from mpl_toolkits.mplot3d.art3d import Poly3DCollection
 
+from floatframe.paths import check_output_file
+
 from .dependencies import require
 
 COLORINGS = {"deformation": "elastic displacement |u_f| [m]", "displacement": "global displacement |u| [m]",
@@ -120,6 +122,7 @@ def animate(saved, path, deformation_scale: float | None = None, coloring: str =
     if path.suffix.lower() not in VIDEO_SUFFIXES:
         raise ValueError(f"{path}: the animation is written as GIF or MP4; give a file ending in "
                          f"{' or '.join(VIDEO_SUFFIXES)}")
+    check_output_file(path, "animate")
     bodies = [saved] if hasattr(saved, "deformation") else list(saved)
     if not bodies:
         raise ValueError("animate: no saved body to draw")
@@ -195,7 +198,7 @@ def mode_figure(nodes, triangles, vectors, frequencies_hz, count: int | None = N
 def write_mode_grid(path, nodes, triangles, vectors, frequencies_hz, count: int | None = None,
                     title: str = "", columns: int = 3) -> Path:
     """Write :func:`mode_figure` as a PNG; returns the path."""
-    path = Path(path)
+    path = check_output_file(path, "write_mode_grid")
     path.parent.mkdir(parents=True, exist_ok=True)
     mode_figure(nodes, triangles, vectors, frequencies_hz, count, columns, title).savefig(path)
     return path
@@ -226,10 +229,16 @@ def read_sensor(source, number: int = 0):
     output variable with its unit, e.g. "Displacement [m]", where the run knows it."""
     source = Path(source)
     if source.suffix.lower() == ".csv":
+        if not source.is_file():
+            raise FileNotFoundError(f"{source}: no such file")
         with source.open(newline="") as stream:
             rows = list(csv.reader(stream))
         if len(rows) < 2 or not rows[0] or rows[0][0] != "t":
             raise ValueError(f"{source}: not a sensor CSV (a header 't,value0,...' and one row a time)")
+        for line, row in enumerate(rows[1:], start=2):
+            if len(row) != len(rows[0]) or not all(_is_number(value) for value in row):
+                raise ValueError(f"{source}, line {line}: not a sensor CSV row ({len(rows[0])} numbers, as the "
+                                 f"header has names): {','.join(row)!r}")
         data = np.array(rows[1:], dtype=float)
         return data[:, 0], data[:, 1:], source.stem, "value"
     from floatframe.export import load_result
@@ -243,10 +252,19 @@ def read_sensor(source, number: int = 0):
     return saved.t, values, f"{saved.model or source.stem}: sensor {number}" + (f" '{name}'" if name else ""), label
 
 
+def _is_number(text: str) -> bool:
+    """Whether ``text`` reads as a float."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def plot_sensor(source, path, number: int = 0) -> Path:
     """Write the time series of sensor ``number`` of a saved run (or a sensor CSV) as a PNG; returns the path."""
+    path = check_output_file(path, "plot_sensor")
     t, values, title, label = read_sensor(source, number)
-    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     sensor_figure(t, values, title, label).savefig(path)
     return path
