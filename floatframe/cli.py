@@ -6,7 +6,8 @@ Model names are hyphenated and the same in every command: ``rotor-disc`` (Tisser
 ``pendulum`` (``compare`` only). An underscore spelling (``rotor_disc``) is an error that names the hyphenated
 one. Wrong arguments give argparse's usage message and exit status 2; so does an output path that cannot be
 written (checked before any model is built, :mod:`floatframe.paths`). A missing optional package is one line on
-stderr that names the extra to install, and exit status 1. ``--help`` shows the defaults of every subcommand.
+stderr that names the extra to install, and exit status 1; so is a solve that fails (SolverError).
+``--help`` shows the defaults of every subcommand.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from pathlib import Path
 
 from floatframe.components.base import ModelError
 from floatframe.optional import MissingDependencyError
+from floatframe.solvers.result import SolverError
 from floatframe.paths import OutputPathError, check_output_file, output_file_argument, output_folder_argument
 
 MODELS = {
@@ -330,8 +332,8 @@ def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         return dispatch(parser, run, argv)
-    except MissingDependencyError as error:
-        raise SystemExit(f"floatframe {argv[0]}: {error}") from None
+    except (MissingDependencyError, SolverError) as error:  # a missing package, a solve that failed: one message
+        raise SystemExit(f"floatframe {argv[0]}: {str(error).removeprefix(f'{argv[0]}: ')}") from None
 
 
 def dispatch(parser, run, argv: list) -> int:

@@ -207,8 +207,13 @@ def run_comparison(model, solvers=("idas", "genalpha"), tolerances=DEFAULT_TOLER
 
     # the cluster first: a scheduler that cannot be reached is an error before the reference is computed
     with dask_client(client, scheduler, workers, timeout) if distributed else contextlib.nullcontext() as active:
-        reference_values = reference_solution(model, t_grid, reference, reference_rtol,
-                                              interval / (4 * max(refinements)))
+        try:
+            reference_values = reference_solution(model, t_grid, reference, reference_rtol,
+                                                  interval / (4 * max(refinements)))
+        except SolverError as failure:
+            setting = f"rtol {reference_rtol:g}" if reference == "idas" else f"h {interval / (4 * max(refinements)):g}"
+            raise SolverError(f"compare: the reference solution ({reference}, {setting}) failed, so no error can be "
+                              f"measured: {failure}", failure.time) from None
         scale = max(np.abs(reference_values).max(), 1e-300)
         if active is None:
             rows = [comparison_run(model, name, kind, value, t_grid, reference_values, scale) for name, kind, value

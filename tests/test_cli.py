@@ -172,3 +172,36 @@ def test_a_model_file_without_a_model_is_a_usage_error(capsys, tmp_path, source,
     model.write_text(source)
     error = usage_error(capsys, ["compare", str(model), "--out", str(tmp_path / "out")])
     assert error.splitlines()[-1] == "floatframe compare: error: " + message.format(file=model)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["ocp", "slew", "--angle", "0"], "floatframe ocp slew: error: argument --angle: a slew by 0 deg is no manoeuvre "
+                                      "(the OCP is scaled by its torque); give a non-zero angle"),
+    (["ocp", "arm", "--shoulder", "0", "--elbow", "0"],
+     "floatframe ocp arm: error: arguments --shoulder and --elbow: the target 0 / 0 deg is the start, no manoeuvre "
+     "(the OCP is scaled by its torques); give a non-zero angle"),
+])
+def test_an_ocp_without_a_manoeuvre_is_a_usage_error_not_a_nan(capsys, tmp_path, argv, message):
+    assert usage_error(capsys, [*argv, "--output", str(tmp_path)]).splitlines()[-1] == message
+
+
+def test_a_failed_solve_ends_in_one_message_and_status_1(monkeypatch, tmp_path):
+    from floatframe.solvers import GeneralizedAlpha
+    from floatframe.solvers.result import SolverError
+
+    def fail(*arguments, **options):
+        raise SolverError("genalpha: at t = 0.001: Newton's iteration diverged", 0.001)
+
+    monkeypatch.setattr(GeneralizedAlpha, "solve", fail)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["run", "double-pendulum", "--steps", "2", "--output", str(tmp_path)])
+    assert exit_info.value.code == "floatframe run: genalpha: at t = 0.001: Newton's iteration diverged"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failed_reference_of_the_comparison_is_one_message_naming_its_setting(tmp_path):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["compare", "pendulum", "--solvers", "genalpha", "--reference-rtol", "1e-30", "--out", str(tmp_path)])
+    assert str(exit_info.value.code).startswith(
+        "floatframe compare: the reference solution (idas, rtol 1e-30) failed, so no error can be measured: idas: "
+        "IDAS failed at t = 0")

@@ -65,6 +65,12 @@ def ocp_main(argv: list[str]) -> int:
     arm.add_argument("--verbose", action="store_true", help="print IPOPT's iterations")
     arguments = parser.parse_args(argv)
     example = slew if arguments.example == "slew" else arm
+    if arguments.example == "slew" and arguments.angle == 0:
+        slew.error("argument --angle: a slew by 0 deg is no manoeuvre (the OCP is scaled by its torque); give a "
+                   "non-zero angle")
+    if arguments.example == "arm" and arguments.shoulder == arguments.elbow == 0:
+        arm.error("arguments --shoulder and --elbow: the target 0 / 0 deg is the start, no manoeuvre (the OCP is "
+                  "scaled by its torques); give a non-zero angle")
     try:
         for name in OUTPUT_FILES[arguments.example]:
             check_output_file(Path(arguments.output) / name)
