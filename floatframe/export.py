@@ -193,6 +193,9 @@ class SavedResult:
 def load_result(path) -> SavedResult:
     """Read a run written by :func:`save_result`; a ValueError says when the file is not one."""
     path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(f"{path}: a folder, not a saved run (a .npz file from 'floatframe run MODEL --save "
+                                f"RUN.npz')")
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such file (write one with 'floatframe run MODEL --save {path}')")
     try:

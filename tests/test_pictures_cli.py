@@ -163,3 +163,22 @@ def test_a_file_that_is_no_mesh_names_the_file(tmp_path):
         main(["modes", str(notes), "--output", str(tmp_path / "modes.png")])
     assert str(exit_info.value.code).startswith(f"floatframe modes: {notes}: not a")
     assert "Could not deduce file format" in str(exit_info.value.code)
+
+
+def test_a_frame_rate_a_gif_or_mp4_cannot_store_is_refused_before_drawing(capsys, tmp_path):
+    from floatframe.pictures import animate
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["animate", str(tmp_path / "run.npz"), "--fps", "1e-9"])
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == ("floatframe animate: error: argument --fps: must be a number "
+                                                        "from 0.01 to 1000, got 1e-9")
+    with pytest.raises(ValueError, match="animate: fps must be from 0.01 to 1000 frames per second, got 0.001"):
+        animate([], tmp_path / "run.gif", fps=0.001)
+
+
+def test_a_folder_given_as_the_saved_run_is_named_as_a_folder(tmp_path):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["plot", str(tmp_path)])
+    assert exit_info.value.code == (f"floatframe plot: {tmp_path}: a folder, not a saved run (a .npz file from "
+                                    "'floatframe run MODEL --save RUN.npz')")

@@ -10,10 +10,12 @@ from floatframe.components.base import ModelError
 from floatframe.optional import missing_package
 from floatframe.paths import OutputPathError, check_output_file, output_file_argument
 
-from .render import COLORINGS, VIDEO_SUFFIXES
+from .render import COLORINGS, FPS_RANGE, VIDEO_SUFFIXES
 
 HELP_FORMAT = argparse.ArgumentDefaultsHelpFormatter
 poissons_ratio = number(float, lambda value: -1 < value < 0.5, "a number in (-1, 0.5)")
+frames_per_second = number(float, lambda value: FPS_RANGE[0] <= value <= FPS_RANGE[1],
+                           f"a number from {FPS_RANGE[0]:g} to {FPS_RANGE[1]:g}")
 MODE_MODELS = ("rotor-disc",)
 
 
@@ -46,7 +48,7 @@ def animate_main(argv) -> int:
                         help="deformation scale factor (default: automatic, the largest deformation drawn at 5 %% "
                              "of the body's size, rounded to 1, 2 or 5 times a power of ten)")
     parser.add_argument("--color", choices=tuple(COLORINGS), default="deformation", help="what the colors show")
-    parser.add_argument("--fps", type=positive_float, default=20.0, help="frames per second")
+    parser.add_argument("--fps", type=frames_per_second, default=20.0, help="frames per second")
     parser.add_argument("--max-frames", type=positive_int, default=60,
                         help="largest number of frames (stored steps evenly spread)")
     parser.add_argument("--elevation", type=float, default=20.0, help="camera elevation [deg]")

@@ -22,6 +22,7 @@ from .dependencies import require
 COLORINGS = {"deformation": "elastic displacement |u_f| [m]", "displacement": "global displacement |u| [m]",
              "von-mises": "von Mises stress [Pa]"}
 VIDEO_SUFFIXES = (".gif", ".mp4")
+FPS_RANGE = (0.01, 1000.0)   # frames per second: a GIF stores a frame's time in 1/100 s as 16 bits (at most 655 s)
 UNITS = {"Position": "m", "Displacement": "m", "DisplacementLocal": "m", "Velocity": "m/s", "VelocityLocal": "m/s",
          "Acceleration": "m/s^2", "AccelerationLocal": "m/s^2", "AngularVelocity": "rad/s",
          "AngularVelocityLocal": "rad/s", "Rotation": "rad", "Force": "N", "Torque": "N m", "Coordinates": "",
@@ -123,6 +124,9 @@ def animate(saved, path, deformation_scale: float | None = None, coloring: str =
         raise ValueError(f"{path}: the animation is written as GIF or MP4; give a file ending in "
                          f"{' or '.join(VIDEO_SUFFIXES)}")
     check_output_file(path, "animate")
+    if not FPS_RANGE[0] <= fps <= FPS_RANGE[1]:
+        raise ValueError(f"animate: fps must be from {FPS_RANGE[0]:g} to {FPS_RANGE[1]:g} frames per second, got "
+                         f"{fps!r}")
     bodies = [saved] if hasattr(saved, "deformation") else list(saved)
     if not bodies:
         raise ValueError("animate: no saved body to draw")
