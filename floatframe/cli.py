@@ -19,8 +19,8 @@ from pathlib import Path
 
 from floatframe.components.base import ModelError
 from floatframe.optional import MissingDependencyError
-from floatframe.solvers.result import SolverError
 from floatframe.paths import OutputPathError, check_output_file, output_file_argument, output_folder_argument
+from floatframe.solvers.result import SolverError
 
 MODELS = {
     "rotor-disc": "a spinning flexible rotor with a disc on spring-damper supports, Tisserand frame "
