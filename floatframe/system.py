@@ -285,6 +285,22 @@ class AssembledSystem:
         """dC/dt (m,); ``index=2``: the velocity-level equations of the index-2 form where there is one."""
         return _dense(self._call(self.form_name("constraint_velocity", index), t, q, v))
 
+    def constraint_input_rate(self, t, q) -> np.ndarray:
+        """C_u du/dt (m,): the part of dC/dt from the input signals, which ``constraint_velocity`` (u held at
+        u(t)) leaves out; by a forward difference of the signals over 1e-7 max(1, |t|) s (zero without inputs)."""
+        if not self.inputs or not self.n_multipliers:
+            return np.zeros(self.n_multipliers)
+        step = 1e-7 * max(1.0, abs(float(t)))
+        now, later = self.input_vector(float(t)), self.input_vector(float(t) + step)
+        if np.array_equal(now, later):
+            return np.zeros(self.n_multipliers)
+        function, p = self.forms.numeric["constraints"], self._parameters_now()
+        rows, _, (size, _) = self._output_pattern("constraints")
+        rate = np.zeros(size)
+        ahead = self._evaluate(function, t, q, later, p)[0].copy()   # (the evaluator's output buffer is reused)
+        rate[rows] = (ahead - self._evaluate(function, t, q, now, p)[0]) / step
+        return rate
+
     def constraint_acceleration_rest(self, t, q, v) -> np.ndarray:
         """d^2 C / dt^2 - C_q a: the acceleration-level constraint is C_q a + this = 0."""
         return _dense(self._call("constraint_acceleration_rest", t, q, v))
@@ -623,6 +639,10 @@ class AssembledSystem:
             if local:
                 parts.append(f"{node.label} coordinate{'s' if len(local) > 1 else ''} {', '.join(map(str, local))}")
         return "; ".join(parts)
+
+    def coordinates_by_node(self) -> list[tuple[str, np.ndarray]]:
+        """(label, coordinate indices) of each node that has coordinates, in node order."""
+        return [(node.label, node.coordinate_indices) for node in self.system.nodes if node.n_coordinates]
 
     def describe_constraints(self, rows) -> str:
         """Owners of the given constraint rows, for error messages."""

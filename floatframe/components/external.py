@@ -14,6 +14,8 @@ import casadi as ca
 import numpy as np
 import scipy.sparse as sp
 
+from floatframe.errors import UserFunctionError
+
 ROOT_EPS = np.sqrt(np.finfo(float).eps)  # relative step of forward differences
 
 
@@ -26,6 +28,7 @@ class NumericCallback(ca.Callback):
         self.input_sizes = list(input_sizes)
         self.output_shape = tuple(output_shape)
         self.state_independent = False  # set where the value is known not to change with the state
+        self.failure = None  # the UserFunctionError of the last failed call (CasADi's own error hides it)
         self.construct(name, {"enable_fd": True, "fd_method": "forward"})
 
     def get_n_in(self):
@@ -44,9 +47,33 @@ class NumericCallback(ca.Callback):
         return [ca.DM(self.values(np.concatenate([np.asarray(a, dtype=float).reshape(-1) for a in arguments])))]
 
     def values(self, stacked: np.ndarray) -> np.ndarray:
-        """The function's value (output_shape) at its inputs stacked into one vector."""
-        return np.asarray(self.function(*split(stacked, self.input_sizes)), dtype=float).reshape(self.output_shape)
+        """The function's value (output_shape) at its inputs stacked into one vector; a failure of the user
+        function is a UserFunctionError naming it (see ``checked_call``)."""
+        return self.checked_call(self.function, split(stacked, self.input_sizes), self.output_shape)
 
+    def checked_call(self, function, arguments, shape) -> np.ndarray:
+        """``function(*arguments)`` as a float array of ``shape``; raises UserFunctionError (kept as
+        ``failure``) when it raises, returns a value of another size, or NaN or inf."""
+        owner, _, kind = self.name().partition("_")
+        where = f"the {kind or 'load'} user function of {owner}"
+        try:
+            value = function(*arguments)
+        except Exception as exc:
+            raise self._failed(f"{where} raised {type(exc).__name__}: {exc}", owner, kind) from exc
+        try:
+            array = np.asarray(value, dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise self._failed(f"{where} returned {type(value).__name__}, not numbers", owner, kind) from exc
+        if array.size != shape[0] * shape[1]:
+            raise self._failed(f"{where} returned {array.size} values, expected {shape[0] * shape[1]} "
+                               f"(shape {shape})", owner, kind)
+        if not np.all(np.isfinite(array)):
+            raise self._failed(f"{where} returned NaN or inf", owner, kind)
+        return array.reshape(shape)
+
+    def _failed(self, message, owner, kind) -> UserFunctionError:
+        self.failure = UserFunctionError(message, owner, kind)
+        return self.failure
 
     def derivative(self, stacked: np.ndarray, value: np.ndarray, seed: np.ndarray) -> np.ndarray:
         """The derivative of the value (at ``stacked``, where it is ``value``) along ``seed``: a forward
@@ -84,8 +111,7 @@ class MatrixTimesVector(NumericCallback):
         return self._last_matrix[1]
 
     def _matrix_at(self, stacked: np.ndarray) -> np.ndarray:
-        return np.asarray(self.matrix_function(*split(stacked, self.input_sizes[:-1])),
-                          dtype=float).reshape(self.matrix_shape)
+        return self.checked_call(self.matrix_function, split(stacked, self.input_sizes[:-1]), self.matrix_shape)
 
     def _product(self, *arguments):
         self._last_matrix = (None, None)  # a call of the user function each time

@@ -15,7 +15,7 @@ from floatframe.exudyn._names import ConfigurationType, ExudynLayerError
 from floatframe.exudyn._settings import SimulationSettings, changed_fields
 from floatframe.exudyn._solve import assemble_if_needed, solver_options, store_result
 from floatframe.exudyn._system import MainSystem
-from floatframe.solvers import modal
+from floatframe.solvers import SolverError, modal
 from floatframe.solvers.static import StaticSolver
 
 # fields below "staticSolver." that SolveStatic maps onto the core's StaticSolver
@@ -93,6 +93,10 @@ def SolveStatic(mbs: MainSystem, simulationSettings=None, updateInitialValues=Fa
     mbs._solving = True
     try:
         result = solver.solve(assembled, q0=start[1], v=start[2])
+    except SolverError as failure:   # the sensors hold the load steps up to the failure, never an earlier run's
+        if failure.result is not None:
+            store_result(mbs, failure.result, solver_options(settings))
+        raise
     finally:
         mbs._solving = False
     store_result(mbs, result, solver_options(settings))

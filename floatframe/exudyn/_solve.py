@@ -19,7 +19,7 @@ import numpy as np
 
 from floatframe.exudyn._names import DynamicSolverType, ExudynLayerError, OutputVariableType, member_name
 from floatframe.exudyn._settings import HONOURED, SimulationSettings, changed_fields, check_dynamic, classify
-from floatframe.solvers import GeneralizedAlpha, Newmark
+from floatframe.solvers import GeneralizedAlpha, Newmark, SolverError
 
 IMPLICIT = ("GeneralizedAlpha", "TrapezoidalIndex2")
 
@@ -149,10 +149,12 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
     assemble_if_needed(mbs, autoAssemble)
     options = solver_options(settings)
     steps = _steps(options)
+    initial = "accept"   # Exudyn's schemes start from the state as given; the first step meets the constraints
     if solver is None:
         solver = dynamic_solver(settings, kind)
     else:
         _check_no_scheme_settings(settings, solverType)
+        initial = "check"   # a floatframe solver keeps its own check of the initial state
     h = (options["end_time"] - options["start_time"]) / steps
     store_every = max(1, int(round(options["sensor_period"] / h))) if options["sensor_period"] > 0 else 1
     start = dict(q0=None, v0=None)
@@ -165,10 +167,17 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
                      lam0=mbs._initial_state[4] if keep else np.zeros(m))
     started = time.perf_counter()
     mbs._solving = True
+    check_sensor_files(mbs, options)
     try:
         result = solver.solve(mbs._assembled, options["end_time"], steps, t0=options["start_time"],
                               progress=options["verbose"] >= 2, store_every=store_every,
-                              pre_step=_pre_step(mbs), **start)
+                              pre_step=_pre_step(mbs), initial=initial, **start)
+    except SolverError as failure:   # the sensors hold the run up to the failure, never an earlier run's
+        if failure.result is not None:
+            store_result(mbs, failure.result, options)
+        else:
+            mbs._sensor_data = {}
+        raise
     finally:
         mbs._solving = False
     store_result(mbs, result, options)
@@ -195,6 +204,26 @@ def store_result(mbs, result, options):
     for number, item in enumerate(mbs.items("sensor")):
         if item.writeToFile and item.fileName:
             write_sensor_file(item, number, mbs._sensor_data[number], options)
+
+
+def check_sensor_files(mbs, options):
+    """Before the solve: every sensor file that will be written can be (its folder made, the file opened for
+    writing); raises ExudynLayerError naming the sensor and the file otherwise."""
+    if not options["sensors_active"]:
+        return
+    for number, item in enumerate(mbs.items("sensor")):
+        if item.writeToFile and item.fileName:
+            path = Path(item.fileName)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                existed = path.exists()
+                with path.open("a"):
+                    pass
+                if not existed:
+                    path.unlink()
+            except OSError as exc:
+                raise ExudynLayerError(f"sensor {number} ({type(item).__name__}): its fileName '{item.fileName}' "
+                                       f"cannot be written: {exc.strerror or exc}") from None
 
 
 def write_sensor_file(item, number, data, options):

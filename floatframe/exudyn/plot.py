@@ -63,8 +63,8 @@ class _Curve:
                                    f"got shape {self.data.shape}")
 
     def column(self, component: int, number: int) -> np.ndarray:
-        if component == componentNorm:
-            return np.linalg.norm(self.data[:, 1:], axis=1)
+        if component == componentNorm:   # row by row, as Exudyn: the axis form sums in another order (1 ulp)
+            return np.array([np.linalg.norm(row) for row in self.data[:, 1:]])
         if not -1 <= component < self.data.shape[1] - 1:
             raise ExudynLayerError(f"PlotSensor: component {component} of sensorNumbers[{number}] does not exist "
                                    f"(the data has {self.data.shape[1] - 1} values after the time)")

@@ -31,11 +31,15 @@ from dataclasses import dataclass
 import numpy as np
 from tqdm import tqdm
 
+from floatframe.errors import UserFunctionError
 from floatframe.solvers.compiling import CompilePolicy, sparse_kernel
 from floatframe.solvers.dense import SingularMatrix, dense_kernel, sensor_evaluator, wants_dense
 from floatframe.solvers.linear import consistent_accelerations, factorize, single_threaded_blas, singular_cause
 from floatframe.solvers.result import (SimulationResult, SolverError, SolverStatistics, steps_per_interval,
                                        time_grid, wants_stop)
+from floatframe.solvers.safeguards import (BLOW_UP_FACTOR, DRIFT, STRICT, GrowthBound, check_blow_up, check_count,
+                                           call_pre_step, check_assembled, check_initial_mode, check_nonnegative,
+                                           check_positive, check_unit_interval, initial_state, user_function_failure)
 
 EPS = np.finfo(float).eps
 STEP_CHANGE_TOLERANCE = 1e-8  # relative change of h below which modified Newton keeps its matrix
@@ -61,10 +65,10 @@ class GeneralizedAlpha:
     modified_newton : reuse the factorized iteration matrix across iterations and steps while Newton
         contracts well; otherwise refactor every iteration.
     relative_tolerance, absolute_tolerance : Newton stops when the update of a satisfies
-        |da| <= relative_tolerance * |a| + absolute_tolerance (and the residual is small, see ``step``).
-    max_iterations : Newton iterations per step before the step fails.
+        |da| <= relative_tolerance * |a| + absolute_tolerance (and the residual is small, see ``step``); >= 0.
+    max_iterations : Newton iterations per step before the step fails (an integer >= 1).
     index : 3 (position-level constraints) or 2 (velocity-level constraints).
-    min_step : smallest step [s] that the halving after a failed Newton iteration may reach
+    min_step : smallest step [s] > 0 that the halving after a failed Newton iteration may reach
         (default: the requested step / 2^10).
     linear_algebra : "auto" (dense LAPACK with buffered calls for small models, see
         ``floatframe.solvers.dense``; sparse SuperLU otherwise), "dense" or "sparse".
@@ -80,8 +84,7 @@ class GeneralizedAlpha:
     def __init__(self, spectral_radius=0.9, modified_newton=False, relative_tolerance=1e-10,
                  absolute_tolerance=1e-12, max_iterations=25, index=3, min_step=None, linear_algebra="auto",
                  compile="auto"):
-        if not 0.0 <= spectral_radius <= 1.0:
-            raise ValueError(f"GeneralizedAlpha: spectral_radius must be in [0, 1], got {spectral_radius}")
+        spectral_radius = check_unit_interval("GeneralizedAlpha", "spectral_radius", spectral_radius)
         if index not in (2, 3):
             raise ValueError(f"GeneralizedAlpha: index must be 2 or 3, got {index}")
         if linear_algebra not in ("auto", "dense", "sparse"):
@@ -89,6 +92,11 @@ class GeneralizedAlpha:
                              f"got {linear_algebra!r}")
         if compile not in ("auto", True, False):
             raise ValueError(f"GeneralizedAlpha: compile must be 'auto', True or False, got {compile!r}")
+        owner = type(self).__name__
+        relative_tolerance = check_nonnegative(owner, "relative_tolerance", relative_tolerance)
+        absolute_tolerance = check_nonnegative(owner, "absolute_tolerance", absolute_tolerance)
+        max_iterations = check_count(owner, "max_iterations", max_iterations)
+        min_step = check_positive(owner, "min_step", min_step, optional=True)
         self.linear_algebra = linear_algebra
         self.compile = compile
         rho = float(spectral_radius)
@@ -105,6 +113,12 @@ class GeneralizedAlpha:
         self.statistics = SolverStatistics()
         self._factorization = None
         self._renewal = MatrixRenewal(0.0)  # when modified Newton replaces its iteration matrix (``prepare``)
+
+    @property
+    def initial_tolerances(self) -> tuple[float, float]:
+        """Relative tolerances (position, velocity) of the initial state's constraint gaps: strict on the level
+        the scheme enforces, loose on the one its results drift on (``floatframe.solvers.safeguards``)."""
+        return (STRICT, DRIFT) if self.index == 3 else (DRIFT, STRICT)
 
     @property
     def position_rows(self) -> bool:
@@ -220,7 +234,7 @@ class GeneralizedAlpha:
     # --- whole run --------------------------------------------------------------------------
     def solve(self, system, t_end=None, n_steps=None, *, t_grid=None, t0: float = 0.0, h=None,
               progress: bool | None = None, store_every: int = 1, q0=None, v0=None, a0=None, lam0=None,
-              pre_step=None) -> SimulationResult:
+              pre_step=None, initial: str = "check", blow_up: float | None = BLOW_UP_FACTOR) -> SimulationResult:
         """Integrate over a time grid and store the states at its times.
 
         Parameters
@@ -235,34 +249,65 @@ class GeneralizedAlpha:
         pre_step : called as pre_step(t_next, state) before the step to each grid time t_next with the
             state at its start; when it returns False (None continues) that step is still taken and stored, and the
             solve ends there (``result.stopped``).
+        initial : "check" (refuse an initial state that violates the constraints), "project" (move it onto
+            them) or "accept" (see ``floatframe.solvers.safeguards``).
+        blow_up : the growth factor above which the state counts as unbounded and the solve fails (see
+            ``floatframe.solvers.safeguards``); None: no check.
+
+        A failed solve raises SolverError with the partial result (``error.result``).
         """
-        grid = time_grid(f"{type(self).__name__}.solve", t_end, n_steps, t_grid, t0)
+        owner = f"{type(self).__name__}.solve"
+        check_assembled(owner, system)
+        grid = time_grid(owner, t_end, n_steps, t_grid, t0)
         spacing = np.diff(grid)
         h = float(np.min(spacing)) if h is None else float(h)
         if not h > 0:
-            raise ValueError(f"{type(self).__name__}.solve: the step h must be positive, got {h}")
+            raise ValueError(f"{owner}: the step h must be positive, got {h}")
+        store_every = check_count(owner, "store_every", store_every)
+        check_initial_mode(owner, initial)
+        blow_up = check_blow_up(owner, blow_up)
         self.statistics = SolverStatistics()
         self._factorization = None
         started = time.perf_counter()
         stopped = False
         show = progress if progress is not None else grid.size > 2000
+        stored, info = [], self.describe(h)
         with single_threaded_blas():
-            state = self.init(system, grid[0], q0, v0, a0, lam0)
+            q0 = system.q_initial.copy() if q0 is None else _vector(q0, system.n_coordinates, "q")
+            v0 = system.v_initial.copy() if v0 is None else _vector(v0, system.n_coordinates, "v")
+            q0, v0, projection = initial_state(system, grid[0], q0, v0, initial, self.name, self.initial_tolerances)
+            if projection:
+                info["initial_projection"] = projection
+            try:
+                state = self.init(system, grid[0], q0, v0, a0, lam0)
+            except UserFunctionError as error:
+                raise user_function_failure(error, grid[0], self.name) from error
+            bound = GrowthBound(system, state, grid[-1] - grid[0], blow_up, self.name) if blow_up else None
             counts = steps_per_interval(spacing, h)
             newton = self.prepare(system, int(counts.sum()))
-            stored = [state]
-            for k in tqdm(range(1, grid.size), disable=not show, desc=self.name, unit="step"):
-                stopped = pre_step is not None and wants_stop(pre_step(grid[k], state))
-                count = int(counts[k - 1])
-                for j in range(1, count + 1):
-                    target = grid[k] if j == count else grid[k - 1] + j * spacing[k - 1] / count
-                    state = self.advance(system, state, target, spacing[k - 1] / count, newton)
-                if k % store_every == 0 or k == grid.size - 1 or stopped:
-                    stored.append(state)
-                if stopped:
-                    break
+            stored.append(state)
+            try:
+                for k in tqdm(range(1, grid.size), disable=not show, desc=self.name, unit="step"):
+                    stopped = pre_step is not None and wants_stop(call_pre_step(pre_step, grid[k], state, self.name))
+                    count = int(counts[k - 1])
+                    for j in range(1, count + 1):
+                        target = grid[k] if j == count else grid[k - 1] + j * spacing[k - 1] / count
+                        state = self.advance(system, state, target, spacing[k - 1] / count, newton)
+                    if bound is not None:
+                        bound.check(state)
+                    if k % store_every == 0 or k == grid.size - 1 or stopped:
+                        stored.append(state)
+                    if stopped:
+                        break
+            except SolverError as failure:
+                last = getattr(failure, "state", None)   # the last accepted step (not a state out of bounds)
+                if last is not None and last.t > stored[-1].t:
+                    stored.append(last)
+                self.statistics.solve_time = time.perf_counter() - started
+                failure.result = partial_result(system, stored, self.statistics, self.name, info, failure)
+                raise
         self.statistics.solve_time = time.perf_counter() - started
-        result = collect(system, stored, self.statistics, self.name, self.describe(h))
+        result = collect(system, stored, self.statistics, self.name, info)
         result.stopped = stopped
         return result
 
@@ -274,7 +319,8 @@ class GeneralizedAlpha:
         """Step to t_target (= state.t + h); on a failed step halve the step and retry.
 
         Raises SolverError naming the time and the last failure once the step would fall below
-        ``min_step``.
+        ``min_step``, or at once when a user function fails (UserFunctionError chained); the error's ``state``
+        is the last accepted state.
         """
         min_step = h / 2 ** 10 if self.min_step is None else self.min_step
         step = t_target - state.t
@@ -282,13 +328,19 @@ class GeneralizedAlpha:
             step = min(step, t_target - state.t)
             try:
                 state = self.step(system, state, step, newton)
+            except UserFunctionError as error:
+                failure = user_function_failure(error, state.t + step, self.name)
+                failure.state = state
+                raise failure from error
             except SolverError as failure:
                 self.statistics.rejected_steps += 1
                 self._factorization = None
                 step /= 2
                 if step < min_step:
-                    raise SolverError(f"{self.name}: step size fell below the minimum {min_step:.3g} s at "
-                                      f"t = {state.t:.6g}; last failure: {failure}", state.t) from None
+                    failure = SolverError(f"{self.name}: step size fell below the minimum {min_step:.3g} s at "
+                                          f"t = {state.t:.6g}; last failure: {failure}", state.t)
+                    failure.state = state
+                    raise failure from None
                 continue
             step *= 2  # try a larger step again, up to what is left to t_target
         return state
@@ -468,12 +520,25 @@ def _vector(values, size, what) -> np.ndarray:
     return vector
 
 
-def collect(system, states, statistics, solver, info) -> SimulationResult:
-    """Stack stored states and evaluate the sensors on them."""
-    sensor_values = sensor_evaluator(system)
-    sensor_rows = [sensor_values(s.t, s.q, s.v, s.a, s.lam) for s in states]
+def partial_result(system, states, statistics, solver, info, failure) -> SimulationResult:
+    """The result of ``states`` computed before ``failure`` (their sensors where these can be evaluated)."""
+    try:
+        result = collect(system, states, statistics, solver, info)
+    except (SolverError, UserFunctionError, RuntimeError, ValueError):   # sensors that fail on these states
+        result = collect(system, states, statistics, solver, info, with_sensors=False)
+    result.failure = str(failure)
+    return result
+
+
+def collect(system, states, statistics, solver, info, with_sensors: bool = True) -> SimulationResult:
+    """Stack stored states and evaluate the sensors on them (without: each sensor (k, 0), no values)."""
     names = [sensor.name or sensor.type_name for sensor in system.system.sensors]
-    sensors = [np.vstack([row[i] for row in sensor_rows]) for i in range(len(names))]
+    if with_sensors:
+        sensor_values = sensor_evaluator(system)
+        sensor_rows = [sensor_values(s.t, s.q, s.v, s.a, s.lam) for s in states]
+        sensors = [np.vstack([row[i] for row in sensor_rows]) for i in range(len(names))]
+    else:
+        sensors = [np.zeros((len(states), 0)) for _ in names]
     return SimulationResult(
         t=np.array([s.t for s in states]), q=np.vstack([s.q for s in states]),
         v=np.vstack([s.v for s in states]), a=np.vstack([s.a for s in states]),

@@ -25,6 +25,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from floatframe.solvers.genalpha import GeneralizedAlpha, MatrixRenewal, State, _norm, _SparseNewton, refresh_cost
+from floatframe.solvers.safeguards import STRICT
 
 
 class GeneralizedAlphaGGL(GeneralizedAlpha):
@@ -46,6 +47,11 @@ class GeneralizedAlphaGGL(GeneralizedAlpha):
     @property
     def position_rows(self) -> bool:
         return True
+
+    @property
+    def initial_tolerances(self) -> tuple[float, float]:
+        """Both constraint levels hold at every step: strict on both."""
+        return STRICT, STRICT
 
     def prepare(self, system, n_steps: int = 0):
         self._renewal = MatrixRenewal(refresh_cost(system, 3))

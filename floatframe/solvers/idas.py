@@ -51,9 +51,13 @@ import numpy as np
 import scipy.sparse as sp
 from tqdm import tqdm
 
-from floatframe.solvers.genalpha import State, collect
+from floatframe.errors import UserFunctionError
+from floatframe.solvers.genalpha import State, _vector, collect, partial_result
 from floatframe.solvers.linear import consistent_accelerations, singular_cause, solve_or_explain
 from floatframe.solvers.result import SimulationResult, SolverError, SolverStatistics, time_grid, wants_stop
+from floatframe.solvers.safeguards import (BLOW_UP_FACTOR, DRIFT, STRICT, GrowthBound, check_blow_up, check_count,
+                                           call_pre_step, check_assembled, check_initial_mode, check_positive,
+                                           initial_state, user_function_failure)
 
 DRIFT_CONTROLS = ("projection", "baumgarte", "none")
 SMALL_SYSTEM = 500   # unknowns (q, v, a, lambda) up to which linear_solver="auto" takes csparse
@@ -81,7 +85,7 @@ class IDAS:
     Parameters
     ----------
     rtol, atol : IDAS relative and absolute tolerances (on q and v; on a and lambda see ``algebraic_scale``).
-    max_step : largest internal step [s] (None: no limit).
+    max_step : largest internal step [s] > 0 (None: no limit).
     linear_solver : CasADi linear solver plugin for the Newton systems, e.g. ``"csparse"``; ``"auto"``:
         csparse up to ``SMALL_SYSTEM`` unknowns of the DAE, MUMPS above.
     drift : ``"projection"``, ``"baumgarte"`` or ``"none"`` (see the module docstring).
@@ -97,14 +101,23 @@ class IDAS:
 
     name = "idas"
     order = 5   # the highest BDF order; IDAS varies the order from 1 to 5
+    # relative tolerances (position, velocity) of the initial state's gaps (floatframe.solvers.safeguards): the
+    # positions strict; the velocities as for index-3 schemes, so that IDAS may continue from their end states
+    initial_tolerances = (STRICT, DRIFT)
 
     def __init__(self, rtol=1e-6, atol=1e-8, max_step=None, linear_solver="auto", drift="projection",
                  baumgarte=(10.0, 10.0), max_num_steps=100_000, projection_tolerance=1e-12,
                  max_projection_iterations=20, suppress_algebraic=True, algebraic_scale=True):
         if drift not in DRIFT_CONTROLS:
             raise ValueError(f"IDAS: drift must be one of {DRIFT_CONTROLS}, got {drift!r}")
-        if not (rtol > 0 and atol > 0):
-            raise ValueError(f"IDAS: rtol and atol must be positive, got {rtol}, {atol}")
+        rtol, atol = check_positive("IDAS", "rtol", rtol), check_positive("IDAS", "atol", atol)
+        if linear_solver != "auto" and not (isinstance(linear_solver, str) and ca.has_linsol(linear_solver)):
+            raise ValueError(f"IDAS: linear_solver must be 'auto' or a CasADi linear solver plugin that is installed "
+                             f"(e.g. 'csparse', 'mumps'), got {linear_solver!r}")
+        max_step = check_positive("IDAS", "max_step", max_step, optional=True)
+        max_num_steps = check_count("IDAS", "max_num_steps", max_num_steps)
+        projection_tolerance = check_positive("IDAS", "projection_tolerance", projection_tolerance)
+        max_projection_iterations = check_count("IDAS", "max_projection_iterations", max_projection_iterations)
         alpha, beta = (float(x) for x in baumgarte)
         if alpha < 0 or beta < 0:
             raise ValueError(f"IDAS: the Baumgarte parameters must be >= 0, got {baumgarte}")
@@ -219,17 +232,24 @@ class IDAS:
     # --- whole run --------------------------------------------------------------------------
     def solve(self, system, t_end=None, n_steps=None, *, t_grid=None, t0: float = 0.0, h=None,
               progress: bool | None = None, store_every: int = 1, q0=None, v0=None, a0=None, lam0=None,
-              pre_step=None) -> SimulationResult:
+              pre_step=None, initial: str = "check", blow_up: float | None = BLOW_UP_FACTOR) -> SimulationResult:
         """Integrate over a time grid (t_end with n_steps equal intervals from t0, or t_grid) and
         return the stored consistent states; the arguments are those of ``GeneralizedAlpha.solve``.
 
         IDAS chooses its own steps: ``h`` must be None (limit the steps with ``max_step``). It starts
-        from q0, v0 (projected onto the constraints) with consistent accelerations: ``a0`` and ``lam0``
-        must be None. ``pre_step`` is called before each output interval and needs
-        ``drift="projection"`` (the other modes integrate the whole grid in one IDAS call).
+        from q0, v0 with consistent accelerations: ``a0`` and ``lam0`` must be None. An initial state off the
+        constraints is refused, or with ``initial="project"`` moved onto them by the least mass-weighted
+        change (``floatframe.solvers.safeguards``); within the tolerance of that check it is projected to
+        round-off by the minimum-norm change. ``pre_step`` is called before each output interval and needs
+        ``drift="projection"`` (the other modes integrate the whole grid in one IDAS call). A failed solve
+        raises SolverError with the partial result (``error.result``).
         """
         owner = "IDAS.solve"
+        check_assembled(owner, system)
         t_grid = time_grid(owner, t_end, n_steps, t_grid, t0)
+        store_every = check_count(owner, "store_every", store_every)
+        check_initial_mode(owner, initial)
+        blow_up = check_blow_up(owner, blow_up)
         if h is not None:
             raise ValueError(f"{owner}: IDAS chooses its own steps; h is not used (limit them with max_step)")
         if a0 is not None or lam0 is not None:
@@ -239,7 +259,7 @@ class IDAS:
             raise ValueError(f"{owner}: pre_step needs drift='projection' (drift={self.drift!r} integrates the "
                              f"whole grid in one IDAS call)")
         try:
-            return self._solve(system, t_grid, progress, store_every, q0, v0, pre_step)
+            return self._solve(system, t_grid, progress, store_every, q0, v0, pre_step, initial, blow_up)
         except SolverError as failure:
             self._release(system, failure)
             raise
@@ -254,17 +274,59 @@ class IDAS:
                     failure = failure.__context__
                 self._cache = {}
 
-    def _solve(self, system, t_grid, progress, store_every, q0, v0, pre_step) -> SimulationResult:
+    def _solve(self, system, t_grid, progress, store_every, q0, v0, pre_step, initial, blow_up) -> SimulationResult:
         self.statistics = SolverStatistics()
         started = time.perf_counter()
-        state = self.consistent_state(system, t_grid[0], system.q_initial if q0 is None else q0,
-                                      system.v_initial if v0 is None else v0)
-        stopped = False
         n = system.n_coordinates
+        q0 = system.q_initial.copy() if q0 is None else _vector(q0, n, "q")
+        v0 = system.v_initial.copy() if v0 is None else _vector(v0, n, "v")
+        q0, v0, projection = initial_state(system, t_grid[0], q0, v0, initial, self.name, self.initial_tolerances)
+        try:
+            state = self.consistent_state(system, t_grid[0], q0, v0)
+        except UserFunctionError as error:
+            raise user_function_failure(error, t_grid[0], self.name) from error
+        bound = GrowthBound(system, state, t_grid[-1] - t_grid[0], blow_up, self.name) if blow_up else None
+        stopped = False
         drift_before_projection = [0.0, 0.0]
         stored = [state]
         setup_time = 0.0
-        tolerances = self.tolerances(system, state)
+        info = {"initial_projection": projection} if projection else {}
+        try:
+            tolerances = self.tolerances(system, state)
+            stopped, setup_time = self._integrate(system, t_grid, progress, pre_step, state, stored, tolerances,
+                                                  bound, drift_before_projection)
+        except SolverError as failure:
+            self.statistics.solve_time = time.perf_counter() - started
+            failure.result = partial_result(system, stored, self.statistics, self.name, info, failure)
+            raise
+        except UserFunctionError as error:
+            t_failed = stored[-1].t
+            failure = user_function_failure(error, t_failed, self.name)
+            self.statistics.solve_time = time.perf_counter() - started
+            failure.result = partial_result(system, stored, self.statistics, self.name, info, failure)
+            raise failure from error
+        self.statistics.solve_time = time.perf_counter() - started - setup_time
+        self._release(system)
+        position, velocity = constraint_violation(system, stored)
+        info.update(rtol=self.rtol, atol=self.atol, max_step=self.max_step, linear_solver=self.linear_solver_for(system),
+                    drift=self.drift, baumgarte=self.baumgarte, setup_time=setup_time,
+                    position_violation=position, velocity_violation=velocity)
+        if self.drift == "projection":
+            info.update(position_drift_before_projection=drift_before_projection[0],
+                        velocity_drift_before_projection=drift_before_projection[1])
+        if store_every > 1:
+            stored = [s for k, s in enumerate(stored) if k % store_every == 0 or k == len(stored) - 1]
+        result = collect(system, stored, self.statistics, self.name, info)
+        result.stopped = stopped
+        return result
+
+    def _integrate(self, system, t_grid, progress, pre_step, state, stored, tolerances, bound,
+                   drift_before_projection) -> tuple[bool, float]:
+        """The IDAS calls over the grid, appending each output state to ``stored`` (checked against
+        ``bound``); (whether pre_step stopped the solve, the time spent building integrators [s])."""
+        n = system.n_coordinates
+        stopped = False
+        setup_time = 0.0
         if self.drift != "projection":
             built = time.perf_counter()
             integrator, parameters = self._integrator(system, False, t_grid[0], t_grid[1:],
@@ -273,11 +335,13 @@ class IDAS:
             xf, zf = self._call(integrator, system, t_grid[0], np.concatenate([state.q, state.v]),
                                 np.concatenate([state.a, state.lam]), parameters)
             for k in range(1, t_grid.size):
-                stored.append(State(t_grid[k], xf[:n, k - 1], xf[n:, k - 1], zf[:n, k - 1], zf[:n, k - 1],
-                                    zf[n:, k - 1]))
+                state = State(t_grid[k], xf[:n, k - 1], xf[n:, k - 1], zf[:n, k - 1], zf[:n, k - 1], zf[n:, k - 1])
+                if bound is not None:
+                    bound.check(state)
+                stored.append(state)
         else:
             for k in tqdm(range(1, t_grid.size), disable=not progress, desc="idas", unit="output"):
-                stopped = pre_step is not None and wants_stop(pre_step(t_grid[k], state))
+                stopped = pre_step is not None and wants_stop(call_pre_step(pre_step, t_grid[k], state, self.name))
                 interval = t_grid[k] - t_grid[k - 1]
                 key = (id(system), round(interval, 15), tuple(system.parameter_vector()) if getattr(system, "parameters", None) else (), self.rtol, self.atol, self.max_step, self.linear_solver,
                        self.max_num_steps, tolerances.tobytes())
@@ -296,25 +360,14 @@ class IDAS:
                 drift_before_projection[1] = max(drift_before_projection[1],
                                                  _max_abs(system.constraint_velocity(t, q, v)))
                 state = self.consistent_state(system, t, q, v)
+                if bound is not None:
+                    bound.check(state)
                 stored.append(state)
                 if stopped:
                     break
-        self.statistics.solve_time = time.perf_counter() - started - setup_time
         with _quiet_stdout():   # frees this run's integrator: MUMPS prints a banner on stdout then
             integrator = None
-        self._release(system)
-        position, velocity = constraint_violation(system, stored)
-        info = dict(rtol=self.rtol, atol=self.atol, max_step=self.max_step, linear_solver=self.linear_solver_for(system),
-                    drift=self.drift, baumgarte=self.baumgarte, setup_time=setup_time,
-                    position_violation=position, velocity_violation=velocity)
-        if self.drift == "projection":
-            info.update(position_drift_before_projection=drift_before_projection[0],
-                        velocity_drift_before_projection=drift_before_projection[1])
-        if store_every > 1:
-            stored = [s for k, s in enumerate(stored) if k % store_every == 0 or k == len(stored) - 1]
-        result = collect(system, stored, self.statistics, self.name, info)
-        result.stopped = stopped
-        return result
+        return stopped, setup_time
 
     def solve_grid(self, system, t_grid, h=None, progress: bool = False) -> SimulationResult:
         """``solve(system, t_grid=t_grid)``, for the interface shared with GeneralizedAlpha."""
@@ -323,6 +376,9 @@ class IDAS:
     def _call(self, integrator, system, t_start, x0, z0, p):
         """One IDAS call; failures become SolverError naming the cause and the time."""
         messages = io.StringIO()
+        callbacks = [callback for _, callback, _ in system.context.externals if hasattr(callback, "failure")]
+        for callback in callbacks:
+            callback.failure = None
         try:
             with contextlib.redirect_stderr(messages), contextlib.redirect_stdout(messages):
                 result = integrator(x0=x0, z0=z0, p=p)
@@ -333,6 +389,9 @@ class IDAS:
             at = re.search(r"At t = ([-+0-9.eE]+)", messages.getvalue())
             t_fail = (float(at.group(1)) + (t_start if self.drift == "projection" else 0.0)) if at else t_start
             self._add_statistics(integrator.stats())
+            failed = [callback.failure for callback in callbacks if callback.failure is not None]
+            if failed:   # a user function failed inside CasADi, which reports only its own error
+                raise user_function_failure(failed[0], t_fail, self.name) from failed[0]
             cause = IDAS_FAILURES.get(code, _casadi_message(exc))
             if code in ("IDA_LSETUP_FAIL", "IDA_LSOLVE_FAIL"):
                 n = system.n_coordinates

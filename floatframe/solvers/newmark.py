@@ -10,7 +10,20 @@ the Lagrange multipliers oscillating from step to step; positions and velocities
 """
 from __future__ import annotations
 
+import math
+import warnings
+
 from floatframe.solvers.genalpha import GeneralizedAlpha
+
+
+class StabilityWarning(UserWarning):
+    """A scheme's parameters make it only conditionally stable."""
+
+
+def critical_frequency_step(gamma: float, beta: float) -> float:
+    """Omega_crit = 1 / sqrt(gamma / 2 - beta): the largest omega h at which Newmark (gamma, beta < gamma / 2) is
+    stable on an undamped oscillator (Hughes, The Finite Element Method, section 9.1)."""
+    return 1.0 / math.sqrt(gamma / 2 - beta)
 
 
 class Newmark(GeneralizedAlpha):
@@ -21,7 +34,8 @@ class Newmark(GeneralizedAlpha):
     ----------
     gamma, beta : float
         Newmark parameters; default gamma = 0.6 with beta = (gamma + 1/2)^2 / 4, the numerically damped
-        first-order choice that keeps index-3 Newmark stable.
+        first-order choice that keeps index-3 Newmark stable. gamma < 1/2 or beta <= 0 are refused;
+        beta < gamma / 2 (conditionally stable) gives a StabilityWarning with the critical omega h.
     """
 
     name = "newmark"
@@ -31,11 +45,19 @@ class Newmark(GeneralizedAlpha):
                  compile="auto"):
         super().__init__(1.0, modified_newton, relative_tolerance, absolute_tolerance, max_iterations,
                          index, min_step, linear_algebra, compile)
-        if gamma < 0.5:
+        if not 0.5 <= gamma < math.inf:
             raise ValueError(f"Newmark: gamma must be >= 1/2 for stability, got {gamma}")
         self.alpha_m = self.alpha_f = 0.0
         self.gamma = float(gamma)
         self.beta = 0.25 * (self.gamma + 0.5) ** 2 if beta is None else float(beta)
+        if not 0 < self.beta < math.inf:
+            raise ValueError(f"Newmark: beta must be > 0 (the constraint rows are divided by h^2 beta), got {beta}")
+        if self.beta < self.gamma / 2:
+            warnings.warn(f"Newmark: beta = {self.beta:g} < gamma / 2 = {self.gamma / 2:g} is only conditionally "
+                          f"stable: omega h must stay below {critical_frequency_step(self.gamma, self.beta):.3g} for "
+                          f"every frequency omega of the model, including the infinite ones of index-3 constraints; "
+                          f"unconditionally stable: gamma >= 1/2 and beta >= gamma / 2", StabilityWarning,
+                          stacklevel=2)
 
     @property
     def order(self) -> int:

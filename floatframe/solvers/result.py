@@ -3,6 +3,7 @@ solver's ``solve`` takes."""
 from __future__ import annotations
 
 import csv
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,11 +15,17 @@ class UnknownSensorError(IndexError):
 
 
 class SolverError(RuntimeError):
-    """A solve failed; the message says at which time and why."""
+    """A solve failed; the message says at which time and why.
 
-    def __init__(self, message: str, time: float | None = None):
+    ``time`` [s] is where it failed; ``result`` the SimulationResult of what was computed before (the stored
+    states up to the last accepted step, their sensors and the statistics, ``result.failure`` the message),
+    or None where the solve failed before its first step.
+    """
+
+    def __init__(self, message: str, time: float | None = None, result: "SimulationResult | None" = None):
         super().__init__(message)
         self.time = time
+        self.result = result
 
 
 @dataclass
@@ -42,7 +49,8 @@ class SimulationResult:
 
     ``t`` (k,), ``q``, ``v``, ``a`` (k, n) coordinates as change from reference, ``lam`` (k, m),
     ``sensors`` a list (one per sensor, in sensor order) of (k, size) arrays, ``sensor_names`` their
-    names, ``statistics``. ``stopped`` is True when a ``pre_step`` function ended the solve early.
+    names, ``statistics``. ``stopped`` is True when a ``pre_step`` function ended the solve early;
+    ``failure`` is the message of the SolverError whose partial result this is ('' for a finished solve).
     """
 
     t: np.ndarray
@@ -56,6 +64,7 @@ class SimulationResult:
     info: dict = field(default_factory=dict)
     sensor_names: list = field(default_factory=list)
     stopped: bool = False
+    failure: str = ""
 
     def sensor(self, number: int, with_time: bool = False) -> np.ndarray:
         """Values of sensor ``number`` (k, size); with a leading time column if ``with_time``.
@@ -72,8 +81,11 @@ class SimulationResult:
         return np.column_stack([self.t, values]) if with_time else values
 
     def write_csv(self, path, number: int) -> Path:
-        """Write one sensor as CSV (time first), for spreadsheets and other tools."""
-        path = Path(path)
+        """Write one sensor as CSV (time first), for spreadsheets and other tools; an OutputPathError (an OSError)
+        naming the path and the cause if it cannot be written there."""
+        from floatframe.paths import check_output_file
+
+        path = check_output_file(path, "write_csv")
         path.parent.mkdir(parents=True, exist_ok=True)
         data = self.sensor(number, with_time=True)
         with path.open("w", newline="") as stream:
@@ -100,8 +112,8 @@ def time_grid(owner: str, t_end=None, n_steps=None, t_grid=None, t0: float = 0.0
         return grid
     if t_end is None or n_steps is None:
         raise ValueError(f"{owner}: give t_end and n_steps, or t_grid")
-    if int(n_steps) != n_steps or n_steps < 1 or not t_end > t0:
-        raise ValueError(f"{owner}: need an integer n_steps >= 1 and t_end > t0, got n_steps = {n_steps}, "
+    if int(n_steps) != n_steps or n_steps < 1 or not math.inf > t_end > t0:
+        raise ValueError(f"{owner}: need an integer n_steps >= 1 and t_end > t0 (finite), got n_steps = {n_steps}, "
                          f"t_end = {t_end}, t0 = {t0}")
     n_steps = int(n_steps)
     h = (t_end - t0) / n_steps

@@ -25,9 +25,12 @@ import scipy.linalg
 import scipy.sparse as sp
 
 from floatframe.components.base import ModelError
-from floatframe.solvers.genalpha import State, collect
+from floatframe.errors import UserFunctionError
+from floatframe.solvers.genalpha import State, _vector, collect, partial_result
 from floatframe.solvers.linear import factorize, singular_cause
 from floatframe.solvers.result import SimulationResult, SolverError, SolverStatistics
+from floatframe.solvers.safeguards import (check_assembled, check_count, check_nonnegative, check_positive,
+                                           user_function_failure)
 
 
 class StaticSolver:
@@ -70,15 +73,15 @@ class StaticSolver:
         self.load_step_duration = float(load_step_duration)
         self.geometric_range = geometric_range
         self.use_load_factor = bool(use_load_factor)
-        self.relative_tolerance = relative_tolerance
-        self.absolute_tolerance = absolute_tolerance
-        self.max_iterations = int(max_iterations)
+        self.relative_tolerance = check_nonnegative("StaticSolver", "relative_tolerance", relative_tolerance)
+        self.absolute_tolerance = check_nonnegative("StaticSolver", "absolute_tolerance", absolute_tolerance)
+        self.max_iterations = check_count("StaticSolver", "max_iterations", max_iterations)
         self.modified_newton = bool(modified_newton)
         self.adaptive_step = bool(adaptive_step)
         self.step_decrease = step_decrease
         self.step_increase = step_increase
-        self.minimum_step = minimum_step
-        self.stabilizer = float(stabilizer)
+        self.minimum_step = check_positive("StaticSolver", "minimum_step", minimum_step)
+        self.stabilizer = check_nonnegative("StaticSolver", "stabilizer", stabilizer)
         self.statistics = SolverStatistics()
         self.residual_norms = []    # per accepted load step: |(R, C)| at the start of each Newton iteration
         self._velocities = None
@@ -96,17 +99,36 @@ class StaticSolver:
         the velocities held at v (default zero).
 
         Returns a SimulationResult with the start state and one state per accepted load step (t is the
-        quasi time, a = 0); raises SolverError if Newton fails or the Jacobian is singular.
+        quasi time, a = 0); raises SolverError if Newton fails or the Jacobian is singular, with the accepted
+        load steps as its partial result (``error.result``).
         """
+        check_assembled("StaticSolver.solve", system)
         n, m = system.n_coordinates, system.n_multipliers
-        q = (system.q_initial if q0 is None else np.asarray(q0, dtype=float)).copy()
-        lam = np.zeros(m) if lam0 is None else np.asarray(lam0, dtype=float).copy()
+        q = system.q_initial.copy() if q0 is None else _vector(q0, n, "q")
+        lam = np.zeros(m) if lam0 is None else _vector(lam0, m, "multipliers")
         zeros = np.zeros(n)
-        self._velocities = zeros if v is None else np.asarray(v, dtype=float).copy()
+        self._velocities = zeros if v is None else _vector(v, n, "v")
         velocities = self._velocities
         self.statistics, self.residual_norms = SolverStatistics(), []
         started = time.perf_counter()
         stored = [State(self.load_step_start, q.copy(), velocities, zeros, zeros, lam.copy())]
+        info = dict(load_factors=self.load_factors())
+        try:
+            self._load_steps(system, q, lam, velocities, stored)
+        except (SolverError, UserFunctionError) as error:
+            failure = error if isinstance(error, SolverError) else \
+                user_function_failure(error, stored[-1].t, "static solver")
+            self.statistics.solve_time = time.perf_counter() - started
+            failure.result = partial_result(system, stored, self.statistics, self.name, info, failure)
+            if failure is error:
+                raise
+            raise failure from error
+        self.statistics.solve_time = time.perf_counter() - started
+        return collect(system, stored, self.statistics, self.name, info)
+
+    def _load_steps(self, system, q, lam, velocities, stored):
+        """The load steps from (q, lam), each accepted one appended to ``stored``."""
+        zeros = np.zeros(system.n_coordinates)
         factor = 0.0
         for target in self.load_factors():
             increment = target - factor   # the whole step, subdivided only where Newton fails
@@ -125,8 +147,6 @@ class StaticSolver:
                 stored.append(State(self._time(factor), q.copy(), velocities, zeros, zeros, lam.copy()))
                 self.statistics.steps += 1
                 increment *= self.step_increase
-        self.statistics.solve_time = time.perf_counter() - started
-        return collect(system, stored, self.statistics, self.name, dict(load_factors=self.load_factors()))
 
     def _time(self, factor: float) -> float:
         return self.load_step_start + factor * self.load_step_duration
