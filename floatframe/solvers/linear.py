@@ -299,6 +299,10 @@ def singular_cause(system, t, matrix) -> str:
         if dependent or scale == 0.0:
             rows = dependent or list(range(m))
             return f"redundant constraints involving: {system.describe_constraints(rows)}"
+    empty = np.flatnonzero(np.abs(sp.csr_matrix(matrix)[:n]).sum(axis=1).A1 == 0)
+    if empty.size:
+        return (f"the mass matrix (or iteration matrix) is singular: no mass, stiffness or constraint acts on "
+                f"{system.describe_coordinates(empty[:12])}{' ...' if empty.size > 12 else ''}")
     return "the mass matrix (or iteration matrix) is singular: coordinates without mass or stiffness"
 
 
