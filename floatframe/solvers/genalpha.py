@@ -283,6 +283,7 @@ class GeneralizedAlpha:
             except UserFunctionError as error:
                 raise user_function_failure(error, grid[0], self.name) from error
             bound = GrowthBound(system, state, grid[-1] - grid[0], blow_up, self.name) if blow_up else None
+            check_every = max(1, (grid.size - 1) // GrowthBound.CHECKS)
             counts = steps_per_interval(spacing, h)
             newton = self.prepare(system, int(counts.sum()))
             stored.append(state)
@@ -293,9 +294,10 @@ class GeneralizedAlpha:
                     for j in range(1, count + 1):
                         target = grid[k] if j == count else grid[k - 1] + j * spacing[k - 1] / count
                         state = self.advance(system, state, target, spacing[k - 1] / count, newton)
-                    if bound is not None:
+                    store = k % store_every == 0 or k == grid.size - 1 or stopped
+                    if bound is not None and (store or k % check_every == 0):
                         bound.check(state)
-                    if k % store_every == 0 or k == grid.size - 1 or stopped:
+                    if store:
                         stored.append(state)
                     if stopped:
                         break
