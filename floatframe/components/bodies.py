@@ -125,6 +125,51 @@ def inertia_from_six(values) -> np.ndarray:
     return np.array([[jxx, jxy, jxz], [jxy, jyy, jyz], [jxz, jyz, jzz]], dtype=float)
 
 
+INERTIA_TOLERANCE = 1e-9  # relative to the largest principal value of the inertia as given: round-off
+
+
+def inertia_fault(inertia, mass=0.0, center_of_mass=(0.0, 0.0, 0.0)) -> str | None:
+    """Why a rigid-body inertia is physically impossible, or None where it is possible.
+
+    The principal values J_1 <= J_2 <= J_3 of J_C (its eigenvalues) must be those of a mass distribution:
+    J_1 >= 0 and J_1 + J_2 >= J_3 (the triangle inequality; J_1 + J_2 - J_3 = 2 int rho z^2 dV along the third
+    principal axis), both to INERTIA_TOLERANCE (1e-9) times the largest principal value of J itself (round-off
+    of the Steiner term included). Zero principal values are possible: a point mass (J_C = 0), a thin rod
+    (0, J, J), a flat plate (J_1 + J_2 = J_3); a zero principal inertia leaves the rotation about that axis
+    without inertia, which a constraint or another body must fix.
+
+    Parameters
+    ----------
+    inertia : (3, 3) array_like, kg m^2
+        J, symmetric, about a reference point of the body.
+    mass : float, kg, default 0.0
+        m.
+    center_of_mass : (3,) array_like, m, default (0, 0, 0)
+        b, from the reference point to the centre of mass: the inertia about the centre of mass is
+        J_C = J - m (b^T b I - b b^T) (Steiner).
+
+    Returns
+    -------
+    str or None
+        The fault, with the principal values, for an error message.
+    """
+    matrix = np.asarray(inertia, dtype=float)
+    offset = np.asarray(center_of_mass, dtype=float).reshape(3)
+    scale = float(np.abs(np.linalg.eigvalsh(0.5 * (matrix + matrix.T))).max())
+    central = matrix - mass * (offset @ offset * np.eye(3) - np.outer(offset, offset))
+    principal = np.linalg.eigvalsh(0.5 * (central + central.T))
+    about = "about the centre of mass" if mass and np.any(offset) else "principal inertias"
+    values = ", ".join(f"{value:.6g}" for value in principal)
+    tolerance = INERTIA_TOLERANCE * scale
+    if principal[0] < -tolerance:
+        return (f"inertia has the negative principal value {principal[0]:.6g} kg m^2 ({about}: {values}); a body "
+                f"would turn against its torque about that axis")
+    if principal[0] + principal[1] < principal[2] - tolerance:
+        return (f"inertia breaks the triangle inequality J1 + J2 >= J3 of its principal values ({about}: {values}; "
+                f"{principal[0]:.6g} + {principal[1]:.6g} < {principal[2]:.6g}): no mass distribution has it")
+    return None
+
+
 def euler_rotation(theta):
     """A_E = I + 2 theta0 e~ + 2 e~ e~ (e = theta_1..3), 3x3: the rotation matrix of Euler parameters in the
     form that is not normalised by theta^T theta (Exudyn's). It equals ``rotations.rotation_matrix`` where
@@ -151,6 +196,8 @@ class ObjectRigidBody(Body):
         J about the node (the body's reference point, as Exudyn's physicsInertia), in body axes; six entries
         are [Jxx, Jyy, Jzz, Jyz, Jxz, Jxy]. With b = 0 it is the inertia about the centre of mass; otherwise
         J = J_C + m (b^T b I - b b^T) (Steiner) for the inertia J_C about the centre of mass.
+        J_C must be one of a mass distribution (:func:`inertia_fault`): principal values >= 0 and
+        J1 + J2 >= J3, to 1e-9 of the largest principal value of J; zero principal values are allowed.
     center_of_mass : (3,) array_like or Parameter, m, default (0, 0, 0)
         b, body-fixed, from the node to the centre of mass (Exudyn's physicsCenterOfMass).
     """
@@ -174,6 +221,23 @@ class ObjectRigidBody(Body):
         self.center_of_mass = self.vector(center_of_mass, 3, "center_of_mass", symbolic=True)
         if not isinstance(self.mass, Parameter) and self.mass[0] < 0:
             raise self.error(f"mass must be >= 0, got {self.mass[0]}")
+        self.check_inertia()
+
+    def check_inertia(self) -> None:
+        """Refuse an inertia that no mass distribution has (:func:`inertia_fault`), about the centre of mass
+        where mass and centre of mass are numbers; a Parameter is checked at its value, if it has one."""
+        inertia, mass, offset = (value.value if isinstance(value, Parameter) else value
+                                 for value in (self.inertia, self.mass, self.center_of_mass))
+        if inertia is None:
+            return
+        inertia = np.asarray(inertia, dtype=float)
+        if inertia.size == 6:
+            inertia = inertia_from_six(inertia.reshape(-1))
+        steiner = mass is not None and offset is not None
+        fault = inertia_fault(inertia, float(np.reshape(mass, -1)[0]) if steiner else 0.0,
+                              offset if steiner else np.zeros(3))
+        if fault:
+            raise self.error(fault)
 
     @property
     def has_offset(self) -> bool:

@@ -211,24 +211,30 @@ class CartesianSpringDamper(Connector):
     marker_numbers : sequence of two position or rigid markers
         Marker 0 and marker 1.
     stiffness : (3,) array_like or Parameter, N/m
-        k, one value per global axis.
+        k >= 0, one value per global axis.
     damping : (3,) array_like or Parameter, N s/m, default (0, 0, 0)
-        d, one value per global axis.
+        d >= 0, one value per global axis.
     offset : (3,) array_like or Parameter, m, default (0, 0, 0)
         Unstressed value of x1 - x0.
     force_user_function : callable or None, default None
         f(t, displacement, velocity) -> (3,) force in N; replaces the formula (keyword only).
     active : bool, 0/1 or Parameter, default True
         False (0) makes the force zero (keyword only).
+    allow_negative : bool, default False
+        Accept negative stiffness and damping values (keyword only): a negative stiffness pushes the markers
+        apart, as a linearised destabilising force does (e.g. of a magnetic bearing), a negative damping feeds
+        energy in. Otherwise they are refused, as by :class:`SpringDamper`.
     """
 
     type_name = "CartesianSpringDamper"
 
     def __init__(self, marker_numbers, stiffness, damping=(0.0, 0.0, 0.0), offset=(0.0, 0.0, 0.0), name="", *,
-                 force_user_function=None, active=True):
+                 force_user_function=None, active=True, allow_negative=False):
         super().__init__(marker_numbers, name)
         self.stiffness = self.vector(stiffness, 3, "stiffness", symbolic=True)
         self.damping = self.vector(damping, 3, "damping", symbolic=True)
+        for what in ("stiffness", "damping"):
+            _check_non_negative(self, getattr(self, what), what, allow_negative)
         self.offset = self.vector(offset, 3, "offset", symbolic=True)
         self.force_user_function = ConnectorUserFunction(self, force_user_function)
         self.active = _active_flag(self, active)
@@ -272,25 +278,29 @@ class CoordinateSpringDamper(Connector):
     marker_numbers : sequence of two single-coordinate markers
         q0 and q1.
     stiffness : float or Parameter, N/m
-        k, force per unit of the coordinate (N m/rad for a rotation coordinate).
+        k >= 0, force per unit of the coordinate (N m/rad for a rotation coordinate).
     damping : float or Parameter, N s/m, default 0.0
-        d, force per unit rate of the coordinate.
+        d >= 0, force per unit rate of the coordinate.
     offset : float or Parameter, default 0.0
         Unstressed value of q1 - q0, in the coordinate's unit.
     force_user_function : callable or None, default None
         f(t, displacement, velocity) -> float force; replaces the formula (keyword only).
     active : bool, 0/1 or Parameter, default True
         False (0) makes the force zero (keyword only).
+    allow_negative : bool, default False
+        Accept a negative stiffness or damping (keyword only), as for :class:`CartesianSpringDamper`.
     """
 
     type_name = "CoordinateSpringDamper"
     marker_kinds = ("coordinates",)
 
     def __init__(self, marker_numbers, stiffness, damping=0.0, offset=0.0, name="", *, force_user_function=None,
-                 active=True):
+                 active=True, allow_negative=False):
         super().__init__(marker_numbers, name)
         self.stiffness = self.vector(stiffness, 1, "stiffness", symbolic=True)
         self.damping = self.vector(damping, 1, "damping", symbolic=True)
+        for what in ("stiffness", "damping"):
+            _check_non_negative(self, getattr(self, what), what, allow_negative)
         self.offset = self.vector(offset, 1, "offset", symbolic=True)
         self.force_user_function = ConnectorUserFunction(self, force_user_function)
         self.active = _active_flag(self, active)
@@ -486,10 +496,14 @@ def _as_argument(value, size):
     return float(array[0]) if size == 1 else array
 
 
-def _check_non_negative(owner, value, what):
+def _check_non_negative(owner, value, what, allow_negative=None):
+    """Refuse negative entries of a number, vector or Parameter (at its value, if it has one); where the owner
+    takes ``allow_negative`` (None: it does not), True skips the check and False names the keyword."""
     numbers = value.value if isinstance(value, Parameter) else value
-    if numbers is not None and np.any(np.asarray(numbers) < 0):
-        raise owner.error(f"{what} must be >= 0, got {np.asarray(numbers).tolist()}")
+    if allow_negative or numbers is None or not np.any(np.asarray(numbers) < 0):
+        return
+    remedy = "" if allow_negative is None else "; pass allow_negative=True if a negative value is intended"
+    raise owner.error(f"{what} must be >= 0, got {np.asarray(numbers).tolist()}{remedy}")
 
 
 def _check_symmetric_semidefinite(owner, matrix, what):

@@ -59,6 +59,27 @@ def negative_eigenvalue_count(matrix, shift: float) -> int:
     return int(np.sum(factors.U.diagonal() < 0.0))
 
 
+def definiteness_fault(matrix, what: str, eigenvalues: bool = True) -> str | None:
+    """Why the symmetric sparse ``matrix`` (n, n), an FE matrix of 3 coordinates per mesh node, is not positive
+    semidefinite beyond round-off, or None: its negative diagonal entries (named with their coordinate and
+    mesh node), else (``eigenvalues``) its eigenvalues below -s, s = ROUND_OFF (1e-8) max |K_ii|, counted by
+    :func:`negative_eigenvalue_count` (one sparse factorization: 0.024 s for the mass matrix of the 10k-coordinate
+    beam, 0.28 s at 100k, 1.5 % and 1.1 % of its build; ``python benchmarks/input_checks.py``)."""
+    diagonal = matrix.diagonal()
+    shift = ROUND_OFF * (np.abs(diagonal).max() if diagonal.size else 0.0)
+    if shift == 0.0:
+        return None
+    negative = np.flatnonzero(diagonal < -shift)
+    if negative.size:
+        k = int(negative[np.argmin(diagonal[negative])])
+        return (f"{what} has {negative.size} negative diagonal entr{'y' if negative.size == 1 else 'ies'}, "
+                f"the smallest {diagonal[k]:.6g} at coordinate {k} (mesh node {k // 3}, {'xyz'[k % 3]})")
+    if eigenvalues and (count := negative_eigenvalue_count(matrix, shift)):
+        return (f"{what} has {count} negative eigenvalue{'s' if count > 1 else ''} below -{shift:.3g} "
+                f"(-1e-8 max |K_ii|): it is indefinite")
+    return None
+
+
 FRAME_MESH_MOTIONS = ("translation along x", "translation along y", "translation along z",
                       "rotation about x", "rotation about y", "rotation about z")
 
@@ -222,6 +243,7 @@ class FloatingFrameBody(Component):
     def check_user_functions(self):
         """Call each user function once at the initial state: a wrong shape or a failure is reported now.
 
+        The mass-matrix user function's matrix must be positive semidefinite there (:meth:`check_user_mass_matrix`).
         A mass-matrix user function is called at two further states too (see ``perturbed_states``); where it
         gives the same matrix there, it is taken as independent of the state and not differentiated; else it
         is differenced for the iteration matrix only with ``mass_matrix_jacobian="exact"``.
@@ -240,8 +262,21 @@ class FloatingFrameBody(Component):
             if not np.all(np.isfinite(trial)):
                 raise self.error(f"{kind} user function returned NaN or inf at the initial state")
             if kind == "mass":
+                self.check_user_mass_matrix(trial)
                 callback.state_independent = same_at_perturbed_states(callback, trial, q0, v0)
                 callback.differenced = self.mass_matrix_jacobian == "exact" and not callback.state_independent
+
+    def check_user_mass_matrix(self, matrix) -> None:
+        """Refuse a mass user function's matrix (n_c, n_c) whose symmetric part has eigenvalues below -1e-8 max
+        |M_ii| at the initial state (counted as in :func:`negative_eigenvalue_count`): the kinetic energy
+        v^T M v / 2 it adds would be negative along them."""
+        symmetric = 0.5 * (matrix + matrix.T)
+        shift = ROUND_OFF * float(np.abs(np.diag(symmetric)).max())
+        count = negative_eigenvalue_count(sp.csc_matrix(symmetric), shift) if shift > 0 else 0
+        if count:
+            raise self.error(f"mass user function returned a matrix with {count} negative eigenvalue"
+                             f"{'s' if count > 1 else ''} below -{shift:.3g} (-1e-8 max |M_ii|, of its symmetric part, "
+                             f"at the initial state): a mass matrix is positive semidefinite")
 
     # --- outputs ----------------------------------------------------------------------------
     def output(self, ctx, variable, local_position=None):
@@ -351,7 +386,7 @@ class ObjectFFRF(FloatingFrameBody):
         n_flexible = 3 * (len(self.node_numbers) - 1)
         self.mass_matrix_ff = self.fe_matrix(mass_matrix_ff, n_flexible, "mass_matrix_ff")
         self.stiffness_matrix_ff = self.fe_matrix(stiffness_matrix_ff, n_flexible, "stiffness_matrix_ff")
-        self.check_definiteness(self.mass_matrix_ff, "mass_matrix_ff", eigenvalues=False)
+        self.check_definiteness(self.mass_matrix_ff, "mass_matrix_ff")
         self.check_definiteness(self.stiffness_matrix_ff, "stiffness_matrix_ff",
                                 allow_indefinite=bool(allow_indefinite_stiffness))
         self.damping_matrix_ff = (None if damping_matrix_ff is None or np.size(damping_matrix_ff) == 0
@@ -401,21 +436,11 @@ class ObjectFFRF(FloatingFrameBody):
         Round-off is 1e-8 max |K_ii|. A negative diagonal entry is found directly. With ``eigenvalues``
         the inertia of K + s I, s = 1e-8 max |K_ii|, is read from the pivots of one sparse symmetric
         factorization (Sylvester's law of inertia): each negative pivot is an eigenvalue of K below -s.
-        That costs one factorization of the flexible block, once, when the body is made.
+        That costs one factorization of the flexible block, once, when the body is made (see
+        :func:`definiteness_fault`; for the mass and the stiffness matrix).
         """
-        diagonal = matrix.diagonal()
-        shift = ROUND_OFF * (np.abs(diagonal).max() if diagonal.size else 0.0)
-        if shift == 0.0:
-            return
-        negative = np.flatnonzero(diagonal < -shift)
-        if negative.size:
-            k = int(negative[np.argmin(diagonal[negative])])
-            fault = (f"{what} has {negative.size} negative diagonal entr{'y' if negative.size == 1 else 'ies'}, "
-                     f"the smallest {diagonal[k]:.6g} at coordinate {k} (mesh node {k // 3}, {'xyz'[k % 3]})")
-        elif eigenvalues and (count := negative_eigenvalue_count(matrix, shift)):
-            fault = (f"{what} has {count} negative eigenvalue{'s' if count > 1 else ''} below -{shift:.3g} "
-                     f"(-1e-8 max |K_ii|): it is indefinite")
-        else:
+        fault = definiteness_fault(matrix, what, eigenvalues)
+        if fault is None:
             return
         if not allow_indefinite:
             remedy = ("; if it is intended (geometric stiffness of a compressed or prestressed structure), pass "
@@ -447,9 +472,15 @@ class ObjectFFRF(FloatingFrameBody):
         nodes = [resolve(system, "node", ref, self, f"node_numbers[{i}]") for i, ref in enumerate(self.node_numbers)]
         if not isinstance(nodes[0], NodeRigidBodyEP):
             raise self.error(f"node_numbers[0] must be a NodeRigidBodyEP (the reference frame), got {nodes[0].label}")
+        first = {}
         for i, node in enumerate(nodes[1:], start=1):
             if not isinstance(node, NodePoint):
                 raise self.error(f"node_numbers[{i}] must be a NodePoint (mesh node), got {node.label}")
+            if id(node) in first:
+                j = first[id(node)]
+                raise self.error(f"node_numbers[{j}] and node_numbers[{i}] are the same {node.label} (mesh nodes "
+                                 f"{j - 1} and {i - 1}): a mesh node listed twice has two rows in the FE matrices")
+            first[id(node)] = i
         self.connect_frame(system, nodes)
         self.mesh_nodes = nodes[1:]
         self.reference_positions = np.concatenate([n.reference_coordinates for n in self.mesh_nodes])  # x_ref

@@ -39,8 +39,9 @@ import scipy.sparse as sp
 
 from floatframe import rotations
 from floatframe.components.base import Context, ModelError, resolve
+from floatframe.components.bodies import inertia_fault
 from floatframe.components.external import ExactFunction
-from floatframe.components.ffrf import FloatingFrameBody, stacked_skew
+from floatframe.components.ffrf import FloatingFrameBody, definiteness_fault, stacked_skew
 from floatframe.components.nodes import NodeGenericODE2, NodeRigidBodyEP
 
 ISOTROPY_TOLERANCE = 1e-10   # relative to max |M|: node blocks of M must be multiples of I_3 to this
@@ -104,7 +105,9 @@ class ReducedOrderInvariants:
                          damping_matrix_ff=None, rayleigh=(0.0, 0.0), what="reduced-order body"):
         """The invariants of a mode basis (n_f, n_m) on the sparse FE matrices (n_f, n_f).
 
-        ``reference_positions``: (n_f,) or (N, 3) body-fixed nodal positions [m]. Damping: Psi^T D Psi
+        ``reference_positions``: (n_f,) or (N, 3) body-fixed nodal positions [m]. A mass matrix with a negative
+        diagonal entry or eigenvalue beyond round-off is refused (:func:`~floatframe.components.ffrf.definiteness_fault`,
+        one sparse factorization). Damping: Psi^T D Psi
         for a full damping matrix ``damping_matrix_ff``, plus Rayleigh damping a M_red + b K_red for
         ``rayleigh = (a, b)``. Nothing of size n_f x n_f is made dense. ``what`` names the body in errors.
         """
@@ -128,6 +131,9 @@ class ReducedOrderInvariants:
                         f"got {x_ref.size}")
         mass_ff = _fe_matrix(mass_matrix_ff, n_f, "mass_matrix_ff", fault)
         stiffness_ff = _fe_matrix(stiffness_matrix_ff, n_f, "stiffness_matrix_ff", fault)
+        indefinite = definiteness_fault(mass_ff, "mass_matrix_ff")
+        if indefinite:
+            raise fault(f"{indefinite}; an FE mass matrix is positive semidefinite")
         _warn_if_not_isotropic(mass_ff, what)
 
         mass_psi = np.asarray(mass_ff @ basis)                                  # M Psi (n_f, n_m)
@@ -200,7 +206,14 @@ class ReducedOrderInvariants:
 
     def check(self, fault) -> None:
         """Refuse a basis that is rank-deficient (in the M inner product) or that contains a rigid-body motion
-        of the mesh, which the frame describes already: either leaves the body's mass matrix singular."""
+        of the mesh, which the frame describes already: either leaves the body's mass matrix singular. Refuse a
+        rigid-body inertia that no mass distribution has (:func:`~floatframe.components.bodies.inertia_fault`,
+        about the centre of mass) and a mass that is not positive."""
+        if not self.mass > 0:
+            raise fault(f"mass must be > 0 kg, got {self.mass:.6g}")
+        inertia = inertia_fault(self.inertia, self.mass, self.center_of_mass)
+        if inertia:
+            raise fault(inertia)
         scale = np.abs(np.diag(self.mass_reduced)).max()
         smallest = np.linalg.eigvalsh(self.mass_reduced)[0] if scale > 0 else 0.0
         if not smallest > RANK_TOLERANCE * scale:

@@ -391,7 +391,8 @@ def ObjectConnectorCartesianSpringDamper(item, number, mbs):
                                     force_user_function=spring_user_function(
                                         item, number, mbs, "springForceUserFunction",
                                         ("stiffness", "damping", "offset")),
-                                    active=live_value(item, number, "activeConnector"), name=item.name)
+                                    active=live_value(item, number, "activeConnector"), name=item.name,
+                                    allow_negative=True)  # Exudyn accepts negative stiffness and damping here
 
 
 @register("ObjectConnectorCoordinateSpringDamper", "object", "ConnectorCoordinateSpringDamper", dict(
@@ -404,7 +405,8 @@ def ObjectConnectorCoordinateSpringDamper(item, number, mbs):
                                      force_user_function=spring_user_function(
                                          item, number, mbs, "springForceUserFunction",
                                          ("stiffness", "damping", "offset")),
-                                     active=live_value(item, number, "activeConnector"), name=item.name)
+                                     active=live_value(item, number, "activeConnector"), name=item.name,
+                                     allow_negative=True)  # as Exudyn, which accepts negative values here
 
 
 # springs: ObjectConnectorSpringDamper, ObjectConnectorDistance, ObjectConnectorRigidBodySpringDamper,

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from .mesh import NODES_PER_ELEMENT, Mesh
+from .mesh import NODES_PER_ELEMENT, Mesh, coincident_node_pairs, coincident_nodes_fault
 
 ELEMENT_TYPES = {
     "C3D8": "Hex8", "C3D8R": "Hex8", "C3D8I": "Hex8", "C3D8H": "Hex8", "C3D8RH": "Hex8",
@@ -19,7 +19,7 @@ ELEMENT_TYPES = {
 _SEPARATORS = re.compile(r"[,\s]+")
 
 
-def read_abaqus_inp(path, instance: str | None = None) -> Mesh:
+def read_abaqus_inp(path, instance: str | None = None, duplicate_nodes: str = "refuse") -> Mesh:
     """Mesh from the ``*Node`` and ``*Element`` blocks of an Abaqus input file.
 
     Parameters
@@ -30,6 +30,9 @@ def read_abaqus_inp(path, instance: str | None = None) -> Mesh:
         Read the ``*Instance, name=...`` section with this name (case-insensitive); if it has
         no nodes of its own, read the part it instantiates. Default: the first ``*Part`` with
         nodes, else the first ``*Instance`` with nodes, else the whole file.
+    duplicate_nodes : {"refuse", "merge", "keep"}, default "refuse"
+        What to do with coincident nodes (see :class:`~floatframe.fem.mesh.Mesh`); refused with their Abaqus
+        node numbers and lines.
 
     Returns
     -------
@@ -39,11 +42,19 @@ def read_abaqus_inp(path, instance: str | None = None) -> Mesh:
         C3D10MH, C3D10HS ``'Tet10'``, C3D20, C3D20R, C3D20H, C3D20RH ``'Hex20'``, in Abaqus's node
         order. Only the connectivity is read: the element formulation is chosen when the matrices
         are computed (:func:`floatframe.fem.stiffness_matrix`).
+
+    Raises
+    ------
+    ValueError
+        Naming the file and line: binary data (a NUL byte or bytes that are not UTF-8 text outside comments),
+        a file cut off (a ``*Part``, ``*Instance``, ``*Assembly`` or ``*Step`` without its ``*End``, a last data
+        line without a line end, an incomplete element), malformed lines, undefined or repeated nodes, and
+        coincident nodes unless ``duplicate_nodes`` says otherwise.
     """
     path = Path(path)
     cards = _parse_cards(path)
     section = _select_section(cards, instance, path)
-    return _mesh_from_cards(section, path)
+    return _mesh_from_cards(section, path, duplicate_nodes)
 
 
 def read_abaqus_mtx(path, size: int | None = None) -> sp.csr_matrix:
@@ -66,7 +77,7 @@ def read_abaqus_mtx(path, size: int | None = None) -> sp.csr_matrix:
     scipy.sparse.csr_matrix, shape (size, size)
     """
     path = Path(path)
-    rows, cols, values = [], [], []
+    rows, cols, values, line_numbers = [], [], [], []
     with path.open() as lines:
         for number, line in enumerate(lines, start=1):
             text = line.strip()
@@ -89,9 +100,11 @@ def read_abaqus_mtx(path, size: int | None = None) -> sp.csr_matrix:
             rows.append(row)
             cols.append(col)
             values.append(value)
+            line_numbers.append(number)
     if not rows:
         raise ValueError(f"{path}: no matrix entries")
     rows, cols, values = np.array(rows), np.array(cols), np.array(values)
+    _refuse_repeated_entries(rows, cols, np.array(line_numbers), path)
     n = int(max(rows.max(), cols.max())) + 1 if size is None else size
     if rows.max() >= n or cols.max() >= n:
         raise ValueError(f"{path}: entries beyond the requested size {n}")
@@ -101,6 +114,22 @@ def read_abaqus_mtx(path, size: int | None = None) -> sp.csr_matrix:
                               np.concatenate([cols, rows[off_diagonal]]),
                               np.concatenate([values, values[off_diagonal]]))
     return sp.csr_matrix((values, (rows, cols)), shape=(n, n))
+
+
+def _refuse_repeated_entries(rows, cols, line_numbers, path):
+    """Refuse a matrix file that gives one (row, column) entry on more than one line: summed, as a sparse
+    matrix's duplicate entries are, it would double that entry (a file with every entry written twice doubles
+    the matrix)."""
+    keys = rows.astype(np.int64) * (int(cols.max()) + 1) + cols
+    order = np.argsort(keys, kind="stable")
+    repeated = np.flatnonzero(np.diff(keys[order]) == 0)
+    if repeated.size:
+        first, second = order[repeated[0]], order[repeated[0] + 1]
+        count = np.unique(keys[order][repeated]).size
+        raise ValueError(f"{path}:{line_numbers[second]}: entry (row {rows[second] + 1}, column {cols[second] + 1}) "
+                         f"(1-based coordinates) is given again, first on line {line_numbers[first]}; "
+                         f"{count} entr{'y is' if count == 1 else 'ies are'} repeated: summing them would "
+                         f"multiply the matrix's values, so the file is refused")
 
 
 @dataclass
@@ -113,13 +142,18 @@ class _Card:
     data: list = field(default_factory=list)
 
 
+BLOCKS = {"part": "end part", "instance": "end instance", "assembly": "end assembly", "step": "end step"}
+
+
 def _parse_cards(path):
-    cards = []
-    with path.open() as lines:
-        for number, line in enumerate(lines, start=1):
-            text = line.strip()
+    """The keyword cards of an input file; binary data and a file cut off are refused (:func:`read_abaqus_inp`)."""
+    cards, last = [], None
+    with path.open("rb") as lines:
+        for number, raw in enumerate(lines, start=1):
+            text = _text_line(raw, path, number).strip()
             if not text or text.startswith("**"):
                 continue
+            last = (number, text, raw.endswith(b"\n"))
             if text.startswith("*"):
                 keyword, *options = [item.strip() for item in text[1:].split(",")]
                 parameters = {}
@@ -129,7 +163,40 @@ def _parse_cards(path):
                 cards.append(_Card(keyword.lower(), parameters, number))
             elif cards:
                 cards[-1].data.append((number, text))
+    if last is not None and not last[1].startswith("*") and not last[2]:
+        raise ValueError(f"{path}:{last[0]}: the file ends inside this data line ({last[1]!r}, no line end): it is "
+                         f"cut off")
+    _refuse_open_blocks(cards, path, number if last is not None else 0)
     return cards
+
+
+def _text_line(raw: bytes, path, number) -> str:
+    """A line of an input file as text; a NUL byte, or bytes that are not UTF-8 outside a comment, are binary."""
+    try:
+        if b"\0" in raw:
+            raise UnicodeDecodeError("utf-8", raw, raw.index(b"\0"), raw.index(b"\0") + 1, "NUL byte")
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        if b"\0" not in raw and raw.lstrip().startswith(b"**"):
+            return raw.decode("utf-8", errors="replace")            # a comment in another encoding
+        raise ValueError(f"{path}:{number}: binary data (byte 0x{raw[error.start]:02x} at column {error.start + 1}): "
+                         f"not an Abaqus input file, which is text") from None
+
+
+def _refuse_open_blocks(cards, path, last_line):
+    """Refuse a ``*Part``, ``*Instance``, ``*Assembly`` or ``*Step`` without its ``*End`` card: the file is cut
+    off (or the block not closed)."""
+    open_blocks = []
+    for card in cards:
+        if card.keyword in BLOCKS:
+            open_blocks.append(card)
+        elif open_blocks and card.keyword == BLOCKS[open_blocks[-1].keyword]:
+            open_blocks.pop()
+    if open_blocks:
+        card = open_blocks[-1]
+        name = card.parameters.get("name", "")
+        raise ValueError(f"{path}:{card.line_number}: *{card.keyword.capitalize()}{f' {name!r}' if name else ''} "
+                         f"has no *{BLOCKS[card.keyword].title()}: the file ends at line {last_line} (cut off?)")
 
 
 @dataclass
@@ -194,8 +261,8 @@ def _require_unpositioned(instance_card, path):
             raise ValueError(f"{path}:{number}: positioned instances (translation/rotation) are not supported")
 
 
-def _mesh_from_cards(cards, path):
-    node_ids, coordinates = [], []
+def _mesh_from_cards(cards, path, duplicate_nodes="refuse"):
+    node_ids, coordinates, node_lines = [], [], []
     element_rows = {kind: [] for kind in NODES_PER_ELEMENT}
     for card in cards:
         if card.keyword == "node":
@@ -205,6 +272,7 @@ def _mesh_from_cards(cards, path):
                     raise ValueError(f"{path}:{number}: expected 'node, x, y[, z]', got {text!r}")
                 node_ids.append(int(values[0]))
                 coordinates.append(list(values[1:]) + [0.0] * (4 - len(values)))
+                node_lines.append(number)
         elif card.keyword == "element":
             abaqus_type = card.parameters.get("type", "").upper()
             if abaqus_type not in ELEMENT_TYPES:
@@ -222,6 +290,12 @@ def _mesh_from_cards(cards, path):
         duplicate = sorted_ids[np.flatnonzero(np.diff(sorted_ids) == 0)[0]]
         raise ValueError(f"{path}: node {duplicate} is defined twice")
     nodes = np.array(coordinates)[order]
+    if duplicate_nodes == "refuse":
+        pairs, tolerance = coincident_node_pairs(nodes)
+        if len(pairs):
+            lines = np.array(node_lines)[order][pairs[0]]
+            raise ValueError(f"{path}:{lines[1]}: {coincident_nodes_fault(nodes, pairs, tolerance, sorted_ids)} "
+                             f"(Abaqus node numbers; lines {lines[0]} and {lines[1]})")
 
     elements = {}
     for kind, rows in element_rows.items():
@@ -237,7 +311,7 @@ def _mesh_from_cards(cards, path):
             raise ValueError(f"{path}:{line_numbers[bad[0]]}: element refers to undefined node "
                              f"{connectivity[tuple(bad)]}")
         elements[kind] = position
-    return Mesh(nodes, elements)
+    return Mesh(nodes, elements, duplicate_nodes)
 
 
 def _element_rows(card, n_values, path):
@@ -253,7 +327,8 @@ def _element_rows(card, n_values, path):
         elif len(pending) > n_values:
             raise ValueError(f"{path}:{number}: expected {n_values} integers per element, got {len(pending)}")
     if pending:
-        raise ValueError(f"{path}:{first_line}: incomplete element with {len(pending)} of {n_values} integers")
+        raise ValueError(f"{path}:{first_line}: incomplete element with {len(pending)} of {n_values} integers (the "
+                         f"element data end at line {card.data[-1][0]}: a file cut off?)")
     return rows
 
 

@@ -158,3 +158,187 @@ def test_the_negative_eigenvalue_count_of_the_inertia_test_equals_the_dense_coun
     round_off = 1e-8 * abs(shifted.diagonal()).max()
     assert negative_eigenvalue_count(shifted, round_off) == shift_index
     assert np.sum(np.linalg.eigvalsh(shifted.toarray()) < -round_off) == shift_index
+
+
+
+# --- physically impossible input (issue 23 item 4) ------------------------------------------------------
+def turned(principal):
+    """R diag(principal) R^T [kg m^2] for a fixed rotation R: the principal values hidden in a full tensor."""
+    from floatframe import rotations
+
+    rotation = rotations.rotation_matrix_from_rotation_vector(np.array([0.3, -0.5, 0.8]))
+    return rotation @ np.diag(principal) @ rotation.T
+
+
+def rigid_body(inertia, mass=2.0, center_of_mass=(0.0, 0.0, 0.0), name="arm"):
+    system = ff.System()
+    node = system.add(ff.NodeRigidBodyEP([0, 0, 0, 1, 0, 0, 0]))
+    return ff.ObjectRigidBody(node, mass, inertia, center_of_mass=center_of_mass, name=name)
+
+
+def test_a_negative_principal_inertia_is_refused_with_its_value():
+    with pytest.raises(ModelError, match=r"ObjectRigidBody 'arm': inertia has the negative principal value -0\.1 "
+                                         r"kg m\^2 \(principal inertias: -0\.1, 1, 1\); a body would turn against"):
+        rigid_body(turned([-0.1, 1.0, 1.0]))
+    body = rigid_body(turned([0.1, 1.0, 1.0]))
+    assert np.linalg.eigvalsh(body.inertia) == pytest.approx([0.1, 1.0, 1.0], rel=1e-12)
+
+
+def test_an_inertia_that_breaks_the_triangle_inequality_is_refused_with_its_principal_values():
+    with pytest.raises(ModelError, match=r"ObjectRigidBody 'arm': inertia breaks the triangle inequality J1 \+ J2 >= "
+                                         r"J3 of its principal values \(principal inertias: 0\.1, 0\.2, 1; "
+                                         r"0\.1 \+ 0\.2 < 1\)"):
+        rigid_body(turned([0.1, 0.2, 1.0]))
+    with pytest.raises(ModelError, match=r"inertia breaks the triangle inequality.*0\.4 \+ 0\.5 < 1\)"):
+        rigid_body([0.4, 0.5, 1.0, 0.0, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("principal", [[0.5, 0.5, 1.0], [0.0, 1.0, 1.0], [0.0, 0.0, 0.0]],
+                         ids=["flat plate", "thin rod", "point mass"])
+def test_the_limits_of_a_mass_distribution_are_accepted(principal):
+    """J1 + J2 = J3 (a flat plate), a zero principal inertia (a thin rod) and a zero inertia (a point mass);
+    the triangle's equality with round-off of the turned tensor (1e-16 of it) is within the tolerance."""
+    body = rigid_body(turned(principal))
+    assert np.abs(body.inertia - turned(principal)).max() == 0.0
+
+
+def test_the_inertia_is_checked_about_the_centre_of_mass():
+    """J about the node is possible, but J - m (b^T b I - b b^T) about the centre of mass b is not."""
+    offset = np.array([1.0, 0.0, 0.0])
+    steiner = 2.0 * (offset @ offset * np.eye(3) - np.outer(offset, offset))
+    with pytest.raises(ModelError, match=r"inertia has the negative principal value -1\.9 kg m\^2 \(about the centre "
+                                         r"of mass: -1\.9, -1\.9, 0\.1\)"):
+        rigid_body(0.1 * np.eye(3), center_of_mass=offset)
+    rigid_body(0.1 * np.eye(3) + steiner, center_of_mass=offset)
+
+
+def test_a_parameter_inertia_is_checked_at_its_value():
+    with pytest.raises(ModelError, match=r"inertia has the negative principal value -1 kg m\^2"):
+        rigid_body(ff.Parameter("inertia", [-1.0, 1.0, 1.0, 0.0, 0.0, 0.0]))
+    rigid_body(ff.Parameter("inertia", [1.0, 1.0, 1.0, 0.0, 0.0, 0.0]))
+    rigid_body(ff.Parameter("inertia", size=6))
+
+
+def springs(kind, **values):
+    """A spring-damper of ``kind`` between two point nodes' markers (numbers 0 and 1), not yet in a system."""
+    if kind == "CartesianSpringDamper":
+        return ff.CartesianSpringDamper([0, 1], **{k: [1.0, v, 1.0] for k, v in values.items() if k != "allow_negative"},
+                                        **{k: v for k, v in values.items() if k == "allow_negative"})
+    return ff.CoordinateSpringDamper([0, 1], **values)
+
+
+@pytest.mark.parametrize("kind", ["CartesianSpringDamper", "CoordinateSpringDamper"])
+@pytest.mark.parametrize("which", ["stiffness", "damping"])
+def test_negative_spring_stiffness_and_damping_are_refused_unless_allowed(kind, which):
+    values = {"stiffness": 10.0, "damping": 0.5, which: -3.0}
+    with pytest.raises(ModelError, match=rf"{kind}: {which} must be >= 0, got \[.*-3\.0.*\]; pass "
+                                         rf"allow_negative=True if a negative value is intended"):
+        springs(kind, **values)
+    spring = springs(kind, allow_negative=True, **values)
+    assert np.min(getattr(spring, which)) == -3.0
+    assert np.min(getattr(springs(kind, **{**values, which: 0.0}), which)) == 0.0
+
+
+def test_a_negative_parameter_stiffness_is_refused_at_its_value():
+    with pytest.raises(ModelError, match=r"CartesianSpringDamper: stiffness must be >= 0, got \[1\.0, -2\.0, 1\.0\]"):
+        ff.CartesianSpringDamper([0, 1], ff.Parameter("k", [1.0, -2.0, 1.0]))
+    ff.CartesianSpringDamper([0, 1], ff.Parameter("k", size=3))
+
+
+def indefinite_mass():
+    """M - s I with s between the two smallest distinct eigenvalues of M: three negative eigenvalues (the
+    smallest is threefold, one per direction), every diagonal entry positive."""
+    eigenvalues = np.linalg.eigvalsh(MASS.toarray())
+    assert eigenvalues[2] - eigenvalues[0] < 1e-12 * eigenvalues[0] < eigenvalues[3] - eigenvalues[2]
+    shift = 0.5 * (eigenvalues[2] + eigenvalues[3])
+    assert shift < MASS.diagonal().min()
+    return MASS - shift * sp.identity(MASS.shape[0])
+
+
+def test_an_indefinite_mass_matrix_with_a_positive_diagonal_is_refused_with_its_negative_eigenvalue_count():
+    with pytest.raises(ModelError, match=r"ObjectFFRF 'beam': mass_matrix_ff has 3 negative eigenvalues below "
+                                         r"-[0-9.e+-]+ \(-1e-8 max \|K_ii\|\): it is indefinite; an FE mass matrix "
+                                         r"is positive semidefinite$"):
+        ff.ObjectFFRF(body_nodes(ff.System()), indefinite_mass(), STIFFNESS, name="beam")
+    ff.ObjectFFRF(body_nodes(ff.System()), MASS, STIFFNESS, name="beam")
+
+
+def test_a_mesh_node_listed_twice_is_refused_at_assembly():
+    system = ff.System()
+    nodes = body_nodes(system)
+    system.add(ff.ObjectFFRF(nodes[:5] + [nodes[3]] + nodes[6:], MASS, STIFFNESS, name="beam"))
+    with pytest.raises(ModelError, match=r"ObjectFFRF 0 'beam': node_numbers\[3\] and node_numbers\[5\] are the same "
+                                         r"NodePoint 3 \(mesh nodes 2 and 4\): a mesh node listed twice"):
+        system.assemble()
+
+
+def reduced_fields():
+    """The invariants of four eigenmodes of the beam as the keyword arguments of ReducedOrderInvariants.validated."""
+    import dataclasses
+
+    from floatframe.components.ffrf_reduced import ReducedOrderInvariants
+    from floatframe.fem import eigenmodes
+
+    modes = eigenmodes(MASS, STIFFNESS, 4, solver="dense")
+    invariants = ReducedOrderInvariants.from_fe_matrices(MASS, STIFFNESS, modes, MESH.nodes)
+    return {field.name: getattr(invariants, field.name) for field in dataclasses.fields(invariants)}
+
+
+def about_frame_origin(central, fields):
+    """J = J_C + m (c^T c I - c c^T) [kg m^2] for the inertia J_C about the reduced body's centre of mass c."""
+    centre = fields["center_of_mass"]
+    return central + fields["mass"] * (centre @ centre * np.eye(3) - np.outer(centre, centre))
+
+
+@pytest.mark.parametrize("change, fault", [
+    (lambda fields: -fields["inertia"], r"inertia has the negative principal value -[0-9.]+ kg m\^2 \(about the "
+                                        r"centre of mass: "),
+    (lambda fields: about_frame_origin(np.diag([0.1, 0.2, 1.0]) * 1e-3, fields),
+     r"inertia breaks the triangle inequality J1 \+ J2 >= J3 of its principal values \(about the centre of mass: "
+     r"0\.0001, 0\.0002, 0\.001; "),
+])
+def test_a_reduced_body_given_an_impossible_inertia_is_refused(change, fault):
+    """ReducedOrderInvariants.validated (the Exudyn layer's ObjectFFRFreducedOrder passes its inertia there) checks
+    the inertia about the frame origin, moved to the centre of mass, with the check of ObjectRigidBody."""
+    from floatframe.components.ffrf_reduced import ReducedOrderInvariants
+
+    fields = reduced_fields()
+    ReducedOrderInvariants.validated(what="ObjectFFRFReducedOrder 'arm'", **fields)
+    fields["inertia"] = change(fields)
+    with pytest.raises(ModelError, match=rf"ObjectFFRFReducedOrder 'arm': {fault}"):
+        ReducedOrderInvariants.validated(what="ObjectFFRFReducedOrder 'arm'", **fields)
+
+
+def test_a_reduced_body_of_an_indefinite_mass_matrix_is_refused():
+    from floatframe.components.ffrf_reduced import add_reduced_ffrf_body
+    from floatframe.fem import eigenmodes
+
+    modes = eigenmodes(MASS, STIFFNESS, 4, solver="dense")
+    with pytest.raises(ModelError, match=r"ObjectFFRFReducedOrder 'arm': mass_matrix_ff has 3 negative eigenvalues "
+                                         r"below -[0-9.e+-]+ \(-1e-8 max \|K_ii\|\): it is indefinite; an FE mass "
+                                         r"matrix is positive semidefinite"):
+        add_reduced_ffrf_body(ff.System(), MESH.nodes, indefinite_mass(), STIFFNESS, modes, name="arm")
+    add_reduced_ffrf_body(ff.System(), MESH.nodes, MASS, STIFFNESS, modes, name="arm")
+
+
+def test_an_indefinite_mass_user_function_matrix_is_refused_at_assembly():
+    """The matrix is checked at the initial state; here it is -1 kg on coordinate 10 and 0 elsewhere."""
+    from floatframe.components.reference_conditions import add_tisserand_frame
+
+    def negative_entry(mbs, t, item, q, q_t):
+        matrix = np.zeros((43, 43))
+        matrix[10, 10] = -1.0
+        return matrix
+
+    for function, refused in ((negative_entry, True), (lambda mbs, t, item, q, q_t: np.eye(43), False)):
+        system = ff.System()
+        body = ff.ObjectFFRF(body_nodes(system), MASS, STIFFNESS, mass_matrix_user_function=function, name="beam")
+        system.add(body)
+        add_tisserand_frame(system, body)
+        if refused:
+            with pytest.raises(ModelError, match=r"ObjectFFRF 0 'beam': mass user function returned a matrix with 1 "
+                                                 r"negative eigenvalue below -1e-08 \(-1e-8 max \|M_ii\|, of its "
+                                                 r"symmetric part, at the initial state\)"):
+                system.assemble()
+        else:
+            assert system.assemble().n_coordinates == 43

@@ -36,7 +36,7 @@ def trajectory():
 def model():
     system = System()
     node = system.add(ff.NodeRigidBodyEP(REFERENCE))
-    body = system.add(ff.ObjectRigidBody(node, 2.0, [1.0, 2.0, 3.0, 0.1, 0.2, 0.3]))
+    body = system.add(ff.ObjectRigidBody(node, 2.0, [1.5, 2.0, 3.0, 0.1, 0.2, 0.3]))
     ground = system.add(ff.ObjectGround([0.0, 0.0, 0.5]))
     assembled = system.assemble()
     motion = trajectory()

@@ -65,7 +65,8 @@ def largest_deviation(reference, ours):
 def offset_rigid_bodies(exu, ii, rbu):
     """Two bodies with the centre of mass away from the node under gravity: one by ObjectRigidBody with centerOfMass
     (physicsCenterOfMass in older Exudyn), hanging on a spherical joint at its node; one free, by CreateRigidBody with a
-    translated InertiaCuboid, spinning about a skew axis, with a body-fixed force at a point."""
+    translated InertiaCuboid, spinning about a skew axis, with a body-fixed force at a point. The inertia about the node
+    is J_C + m (b^T b I - b b^T) for J_C = [0.5, 0.6, 0.3, 0.01, -0.02, 0.03] about the centre of mass b."""
     mbs = exu.SystemContainer().AddSystem()
     ground = mbs.AddObject(ii.ObjectGround())
     omega = np.array([2.0, -1.0, 3.0])
@@ -74,7 +75,7 @@ def offset_rigid_bodies(exu, ii, rbu):
     node = mbs.AddNode(ii.NodeRigidBodyEP(referenceCoordinates=[0, 0, 0] + list(THETA),
                                           initialVelocities=[0, 0, 0] + list(0.25 * g_matrix.T @ omega)))
     hanging = mbs.AddObject(ii.ObjectRigidBody(nodeNumber=node, mass=2.0,
-                                               inertia=[0.5, 0.6, 0.3, 0.01, -0.02, 0.03],
+                                               inertia=[0.9, 0.94, 0.4, -0.15, 0.06, 0.07],
                                                centerOfMass=[0.1, -0.2, -0.4]))
     mbs.AddObject(ii.ObjectJointSpherical(markerNumbers=[mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=ground)),
                                                          mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=hanging))]))
@@ -111,7 +112,7 @@ def hanging_offset_body(exu, ii, rbu):
                              [-THETA[3], -THETA[2], THETA[1], THETA[0]]])
     node = mbs.AddNode(ii.NodeRigidBodyEP(referenceCoordinates=[0, 0, 0] + list(THETA),
                                           initialVelocities=[0, 0, 0] + list(0.25 * g_matrix.T @ [2.0, -1.0, 3.0])))
-    body = mbs.AddObject(ii.ObjectRigidBody(nodeNumber=node, mass=2.0, inertia=[0.5, 0.6, 0.3, 0.01, -0.02, 0.03],
+    body = mbs.AddObject(ii.ObjectRigidBody(nodeNumber=node, mass=2.0, inertia=[0.9, 0.94, 0.4, -0.15, 0.06, 0.07],
                                             centerOfMass=[0.1, -0.2, -0.4]))
     mbs.AddObject(ii.ObjectJointSpherical(markerNumbers=[mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=ground)),
                                                          mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=body))]))
@@ -124,7 +125,7 @@ def hanging_offset_body(exu, ii, rbu):
 @pytest.mark.exudyn
 def test_a_hanging_body_with_its_centre_of_mass_away_from_the_node_matches_exudyn_at_index_2():
     """TrapezoidalIndex2, where the Euler-parameter norm drifts: the centre-of-mass terms use Exudyn's
-    unnormalised A_E (bodies.euler_rotation), so the node's motion agrees (measured: 5e-12; with the
+    unnormalised A_E (bodies.euler_rotation), so the node's motion agrees (measured: 3e-12; with the
     normalised form 1e-7). Body outputs at a point are not compared: floatframe turns local points with
     the normalised matrix, Exudyn with A_E (they differ by the drift, 3e-7 here)."""
     reference, ours = run_both(hanging_offset_body, solver_type="TrapezoidalIndex2")
@@ -336,10 +337,21 @@ def assemble_with(*items):
     ([("Object", fii.ObjectMass1D(nodeNumber=1, mass=1.0))],
      r"(?s)ObjectMass1D 2 '\w+': node_number must refer to a Node1D \(or a NodeGenericODE2 with one "
      r"coordinate\), got NodePoint 1"),
+    ([("Object", fii.ObjectRigidBody(nodeNumber=0, mass=1.0, inertia=[-1, 1, 1, 0, 0, 0]))],
+     r"ObjectRigidBody 'object2': inertia has the negative principal value -1 kg m\^2"),
+    ([("Object", fii.ObjectRigidBody(nodeNumber=0, mass=1.0, inertia=[0.1, 0.1, 1, 0, 0, 0]))],
+     r"ObjectRigidBody 'object2': inertia breaks the triangle inequality J1 \+ J2 >= J3"),
 ])
 def test_the_layer_refuses_bad_frames_masses_and_markers_naming_the_item(items, message):
     with pytest.raises(ValueError, match=message):
         assemble_with(*items)
+
+
+def test_the_layer_accepts_exudyns_default_zero_inertia_and_a_flat_plate():
+    """Exudyn's ObjectRigidBody has the inertia 0 by default (a point mass on a rigid node) and accepts any
+    inertia; the layer accepts the possible ones, zero included, and refuses the impossible ones (above)."""
+    assemble_with(("Object", fii.ObjectRigidBody(nodeNumber=0, mass=1.0)),
+                  ("Object", fii.ObjectRigidBody(nodeNumber=0, mass=1.0, inertia=[0.5, 0.5, 1, 0, 0, 0])))
 
 
 def test_create_mass_point_builds_exudyns_items_and_refuses_2d():

@@ -43,7 +43,7 @@ def tumbling_body(exu, ii):
     ground = mbs.AddObject(ii.ObjectGround())
     node = mbs.AddNode(ii.NodeRigidBodyEP(referenceCoordinates=[1, 2, 3] + list(THETA),
                                           initialVelocities=[0.1, 0.2, 0.3] + list(theta_t)))
-    body = mbs.AddObject(ii.ObjectRigidBody(mass=2.0, inertia=[1, 2, 3, 0.1, 0.2, 0.3], nodeNumber=node))
+    body = mbs.AddObject(ii.ObjectRigidBody(mass=2.0, inertia=[1.5, 2, 3, 0.1, 0.2, 0.3], nodeNumber=node))
     anchor = mbs.AddMarker(ii.MarkerBodyPosition(bodyNumber=ground, localPosition=[1, 2, 4]))
     point = mbs.AddMarker(ii.MarkerBodyPosition(bodyNumber=body, localPosition=POINT))
     centre = mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=body))

@@ -385,3 +385,25 @@ def test_a_non_symmetric_stiffness_is_refused_at_assembly():
     with pytest.raises(ff.ModelError, match=r"RigidBodySpringDamper 'object1': stiffness must be symmetric: "
                                             r"entry \[0, 1\] = 0.5 but \[1, 0\] = 0"):
         mbs.Assemble()
+
+
+def test_negative_cartesian_and_coordinate_springs_are_accepted_as_exudyn_accepts_them():
+    """Exudyn 1.13.6 range-checks the stiffness of ObjectConnectorSpringDamper but not of the Cartesian and the
+    coordinate spring-dampers; the layer passes them on with allow_negative=True (the core refuses them by
+    default), and keeps refusing a negative SpringDamper as Exudyn does."""
+    mbs = ffexu.SystemContainer().AddSystem()
+    ground = mbs.AddObject(ffitems.ObjectGround())
+    point = mbs.CreateMassPoint(mass=1.0, referencePosition=[1.0, 0.0, 0.0])
+    markers = [mbs.AddMarker(ffitems.MarkerBodyPosition(bodyNumber=body)) for body in (ground, point)]
+    coordinates = [mbs.AddMarker(ffitems.MarkerNodeCoordinate(nodeNumber=0, coordinate=k)) for k in (0, 1)]
+    cartesian = mbs.AddObject(ffitems.CartesianSpringDamper(markerNumbers=markers, stiffness=[-5.0, 10.0, 10.0],
+                                                            damping=[0.0, -0.1, 0.0]))
+    coordinate = mbs.AddObject(ffitems.CoordinateSpringDamper(markerNumbers=coordinates, stiffness=-2.0))
+    mbs.Assemble()
+    core = mbs.GetFloatframeSystem()
+    assert core.objects[cartesian].stiffness.value.tolist() == [-5.0, 10.0, 10.0]   # live parameters: Parameters
+    assert core.objects[cartesian].damping.value.tolist() == [0.0, -0.1, 0.0]
+    assert core.objects[coordinate].stiffness.value.tolist() == [-2.0]
+    mbs.AddObject(ffitems.SpringDamper(markerNumbers=markers, stiffness=-1.0))
+    with pytest.raises(ff.ModelError, match=r"SpringDamper 'object4': stiffness must be >= 0, got \[-1.0\]$"):
+        mbs.Assemble()

@@ -321,3 +321,76 @@ def test_c3d20r_reduced_integration_softens_the_block_slightly(shared_data):
     ours = first_frequencies_hz(abaqus_mass, reduced, 12)[6:]
     assert np.all(ours < full) and np.all(ours > 0.995 * full)
     assert ours[0] == pytest.approx(449.29, rel=1e-4)
+
+
+def test_mtx_with_a_repeated_entry_is_refused_naming_the_entry_and_both_lines(tmp_path):
+    """Summed, a repeated entry would double it: a file with every entry written twice doubles the mass."""
+    path = tmp_path / "mass.mtx"
+    entries = "1 1 2.0\n1 2 0.5\n2 1 0.5\n2 2 2.0\n"
+    path.write_text(entries + entries)
+    with pytest.raises(ValueError, match=r"mass\.mtx:5: entry \(row 1, column 1\) \(1-based coordinates\) is given "
+                                         r"again, first on line 1; 4 entries are repeated"):
+        read_abaqus_mtx(path)
+    path.write_text("1,1, 1,1, 4.0\n2,3, 1,1, -1.5\n1,1, 1,1, 4.0\n")
+    with pytest.raises(ValueError, match=r"mass\.mtx:3: entry \(row 1, column 1\) .* first on line 1; 1 entry is"):
+        read_abaqus_mtx(path)
+    path.write_text(entries)
+    assert read_abaqus_mtx(path).toarray().tolist() == [[2.0, 0.5], [0.5, 2.0]]
+
+
+def test_inp_with_binary_data_is_refused_naming_the_line(tmp_path):
+    path = tmp_path / "blob.inp"
+    path.write_bytes(b"*Node\n1, 0., 0., 0.\n" + bytes(range(256)) * 4)
+    with pytest.raises(ValueError, match=r"blob\.inp:3: binary data \(byte 0x00 at column 1\): not an Abaqus input "
+                                         r"file, which is text"):
+        read_abaqus_inp(path)
+    path.write_bytes(b"*Node\n1, 0., 0., 0.\xff\n")
+    with pytest.raises(ValueError, match=r"blob\.inp:2: binary data \(byte 0xff at column 14\)"):
+        read_abaqus_inp(path)
+
+
+def test_inp_with_a_comment_in_another_encoding_is_read(tmp_path):
+    path = write_inp(tmp_path)
+    path.write_bytes(b"** gepr\xfcft (Latin-1)\n" + path.read_bytes())
+    assert read_abaqus_inp(path).n_nodes == 8
+
+
+TWO_CUBES = INP_TEMPLATE.format(
+    nodes=CUBE_NODES + "\n" + "\n".join(f"{i + 9}, {x + 1}, {y}, {z}" for i, (x, y, z) in enumerate(
+        [(1, 0, 0), (1, 1, 0), (1, 1, 1), (1, 0, 1)])),
+    element="C3D8", elements="1, 1, 2, 3, 4, 5, 6, 7, 8\n2, 2, 9, 10, 3,\n 6, 12, 11, 7")
+
+
+@pytest.mark.parametrize("cut, message", [
+    ("2, 2, 9, 10, 3,\n 6, 12", r"cube\.inp:22: the file ends inside this data line \('6, 12', no line end\): it is "
+                                r"cut off"),
+    ("2, 2, 9, 10, 3,\n", r"cube\.inp:5: \*Instance 'p-1' has no \*End Instance: the file ends at line 21 \(cut "
+                          r"off\?\)"),
+])
+def test_inp_cut_off_in_an_element_block_is_refused_naming_the_line(tmp_path, cut, message):
+    path = tmp_path / "cube.inp"
+    path.write_text(TWO_CUBES[:TWO_CUBES.index(cut) + len(cut)])
+    with pytest.raises(ValueError, match=message):
+        read_abaqus_inp(path)
+    path.write_text(TWO_CUBES)
+    assert read_abaqus_inp(path).elements["Hex8"].shape == (2, 8)
+
+
+def test_inp_without_parts_cut_off_in_an_element_is_refused_naming_the_line(tmp_path):
+    path = tmp_path / "flat.inp"
+    path.write_text(f"*Node\n{CUBE_NODES}\n*Element, type=C3D8\n1, 1, 2, 3, 4,\n")
+    with pytest.raises(ValueError, match=r"flat\.inp:11: incomplete element with 5 of 9 integers \(the element data "
+                                         r"end at line 11: a file cut off\?\)"):
+        read_abaqus_inp(path)
+
+
+def test_inp_with_coincident_nodes_is_refused_with_their_abaqus_numbers_and_lines(tmp_path):
+    nodes = CUBE_NODES + "\n" + "\n".join(f"{i + 9}, {x}, {y}, {z}" for i, (x, y, z) in enumerate(
+        [(1, 0, 0), (2, 0, 0), (2, 1, 0), (1, 1, 0), (1, 0, 1), (2, 0, 1), (2, 1, 1), (1, 1, 1)]))
+    path = write_inp(tmp_path, nodes=nodes, element="C3D8",
+                     elements="1, 1, 2, 3, 4, 5, 6, 7, 8\n2, 9, 10, 11, 12, 13, 14, 15, 16")
+    with pytest.raises(ValueError, match=r"cube\.inp:15: 4 pairs of coincident nodes .* the first nodes 2 and 9 at "
+                                         r"\(1\.0, 0\.0, 0\.0\): .* \(Abaqus node numbers; lines 8 and 15\)"):
+        read_abaqus_inp(path)
+    merged = read_abaqus_inp(path, duplicate_nodes="merge")
+    assert merged.n_nodes == 12 and merged.elements["Hex8"][1].tolist() == [1, 8, 9, 2, 5, 10, 11, 6]

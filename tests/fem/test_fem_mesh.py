@@ -144,3 +144,42 @@ def test_mid_edge_nodes_of_a_quadratic_block():
     np.testing.assert_array_equal(mesh.nodes[mids[:2]], [[0.5, 0.0, 0.0]] * 2)
     assert mids[2] == -1
     assert np.all(block_mesh(1.0, 1.0, 1.0, 1, 1, 1).mid_edge_nodes([[0, 1]]) == -1)
+
+
+def two_blocks_with_a_crack(gap):
+    """Two unit Hex8 cubes side by side along x, each with its own 8 nodes: the 4 nodes of the shared face
+    twice, the second cube's copies moved by ``gap`` [m] along x."""
+    cube = block_mesh(1.0, 1.0, 1.0, 1, 1, 1)
+    second = cube.nodes + [1.0 + gap, 0.0, 0.0]
+    return np.vstack([cube.nodes, second]), {"Hex8": np.vstack([cube.elements["Hex8"], cube.elements["Hex8"] + 8])}
+
+
+def test_coincident_nodes_are_refused_with_their_numbers_and_position():
+    nodes, elements = two_blocks_with_a_crack(0.0)
+    with pytest.raises(ValueError, match=r"mesh has 4 pairs of coincident nodes \(closer than 2\.45e-09 m, 1e-9 of "
+                                         r"the bounding-box diagonal\), the first nodes 1 and 8 at \(1\.0, 0\.0, 0\.0\): "
+                                         r"the elements on either side are not connected there \(a crack\); pass "
+                                         r"duplicate_nodes='merge'"):
+        Mesh(nodes, elements)
+
+
+def test_merging_coincident_nodes_gives_the_conforming_mesh():
+    """Within the tolerance (1e-9 of the bounding-box diagonal, 2.45e-9 m here) the copies are merged into the
+    first node of each pair; the result is the two-element block mesh up to the order of its nodes."""
+    nodes, elements = two_blocks_with_a_crack(1e-9)
+    merged = Mesh(nodes, elements, duplicate_nodes="merge")
+    conforming = block_mesh(2.0, 1.0, 1.0, 2, 1, 1)
+    assert merged.n_nodes == conforming.n_nodes == 12
+    assert len(np.unique(merged.elements["Hex8"])) == 12
+    corners = np.sort(np.round(merged.nodes[merged.elements["Hex8"]], 6).reshape(2, -1), axis=1)
+    np.testing.assert_array_equal(corners, np.sort(conforming.nodes[conforming.elements["Hex8"]].reshape(2, -1), axis=1))
+    np.testing.assert_array_equal(merged.nodes[merged.elements["Hex8"][0]], nodes[elements["Hex8"][0]])
+
+
+def test_nodes_beyond_the_tolerance_or_kept_on_request_stay_apart():
+    nodes, elements = two_blocks_with_a_crack(1e-8)
+    assert Mesh(nodes, elements).n_nodes == 16
+    crack = Mesh(*two_blocks_with_a_crack(0.0), duplicate_nodes="keep")
+    assert crack.n_nodes == 16
+    with pytest.raises(ValueError, match=r"duplicate_nodes must be one of \('refuse', 'merge', 'keep'\), got 'yes'"):
+        Mesh(nodes, elements, duplicate_nodes="yes")

@@ -92,3 +92,46 @@ def test_mesh_from_meshio_rejects_other_volume_cells_and_surface_meshes(tmp_path
     meshio.write(path, meshio.Mesh(points, [("triangle", [[0, 1, 2]])]))
     with pytest.raises(ValueError, match=r"surface\.vtu: no volume cells \(found \['triangle'\]\)"):
         read_mesh(path)
+
+
+@pytest.mark.parametrize("keep, message", [
+    (lambda lines: lines[:-3], r"two\.msh:38: section \$Elements has no \$EndElements: the file ends at line 40 "
+                               r"\(cut off\?\)"),
+    (lambda lines: lines[:10], r"two\.msh:4: section \$Nodes has no \$EndNodes: the file ends at line 10"),
+])
+def test_a_gmsh_file_cut_off_is_refused_naming_the_open_section(tmp_path, keep, message):
+    path = gmsh22_file(tmp_path / "two.msh")
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(keep(lines)))
+    with pytest.raises(ValueError, match=message):
+        read_mesh(path)
+
+
+def test_a_gmsh_file_cut_off_inside_a_line_is_refused(tmp_path):
+    path = gmsh22_file(tmp_path / "two.msh")
+    text = path.read_text()
+    path.write_text(text[:text.index("$EndElements") - 7])
+    with pytest.raises(ValueError, match=r"two\.msh:38: section \$Elements has no \$EndElements"):
+        read_mesh(path)
+
+
+def test_a_binary_gmsh_file_is_read_and_refused_when_cut_off(tmp_path):
+    path = tmp_path / "block.msh"
+    meshio.write(path, block_mesh(1.0, 1.0, 1.0, 2, 2, 2).to_meshio(), file_format="gmsh", binary=True)
+    assert read_mesh(path).n_nodes == 27
+    content = path.read_bytes()
+    path.write_bytes(content[:content.index(b"$EndElements") - 10])
+    with pytest.raises(ValueError, match=r"block\.msh:\d+: section \$Elements has no \$EndElements"):
+        read_mesh(path)
+
+
+def test_a_binary_blob_is_refused_as_a_mesh_file(tmp_path):
+    blob = np.random.default_rng(1).bytes(3000)
+    path = tmp_path / "blob.msh"
+    path.write_bytes(blob)
+    with pytest.raises(ValueError, match=r"blob\.msh:1: not a gmsh file: it does not start with \$MeshFormat"):
+        read_mesh(path)
+    path = tmp_path / "blob.vtu"
+    path.write_bytes(blob)
+    with pytest.raises(ValueError, match=r"blob\.vtu: not a readable mesh file: meshio: "):
+        read_mesh(path)

@@ -477,7 +477,8 @@ def test_a_part_hinged_on_held_nodes_is_free():
     renumber = np.empty(n, dtype=int)                    # node of the copy -> node of the joined mesh
     renumber[keep] = n + np.arange(keep.size)
     renumber[edge] = tip_edge                            # the copy's root edge is the first beam's tip edge
-    mesh = Mesh(nodes, {"Hex8": np.vstack([first.elements["Hex8"], renumber[first.elements["Hex8"]]])})
+    mesh = Mesh(nodes, {"Hex8": np.vstack([first.elements["Hex8"], renumber[first.elements["Hex8"]]])},
+                duplicate_nodes="keep")                  # the copy's other root nodes: a crack beside the hinge
     mass, stiffness = linear_elastic_matrices(mesh, 2.1e11, 0.3, 7850.0)
     root = np.flatnonzero(np.isclose(mesh.nodes[:, 0], 0.0))
     with pytest.raises(ModelError, match="moves a part of the mesh rigidly"):
