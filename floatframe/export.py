@@ -53,12 +53,14 @@ def frame_and_deformation(assembled, body: FloatingFrameBody, result) -> dict:
 
 
 def mesh_from_cells(nodes, cells: dict) -> Mesh:
-    """The :class:`floatframe.fem.Mesh` of ``nodes`` (N, 3) [m] and meshio ``cells`` {type: (E, n)}."""
+    """The :class:`floatframe.fem.Mesh` of ``nodes`` (N, 3) [m] and meshio ``cells`` {type: (E, n)}; coincident
+    nodes are kept (a body's mesh, checked when it was made, node for node)."""
     kinds = {cell: kind for kind, cell in _MESHIO_CELL_TYPE.items()}
     unknown = sorted(set(cells) - set(kinds))
     if unknown:
         raise ValueError(f"cells of type {unknown} have no stress recovery; supported: {sorted(kinds)}")
-    return Mesh(nodes, {kinds[cell]: np.asarray(block, dtype=int) for cell, block in cells.items()})
+    return Mesh(nodes, {kinds[cell]: np.asarray(block, dtype=int) for cell, block in cells.items()},
+                duplicate_nodes="keep")
 
 
 def stress_history(body: FloatingFrameBody, mesh: Mesh, motion: dict, material: dict) -> np.ndarray:

@@ -147,6 +147,91 @@ COMPONENT_CASES = {
         ff.ModelError, "Euler parameters must have unit norm"),
     "a distance constraint of length 0": (lambda: ff.DistanceConstraint([0, 1], 0.0), ff.ModelError,
                                           "distance must be > 0"),
+    "a negative principal inertia": (lambda: ff.ObjectRigidBody(0, 1.0, [-1, 1, 1, 0, 0, 0]), ff.ModelError,
+                                     r"ObjectRigidBody: inertia has the negative principal value -1 kg m\^2"),
+    "an inertia against the triangle inequality": (
+        lambda: ff.ObjectRigidBody(0, 1.0, [0.1, 0.1, 1, 0, 0, 0]), ff.ModelError,
+        r"inertia breaks the triangle inequality J1 \+ J2 >= J3 .* 0\.1 \+ 0\.1 < 1\)"),
+    "a Cartesian spring of negative stiffness": (
+        lambda: ff.CartesianSpringDamper([0, 1], [10.0, -5.0, 10.0]), ff.ModelError,
+        r"CartesianSpringDamper: stiffness must be >= 0, got \[10\.0, -5\.0, 10\.0\]; pass allow_negative=True"),
+    "a coordinate damper of negative damping": (
+        lambda: ff.CoordinateSpringDamper([0, 1], 10.0, -0.5), ff.ModelError,
+        r"CoordinateSpringDamper: damping must be >= 0, got \[-0\.5\]"),
+    "an indefinite FE mass matrix": (lambda: ff.ObjectFFRF(list(range(9)), *indefinite_cube_mass()), ff.ModelError,
+                                     r"ObjectFFRF: mass_matrix_ff has 3 negative eigenvalues .* it is indefinite"),
+    "a mesh node listed twice": (lambda: assembled(cube_body_with_a_node_twice), ff.ModelError,
+                                 r"ObjectFFRF 0: node_numbers\[2\] and node_numbers\[4\] are the same NodePoint 2"),
+    "a mesh with coincident nodes": (lambda: cracked_mesh(), ValueError,
+                                     r"mesh has 4 pairs of coincident nodes .* the first nodes 1 and 8"),
+}
+
+
+def cube_matrices():
+    from floatframe.fem import block_mesh, linear_elastic_matrices
+
+    mesh = block_mesh(1.0, 1.0, 1.0, 1, 1, 1)
+    return (mesh, *linear_elastic_matrices(mesh, youngs_modulus=1e7, poissons_ratio=0.3, density=1000.0))
+
+
+def indefinite_cube_mass():
+    """(M - s I, K) of one Hex8 cube, s between the threefold smallest and the next eigenvalue of M."""
+    _, mass, stiffness = cube_matrices()
+    eigenvalues = np.linalg.eigvalsh(mass.toarray())
+    return mass - 0.5 * (eigenvalues[2] + eigenvalues[3]) * np.eye(24), stiffness
+
+
+def cube_body_with_a_node_twice(system):
+    mesh, mass, stiffness = cube_matrices()
+    nodes = [system.add(ff.NodeRigidBodyEP([0, 0, 0, 1, 0, 0, 0]))] + [system.add(ff.NodePoint(p)) for p in mesh.nodes]
+    system.add(ff.ObjectFFRF(nodes[:4] + [nodes[2]] + nodes[5:], mass, stiffness))
+
+
+def cracked_mesh():
+    """Two Hex8 cubes side by side, each with its own nodes on the face they share."""
+    from floatframe.fem import Mesh, block_mesh
+
+    cube = block_mesh(1.0, 1.0, 1.0, 1, 1, 1)
+    return Mesh(np.vstack([cube.nodes, cube.nodes + [1.0, 0.0, 0.0]]),
+                {"Hex8": np.vstack([cube.elements["Hex8"], cube.elements["Hex8"] + 8])})
+
+
+def written_twice_mtx(folder):
+    from floatframe.fem import read_abaqus_mtx
+
+    (folder / "mass.mtx").write_text("1 1 2.0\n2 2 2.0\n" * 2)
+    return read_abaqus_mtx(folder / "mass.mtx")
+
+
+def cut_off_inp(folder):
+    from floatframe.fem import read_abaqus_inp
+
+    (folder / "cut.inp").write_text("*Part, name=p\n*Node\n1, 0., 0., 0.\n2, 1., 0., 0.\n*Element, type=C3D4\n"
+                                    "1, 1, 2,")
+    return read_abaqus_inp(folder / "cut.inp")
+
+
+def binary_inp(folder):
+    from floatframe.fem import read_abaqus_inp
+
+    (folder / "blob.inp").write_bytes(np.random.default_rng(0).bytes(500))
+    return read_abaqus_inp(folder / "blob.inp")
+
+
+def cut_off_msh(folder):
+    from floatframe.fem import read_mesh
+
+    (folder / "cut.msh").write_text("$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$Nodes\n4\n1 0 0 0\n2 1 0 0\n")
+    return read_mesh(folder / "cut.msh")
+
+
+FILE_CASES = {
+    "an .mtx with every entry written twice": (written_twice_mtx, ValueError,
+                                               r"mass\.mtx:3: entry \(row 1, column 1\) .* first on line 1"),
+    "an .inp cut off in an element": (cut_off_inp, ValueError,
+                                      r"cut\.inp:6: the file ends inside this data line \('1, 1, 2,', no line end\)"),
+    "a binary blob as .inp": (binary_inp, ValueError, r"blob\.inp:1: binary data"),
+    "a .msh cut off in its nodes": (cut_off_msh, ValueError, r"cut\.msh:4: section \$Nodes has no \$EndNodes"),
 }
 
 
@@ -164,6 +249,13 @@ def test_bad_component_input_ends_in_a_clear_error(case):
     run, error, message = COMPONENT_CASES[case]
     with pytest.raises(error, match=message):
         run()
+
+
+@pytest.mark.parametrize("case", list(FILE_CASES), ids=list(FILE_CASES))
+def test_bad_files_end_in_a_clear_error_naming_file_and_line(case, tmp_path):
+    read, error, message = FILE_CASES[case]
+    with pytest.raises(error, match=message):
+        read(tmp_path)
 
 
 def test_an_unstable_scheme_is_a_failure_not_a_result():

@@ -47,3 +47,13 @@ def test_a_reduced_order_body_is_written_as_its_full_mesh_through_the_mode_basis
     assert last.points == pytest.approx(expected, rel=1e-12, abs=1e-14)
     assert np.abs(modes.vectors @ q[7:]).max() > 1e-7                          # the mesh is deformed
     assert last.point_data["velocity"][19] == pytest.approx(result.sensor(velocity)[-1], rel=1e-12)
+
+
+def test_the_mesh_of_a_body_is_rebuilt_node_for_node_with_coincident_nodes():
+    """A body made from a mesh with an intended crack (duplicate_nodes="keep") keeps its nodes when its mesh is
+    rebuilt for the output: coincident nodes are neither refused nor merged there."""
+    from floatframe.export import mesh_from_cells
+
+    nodes = np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 0, 0], [1, 1, 0], [1, 0, 1]], dtype=float)
+    mesh = mesh_from_cells(nodes, {"tetra": [[0, 1, 2, 3], [4, 5, 2, 6]]})
+    assert mesh.n_nodes == 7 and mesh.elements["Tet4"].tolist() == [[0, 1, 2, 3], [4, 5, 2, 6]]
