@@ -217,10 +217,12 @@ def linear_elastic_matrices(mesh: Mesh, youngs_modulus: float, poissons_ratio: f
 
 
 def add_node_mass(mass_matrix: sp.spmatrix, node: int, mass: float) -> sp.csr_matrix:
-    """Copy of ``mass_matrix`` with a point mass [kg] added on the 3 diagonal entries of ``node``."""
+    """Copy of ``mass_matrix`` with a point mass [kg] (finite, >= 0) added on the 3 diagonal entries of ``node``."""
     n = mass_matrix.shape[0]
     if not 0 <= 3 * node + 2 < n:
         raise ValueError(f"node {node} is outside a mass matrix of size {n}")
+    if not (np.isfinite(mass) and mass >= 0):
+        raise ValueError(f"the point mass on node {node} must be finite and >= 0 kg, got {mass}")
     coordinates = 3 * node + np.arange(3)
     point_mass = sp.csr_matrix((np.full(3, float(mass)), (coordinates, coordinates)), shape=(n, n))
     return (sp.csr_matrix(mass_matrix) + point_mass).tocsr()

@@ -158,6 +158,14 @@ def test_add_node_mass_changes_only_three_diagonal_entries(block):
         add_node_mass(mass, mass.shape[0] // 3, 1.0)
 
 
+@pytest.mark.parametrize("point_mass", [-0.1, np.nan])
+def test_a_negative_or_nan_point_mass_is_refused(block, point_mass):
+    _, mass, _ = block
+    with pytest.raises(ValueError, match=rf"the point mass on node 9 must be finite and >= 0 kg, got {point_mass}"):
+        add_node_mass(mass, 9, point_mass)
+    assert (add_node_mass(mass, 9, 0.0) - mass).nnz == 0
+
+
 def test_lumped_mass_keeps_total_mass_and_is_diagonal(rotor):
     mesh, mass, _ = rotor
     lumped = lumped_mass_matrix(mass)
