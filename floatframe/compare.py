@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import csv
+import importlib
 import importlib.util
 import time
 from dataclasses import asdict, dataclass
@@ -33,6 +34,7 @@ from floatframe.paths import OutputPathError, check_output_file, output_folder_a
 from floatframe.solvers.genalpha import GeneralizedAlpha
 from floatframe.solvers.genalpha_ggl import GeneralizedAlphaGGL
 from floatframe.solvers.idas import IDAS, constraint_violation
+from floatframe.solvers.loop import Scheme
 from floatframe.solvers.newmark import Newmark, Trapezoidal
 from floatframe.solvers.result import SolverError
 
@@ -117,17 +119,50 @@ def load_model(model: str, **options) -> ComparisonModel:
                            getattr(module, "N_OUTPUTS", 20), path.stem)
 
 
+def scheme_class(name: str) -> type:
+    """The Scheme subclass that ``name`` ("package.module:Class" or "path/to/file.py:Class") names: a solver of
+    one's own (docs/solvers.md, "Bring your own solver"). ValueError saying what is wrong otherwise."""
+    where, _, class_name = name.rpartition(":")
+    if not where or not class_name:
+        raise ValueError(f"compare: unknown solver '{name}'; choose from {sorted(SOLVERS)}, or give your own as "
+                         f"module:Class or file.py:Class")
+    try:
+        if where.endswith(".py"):
+            spec = importlib.util.spec_from_file_location(Path(where).stem, where)
+            if spec is None or not Path(where).is_file():
+                raise ImportError(f"no file {where}")
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+        else:
+            module = importlib.import_module(where)
+    except ImportError as exc:
+        raise ValueError(f"compare: solver '{name}': cannot import {where}: {exc}") from None
+    scheme = getattr(module, class_name, None)
+    if not (isinstance(scheme, type) and issubclass(scheme, Scheme)):
+        raise ValueError(f"compare: solver '{name}': {where} has no Scheme subclass {class_name} "
+                         f"(floatframe.solvers.loop.Scheme)")
+    return scheme
+
+
+def solver_kind(name: str) -> str:
+    """The setting a solver is run over: "rtol" (adaptive schemes) or "h" (fixed-step ones)."""
+    if name in SOLVERS:
+        return SOLVERS[name][1]
+    return "rtol" if scheme_class(name).adaptive else "h"
+
+
 def make_solver(name: str, setting: float):
-    if name not in SOLVERS:
-        raise ValueError(f"compare: unknown solver '{name}'; choose from {sorted(SOLVERS)}")
-    return SOLVERS[name][0](setting)
+    """The solver ``name`` for ``setting``: a built-in one, or one's own Scheme (adaptive ones are made with
+    rtol=setting, atol=setting * 1e-3, fixed-step ones without arguments)."""
+    if name in SOLVERS:
+        return SOLVERS[name][0](setting)
+    scheme = scheme_class(name)
+    return scheme(rtol=setting, atol=setting * 1e-3) if scheme.adaptive else scheme()
 
 
 def solve(solver, system, t_grid, setting: float):
     """Run a solver on the output grid (fixed-step schemes take the step size ``setting``)."""
-    if isinstance(solver, IDAS):
-        return solver.solve(system, t_grid)
-    return solver.solve_grid(system, t_grid, h=setting)
+    return solver.solve(system, t_grid=t_grid, h=None if solver.adaptive else setting, progress=False)
 
 
 def reference_solution(model: ComparisonModel, t_grid, reference: str = "idas", rtol: float = 1e-10,
@@ -198,9 +233,7 @@ def run_comparison(model, solvers=("idas", "genalpha"), tolerances=DEFAULT_TOLER
     interval = t_end / n_outputs
     plan = []
     for name in solvers:
-        if name not in SOLVERS:
-            raise ValueError(f"compare: unknown solver '{name}'; choose from {sorted(SOLVERS)}")
-        kind = SOLVERS[name][1]
+        kind = solver_kind(name)
         values = tolerances if kind == "rtol" else [interval / r for r in refinements]
         plan += [(name, kind, float(value)) for value in values]
     from floatframe.study import dask_client, run_on_dask
@@ -311,6 +344,16 @@ def write_outputs(rows: list[Run], out_dir: Path, title: str, reference: str) ->
     return paths
 
 
+def solver_argument(text: str) -> str:
+    """A --solvers entry: a built-in name or one's own Scheme (checked by importing it)."""
+    if text not in SOLVERS:
+        try:
+            scheme_class(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc).removeprefix("compare: ")) from None
+    return text
+
+
 def compare_main(argv=None) -> int:
     """``python -m floatframe compare MODEL --solvers idas,genalpha,...``"""
     from floatframe.cli import (HELP_FORMAT, MODELS, comma_list, one_of, positive_float, positive_int)
@@ -319,8 +362,9 @@ def compare_main(argv=None) -> int:
                                      formatter_class=HELP_FORMAT)
     parser.add_argument("model", type=one_of(tuple(MODELS), "model", files=True),
                         help=f"{', '.join(MODELS)}, or a Python file with build()")
-    parser.add_argument("--solvers", type=comma_list(one_of(tuple(SOLVERS), "solver")), default="idas,genalpha",
-                        help=f"comma-separated, from {','.join(SOLVERS)}")
+    parser.add_argument("--solvers", type=comma_list(solver_argument), default="idas,genalpha",
+                        help=f"comma-separated, from {','.join(SOLVERS)}, or your own as module:Class or "
+                             f"file.py:Class (a floatframe.solvers.loop.Scheme)")
     parser.add_argument("--tolerances", type=comma_list(positive_float),
                         default=",".join(f"{x:g}" for x in DEFAULT_TOLERANCES), help="rtol values of the IDAS runs")
     parser.add_argument("--refinements", type=comma_list(positive_int),

@@ -1,5 +1,9 @@
-"""Errors shared by the components and the solvers."""
+"""Errors shared by the components, the assembly and the solvers."""
 from __future__ import annotations
+
+
+class ModelError(ValueError):
+    """Bad input, found before any integration; the message names the component and the fault."""
 
 
 class UserFunctionError(RuntimeError):

@@ -196,7 +196,8 @@ def redundant_constraints(constraint_jacobian: sp.csc_matrix, owners: list, tole
 
 
 class AssembledSystem:
-    """Numeric functions of an assembled model; what solvers work with.
+    """Numeric functions of an assembled model; what solvers work with, through the members of the DAE
+    contract (``floatframe.solvers.contract.DAE``) only.
 
     Attributes: ``n_coordinates`` (n), ``n_multipliers`` (m), ``q_reference``, ``q_initial``,
     ``v_initial`` (n,), ``euler_parameter_rows`` (the coordinate indices of each Euler-parameter
@@ -267,6 +268,30 @@ class AssembledSystem:
     def euler_parameter_rows(self) -> list:
         """The coordinate indices (4,) of each Euler-parameter node's theta."""
         return self.context.rotation_indices
+
+    @property
+    def sensor_names(self) -> list[str]:
+        """Each sensor's name, or its type where it has none."""
+        return [sensor.name or sensor.type_name for sensor in self.system.sensors]
+
+    @property
+    def sensor_slices(self) -> np.ndarray:
+        """(k + 1,) bounds of each sensor's rows in the stacked sensor output."""
+        return self._sensor_slices
+
+    @property
+    def has_user_functions(self) -> bool:
+        """Whether Python user functions (CasADi callbacks) enter the residual."""
+        return bool(self.context.externals)
+
+    @property
+    def user_function_callbacks(self) -> list:
+        """The callbacks of the Python user functions in the residual."""
+        return [callback for _, callback, _ in self.context.externals]
+
+    def numeric_function(self, name: str) -> ca.Function:
+        """The numeric Function ``name`` that the evaluations use (see ``floatframe.system_functions``)."""
+        return self.forms.numeric[name]
 
     def residual_with_jacobian(self) -> ca.Function:
         """R(t, q, v, a, lam, u, p) as a CasADi Function whose Jacobian is the exact blocked one (for IDAS)."""
@@ -602,8 +627,11 @@ class AssembledSystem:
                 values[rows] = nonzeros
         return self._with_linear_terms(name, values, *arguments[:3]) if name.startswith("residual") else values
 
-    def _parameters_now(self):
+    def parameters_now(self) -> np.ndarray:
+        """p, or an empty vector for a model without Parameters."""
         return self.parameter_vector() if self.parameters else np.zeros(0)
+
+    _parameters_now = parameters_now
 
     def load_residual(self) -> ca.Function:
         """(t, q, u, p) -> (R_loads, dR_loads/dq): the loads' own part of the residual R (i.e. -f_loads).

@@ -19,11 +19,8 @@ from dataclasses import dataclass, field
 import casadi as ca
 import numpy as np
 
+from floatframe.errors import ModelError
 from floatframe.parameters import Input, Parameter
-
-
-class ModelError(ValueError):
-    """Bad input, found before any integration; the message names the component and the fault."""
 
 
 class Component:

@@ -225,7 +225,7 @@ class SparseNewtonFunctions(CompiledKernel):
     def __init__(self, system, index: int):
         self.system = system
         self.names = [system.form_name("residual", index), system.constraint_rows_name(index)]
-        self.functions = [system.forms.numeric[name] for name in self.names]
+        self.functions = [system.numeric_function(name) for name in self.names]
 
     def _bind(self, functions) -> None:
         self.system.use_numeric(dict(zip(self.names, functions)))

@@ -37,7 +37,7 @@ def wants_dense(system, linear_algebra: str) -> bool:
     ``"auto"``: dense for n + m <= DENSE_LIMIT without user-function callbacks; ``"dense"``: dense
     where possible (no callbacks); ``"sparse"``: never.
     """
-    if linear_algebra == "sparse" or system.context.externals:
+    if linear_algebra == "sparse" or system.has_user_functions:
         return False
     if linear_algebra == "dense":
         return True
@@ -61,16 +61,16 @@ def sensor_evaluator(system):
     Without user-function callbacks the sensors Function is evaluated through buffers (about 100 times
     less call overhead per stored state); with callbacks it is ``system.sensor_values`` itself.
     """
-    if system.context.externals:
+    if system.has_user_functions:
         return system.sensor_values
     per_system = _kernels.setdefault(system, {})
     if "sensors" not in per_system:
-        per_system["sensors"] = BufferedFunction(system.forms.numeric["sensors"])
+        per_system["sensors"] = BufferedFunction(system.numeric_function("sensors"))
     function = per_system["sensors"]
-    bounds = system._sensor_slices
+    bounds = system.sensor_slices
 
     def values(t, q, v, a, lam):
-        stacked = function(t, q, v, a, lam, system.input_vector(float(t)), system._parameters_now())[0]
+        stacked = function(t, q, v, a, lam, system.input_vector(float(t)), system.parameters_now())[0]
         return [stacked[bounds[i]:bounds[i + 1]].copy() for i in range(len(bounds) - 1)]
     return values
 

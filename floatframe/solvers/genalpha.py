@@ -24,39 +24,24 @@ buffered CasADi calls and factorized by dense LAPACK LU (option ``linear_algebra
 from __future__ import annotations
 
 import math
-import time
 import weakref
-from dataclasses import dataclass
 
 import numpy as np
-from tqdm import tqdm
 
-from floatframe.errors import UserFunctionError
 from floatframe.solvers.compiling import CompilePolicy, sparse_kernel
-from floatframe.solvers.dense import SingularMatrix, dense_kernel, sensor_evaluator, wants_dense
-from floatframe.solvers.linear import consistent_accelerations, factorize, single_threaded_blas, singular_cause
-from floatframe.solvers.result import (SimulationResult, SolverError, SolverStatistics, steps_per_interval,
-                                       time_grid, wants_stop)
-from floatframe.solvers.safeguards import (BLOW_UP_FACTOR, DRIFT, STRICT, GrowthBound, check_blow_up, check_count,
-                                           call_pre_step, check_assembled, check_initial_mode, check_nonnegative,
-                                           check_positive, check_unit_interval, initial_state, user_function_failure)
+from floatframe.solvers.dense import SingularMatrix, dense_kernel, wants_dense
+from floatframe.solvers.linear import consistent_accelerations, factorize, singular_cause
+from floatframe.solvers.loop import Scheme, State, vector
+from floatframe.solvers.result import SolverError, SolverStatistics
+from floatframe.solvers.safeguards import (DRIFT, STRICT, check_count, check_nonnegative, check_positive,
+                                           check_unit_interval)
 
 EPS = np.finfo(float).eps
 STEP_CHANGE_TOLERANCE = 1e-8  # relative change of h below which modified Newton keeps its matrix
 CONTRACTION_LIMIT = 0.5       # modified Newton: above this rate an old matrix is always replaced
 
 
-@dataclass
-class State:
-    t: float
-    q: np.ndarray
-    v: np.ndarray
-    a: np.ndarray
-    abar: np.ndarray
-    lam: np.ndarray
-
-
-class GeneralizedAlpha:
+class GeneralizedAlpha(Scheme):
     """Index-3 generalized-alpha with full or modified Newton on the exact sparse Jacobian.
 
     Parameters
@@ -134,17 +119,17 @@ class GeneralizedAlpha:
         ``accelerations`` (n,) the solve starts from them and from ``multipliers`` (m,) (default
         zero), as Exudyn does with computeInitialAccelerations=False.
         """
-        q = system.q_initial.copy() if q is None else _vector(q, system.n_coordinates, "q")
-        v = system.v_initial.copy() if v is None else _vector(v, system.n_coordinates, "v")
+        q = system.q_initial.copy() if q is None else vector(q, system.n_coordinates, "q")
+        v = system.v_initial.copy() if v is None else vector(v, system.n_coordinates, "v")
         if accelerations is None:
             if multipliers is not None:
                 raise ValueError(f"{self.name}: initial multipliers need initial accelerations as well")
             a, lam = consistent_accelerations(system, t0, q, v, self.name)
             self.statistics.factorizations += 1
         else:
-            a = _vector(accelerations, system.n_coordinates, "accelerations")
+            a = vector(accelerations, system.n_coordinates, "accelerations")
             lam = (np.zeros(system.n_multipliers) if multipliers is None
-                   else _vector(multipliers, system.n_multipliers, "multipliers"))
+                   else vector(multipliers, system.n_multipliers, "multipliers"))
         return State(t0, q, v, a, a.copy(), lam)
 
     # --- one step ---------------------------------------------------------------------------
@@ -156,7 +141,7 @@ class GeneralizedAlpha:
             kernel = dense_kernel(system, self.index, self.compile)
             policy = CompilePolicy(kernel, n_steps) if self.compile == "auto" else None
             return _DenseNewton(self, system, kernel, policy)
-        if system.context.externals:  # user functions: their Python calls, nothing to compile
+        if system.has_user_functions:  # user functions: their Python calls, nothing to compile
             return _SparseNewton(self, system)
         kernel = sparse_kernel(system, self.index, self.compile)
         return _SparseNewton(self, system, CompilePolicy(kernel, n_steps) if self.compile == "auto" else None)
@@ -231,121 +216,14 @@ class GeneralizedAlpha:
             raise SolverError(f"generalized-alpha: singular {what} at t = {t:.6g} ({exc}); "
                               f"{singular_cause(system, t, matrix)}", t) from None
 
-    # --- whole run --------------------------------------------------------------------------
-    def solve(self, system, t_end=None, n_steps=None, *, t_grid=None, t0: float = 0.0, h=None,
-              progress: bool | None = None, store_every: int = 1, q0=None, v0=None, a0=None, lam0=None,
-              pre_step=None, initial: str = "check", blow_up: float | None = BLOW_UP_FACTOR) -> SimulationResult:
-        """Integrate over a time grid and store the states at its times.
-
-        Parameters
-        ----------
-        t_end, n_steps : n_steps equal steps from t0 to t_end [s] (also positionally), or
-        t_grid : increasing output times [s] (t0 is then t_grid[0]); each interval is divided into
-            equal steps of at most h [s] (default: the smallest grid spacing).
-        progress : show a progress bar (default: for 2000 steps or more).
-        store_every : store every store_every-th grid time (and the last one).
-        q0, v0 : initial coordinates and velocities (n,) (default: the system's initial values);
-        a0, lam0 : initial accelerations and multipliers; without a0 consistent ones are computed.
-        pre_step : called as pre_step(t_next, state) before the step to each grid time t_next with the
-            state at its start; when it returns False (None continues) that step is still taken and stored, and the
-            solve ends there (``result.stopped``).
-        initial : "check" (refuse an initial state that violates the constraints), "project" (move it onto
-            them) or "accept" (see ``floatframe.solvers.safeguards``).
-        blow_up : the growth factor above which the state counts as unbounded and the solve fails (see
-            ``floatframe.solvers.safeguards``); None: no check.
-
-        A failed solve raises SolverError with the partial result (``error.result``).
-        """
-        owner = f"{type(self).__name__}.solve"
-        check_assembled(owner, system)
-        grid = time_grid(owner, t_end, n_steps, t_grid, t0)
-        spacing = np.diff(grid)
-        h = float(np.min(spacing)) if h is None else float(h)
-        if not h > 0:
-            raise ValueError(f"{owner}: the step h must be positive, got {h}")
-        store_every = check_count(owner, "store_every", store_every)
-        check_initial_mode(owner, initial)
-        blow_up = check_blow_up(owner, blow_up)
-        self.statistics = SolverStatistics()
+    # --- the loop's hooks (floatframe.solvers.loop) ------------------------------------------
+    def start(self, system, state: State, grid, n_steps: int):
+        """A fresh Newton evaluator for the solve (no matrix kept from an earlier one)."""
         self._factorization = None
-        started = time.perf_counter()
-        stopped = False
-        show = progress if progress is not None else grid.size > 2000
-        stored, info = [], self.describe(h)
-        with single_threaded_blas():
-            q0 = system.q_initial.copy() if q0 is None else _vector(q0, system.n_coordinates, "q")
-            v0 = system.v_initial.copy() if v0 is None else _vector(v0, system.n_coordinates, "v")
-            q0, v0, projection = initial_state(system, grid[0], q0, v0, initial, self.name, self.initial_tolerances)
-            if projection:
-                info["initial_projection"] = projection
-            try:
-                state = self.init(system, grid[0], q0, v0, a0, lam0)
-            except UserFunctionError as error:
-                raise user_function_failure(error, grid[0], self.name) from error
-            bound = GrowthBound(system, state, grid[-1] - grid[0], blow_up, self.name) if blow_up else None
-            check_every = max(1, (grid.size - 1) // GrowthBound.CHECKS)
-            counts = steps_per_interval(spacing, h)
-            newton = self.prepare(system, int(counts.sum()))
-            stored.append(state)
-            try:
-                for k in tqdm(range(1, grid.size), disable=not show, desc=self.name, unit="step"):
-                    stopped = pre_step is not None and wants_stop(call_pre_step(pre_step, grid[k], state, self.name))
-                    count = int(counts[k - 1])
-                    for j in range(1, count + 1):
-                        target = grid[k] if j == count else grid[k - 1] + j * spacing[k - 1] / count
-                        state = self.advance(system, state, target, spacing[k - 1] / count, newton)
-                    store = k % store_every == 0 or k == grid.size - 1 or stopped
-                    if bound is not None and (store or k % check_every == 0):
-                        bound.check(state)
-                    if store:
-                        stored.append(state)
-                    if stopped:
-                        break
-            except SolverError as failure:
-                last = getattr(failure, "state", None)   # the last accepted step (not a state out of bounds)
-                if last is not None and last.t > stored[-1].t:
-                    stored.append(last)
-                self.statistics.solve_time = time.perf_counter() - started
-                failure.result = partial_result(system, stored, self.statistics, self.name, info, failure)
-                raise
-        self.statistics.solve_time = time.perf_counter() - started
-        result = collect(system, stored, self.statistics, self.name, info)
-        result.stopped = stopped
-        return result
+        return self.prepare(system, n_steps)
 
-    def solve_grid(self, system, t_grid, h=None, progress: bool = False) -> SimulationResult:
-        """``solve(system, t_grid=t_grid, h=h)``: the output times with steps of at most h."""
-        return self.solve(system, t_grid=t_grid, h=h, progress=progress)
-
-    def advance(self, system, state: State, t_target: float, h: float, newton=None) -> State:
-        """Step to t_target (= state.t + h); on a failed step halve the step and retry.
-
-        Raises SolverError naming the time and the last failure once the step would fall below
-        ``min_step``, or at once when a user function fails (UserFunctionError chained); the error's ``state``
-        is the last accepted state.
-        """
-        min_step = h / 2 ** 10 if self.min_step is None else self.min_step
-        step = t_target - state.t
-        while state.t < t_target - 1e-14 * max(1.0, abs(t_target)):
-            step = min(step, t_target - state.t)
-            try:
-                state = self.step(system, state, step, newton)
-            except UserFunctionError as error:
-                failure = user_function_failure(error, state.t + step, self.name)
-                failure.state = state
-                raise failure from error
-            except SolverError as failure:
-                self.statistics.rejected_steps += 1
-                self._factorization = None
-                step /= 2
-                if step < min_step:
-                    failure = SolverError(f"{self.name}: step size fell below the minimum {min_step:.3g} s at "
-                                          f"t = {state.t:.6g}; last failure: {failure}", state.t)
-                    failure.state = state
-                    raise failure from None
-                continue
-            step *= 2  # try a larger step again, up to what is left to t_target
-        return state
+    def rejected(self) -> None:
+        self._factorization = None
 
     def describe(self, h) -> dict:
         """Method parameters for result.info and comparison tables."""
@@ -425,7 +303,7 @@ class _DenseNewton:
         if self.policy is not None:  # between steps: perhaps compile, or switch to the compiled kernel
             self.policy.before_step()
         self.kernel.set_step(state, h, self.scheme, c_q, c_v, kappa, system.input_vector(float(t)),
-                             system._parameters_now())
+                             system.parameters_now())
 
     def rows(self, a, lam) -> np.ndarray:
         return self.kernel.rows(a, lam)
@@ -513,36 +391,3 @@ def _not_finite(t, iteration) -> SolverError:
 def _norm(vector) -> float:
     """The Euclidean norm, as np.linalg.norm computes it for a real vector (sqrt of the dot product)."""
     return float(np.sqrt(np.dot(vector, vector)))
-
-
-def _vector(values, size, what) -> np.ndarray:
-    vector = np.array(values, dtype=float).reshape(-1)
-    if vector.size != size:
-        raise ValueError(f"initial {what} must have {size} entries, got {vector.size}")
-    return vector
-
-
-def partial_result(system, states, statistics, solver, info, failure) -> SimulationResult:
-    """The result of ``states`` computed before ``failure`` (their sensors where these can be evaluated)."""
-    try:
-        result = collect(system, states, statistics, solver, info)
-    except (SolverError, UserFunctionError, RuntimeError, ValueError):   # sensors that fail on these states
-        result = collect(system, states, statistics, solver, info, with_sensors=False)
-    result.failure = str(failure)
-    return result
-
-
-def collect(system, states, statistics, solver, info, with_sensors: bool = True) -> SimulationResult:
-    """Stack stored states and evaluate the sensors on them (without: each sensor (k, 0), no values)."""
-    names = [sensor.name or sensor.type_name for sensor in system.system.sensors]
-    if with_sensors:
-        sensor_values = sensor_evaluator(system)
-        sensor_rows = [sensor_values(s.t, s.q, s.v, s.a, s.lam) for s in states]
-        sensors = [np.vstack([row[i] for row in sensor_rows]) for i in range(len(names))]
-    else:
-        sensors = [np.zeros((len(states), 0)) for _ in names]
-    return SimulationResult(
-        t=np.array([s.t for s in states]), q=np.vstack([s.q for s in states]),
-        v=np.vstack([s.v for s in states]), a=np.vstack([s.a for s in states]),
-        lam=np.vstack([s.lam for s in states]), sensors=sensors, statistics=statistics, solver=solver, info=info,
-        sensor_names=names)

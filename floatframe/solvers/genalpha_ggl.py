@@ -24,7 +24,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from floatframe.solvers.genalpha import GeneralizedAlpha, MatrixRenewal, State, _norm, _SparseNewton, refresh_cost
+from floatframe.solvers.genalpha import GeneralizedAlpha, MatrixRenewal, _norm, _SparseNewton, refresh_cost
+from floatframe.solvers.loop import State
 from floatframe.solvers.safeguards import STRICT
 
 

@@ -49,15 +49,12 @@ import traceback
 import casadi as ca
 import numpy as np
 import scipy.sparse as sp
-from tqdm import tqdm
 
 from floatframe.errors import UserFunctionError
-from floatframe.solvers.genalpha import State, _vector, collect, partial_result
 from floatframe.solvers.linear import consistent_accelerations, singular_cause, solve_or_explain
-from floatframe.solvers.result import SimulationResult, SolverError, SolverStatistics, time_grid, wants_stop
-from floatframe.solvers.safeguards import (BLOW_UP_FACTOR, DRIFT, STRICT, GrowthBound, check_blow_up, check_count,
-                                           call_pre_step, check_assembled, check_initial_mode, check_positive,
-                                           initial_state, user_function_failure)
+from floatframe.solvers.loop import Scheme, State
+from floatframe.solvers.result import SolverError, SolverStatistics
+from floatframe.solvers.safeguards import DRIFT, STRICT, check_count, check_positive, user_function_failure
 
 DRIFT_CONTROLS = ("projection", "baumgarte", "none")
 SMALL_SYSTEM = 500   # unknowns (q, v, a, lambda) up to which linear_solver="auto" takes csparse
@@ -79,7 +76,7 @@ IDAS_FAILURES = {
 }
 
 
-class IDAS:
+class IDAS(Scheme):
     """IDAS on the index-1 (acceleration-level) form of the assembled system.
 
     Parameters
@@ -101,6 +98,7 @@ class IDAS:
 
     name = "idas"
     order = 5   # the highest BDF order; IDAS varies the order from 1 to 5
+    adaptive = True
     # relative tolerances (position, velocity) of the initial state's gaps (floatframe.solvers.safeguards): the
     # positions strict; the velocities as for index-3 schemes, so that IDAS may continue from their end states
     initial_tolerances = (STRICT, DRIFT)
@@ -229,27 +227,23 @@ class IDAS:
         except RuntimeError as exc:
             raise SolverError(f"idas: could not build the IDAS integrator: {_casadi_message(exc)}") from None
 
-    # --- whole run --------------------------------------------------------------------------
-    def solve(self, system, t_end=None, n_steps=None, *, t_grid=None, t0: float = 0.0, h=None,
-              progress: bool | None = None, store_every: int = 1, q0=None, v0=None, a0=None, lam0=None,
-              pre_step=None, initial: str = "check", blow_up: float | None = BLOW_UP_FACTOR) -> SimulationResult:
-        """Integrate over a time grid (t_end with n_steps equal intervals from t0, or t_grid) and
-        return the stored consistent states; the arguments are those of ``GeneralizedAlpha.solve``.
+    def solve(self, system, *arguments, **options):
+        """``Scheme.solve`` (the arguments of ``GeneralizedAlpha.solve``; ``h``, ``a0`` and ``lam0`` must be None,
+        see ``check_options``); a failed solve frees the MUMPS integrators that its error holds."""
+        try:
+            return super().solve(system, *arguments, **options)
+        except SolverError as failure:
+            self._release(system, failure)
+            raise
 
-        IDAS chooses its own steps: ``h`` must be None (limit the steps with ``max_step``). It starts
-        from q0, v0 with consistent accelerations: ``a0`` and ``lam0`` must be None. An initial state off the
-        constraints is refused, or with ``initial="project"`` moved onto them by the least mass-weighted
-        change (``floatframe.solvers.safeguards``); within the tolerance of that check it is projected to
-        round-off by the minimum-norm change. ``pre_step`` is called before each output interval and needs
-        ``drift="projection"`` (the other modes integrate the whole grid in one IDAS call). A failed solve
-        raises SolverError with the partial result (``error.result``).
-        """
+    # --- the loop's hooks (floatframe.solvers.loop) ------------------------------------------------
+    def check_options(self, h, a0, lam0, pre_step) -> None:
+        """IDAS chooses its own steps (``h`` must be None: limit them with ``max_step``) and starts from
+        consistent accelerations (``a0``, ``lam0`` must be None); ``pre_step`` is called before each output
+        interval and needs ``drift="projection"`` (the other modes integrate the whole grid in one IDAS call).
+        Within the tolerance of the initial check, the start is projected to round-off by the minimum-norm
+        change."""
         owner = "IDAS.solve"
-        check_assembled(owner, system)
-        t_grid = time_grid(owner, t_end, n_steps, t_grid, t0)
-        store_every = check_count(owner, "store_every", store_every)
-        check_initial_mode(owner, initial)
-        blow_up = check_blow_up(owner, blow_up)
         if h is not None:
             raise ValueError(f"{owner}: IDAS chooses its own steps; h is not used (limit them with max_step)")
         if a0 is not None or lam0 is not None:
@@ -258,11 +252,75 @@ class IDAS:
         if pre_step is not None and self.drift != "projection":
             raise ValueError(f"{owner}: pre_step needs drift='projection' (drift={self.drift!r} integrates the "
                              f"whole grid in one IDAS call)")
+
+    def init(self, system, t0: float, q, v, accelerations=None, multipliers=None) -> State:
+        return self.consistent_state(system, t0, q, v)
+
+    def start(self, system, state: State, grid, n_steps: int) -> "_Run":
+        """The run's tolerances and, without projection, the one IDAS call over the whole grid."""
+        run = _Run(self.tolerances(system, state))
+        if self.drift != "projection":
+            n = system.n_coordinates
+            built = time.perf_counter()
+            integrator, parameters = self._integrator(system, False, grid[0], grid[1:],
+                                                      np.concatenate([state.v, state.a]), run.tolerances)
+            run.setup_time += time.perf_counter() - built
+            xf, zf = self._call(integrator, system, grid[0], np.concatenate([state.q, state.v]),
+                                np.concatenate([state.a, state.lam]), parameters)
+            with _quiet_stdout():   # frees the integrator: MUMPS prints a banner on stdout then
+                integrator = None
+            run.ahead = [State(grid[k], xf[:n, k - 1], xf[n:, k - 1], zf[:n, k - 1], zf[:n, k - 1], zf[n:, k - 1])
+                         for k in range(1, grid.size)]
+            run.observe(system, [state, *run.ahead])
+        else:
+            run.observe(system, [state])
+        return run
+
+    def advance(self, system, state: State, t_target: float, h: float, prepared: "_Run" = None) -> State:
+        """The state at the output time t_target: the next one of the whole-grid call, or one IDAS call over
+        the interval followed by the projection onto C = 0 and dC/dt = 0."""
+        run = prepared
+        if run.ahead:
+            return run.ahead.pop(0)
+        n = system.n_coordinates
+        interval = t_target - state.t
+        key = (id(system), round(interval, 15), tuple(system.parameter_vector()) if system.parameters else (),
+               self.rtol, self.atol, self.max_step, self.linear_solver, self.max_num_steps, run.tolerances.tobytes())
+        if key not in self._cache:
+            built = time.perf_counter()
+            self._cache = {key: self._integrator(system, True, 0.0, [interval], None, run.tolerances)}
+            run.setup_time += time.perf_counter() - built
+        xdot = np.concatenate([state.v, state.a])
+        integrator, parameters = self._cache[key]
         try:
-            return self._solve(system, t_grid, progress, store_every, q0, v0, pre_step, initial, blow_up)
-        except SolverError as failure:
-            self._release(system, failure)
-            raise
+            xf, zf = self._call(integrator, system, state.t, np.concatenate([state.q, state.v]),
+                                np.concatenate([state.a, state.lam]), np.concatenate([parameters, [state.t], xdot]))
+            x_end = xf[:, -1] + interval * xdot
+            q, v = x_end[:n], x_end[n:]
+            run.drift_before_projection[0] = max(run.drift_before_projection[0],
+                                                 _max_abs(system.constraints(t_target, q)))
+            run.drift_before_projection[1] = max(run.drift_before_projection[1],
+                                                 _max_abs(system.constraint_velocity(t_target, q, v)))
+            state = self.consistent_state(system, t_target, q, v)
+        except UserFunctionError as error:
+            raise user_function_failure(error, state.t, self.name) from error
+        run.observe(system, [state])
+        return state
+
+    def describe(self, h) -> dict:
+        return dict(rtol=self.rtol, atol=self.atol, max_step=self.max_step, linear_solver=self.linear_solver,
+                    drift=self.drift, baumgarte=self.baumgarte)
+
+    def finish(self, system, states, info, prepared) -> None:
+        """The largest constraint violations and the set-up time into ``info``; free the MUMPS integrators."""
+        self._release(system)
+        if prepared is None:
+            return
+        info.update(linear_solver=self.linear_solver_for(system), setup_time=prepared.setup_time,
+                    position_violation=prepared.violation[0], velocity_violation=prepared.violation[1])
+        if self.drift == "projection":
+            info.update(position_drift_before_projection=prepared.drift_before_projection[0],
+                        velocity_drift_before_projection=prepared.drift_before_projection[1])
 
     def _release(self, system, failure=None):
         """Free the MUMPS-based integrators (MUMPS prints a banner on stdout when freed), also those that
@@ -274,109 +332,10 @@ class IDAS:
                     failure = failure.__context__
                 self._cache = {}
 
-    def _solve(self, system, t_grid, progress, store_every, q0, v0, pre_step, initial, blow_up) -> SimulationResult:
-        self.statistics = SolverStatistics()
-        started = time.perf_counter()
-        n = system.n_coordinates
-        q0 = system.q_initial.copy() if q0 is None else _vector(q0, n, "q")
-        v0 = system.v_initial.copy() if v0 is None else _vector(v0, n, "v")
-        q0, v0, projection = initial_state(system, t_grid[0], q0, v0, initial, self.name, self.initial_tolerances)
-        try:
-            state = self.consistent_state(system, t_grid[0], q0, v0)
-        except UserFunctionError as error:
-            raise user_function_failure(error, t_grid[0], self.name) from error
-        bound = GrowthBound(system, state, t_grid[-1] - t_grid[0], blow_up, self.name) if blow_up else None
-        stopped = False
-        drift_before_projection = [0.0, 0.0]
-        stored = [state]
-        setup_time = 0.0
-        info = {"initial_projection": projection} if projection else {}
-        try:
-            tolerances = self.tolerances(system, state)
-            stopped, setup_time = self._integrate(system, t_grid, progress, pre_step, state, stored, tolerances,
-                                                  bound, drift_before_projection)
-        except SolverError as failure:
-            self.statistics.solve_time = time.perf_counter() - started
-            failure.result = partial_result(system, stored, self.statistics, self.name, info, failure)
-            raise
-        except UserFunctionError as error:
-            t_failed = stored[-1].t
-            failure = user_function_failure(error, t_failed, self.name)
-            self.statistics.solve_time = time.perf_counter() - started
-            failure.result = partial_result(system, stored, self.statistics, self.name, info, failure)
-            raise failure from error
-        self.statistics.solve_time = time.perf_counter() - started - setup_time
-        self._release(system)
-        position, velocity = constraint_violation(system, stored)
-        info.update(rtol=self.rtol, atol=self.atol, max_step=self.max_step, linear_solver=self.linear_solver_for(system),
-                    drift=self.drift, baumgarte=self.baumgarte, setup_time=setup_time,
-                    position_violation=position, velocity_violation=velocity)
-        if self.drift == "projection":
-            info.update(position_drift_before_projection=drift_before_projection[0],
-                        velocity_drift_before_projection=drift_before_projection[1])
-        if store_every > 1:
-            stored = [s for k, s in enumerate(stored) if k % store_every == 0 or k == len(stored) - 1]
-        result = collect(system, stored, self.statistics, self.name, info)
-        result.stopped = stopped
-        return result
-
-    def _integrate(self, system, t_grid, progress, pre_step, state, stored, tolerances, bound,
-                   drift_before_projection) -> tuple[bool, float]:
-        """The IDAS calls over the grid, appending each output state to ``stored`` (checked against
-        ``bound``); (whether pre_step stopped the solve, the time spent building integrators [s])."""
-        n = system.n_coordinates
-        stopped = False
-        setup_time = 0.0
-        if self.drift != "projection":
-            built = time.perf_counter()
-            integrator, parameters = self._integrator(system, False, t_grid[0], t_grid[1:],
-                                                      np.concatenate([state.v, state.a]), tolerances)
-            setup_time += time.perf_counter() - built
-            xf, zf = self._call(integrator, system, t_grid[0], np.concatenate([state.q, state.v]),
-                                np.concatenate([state.a, state.lam]), parameters)
-            for k in range(1, t_grid.size):
-                state = State(t_grid[k], xf[:n, k - 1], xf[n:, k - 1], zf[:n, k - 1], zf[:n, k - 1], zf[n:, k - 1])
-                if bound is not None:
-                    bound.check(state)
-                stored.append(state)
-        else:
-            for k in tqdm(range(1, t_grid.size), disable=not progress, desc="idas", unit="output"):
-                stopped = pre_step is not None and wants_stop(call_pre_step(pre_step, t_grid[k], state, self.name))
-                interval = t_grid[k] - t_grid[k - 1]
-                key = (id(system), round(interval, 15), tuple(system.parameter_vector()) if getattr(system, "parameters", None) else (), self.rtol, self.atol, self.max_step, self.linear_solver,
-                       self.max_num_steps, tolerances.tobytes())
-                if key not in self._cache:
-                    built = time.perf_counter()
-                    self._cache = {key: self._integrator(system, True, 0.0, [interval], None, tolerances)}
-                    setup_time += time.perf_counter() - built
-                xdot = np.concatenate([state.v, state.a])
-                integrator, parameters = self._cache[key]
-                xf, zf = self._call(integrator, system, state.t, np.concatenate([state.q, state.v]),
-                                    np.concatenate([state.a, state.lam]), np.concatenate([parameters, [state.t], xdot]))
-                x_end = xf[:, -1] + interval * xdot
-                q, v = x_end[:n], x_end[n:]
-                t = t_grid[k]
-                drift_before_projection[0] = max(drift_before_projection[0], _max_abs(system.constraints(t, q)))
-                drift_before_projection[1] = max(drift_before_projection[1],
-                                                 _max_abs(system.constraint_velocity(t, q, v)))
-                state = self.consistent_state(system, t, q, v)
-                if bound is not None:
-                    bound.check(state)
-                stored.append(state)
-                if stopped:
-                    break
-        with _quiet_stdout():   # frees this run's integrator: MUMPS prints a banner on stdout then
-            integrator = None
-        return stopped, setup_time
-
-    def solve_grid(self, system, t_grid, h=None, progress: bool = False) -> SimulationResult:
-        """``solve(system, t_grid=t_grid)``, for the interface shared with GeneralizedAlpha."""
-        return self.solve(system, t_grid=t_grid, h=h, progress=progress)
-
     def _call(self, integrator, system, t_start, x0, z0, p):
         """One IDAS call; failures become SolverError naming the cause and the time."""
         messages = io.StringIO()
-        callbacks = [callback for _, callback, _ in system.context.externals if hasattr(callback, "failure")]
+        callbacks = [callback for callback in system.user_function_callbacks if hasattr(callback, "failure")]
         for callback in callbacks:
             callback.failure = None
         try:
@@ -409,6 +368,22 @@ class IDAS:
         s.factorizations += int(stats.get("nlinsetups", 0))
         s.residual_evaluations += int(stats.get("nfevals", 0))
         s.rejected_steps += int(stats.get("netfails", 0)) + int(stats.get("nncfails", 0))
+
+
+class _Run:
+    """What an IDAS solve keeps between output intervals: the tolerances, the states of a whole-grid call not
+    yet handed out, the set-up time of the integrators [s] and the largest constraint violations."""
+
+    def __init__(self, tolerances):
+        self.tolerances = tolerances
+        self.ahead = []
+        self.setup_time = 0.0
+        self.violation = [0.0, 0.0]                 # largest |C| and |dC/dt| of the states so far
+        self.drift_before_projection = [0.0, 0.0]   # the same before each projection
+
+    def observe(self, system, states) -> None:
+        position, velocity = constraint_violation(system, states)
+        self.violation = [max(self.violation[0], position), max(self.violation[1], velocity)]
 
 
 def index1_equations(system, t, q, v, a, lam, u, p, baumgarte=(0.0, 0.0)):

@@ -24,9 +24,8 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 
-from floatframe.components.base import ModelError
-from floatframe.errors import UserFunctionError
-from floatframe.solvers.genalpha import State, _vector, collect, partial_result
+from floatframe.errors import ModelError, UserFunctionError
+from floatframe.solvers.loop import State, collect, partial_result, vector
 from floatframe.solvers.linear import factorize, singular_cause
 from floatframe.solvers.result import SimulationResult, SolverError, SolverStatistics
 from floatframe.solvers.safeguards import (check_assembled, check_count, check_nonnegative, check_positive,
@@ -104,10 +103,10 @@ class StaticSolver:
         """
         check_assembled("StaticSolver.solve", system)
         n, m = system.n_coordinates, system.n_multipliers
-        q = system.q_initial.copy() if q0 is None else _vector(q0, n, "q")
-        lam = np.zeros(m) if lam0 is None else _vector(lam0, m, "multipliers")
+        q = system.q_initial.copy() if q0 is None else vector(q0, n, "q")
+        lam = np.zeros(m) if lam0 is None else vector(lam0, m, "multipliers")
         zeros = np.zeros(n)
-        self._velocities = zeros if v is None else _vector(v, n, "v")
+        self._velocities = zeros if v is None else vector(v, n, "v")
         velocities = self._velocities
         self.statistics, self.residual_norms = SolverStatistics(), []
         started = time.perf_counter()

@@ -102,6 +102,13 @@ def test_solver_comparison_shows_the_orders_of_the_schemes(tmp_path_factory):
     assert (output / "comparison" / "comparison.csv").is_file()
 
 
+def test_a_scheme_of_ones_own_converges_with_its_order(tmp_path_factory):
+    """BDF2 is second order (theory), measured on the pendulum by the script itself."""
+    numbers, _ = run_example("bdf2_scheme", tmp_path_factory)
+    assert numbers["order0"] == pytest.approx(2.0, abs=0.1)
+    assert numbers["order1"] == pytest.approx(2.0, abs=0.1)
+
+
 def test_every_example_is_checked():
     """A new script in docs/examples/ needs a test here (and a page in docs/tutorial/)."""
     tested = {name for name in re.findall(r'run_example\("(\w+)"', Path(__file__).read_text())}

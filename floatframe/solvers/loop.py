@@ -1,0 +1,269 @@
+"""The time loop that every integrator shares, and the base class of the schemes that run on it.
+
+A scheme (a subclass of :class:`Scheme`) says how a solve starts and how it takes one step; ``integrate`` does
+everything else, once for all schemes:
+
+- the output grid (``t_end`` with ``n_steps``, or ``t_grid``) and, for fixed-step schemes, the division of
+  each output interval into equal steps of at most ``h``;
+- step-size control: a fixed-step scheme's failed step (a SolverError from ``step``) is halved and retried
+  down to ``min_step`` (``Scheme.advance``); an adaptive scheme (``adaptive = True``, e.g. IDAS) controls its
+  own steps and is asked for one output interval at a time;
+- the checks of ``floatframe.solvers.safeguards`` (the settings, the initial state, the growth of the state)
+  and the conversion of a failing user function or ``pre_step`` into a SolverError with the time;
+- ``pre_step``, the progress bar, the storage of every ``store_every``-th output, the statistics, and the
+  result, complete (``SimulationResult``) or partial (``SolverError.result``).
+
+A scheme implements ``init`` (the initial state, ``State``), ``step`` (one step of size h; a fixed-step scheme
+raises SolverError to have it halved), and optionally ``prepare`` (what its steps reuse over a solve),
+``check_options``, ``describe`` and ``finish``; it declares ``name``, ``order`` (checked against the measured
+order by the tests) and ``initial_tolerances``. Schemes read the model through the DAE contract
+(``floatframe.solvers.contract``) only. docs/solvers.md, "Bring your own solver", has a complete example.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from tqdm import tqdm
+
+from floatframe.errors import UserFunctionError
+from floatframe.solvers.dense import sensor_evaluator
+from floatframe.solvers.linear import single_threaded_blas
+from floatframe.solvers.result import (SimulationResult, SolverError, SolverStatistics, steps_per_interval,
+                                       time_grid, wants_stop)
+from floatframe.solvers.safeguards import (BLOW_UP_FACTOR, STRICT, GrowthBound, call_pre_step, check_assembled,
+                                           check_blow_up, check_count, check_initial_mode, initial_state,
+                                           user_function_failure)
+
+
+@dataclass
+class State:
+    """A state of the DAE at time t [s]: q, v, a (n,) as change from the reference, abar (n,) the algorithmic
+    accelerations of generalized-alpha (a for other schemes), lam (m,)."""
+
+    t: float
+    q: np.ndarray
+    v: np.ndarray
+    a: np.ndarray
+    abar: np.ndarray
+    lam: np.ndarray
+
+
+class Scheme:
+    """Base of the time integrators (see the module docstring).
+
+    Attributes
+    ----------
+    name : the scheme's name in results and comparison tables.
+    order : its order of convergence in the step size (IDAS: the highest BDF order).
+    adaptive : False for a fixed-step scheme; True where the scheme chooses its own steps (``h`` is then
+        refused and ``step`` is asked for whole output intervals).
+    initial_tolerances : (position, velocity) relative tolerances of the initial state's constraint gaps.
+    min_step : the smallest step [s] the halving may reach (None: h / 2^10).
+    statistics : SolverStatistics of the last solve.
+    """
+
+    name = "scheme"
+    order = 1
+    adaptive = False
+    initial_tolerances = (STRICT, STRICT)
+    min_step = None
+
+    def __init__(self):
+        self.statistics = SolverStatistics()
+
+    # --- what a scheme implements -------------------------------------------------------------------
+    def init(self, system, t0: float, q, v, accelerations=None, multipliers=None) -> State:
+        """The initial state at t0 from q, v (n,) (and, where given, a and lambda)."""
+        raise NotImplementedError
+
+    def step(self, system, state: State, h: float, prepared=None) -> State:
+        """The state at state.t + h; raises SolverError when the step fails."""
+        raise NotImplementedError
+
+    def prepare(self, system, n_steps: int = 0):
+        """What the steps of a solve of ``n_steps`` steps reuse (passed to ``step`` as ``prepared``)."""
+        return None
+
+    def start(self, system, state: State, grid: np.ndarray, n_steps: int):
+        """Called once before the first step with the initial state and the output grid; by default
+        ``prepare(system, n_steps)``."""
+        return self.prepare(system, n_steps)
+
+    def check_options(self, h, a0, lam0, pre_step) -> None:
+        """Refuse options of ``solve`` the scheme cannot honour (ValueError)."""
+
+    def describe(self, h) -> dict:
+        """Method parameters for result.info and comparison tables."""
+        return dict(h=h)
+
+    def finish(self, system, states: list, info: dict, prepared) -> None:
+        """After the last step (or a failure): add to ``info``, free resources."""
+
+    def rejected(self) -> None:
+        """A step failed and will be retried smaller (e.g. forget a factorized matrix)."""
+
+    # --- what the loop provides ----------------------------------------------------------------------
+    def solve(self, system, t_end=None, n_steps=None, *, t_grid=None, t0: float = 0.0, h=None,
+              progress: bool | None = None, store_every: int = 1, q0=None, v0=None, a0=None, lam0=None,
+              pre_step=None, initial: str = "check", blow_up: float | None = BLOW_UP_FACTOR) -> SimulationResult:
+        """Integrate over a time grid and store the states at its times.
+
+        Parameters
+        ----------
+        t_end, n_steps : n_steps equal steps from t0 to t_end [s] (also positionally), or
+        t_grid : increasing output times [s] (t0 is then t_grid[0]); a fixed-step scheme divides each interval
+            into equal steps of at most h [s] (default: the smallest grid spacing).
+        progress : show a progress bar (default: for 2000 output times or more).
+        store_every : store every store_every-th grid time (and the last one).
+        q0, v0 : initial coordinates and velocities (n,) (default: the system's initial values);
+        a0, lam0 : initial accelerations and multipliers (schemes that accept them); without a0 consistent
+            ones are computed.
+        pre_step : called as pre_step(t_next, state) before the step to each grid time t_next with the
+            state at its start; when it returns False (None continues) that step is still taken and stored,
+            and the solve ends there (``result.stopped``).
+        initial : "check" (refuse an initial state that violates the constraints), "project" (move it onto
+            them) or "accept" (see ``floatframe.solvers.safeguards``).
+        blow_up : the growth factor above which the state counts as unbounded and the solve fails (see
+            ``floatframe.solvers.safeguards``); None: no check.
+
+        A failed solve raises SolverError with the partial result (``error.result``).
+        """
+        return integrate(self, system, t_end, n_steps, t_grid=t_grid, t0=t0, h=h, progress=progress,
+                         store_every=store_every, q0=q0, v0=v0, a0=a0, lam0=lam0, pre_step=pre_step,
+                         initial=initial, blow_up=blow_up)
+
+    def solve_grid(self, system, t_grid, h=None, progress: bool = False) -> SimulationResult:
+        """``solve(system, t_grid=t_grid, h=h)``: the output times with steps of at most h."""
+        return self.solve(system, t_grid=t_grid, h=h, progress=progress)
+
+    def advance(self, system, state: State, t_target: float, h: float, prepared=None) -> State:
+        """Step to t_target (= state.t + h); on a failed step halve the step and retry.
+
+        Raises SolverError naming the time and the last failure once the step would fall below
+        ``min_step``, or at once when a user function fails (UserFunctionError chained); the error's
+        ``state`` is the last accepted state.
+        """
+        min_step = h / 2 ** 10 if self.min_step is None else self.min_step
+        step = t_target - state.t
+        while state.t < t_target - 1e-14 * max(1.0, abs(t_target)):
+            step = min(step, t_target - state.t)
+            try:
+                state = self.step(system, state, step, prepared)
+            except UserFunctionError as error:
+                failure = user_function_failure(error, state.t + step, self.name)
+                failure.state = state
+                raise failure from error
+            except SolverError as failure:
+                self.statistics.rejected_steps += 1
+                self.rejected()
+                step /= 2
+                if step < min_step:
+                    failure = SolverError(f"{self.name}: step size fell below the minimum {min_step:.3g} s at "
+                                          f"t = {state.t:.6g}; last failure: {failure}", state.t)
+                    failure.state = state
+                    raise failure from None
+                continue
+            step *= 2  # try a larger step again, up to what is left to t_target
+        return state
+
+
+def integrate(scheme: Scheme, system, t_end=None, n_steps=None, *, t_grid=None, t0: float = 0.0, h=None,
+              progress=None, store_every: int = 1, q0=None, v0=None, a0=None, lam0=None, pre_step=None,
+              initial: str = "check", blow_up=BLOW_UP_FACTOR) -> SimulationResult:
+    """The time loop of ``Scheme.solve`` (its arguments, with the scheme first)."""
+    owner = f"{type(scheme).__name__}.solve"
+    check_assembled(owner, system)
+    grid = time_grid(owner, t_end, n_steps, t_grid, t0)
+    spacing = np.diff(grid)
+    scheme.check_options(h, a0, lam0, pre_step)
+    if not scheme.adaptive:
+        h = float(np.min(spacing)) if h is None else float(h)
+        if not h > 0:
+            raise ValueError(f"{owner}: the step h must be positive, got {h}")
+    store_every = check_count(owner, "store_every", store_every)
+    check_initial_mode(owner, initial)
+    blow_up = check_blow_up(owner, blow_up)
+    scheme.statistics = SolverStatistics()
+    started = time.perf_counter()
+    stopped = False
+    show = progress if progress is not None else grid.size > 2000
+    info = scheme.describe(h)
+    n = system.n_coordinates
+    with single_threaded_blas():
+        q0 = system.q_initial.copy() if q0 is None else vector(q0, n, "q")
+        v0 = system.v_initial.copy() if v0 is None else vector(v0, n, "v")
+        q0, v0, projection = initial_state(system, grid[0], q0, v0, initial, scheme.name, scheme.initial_tolerances)
+        if projection:
+            info["initial_projection"] = projection
+        try:
+            state = scheme.init(system, grid[0], q0, v0, a0, lam0)
+        except UserFunctionError as error:
+            raise user_function_failure(error, grid[0], scheme.name) from error
+        bound = GrowthBound(system, state, grid[-1] - grid[0], blow_up, scheme.name) if blow_up else None
+        check_every = max(1, (grid.size - 1) // GrowthBound.CHECKS)
+        counts = np.ones(spacing.size, dtype=int) if scheme.adaptive else steps_per_interval(spacing, h)
+        stored, prepared = [state], None
+        try:
+            prepared = scheme.start(system, state, grid, int(counts.sum()))
+            for k in tqdm(range(1, grid.size), disable=not show, desc=scheme.name, unit="step"):
+                stopped = pre_step is not None and wants_stop(call_pre_step(pre_step, grid[k], state, scheme.name))
+                count = int(counts[k - 1])
+                for j in range(1, count + 1):
+                    target = grid[k] if j == count else grid[k - 1] + j * spacing[k - 1] / count
+                    state = scheme.advance(system, state, target, spacing[k - 1] / count, prepared)
+                store = k % store_every == 0 or k == grid.size - 1 or stopped
+                if bound is not None and (store or k % check_every == 0):
+                    bound.check(state)
+                if store:
+                    stored.append(state)
+                if stopped:
+                    break
+        except SolverError as failure:
+            last = getattr(failure, "state", None)   # the last accepted step (not a state out of bounds)
+            if last is not None and last.t > stored[-1].t:
+                stored.append(last)
+            scheme.statistics.solve_time = time.perf_counter() - started - getattr(prepared, "setup_time", 0.0)
+            scheme.finish(system, stored, info, prepared)
+            failure.result = partial_result(system, stored, scheme.statistics, scheme.name, info, failure)
+            raise
+    scheme.statistics.solve_time = time.perf_counter() - started - getattr(prepared, "setup_time", 0.0)
+    scheme.finish(system, stored, info, prepared)
+    result = collect(system, stored, scheme.statistics, scheme.name, info)
+    result.stopped = stopped
+    return result
+
+
+def vector(values, size, what) -> np.ndarray:
+    """``values`` as a float vector of ``size`` entries; ValueError naming ``what`` otherwise."""
+    array = np.array(values, dtype=float).reshape(-1)
+    if array.size != size:
+        raise ValueError(f"initial {what} must have {size} entries, got {array.size}")
+    return array
+
+
+def partial_result(system, states, statistics, solver, info, failure) -> SimulationResult:
+    """The result of ``states`` computed before ``failure`` (their sensors where these can be evaluated)."""
+    try:
+        result = collect(system, states, statistics, solver, info)
+    except (SolverError, UserFunctionError, RuntimeError, ValueError):   # sensors that fail on these states
+        result = collect(system, states, statistics, solver, info, with_sensors=False)
+    result.failure = str(failure)
+    return result
+
+
+def collect(system, states, statistics, solver, info, with_sensors: bool = True) -> SimulationResult:
+    """Stack stored states and evaluate the sensors on them (without: each sensor (k, 0), no values)."""
+    names = system.sensor_names
+    if with_sensors:
+        sensor_values = sensor_evaluator(system)
+        sensor_rows = [sensor_values(s.t, s.q, s.v, s.a, s.lam) for s in states]
+        sensors = [np.vstack([row[i] for row in sensor_rows]) for i in range(len(names))]
+    else:
+        sensors = [np.zeros((len(states), 0)) for _ in names]
+    return SimulationResult(
+        t=np.array([s.t for s in states]), q=np.vstack([s.q for s in states]),
+        v=np.vstack([s.v for s in states]), a=np.vstack([s.a for s in states]),
+        lam=np.vstack([s.lam for s in states]), sensors=sensors, statistics=statistics, solver=solver, info=info,
+        sensor_names=names)
