@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from .mesh import NODES_PER_ELEMENT, Mesh, coincident_node_pairs, coincident_nodes_fault
+from .mesh import NODES_PER_ELEMENT, Mesh, coincident_node_pairs, coincident_nodes_fault, in_one_element
 
 ELEMENT_TYPES = {
     "C3D8": "Hex8", "C3D8R": "Hex8", "C3D8I": "Hex8", "C3D8H": "Hex8", "C3D8RH": "Hex8",
@@ -290,12 +290,6 @@ def _mesh_from_cards(cards, path, duplicate_nodes="refuse"):
         duplicate = sorted_ids[np.flatnonzero(np.diff(sorted_ids) == 0)[0]]
         raise ValueError(f"{path}: node {duplicate} is defined twice")
     nodes = np.array(coordinates)[order]
-    if duplicate_nodes == "refuse":
-        pairs, tolerance = coincident_node_pairs(nodes)
-        if len(pairs):
-            lines = np.array(node_lines)[order][pairs[0]]
-            raise ValueError(f"{path}:{lines[1]}: {coincident_nodes_fault(nodes, pairs, tolerance, sorted_ids)} "
-                             f"(Abaqus node numbers; lines {lines[0]} and {lines[1]})")
 
     elements = {}
     for kind, rows in element_rows.items():
@@ -311,6 +305,13 @@ def _mesh_from_cards(cards, path, duplicate_nodes="refuse"):
             raise ValueError(f"{path}:{line_numbers[bad[0]]}: element refers to undefined node "
                              f"{connectivity[tuple(bad)]}")
         elements[kind] = position
+    if duplicate_nodes == "refuse":
+        pairs, tolerance = coincident_node_pairs(nodes)
+        pairs = pairs[~in_one_element(pairs, elements)]
+        if len(pairs):
+            lines = np.array(node_lines)[order][pairs[0]]
+            raise ValueError(f"{path}:{lines[1]}: {coincident_nodes_fault(nodes, pairs, tolerance, sorted_ids)} "
+                             f"(Abaqus node numbers; lines {lines[0]} and {lines[1]})")
     return Mesh(nodes, elements, duplicate_nodes)
 
 

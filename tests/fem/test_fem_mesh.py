@@ -183,3 +183,28 @@ def test_nodes_beyond_the_tolerance_or_kept_on_request_stay_apart():
     assert crack.n_nodes == 16
     with pytest.raises(ValueError, match=r"duplicate_nodes must be one of \('refuse', 'merge', 'keep'\), got 'yes'"):
         Mesh(nodes, elements, duplicate_nodes="yes")
+
+
+def test_a_mesh_with_every_element_on_its_own_nodes_is_refused_and_merged_back():
+    """The 1000 Hex8 of a 10 x 10 x 10 block, each with its own 8 nodes: a node shared by k elements has
+    k (k - 1) / 2 coincident pairs; merged, the block's 1331 nodes remain and every element keeps its corners."""
+    block = block_mesh(1.0, 1.0, 1.0, 10, 10, 10)
+    hexes = block.elements["Hex8"]
+    exploded_nodes = block.nodes[hexes.ravel()]
+    exploded = {"Hex8": np.arange(hexes.size).reshape(hexes.shape)}
+    shared_by = np.bincount(hexes.ravel())
+    pairs = int(np.sum(shared_by * (shared_by - 1) // 2))
+    with pytest.raises(ValueError, match=rf"mesh has {pairs} pairs of coincident nodes"):
+        Mesh(exploded_nodes, exploded)
+    merged = Mesh(exploded_nodes, exploded, duplicate_nodes="merge")
+    assert merged.n_nodes == block.n_nodes == 1331
+    np.testing.assert_array_equal(merged.nodes[merged.elements["Hex8"]], block.nodes[hexes])
+
+
+def test_coincident_nodes_of_one_element_are_left_to_the_element_check():
+    """A flat Hex8 (top face on the bottom face) has coincident nodes within itself: a degenerate element, which
+    the FE matrices refuse by its number (tests/fem/test_fem_matrices.py), not a crack between elements."""
+    mesh = block_mesh(1.0, 1.0, 1.0, 1, 1, 1)
+    nodes = mesh.nodes.copy()
+    nodes[4:, 2] = 0.0
+    assert Mesh(nodes, mesh.elements).n_nodes == 8
