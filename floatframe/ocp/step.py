@@ -19,15 +19,9 @@ from __future__ import annotations
 import casadi as ca
 import numpy as np
 
-from floatframe.solvers.genalpha import GeneralizedAlpha
+from floatframe.solvers.alpha import coefficients, predictor, step_factors
 
 STATE_NAMES = ("q", "v", "a", "abar", "lam")
-
-
-def coefficients(spectral_radius: float) -> tuple[float, float, float, float]:
-    """(alpha_m, alpha_f, beta, gamma) of generalized-alpha for rho_infinity = ``spectral_radius``."""
-    scheme = GeneralizedAlpha(spectral_radius)
-    return scheme.alpha_m, scheme.alpha_f, scheme.beta, scheme.gamma
 
 
 def symbol_type(assembled):
@@ -113,16 +107,13 @@ def step_map(assembled, spectral_radius: float = 0.9, tolerance: float = 1e-9, m
     ``tolerance / 100``; it raises if it does not converge. Very small steps (h below ~1e-3 s) need a
     larger ``tolerance``: the rounding error of C / beta' grows like 1 / h^2.
     """
-    am, af, beta, gamma = coefficients(spectral_radius)
-    kappa = (1 - af) / (1 - am)
+    scheme = coefficients(spectral_radius)
     kind = symbol_type(assembled)
     n = assembled.n_coordinates
     s = _symbols(assembled, kind, ["t0", "h", "q0", "v0", "a0", "abar0", "a1", "lam1", "u", "p"])
     h = s["h"]
-    abar_known = (af * s["a0"] - am * s["abar0"]) / (1 - am)
-    q_known = s["q0"] + h * s["v0"] + h * h * (0.5 - beta) * s["abar0"] + h * h * beta * abar_known
-    v_known = s["v0"] + h * (1 - gamma) * s["abar0"] + h * gamma * abar_known
-    c_q, c_v = h * h * beta * kappa, h * gamma * kappa
+    q_known, v_known, _ = predictor(s["q0"], s["v0"], s["a0"], s["abar0"], h, *scheme)
+    c_q, c_v, kappa = step_factors(h, *scheme)
     t1 = s["t0"] + h
     q1, v1 = q_known + c_q * s["a1"], v_known + c_v * s["a1"]
     functions = assembled.functions
@@ -136,7 +127,8 @@ def step_map(assembled, spectral_radius: float = 0.9, tolerance: float = 1e-9, m
     x = solver(ca.vertcat(inputs["a0"], inputs["lam0"]), ca.vertcat(*[inputs[k] for k in parameter_names]))
     a1, lam1 = x[:n], x[n:]
     hh = inputs["h"]
-    abar_known = (af * inputs["a0"] - am * inputs["abar0"]) / (1 - am)
+    _, _, beta, gamma = scheme
+    _, _, abar_known = predictor(inputs["q0"], inputs["v0"], inputs["a0"], inputs["abar0"], hh, *scheme)
     q1 = (inputs["q0"] + hh * inputs["v0"] + hh * hh * (0.5 - beta) * inputs["abar0"]
           + hh * hh * beta * (abar_known + kappa * a1))
     v1 = inputs["v0"] + hh * (1 - gamma) * inputs["abar0"] + hh * gamma * (abar_known + kappa * a1)

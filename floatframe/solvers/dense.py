@@ -21,6 +21,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.linalg import lapack
 
+from floatframe.solvers.alpha import predictor
 from floatframe.solvers.compiling import CompiledKernel, apply_compile_option
 
 # Largest n + m for the dense path. Measured on FFRF beams (docs/performance.md): the dense path beats the
@@ -141,9 +142,7 @@ class DenseNewtonKernel(CompiledKernel):
         h, am, af, beta, gamma, c_q, c_v, kappa = (scheme[k] for k in range(8))
         u, p = ca.SX.sym("u", system.symbols.u.numel()), ca.SX.sym("p", system.symbols.p.numel())
         a, lam = ca.SX.sym("a", n), ca.SX.sym("lam", m)
-        abar_known = (af * a_n - am * abar_n) / (1 - am)
-        q_known = q_n + h * v_n + h * h * (0.5 - beta) * abar_n + h * h * beta * abar_known
-        v_known = v_n + h * (1 - gamma) * abar_n + h * gamma * abar_known
+        q_known, v_known, abar_known = predictor(q_n, v_n, a_n, abar_n, h, am, af, beta, gamma)
 
         def rows_at(a, lam):
             q, v = q_known + c_q * a, v_known + c_v * a

@@ -28,6 +28,7 @@ import weakref
 
 import numpy as np
 
+from floatframe.solvers.alpha import coefficients, predictor, step_factors
 from floatframe.solvers.compiling import CompilePolicy, sparse_kernel
 from floatframe.solvers.dense import SingularMatrix, dense_kernel, wants_dense
 from floatframe.solvers.linear import consistent_accelerations, factorize, singular_cause
@@ -84,11 +85,7 @@ class GeneralizedAlpha(Scheme):
         min_step = check_positive(owner, "min_step", min_step, optional=True)
         self.linear_algebra = linear_algebra
         self.compile = compile
-        rho = float(spectral_radius)
-        self.alpha_m = (2 * rho - 1) / (rho + 1)
-        self.alpha_f = rho / (rho + 1)
-        self.gamma = 0.5 + self.alpha_f - self.alpha_m
-        self.beta = 0.25 * (self.gamma + 0.5) ** 2
+        self.alpha_m, self.alpha_f, self.beta, self.gamma = coefficients(spectral_radius)
         self.index = index
         self.min_step = min_step
         self.modified_newton = modified_newton
@@ -148,9 +145,7 @@ class GeneralizedAlpha(Scheme):
 
     def step(self, system, state: State, h: float, newton=None) -> State:
         """Advance by h; raises SolverError if Newton fails. ``newton``: the evaluator of ``prepare``."""
-        am, af, beta, gamma = self.alpha_m, self.alpha_f, self.beta, self.gamma
-        kappa = (1 - af) / (1 - am)                       # d abar_{n+1} / d a_{n+1}
-        c_q, c_v = h * h * beta * kappa, h * gamma * kappa
+        c_q, c_v, kappa = step_factors(h, self.alpha_m, self.alpha_f, self.beta, self.gamma)
         t = state.t + h
         newton = self.prepare(system) if newton is None else newton
         newton.start(state, h, c_q, c_v, kappa)
@@ -247,11 +242,10 @@ class _SparseNewton:
     def start(self, state: State, h, c_q, c_v, kappa):
         if self.policy is not None:  # between steps: perhaps compile, or switch to the compiled Functions
             self.policy.before_step()
-        am, af, beta, gamma = self.solver.alpha_m, self.solver.alpha_f, self.solver.beta, self.solver.gamma
+        solver = self.solver
         self.t, self.c_q, self.c_v, self.kappa = state.t + h, c_q, c_v, kappa
-        self.abar_known = (af * state.a - am * state.abar) / (1 - am)
-        self.q_known = state.q + h * state.v + h * h * (0.5 - beta) * state.abar + h * h * beta * self.abar_known
-        self.v_known = state.v + h * (1 - gamma) * state.abar + h * gamma * self.abar_known
+        self.q_known, self.v_known, self.abar_known = predictor(state.q, state.v, state.a, state.abar, h,
+                                                                solver.alpha_m, solver.alpha_f, solver.beta, solver.gamma)
 
     def rows(self, a, lam) -> np.ndarray:
         """[R; C / c_q] (index 3) or [R; dC/dt / c_v] (index 2) at the iterate."""

@@ -1,0 +1,42 @@
+"""The generalized-alpha formulas (Arnold and Bruls' form), written once for every place that steps with them:
+the sparse and dense Newton paths of ``floatframe.solvers.genalpha`` and the differentiable steps of
+``floatframe.ocp.step``. Each function takes NumPy arrays or CasADi symbols alike.
+
+With the algorithmic accelerations abar, one step of size h from state n is
+
+    q_{n+1} = q_n + h v_n + h^2 (1/2 - beta) abar_n + h^2 beta abar_{n+1}
+    v_{n+1} = v_n + h (1 - gamma) abar_n + h gamma abar_{n+1}
+    (1 - alpha_m) abar_{n+1} + alpha_m abar_n = (1 - alpha_f) a_{n+1} + alpha_f a_n
+
+so that, with the known parts (the predictor) and kappa = (1 - alpha_f) / (1 - alpha_m),
+
+    abar_{n+1} = abar_known + kappa a_{n+1},  q_{n+1} = q_known + c_q a_{n+1},  v_{n+1} = v_known + c_v a_{n+1}
+
+with c_q = h^2 beta kappa and c_v = h gamma kappa.
+"""
+from __future__ import annotations
+
+
+def coefficients(spectral_radius: float) -> tuple[float, float, float, float]:
+    """(alpha_m, alpha_f, beta, gamma) for the spectral radius at infinity rho in [0, 1]:
+    alpha_m = (2 rho - 1)/(rho + 1), alpha_f = rho/(rho + 1), gamma = 1/2 + alpha_f - alpha_m,
+    beta = (gamma + 1/2)^2 / 4."""
+    rho = float(spectral_radius)
+    alpha_m = (2 * rho - 1) / (rho + 1)
+    alpha_f = rho / (rho + 1)
+    gamma = 0.5 + alpha_f - alpha_m
+    return alpha_m, alpha_f, 0.25 * (gamma + 0.5) ** 2, gamma
+
+
+def step_factors(h, alpha_m, alpha_f, beta, gamma):
+    """(c_q, c_v, kappa): d q_{n+1} / d a_{n+1}, d v_{n+1} / d a_{n+1} and d abar_{n+1} / d a_{n+1}."""
+    kappa = (1 - alpha_f) / (1 - alpha_m)
+    return h * h * beta * kappa, h * gamma * kappa, kappa
+
+
+def predictor(q, v, a, abar, h, alpha_m, alpha_f, beta, gamma):
+    """(q_known, v_known, abar_known): the parts of q_{n+1}, v_{n+1}, abar_{n+1} known from state n."""
+    abar_known = (alpha_f * a - alpha_m * abar) / (1 - alpha_m)
+    q_known = q + h * v + h * h * (0.5 - beta) * abar + h * h * beta * abar_known
+    v_known = v + h * (1 - gamma) * abar + h * gamma * abar_known
+    return q_known, v_known, abar_known
