@@ -35,7 +35,7 @@ def test_the_gravity_potential_of_an_offset_rigid_body_is_that_of_its_centre_of_
     system = ff.System()
     theta = [np.cos(np.pi / 4), np.sin(np.pi / 4), 0.0, 0.0]
     node = system.add(ff.NodeRigidBodyEP([0.0, 0.0, 1.0, *theta]))
-    system.add(ff.ObjectRigidBody(node, 2.0, [0.1, 0.1, 0.1, 0, 0, 0], center_of_mass=(0.0, 0.3, 0.0)))
+    system.add(ff.ObjectRigidBody(node, 2.0, [0.28, 0.1, 0.28, 0, 0, 0], center_of_mass=(0.0, 0.3, 0.0)))
     assembled = system.assemble()
     energy = mechanical_energy(assembled, 0.0, np.zeros(7), np.zeros(7), GRAVITY)
     assert energy.gravity == pytest.approx(2.0 * 9.81 * 1.3, rel=1e-14)
