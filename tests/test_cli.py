@@ -2,6 +2,7 @@
 are hyphenated in every command, and --help shows the defaults."""
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -38,8 +39,6 @@ def usage_error(capsys, argv) -> str:
      "give --scheduler (a running cluster) or --workers (a local one), not both"),
     (["compare", "pendulum", "--scheduler", "tcp://127.0.0.1:1", "--timeout", "1"],
      "cannot reach the dask scheduler at tcp://127.0.0.1:1 within the timeout of 1 s"),
-    (["study", "pendulum", "--param", "length=1", "--scheduler", "tcp://127.0.0.1:1", "--timeout", "1"],
-     "cannot reach the dask scheduler at tcp://127.0.0.1:1 within the timeout of 1 s"),
     (["ocp", "slew", "--steps", "0"], "argument --steps: must be a positive integer, got 0"),
     (["ocp", "slew", "--duration", "-2"], "argument --duration: must be a positive number, got -2"),
     (["ocp", "slew", "--angle", "nan"], "argument --angle: must be a finite number, got nan"),
@@ -51,16 +50,91 @@ def usage_error(capsys, argv) -> str:
     (["ocp", "swing"], "argument example: invalid choice: 'swing'"),
     (["ocp"], "the following arguments are required: example"),
     ([], "the following arguments are required: {run,compare,ocp,study,animate,modes,plot}"),
+])
+def test_wrong_arguments_are_usage_errors_naming_the_fault(capsys, argv, message):
+    assert message in usage_error(capsys, argv)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["study", "pendulum", "--param", "length=1", "--scheduler", "tcp://127.0.0.1:1", "--timeout", "1"],
+     "cannot reach the dask scheduler at tcp://127.0.0.1:1 within the timeout of 1 s"),
     (["study", "pendulum", "--param", "length=1,x"], "argument --param: 'length=1,x': values must be numbers"),
+    (["study", "pendulum", "--param", "length=1,nan"],
+     "grid: parameter 'length' has the value nan; every value must be a finite number"),
     (["study", "pendulum", "--param", "size=1,2"], "run_study: pendulum_period has no parameter 'size'"),
     (["study", "pendulum", "--samples", "4"], "study: --samples needs --dist"),
     (["study", "pendulum", "--param", "length=1", "--samples", "4", "--dist", "mass=normal:2:0.1"],
      "study: give --param (a grid) or --samples with --dist, not both"),
     (["study", "pendulum", "--dist", "mass=gamma:2:0.1", "--samples", "3"], "unknown kind 'gamma'"),
+    (["study", "pendulum", "--param", "length=1", "--resume", "--restart"],
+     "argument --restart: not allowed with argument --resume"),
+    (["study", "pendulum", "--param", "length=1", "--time-limit", "0"],
+     "argument --time-limit: must be a positive number, got 0"),
     (["study", "swing"], "argument model: invalid choice: 'swing'"),
 ])
-def test_wrong_arguments_are_usage_errors_naming_the_fault(capsys, argv, message):
+def test_wrong_study_arguments_are_usage_errors_naming_the_fault(capsys, monkeypatch, tmp_path, argv, message):
+    """In an empty folder: no output of an earlier study in the working folder can change the outcome."""
+    monkeypatch.chdir(tmp_path)
     assert message in usage_error(capsys, argv)
+    assert list(tmp_path.iterdir()) == []                    # nothing written
+
+
+def test_a_leftover_study_file_is_refused_naming_it_not_reused(capsys, monkeypatch, tmp_path):
+    """An output/study.csv left by an earlier run (here one without a record, as an older floatframe wrote it)
+    is neither resumed nor overwritten silently: the command names it and the switches."""
+    monkeypatch.chdir(tmp_path)
+    leftover = Path("output") / "study.csv"
+    leftover.parent.mkdir()
+    leftover.write_text("length,period,period_small_oscillation,wall_time,status,error\n1.0,2.01,2.0,0.1,ok,\n")
+    error = usage_error(capsys, ["study", "pendulum", "--param", "length=1", "--workers", "1"])
+    assert "run_study: output/study.csv exists but has no study record output/study.sqlite beside it; give " \
+           "restart=True (floatframe study --restart) to replace it" in " ".join(error.split())
+    assert leftover.read_text().endswith("1.0,2.01,2.0,0.1,ok,\n")
+
+
+def test_a_study_output_under_a_regular_file_is_an_error_in_the_first_second(capsys, monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    Path("results").write_text("a file, not a folder\n")
+    started = time.perf_counter()
+    error = usage_error(capsys, ["study", "pendulum", "--param", "length=1", "--output", "results/study"])
+    assert time.perf_counter() - started < 1.0
+    assert "cannot write the study's output results/study/study.csv: its folder results/study cannot be made" \
+        in " ".join(error.split())
+
+
+def test_a_study_run_again_needs_resume_or_restart(capsys, monkeypatch, tmp_path):
+    """The first run writes the record, the export and the plot; the second without a switch is refused naming
+    the record; --resume reads the row back without running anything (no cluster is started)."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["study", "pendulum", "--param", "length=1", "--workers", "1"]) == 0
+    assert "1 runs, 0 failed; wrote output/study.csv, output/study.sqlite and output/study.png" in \
+        capsys.readouterr().out
+    error = usage_error(capsys, ["study", "pendulum", "--param", "length=1", "--workers", "1"])
+    assert "run_study: output/study.sqlite already holds a study (1 rows of floatframe.study.models." \
+           "pendulum_period over length); give resume=True (floatframe study --resume)" in " ".join(error.split())
+    started = time.perf_counter()
+    assert main(["study", "pendulum", "--param", "length=1", "--resume"]) == 0
+    assert time.perf_counter() - started < 3 and "1 runs, 0 failed" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("blocked, argv, package, quoted", [
+    ("distributed", [], "dask[distributed]", "'dask[distributed]'"),
+    ("pandas", [], "pandas", "pandas"),
+    ("pyarrow", ["--format", "parquet"], "pyarrow", "pyarrow"),
+])
+def test_a_missing_optional_package_is_one_line_naming_the_extra(tmp_path, blocked, argv, package, quoted):
+    """A package of the study extra made unimportable (a module of its name that raises ImportError comes first
+    on the path): the command ends with status 1 and one line, no traceback."""
+    (tmp_path / f"{blocked}.py").write_text(f"raise ImportError('{blocked} is blocked by the test')\n")
+    completed = subprocess.run([sys.executable, "-m", "floatframe", "study", "pendulum", "--param", "length=1",
+                                *argv], capture_output=True, text=True, cwd=tmp_path,
+                               env={"PYTHONPATH": f"{tmp_path}:{ROOT}", "PATH": ""})
+    assert completed.returncode == 1 and "Traceback" not in completed.stderr
+    assert completed.stderr.splitlines() == [
+        f"floatframe study: error: floatframe study{' --format parquet' if argv else ''} needs the optional "
+        f"package '{package}', which is not installed; install floatframe's 'study' extra: pip install "
+        f"'floatframe[study]' (or pip install {quoted})"]
+    assert not (tmp_path / "output").exists()
 
 
 @pytest.mark.parametrize("command", [["run"], ["compare"]])

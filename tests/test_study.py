@@ -1,11 +1,16 @@
 """Claims about parameter studies (floatframe.study) on dask.distributed: rows equal the same runs in-process,
 failures are rows, an interrupted study resumes, the samplers sample what they say, bad input is refused
 before anything is sent."""
+import math
+import os
+import time
+
 import numpy as np
 import pandas as pd
 import pytest
 
-from floatframe.study import (StudyError, grid, latin_hypercube, monte_carlo, pendulum_period, run_one, run_study)
+from floatframe.study import (StudyError, StudyRecord, grid, latin_hypercube, monte_carlo, pendulum_period,
+                              read_study, run_one, run_study)
 
 pytest.importorskip("distributed")
 LENGTHS = [0.5, 1.0, 1.5, 2.0]
@@ -44,11 +49,18 @@ def test_an_interrupted_study_runs_only_the_samples_without_a_row(tmp_path, suff
         pytest.importorskip("pyarrow")
     output = tmp_path / f"study.{suffix}"
     first = run_study(pendulum_period, grid(length=[0.8, 1.2]), workers=1, output=output, progress=False)
-    second = run_study(pendulum_period, grid(length=[0.8, 1.2, 1.6]), workers=1, output=output, progress=False)
+    second = run_study(pendulum_period, grid(length=[0.8, 1.2, 1.6]), workers=1, output=output, resume=True,
+                       progress=False)
     np.testing.assert_array_equal(second["wall_time"][:2], first["wall_time"])   # read back, not run again
     written = pd.read_parquet(output) if suffix == "parquet" else pd.read_csv(output)
     assert len(written) == 3 and second["period"][2] > second["period"][1]
-    assert sorted(written["length"]) == [0.8, 1.2, 1.6] and list(tmp_path.iterdir()) == [output]
+    assert sorted(written["length"]) == [0.8, 1.2, 1.6]
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted([output.name, "study.sqlite"])
+    if suffix == "parquet":                       # the export carries the study's identity too
+        import pyarrow.parquet as pq
+        identity = pq.read_schema(output).metadata[b"floatframe.study"].decode()
+        assert '"function": "floatframe.study.models.pendulum_period"' in identity
+        assert '"outputs": ["period", "period_small_oscillation"]' in identity
 
 
 def test_a_scheduler_that_cannot_be_reached_is_an_error_naming_it_and_the_timeout(tmp_path):
@@ -85,7 +97,12 @@ def test_the_samplers_sample_what_they_say():
     ([], "no samples"),
     ([{"length": 1.0}, {"mass": 2.0}], r"sample 1 has parameters \['mass'\], the first one \['length'\]"),
     ([{"size": 1.0}], "pendulum_period has no parameter 'size'"),
-    ([{"length": 1.0}], r"output study.xlsx must end in .csv or .parquet, not '.xlsx'"),
+    ([{"length": 1.0}], r"output study.xlsx must end in .csv, .parquet or .sqlite, not '.xlsx'"),
+    ([{"length": 1.0}, {"length": math.nan}], "sample 1 has length = nan; every value must be a finite number"),
+    ([{"length": math.inf}], "sample 0 has length = inf; every value must be a finite number"),
+    ([{"length": "1.0"}], "sample 0 has length = '1.0'; every value must be a finite number"),
+    ([{"length": True}], "sample 0 has length = True; every value must be a finite number"),
+    ([{"length": 1.0}, {"length": 2.0}, {"length": 1.0}], r"samples 0 and 2 are the same \(\{'length': 1.0\}\)"),
 ])
 def test_bad_studies_are_refused_before_anything_is_sent(samples, fault):
     with pytest.raises(StudyError, match=fault):
@@ -249,3 +266,277 @@ def test_local_workers_run_without_dasks_malloc_trim_threshold_and_the_environme
         seen = client.run(lambda: (os.environ.get("MALLOC_TRIM_THRESHOLD_"), os.environ.get("OMP_NUM_THREADS")))
     assert list(seen.values()) == [(None, "1")]          # Dask's other settings (one thread) still apply
     assert os.environ["MALLOC_TRIM_THRESHOLD_"] == "65536"
+
+
+# --- the study's record: identity, types, failures, crashes -------------------------------------------
+def doubled(x):
+    """y = 2 x and z = x^2; a ValueError for x < 0 and a NaN y at x = 3."""
+    if x < 0:
+        raise ValueError(f"x must be >= 0, got {x}")
+    return {"y": math.nan if x == 3 else 2.0 * x, "z": x * x}
+
+
+def tripled(x):
+    """Another study function of the same parameter name and outputs as :func:`doubled`."""
+    return {"y": 3.0 * x, "z": x * x}
+
+
+def stalls_at_one(x):
+    """y = x, except that x = 1 never returns (an hour's sleep)."""
+    if x == 1:
+        time.sleep(3600)
+    return {"y": x}
+
+
+def ends_its_worker_at_one(x):
+    """y = x, except that x = 1 ends the worker's process at once (as a crash in compiled code would)."""
+    if x == 1:
+        os._exit(1)
+    return {"y": x}
+
+
+@pytest.fixture(scope="module")
+def client():
+    """A LocalCluster of 2 workers that, as run_study's own, does not send a task again after its worker died."""
+    from floatframe.study import dask_client
+
+    with dask_client(workers=2, allowed_failures=0) as active:
+        yield active
+
+
+def test_a_resumed_study_with_failed_rows_keeps_its_columns_numeric(tmp_path, client):
+    """The issue's case: resuming a study with failed rows turned the output column into strings, whose 'sum'
+    was '0.01.09.016.0'. Now the ok rows of y sum to 2 (0 + 1 + 9 + 16) = 52 in the table, read back from the
+    record and read from the CSV export by plain pandas."""
+    output = tmp_path / "study.csv"
+    run_study(doubled, grid(x=[0.0, -1.0, 1.0, 9.0]), client=client, output=output, progress=False)
+    table = run_study(doubled, grid(x=[0.0, -1.0, 1.0, 9.0, 16.0]), client=client, output=output, resume=True,
+                      progress=False)
+    assert list(table["status"]) == ["ok", "failed", "ok", "ok", "ok"]
+    assert table["error"][1] == "ValueError: x must be >= 0, got -1.0" and table["error"][0] == ""
+    for frame in (table, read_study(output), pd.read_csv(output)):
+        assert frame["y"].dtype == np.float64 and frame["wall_time"].dtype == np.float64
+        assert frame.loc[frame["status"] == "ok", "y"].sum() == 52.0
+    assert list(table.columns) == ["x", "y", "z", "wall_time", "status", "error"]
+
+
+def test_a_nan_output_is_a_failed_row_with_its_cause_and_reads_back_as_nan(tmp_path, client):
+    """The issue's case: a run returning NaN was stored as 'ok' and came back as ''. Now it is 'failed' with the
+    cause, and its y reads back as NaN (a float); finite_outputs=False keeps it 'ok' with its NaN."""
+    output = tmp_path / "study.sqlite"
+    run_study(doubled, grid(x=[2.0, 3.0]), client=client, output=output, progress=False)
+    table = run_study(doubled, grid(x=[2.0, 3.0]), client=client, output=output, resume=True, progress=False)
+    assert list(table["status"]) == ["ok", "failed"]
+    assert table["error"][1] == ("ValueError: output 'y' is nan (a NaN or infinite output is a failed run; "
+                                 "finite_outputs=False keeps it)")
+    stored = read_study(output).set_index("x")
+    assert np.isnan(table["y"][1]) and table["y"][0] == 4.0 and np.isnan(stored["y"][3.0]) and stored["y"][2.0] == 4.0
+    kept = run_study(doubled, grid(x=[3.0]), client=client, finite_outputs=False, progress=False)
+    assert kept["status"][0] == "ok" and np.isnan(kept["y"][0]) and kept["z"][0] == 9.0
+
+
+def test_a_record_of_another_study_is_refused_naming_the_file(tmp_path, client):
+    """The issue's case: a file of another study function with the same parameter names was resumed as this
+    one's. The record holds the function, the parameter names and the sampler; another of any of them is
+    refused before anything runs, naming the file; restart=True starts over."""
+    output = tmp_path / "study.csv"
+    run_study(doubled, grid(x=[1.0, 2.0]), client=client, output=output, progress=False)
+    record = tmp_path / "study.sqlite"
+    with pytest.raises(StudyError, match=f"{record} holds 2 rows of another study: its function "
+                                         f"'[a-z_.]*doubled' \\(this study: '[a-z_.]*tripled'\\); give restart=True"):
+        run_study(tripled, grid(x=[1.0, 2.0, 3.0]), client=client, output=output, resume=True)
+    with pytest.raises(StudyError, match=r"its sampler 'grid' \(this study: 'monte_carlo\(seed=0, "
+                                         r"x=uniform:1:2\)'\)"):
+        run_study(doubled, monte_carlo(2, x="uniform:1:2"), client=client, output=output, resume=True)
+    assert sorted(read_study(output)["y"]) == [2.0, 4.0]                # untouched
+    table = run_study(tripled, grid(x=[1.0, 2.0]), client=client, output=output, restart=True, progress=False)
+    assert list(table["y"]) == [3.0, 6.0] and sorted(read_study(output)["y"]) == [3.0, 6.0]
+
+
+def test_a_study_run_again_without_resume_or_restart_is_refused(tmp_path, client):
+    """The issue's case: a study run a second time quietly reused the old rows. Now an existing record, or an
+    export without a record (a leftover of an older floatframe), is refused naming it unless resume or restart
+    is given; resume and restart together are refused."""
+    output = tmp_path / "study.csv"
+    first = run_study(doubled, grid(x=[1.0]), client=client, output=output, progress=False)
+    with pytest.raises(StudyError, match=f"{tmp_path / 'study.sqlite'} already holds a study \\(1 rows of "
+                                         f"[a-z_.]*doubled over x\\); give resume=True"):
+        run_study(doubled, grid(x=[1.0]), client=client, output=output)
+    with pytest.raises(StudyError, match="give resume=True or restart=True, not both"):
+        run_study(doubled, grid(x=[1.0]), client=client, output=output, resume=True, restart=True)
+    again = run_study(doubled, grid(x=[1.0]), client=client, output=output, restart=True, progress=False)
+    assert again["wall_time"][0] != first["wall_time"][0]              # run again, not read back
+    leftover = tmp_path / "old" / "study.csv"
+    leftover.parent.mkdir()
+    leftover.write_text("x,y,z,wall_time,status,error\n1.0,2.0,1.0,0.1,ok,\n")
+    with pytest.raises(StudyError, match=f"{leftover} exists but has no study record "
+                                         f"{leftover.with_suffix('.sqlite')} beside it"):
+        run_study(doubled, grid(x=[1.0]), client=client, output=leftover, resume=True)
+
+
+def test_the_header_is_the_same_whether_the_first_row_failed_or_not(tmp_path):
+    """The issue's case: when the first row written failed, the CSV's header had fewer columns than the later
+    rows. The export is written whole from the record, whose columns are the outputs of the first ok row."""
+    identity = {"function": "doubled", "parameters": ["x"], "sampler": "grid"}
+    failed = {"x": -1.0, "wall_time": 0.1, "status": "failed", "error": "ValueError: x must be >= 0"}
+    ok = {"x": 2.0, "y": 4.0, "z": 4.0, "wall_time": 0.1, "status": "ok", "error": ""}
+    headers = []
+    for name, rows in (("failed_first", [failed, ok]), ("ok_first", [ok, failed])):
+        record = StudyRecord(tmp_path / f"{name}.csv", identity)
+        for row in rows:
+            record.add(row)
+        record.export(force=True)
+        record.close()
+        headers.append((tmp_path / f"{name}.csv").read_text().splitlines()[0])
+        assert len(pd.read_csv(tmp_path / f"{name}.csv")) == 2
+    assert headers == ["x,y,z,wall_time,status,error"] * 2
+
+
+def test_a_run_with_other_outputs_than_the_first_is_a_failed_row_naming_both(tmp_path):
+    record = StudyRecord(None, {"function": "f", "parameters": ["x"], "sampler": "grid"})
+    record.add({"x": 1.0, "y": 2.0, "wall_time": 0.1, "status": "ok", "error": ""})
+    written = record.add({"x": 2.0, "w": 4.0, "wall_time": 0.1, "status": "ok", "error": ""})
+    assert written["status"] == "failed"
+    assert written["error"] == "ValueError: the run returned the outputs ['w'], the study's first runs ['y']"
+    assert list(record.table().columns) == ["x", "y", "wall_time", "status", "error"]
+
+
+def test_a_file_that_is_no_study_record_is_refused_naming_it(tmp_path):
+    """A record cut or overwritten by something else is refused on resume, not read as rows."""
+    record = tmp_path / "study.sqlite"
+    record.write_bytes(b"x,y\n1.0,2.")
+    with pytest.raises(StudyError, match=f"{record} is not a study record that can be read and written "
+                                         f"\\(DatabaseError: file is not a database\\)"):
+        run_study(doubled, grid(x=[1.0]), output=record, resume=True, scheduler="tcp://127.0.0.1:1")
+
+
+@pytest.mark.parametrize("make, fault", [
+    (lambda: grid(x=[1.0, math.nan]), "grid: parameter 'x' has the value nan; every value must be a finite number"),
+    (lambda: grid(x=[math.inf]), "grid: parameter 'x' has the value inf"),
+    (lambda: monte_carlo(3, x="uniform:0:inf"), "distribution 'uniform:0:inf': both numbers must be finite"),
+])
+def test_samplers_refuse_values_that_are_not_finite(make, fault):
+    with pytest.raises(StudyError, match=fault):
+        make()
+
+
+def test_a_sample_outside_its_distributions_support_is_refused_before_anything_is_sent():
+    """Out of range means outside the support of the sample's distribution (uniform:0:1: [0, 1]; lognormal:
+    [0, inf]), ends included; every value must also be a finite number."""
+    draws = monte_carlo(3, seed=1, x="uniform:0:1", k="lognormal:0:1")
+    draws[2]["x"] = 1.5
+    with pytest.raises(StudyError, match=r"sample 2 has x = 1.5, outside the support \[0.0, 1.0\] of its "
+                                         r"distribution uniform\(0.0, 1.0\)"):
+        run_study(lambda x, k: {"y": x}, draws, scheduler="tcp://127.0.0.1:1")
+    draws[2]["x"], draws[0]["k"] = 0.5, -0.1
+    with pytest.raises(StudyError, match=r"sample 0 has k = -0.1, outside the support \[0.0, inf\]"):
+        run_study(lambda x, k: {"y": x}, draws, scheduler="tcp://127.0.0.1:1")
+
+
+@pytest.mark.parametrize("time_limit", [0, -1.0, math.inf, "2"])
+def test_a_time_limit_that_is_not_a_positive_number_is_refused(time_limit):
+    with pytest.raises(StudyError, match=f"time_limit must be a positive number of seconds, got {time_limit!r}"):
+        run_study(doubled, grid(x=[1.0]), time_limit=time_limit, scheduler="tcp://127.0.0.1:1")
+
+
+def test_a_run_over_the_time_limit_is_a_timeout_row_and_the_study_goes_on(client):
+    """The issue's case: a run that never returns hung the study. With time_limit=1 it is a 'timeout' row after
+    1 s of running (measured 1.0-1.1 s), its worker is restarted and the other samples are ok."""
+    started = time.perf_counter()
+    table = run_study(stalls_at_one, grid(x=[0.0, 1.0, 2.0, 3.0]), client=client, time_limit=1.0, progress=False)
+    assert list(table["status"]) == ["ok", "timeout", "ok", "ok"] and list(table["y"][[0, 2, 3]]) == [0.0, 2.0, 3.0]
+    assert table["error"][1].startswith("TimeoutError: the run took longer than the time limit of 1 s; its worker "
+                                        "tcp://") and table["error"][1].endswith(" was restarted")
+    assert 1.0 < table["wall_time"][1] < 2.0 and time.perf_counter() - started < 20
+    assert client.run(lambda: 1) and len(client.scheduler_info()["workers"]) == 2      # both workers serve again
+
+
+def test_a_run_that_ends_its_worker_is_a_failed_row_and_the_study_goes_on():
+    """The issue's case: a run that killed its worker ended the whole study with KilledWorker. Now its sample
+    is a failed row naming KilledWorker and the worker, which reported the run's start before it died; the
+    samples queued on that worker are sent again and are ok."""
+    table = run_study(ends_its_worker_at_one, grid(x=[0.0, 1.0, 2.0, 3.0]), workers=2, progress=False)
+    assert list(table["status"]) == ["ok", "failed", "ok", "ok"] and list(table["y"][[0, 2, 3]]) == [0.0, 2.0, 3.0]
+    assert table["error"][1].startswith("KilledWorker: the worker process running this sample died (tcp://")
+
+
+def test_an_output_under_a_regular_file_is_refused_in_the_first_second_naming_it(tmp_path):
+    blocker = tmp_path / "results"
+    blocker.write_text("not a folder\n")
+    output = blocker / "study.csv"
+    started = time.perf_counter()
+    with pytest.raises(StudyError, match=f"cannot write the study's output {output}: its folder {blocker} cannot "
+                                         f"be made"):
+        run_study(doubled, grid(x=[1.0]), output=output, scheduler="tcp://127.0.0.1:1")
+    assert time.perf_counter() - started < 1.0
+
+
+KILLED_STUDY = """
+import sys, time
+import distributed, pandas
+from floatframe.study import grid, run_study
+
+def tick(x):
+    time.sleep(0.002)
+    return {"twice": 2.0 * x, "square": x * x}
+
+print("started", flush=True)
+run_study(tick, grid(x=range(int(sys.argv[3]))), scheduler=sys.argv[1], output=sys.argv[2], resume=True,
+          progress=False)
+"""
+
+
+@pytest.mark.slow
+def test_a_study_killed_at_random_moments_resumes_to_a_complete_typed_table_without_duplicates(tmp_path):
+    """A study of 1,200 fast runs in its own process, SIGKILLed 20 times at random moments 0.2-1.0 s after its
+    imports (while it connects, opens its record or writes rows; each time resumed), then run to its end: the
+    record and its CSV hold each sample once, ok, typed, with the right values, and SQLite's integrity check
+    passes. At least 5 kills come while rows are being written (measured 13-15; the first row comes about
+    0.45 s after the imports)."""
+    import signal
+    import sqlite3
+    import subprocess
+    import sys
+
+    from floatframe.study import dask_client
+
+    count, kills, rng = 1200, 20, np.random.default_rng(5)
+    output = tmp_path / "study.csv"
+    record = tmp_path / "study.sqlite"
+
+    def rows_written():
+        if not record.exists():
+            return 0
+        with sqlite3.connect(record) as connection:
+            written = connection.execute("SELECT count(*) FROM rows").fetchone()[0]
+        connection.close()
+        return written
+
+    with dask_client(workers=1) as client:
+        address = client.scheduler.address
+        arguments = [sys.executable, "-c", KILLED_STUDY, address, str(output), str(count)]
+        during_writes = 0
+        for _ in range(kills):
+            before = rows_written()
+            with open(tmp_path / "stderr.txt", "w+b") as stderr:
+                process = subprocess.Popen(arguments, stdout=subprocess.PIPE, stderr=stderr)
+                if process.stdout.readline() != b"started\n":
+                    process.wait()
+                    stderr.seek(0)
+                    pytest.fail(f"the study's process ended before its imports: {stderr.read()[-2000:]}")
+            time.sleep(rng.uniform(0.2, 1.0))
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait()
+            process.stdout.close()
+            during_writes += before < rows_written() < count
+        completed = subprocess.run(arguments, capture_output=True, text=True, timeout=120)
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    assert during_writes >= 5, during_writes
+    table = read_study(output)
+    assert len(table) == count and sorted(table["x"]) == list(map(float, range(count)))      # each once
+    assert set(table["status"]) == {"ok"} and (table["twice"] == 2 * table["x"]).all()
+    assert all(table[name].dtype == np.float64 for name in ("x", "twice", "square", "wall_time"))
+    exported = pd.read_csv(output)
+    assert len(exported) == count and exported["x"].is_unique and (exported["square"] == exported["x"] ** 2).all()
+    with sqlite3.connect(record) as connection:
+        assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
