@@ -21,7 +21,7 @@ from floatframe.components.base import Component, Context, ModelError
 from floatframe.components.connectors import Connector
 from floatframe.components.external import csc_arrays, pattern_ones
 from floatframe.components.nodes import NodeRigidBodyEP
-from floatframe.solvers.dense import BufferedFunction
+from floatframe.buffers import BufferedFunction
 from floatframe.system_functions import ITERATION_MATRICES, Symbols, SystemFunctions
 from floatframe.user_function_terms import UserFunctionTerms
 

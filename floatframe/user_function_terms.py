@@ -27,7 +27,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from floatframe.components.external import csc_arrays, pattern_ones, split
-from floatframe.solvers.dense import BufferedFunction
+from floatframe.buffers import BufferedFunction
 
 
 class UserFunctionTerms:

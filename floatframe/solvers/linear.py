@@ -12,6 +12,7 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 from threadpoolctl import threadpool_limits
 
+from floatframe.linalg import sparse_lu
 from floatframe.solvers.result import SolverError
 
 BORDERED_MIN_SIZE = 2_000   # below this many unknowns the plain LU is as fast (a few ms) and factorize uses it
@@ -30,17 +31,6 @@ def single_threaded_blas():
     machine OpenBLAS's thread hand-off made SuperLU's solves 6 times and np.dot 100 times slower at 12,000
     unknowns (docs/performance.md). The solvers' loops run inside this context."""
     return threadpool_limits(limits=1, user_api="blas")
-
-
-def sparse_lu(matrix):
-    """SuperLU factorization tuned for FE iteration matrices (symmetric pattern, saddle point).
-
-    A minimum-degree ordering on the pattern of A^T + A with diagonal preference and a small pivot
-    threshold (0.01) keeps the fill-in of 3D meshes 2-4 times below SuperLU's default; threshold
-    pivoting keeps the zero-diagonal constraint block solvable.
-    """
-    return spla.splu(matrix.tocsc(), permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.01,
-                     options=dict(SymmetricMode=True))
 
 
 def _superlu_natural(matrix):
