@@ -39,7 +39,7 @@ def positive_definite_solve(matrix):
     With the optional extra ``fast`` (pypardiso: Intel MKL's PARDISO, a multithreaded supernodal
     Cholesky with nested-dissection ordering) the factorization of a large 3D mesh's matrix takes a
     fraction of SuperLU's time: 8 modes of a 97,200-coordinate block in 42 s instead of 195 s. Below
-    ``PARDISO_MIN_SIZE`` unknowns, or without the extra, SuperLU (``floatframe.solvers.linear.sparse_lu``)
+    ``PARDISO_MIN_SIZE`` unknowns, or without the extra, SuperLU (``sparse_lu``)
     is used.
     """
     pypardiso = None
@@ -49,8 +49,6 @@ def positive_definite_solve(matrix):
         except ImportError:
             pass
     if pypardiso is None:
-        from floatframe.solvers.linear import sparse_lu
-
         return sparse_lu(matrix).solve
     return _PardisoCholesky(pypardiso, matrix).solve
 
