@@ -23,9 +23,8 @@ import scipy.linalg
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from floatframe.components.base import ModelError
-from floatframe.linalg import positive_definite_solve, shift_below_spectrum, typical_eigenvalue
-from floatframe.solvers.linear import sparse_lu
+from floatframe.errors import ModelError
+from floatframe.linalg import positive_definite_solve, shift_below_spectrum, sparse_lu, typical_eigenvalue
 
 CLUSTER_TOLERANCE = 1e-6   # relative gap of omega^2 below which eigenvalues count as repeated
 RIGID_TOLERANCE = 1e-9     # |omega^2| of a rigid-body mode, relative to the typical omega^2
