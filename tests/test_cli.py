@@ -98,7 +98,7 @@ def test_a_study_output_under_a_regular_file_is_an_error_in_the_first_second(cap
     started = time.perf_counter()
     error = usage_error(capsys, ["study", "pendulum", "--param", "length=1", "--output", "results/study"])
     assert time.perf_counter() - started < 1.0
-    assert "cannot write the study's output results/study/study.csv: its folder results/study cannot be made" \
+    assert "argument --output: cannot write in the folder 'results/study': 'results' is a file, not a folder" \
         in " ".join(error.split())
 
 
@@ -117,12 +117,12 @@ def test_a_study_run_again_needs_resume_or_restart(capsys, monkeypatch, tmp_path
     assert time.perf_counter() - started < 3 and "1 runs, 0 failed" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("blocked, argv, package, quoted", [
-    ("distributed", [], "dask[distributed]", "'dask[distributed]'"),
-    ("pandas", [], "pandas", "pandas"),
-    ("pyarrow", ["--format", "parquet"], "pyarrow", "pyarrow"),
+@pytest.mark.parametrize("blocked, argv, purpose, package, quoted", [
+    ("distributed", [], "a parameter study", "dask[distributed]", "'dask[distributed]'"),
+    ("pandas", [], "a parameter study", "pandas", "pandas"),
+    ("pyarrow", ["--format", "parquet"], "a study's Parquet export (--format parquet)", "pyarrow", "pyarrow"),
 ])
-def test_a_missing_optional_package_is_one_line_naming_the_extra(tmp_path, blocked, argv, package, quoted):
+def test_a_missing_optional_package_is_one_line_naming_the_extra(tmp_path, blocked, argv, purpose, package, quoted):
     """A package of the study extra made unimportable (a module of its name that raises ImportError comes first
     on the path): the command ends with status 1 and one line, no traceback."""
     (tmp_path / f"{blocked}.py").write_text(f"raise ImportError('{blocked} is blocked by the test')\n")
@@ -131,9 +131,8 @@ def test_a_missing_optional_package_is_one_line_naming_the_extra(tmp_path, block
                                env={"PYTHONPATH": f"{tmp_path}:{ROOT}", "PATH": ""})
     assert completed.returncode == 1 and "Traceback" not in completed.stderr
     assert completed.stderr.splitlines() == [
-        f"floatframe study: error: floatframe study{' --format parquet' if argv else ''} needs the optional "
-        f"package '{package}', which is not installed; install floatframe's 'study' extra: pip install "
-        f"'floatframe[study]' (or pip install {quoted})"]
+        f"floatframe study: {purpose} needs the optional package '{package}', which is not installed; install "
+        f"floatframe's 'study' extra: pip install 'floatframe[study]' (or pip install {quoted})"]
     assert not (tmp_path / "output").exists()
 
 

@@ -91,6 +91,8 @@ def test_the_samplers_sample_what_they_say():
     strata_length = np.floor((np.array([d["length"] for d in hypercube]) - 1) * 50).astype(int)
     strata_stiffness = np.floor(stats.norm(10, 0.5).cdf([d["stiffness"] for d in hypercube]) * 50).astype(int)
     assert sorted(strata_length) == list(range(50)) and sorted(strata_stiffness) == list(range(50))
+    assert hypercube.sampler == "latin_hypercube(seed=1, length=uniform:1:2, stiffness=normal:10:0.5)"
+    assert grid(a=[1, 2, 3])[:2].sampler == "grid" and draws[:10].sampler == draws.sampler   # a slice resumes
 
 
 @pytest.mark.parametrize("samples, fault", [
@@ -461,14 +463,15 @@ def test_a_run_that_ends_its_worker_is_a_failed_row_and_the_study_goes_on():
 
 
 def test_an_output_under_a_regular_file_is_refused_in_the_first_second_naming_it(tmp_path):
+    """Before any cluster is contacted, and nothing is created."""
     blocker = tmp_path / "results"
     blocker.write_text("not a folder\n")
     output = blocker / "study.csv"
     started = time.perf_counter()
-    with pytest.raises(StudyError, match=f"cannot write the study's output {output}: its folder {blocker} cannot "
-                                         f"be made"):
+    with pytest.raises(StudyError, match=f"run_study: cannot write the file '{output}': '{blocker}' is a file, "
+                                         f"not a folder"):
         run_study(doubled, grid(x=[1.0]), output=output, scheduler="tcp://127.0.0.1:1")
-    assert time.perf_counter() - started < 1.0
+    assert time.perf_counter() - started < 1.0 and list(tmp_path.iterdir()) == [blocker]
 
 
 KILLED_STUDY = """

@@ -16,11 +16,13 @@ def study_main(argv: list[str]) -> int:
     """``floatframe study MODEL (--param NAME=v1,v2,... | --samples N --dist NAME=kind:a:b ...)``: runs the
     study, writes its record ``study.sqlite``, its export ``study.csv`` or ``study.parquet`` (``--format``) and
     ``study.png`` (each output against each parameter, or the histograms of a sampled study) into ``--output``;
-    returns the exit code (2 for wrong arguments and a study that cannot start, 1 for a missing package)."""
+    returns the exit code (usage errors, status 2, for wrong arguments and a study that cannot start; a missing
+    package raises MissingDependencyError, one line and status 1 from ``floatframe.cli.main``)."""
     import argparse
 
     from floatframe.cli import HELP_FORMAT, positive_float, positive_int
-    from floatframe.optional import MissingDependencyError, require
+    from floatframe.optional import require
+    from floatframe.paths import output_folder_argument
 
     def assignment(numbers: bool):
         def parse(text):
@@ -57,8 +59,8 @@ def study_main(argv: list[str]) -> int:
                         help="seconds to wait for the scheduler given by --scheduler")
     parser.add_argument("--time-limit", type=positive_float, default=None,
                         help="seconds a run may take; a longer one is a 'timeout' row and its worker is restarted "
-                             "(default: no limit)")
-    parser.add_argument("--output", default="output",
+                             "(default: %(default)s, no limit)")
+    parser.add_argument("--output", type=output_folder_argument, default="output",
                         help="folder for study.sqlite (the record), study.csv (or .parquet) and study.png")
     parser.add_argument("--format", choices=("csv", "parquet"), default="csv",
                         help="file format of the export (parquet needs pyarrow)")
@@ -69,13 +71,10 @@ def study_main(argv: list[str]) -> int:
     existing.add_argument("--restart", action="store_true",
                           help="delete the study in --output and start over")
     arguments = parser.parse_args(argv)
-    try:
-        require("pandas", "floatframe study", "study")
-        require("distributed", "floatframe study", "study", package="dask[distributed]")
-        if arguments.format == "parquet":
-            require("pyarrow", "floatframe study --format parquet", "study")
-    except MissingDependencyError as error:
-        parser.exit(1, f"floatframe study: error: {error}\n")
+    require("pandas", "a parameter study", "study")      # floatframe.cli.main makes a missing one a line
+    require("distributed", "a parameter study", "study", package="dask[distributed]")
+    if arguments.format == "parquet":
+        require("pyarrow", "a study's Parquet export (--format parquet)", "study")
     function = STUDY_MODELS[arguments.model]
     output = Path(arguments.output)
     rows = output / f"study.{arguments.format}"

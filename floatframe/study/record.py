@@ -143,17 +143,21 @@ class StudyRecord:
         return [self.path.with_name(self.path.name + suffix) for suffix in ("-journal", "-wal", "-shm")]
 
     def _check_place(self, output: Path) -> None:
-        """The output's folder exists or is made, and neither the record nor the export is a folder."""
-        missing = [folder for folder in [self.path.parent, *self.path.parent.parents] if not folder.exists()]
+        """The record and the export can be written (``floatframe.paths.check_output_file``: not under a regular
+        file, not a folder, in a folder that takes files); then the output's folder is made."""
+        from floatframe.paths import OutputPathError, check_output_file
+
         try:
+            for path in (self.export_path, self.path):
+                if path is not None:
+                    check_output_file(path, "run_study")
+            missing = [folder for folder in [self.path.parent, *self.path.parent.parents] if not folder.exists()]
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._made_folders = missing
         except OSError as error:
-            raise StudyError(f"run_study: cannot write the study's output {output}: its folder {self.path.parent} "
-                             f"cannot be made ({type(error).__name__}: {error.strerror or error})") from None
-        for path in (self.path, self.export_path):
-            if path is not None and path.exists() and not path.is_file():
-                raise StudyError(f"run_study: the study's output {path} exists and is not a file")
+            message = str(error) if isinstance(error, OutputPathError) else \
+                f"run_study: cannot write the study's output {output} ({type(error).__name__}: {error})"
+            raise StudyError(message) from None
 
     def _check_export_writable(self) -> None:
         if self.export_path is not None:

@@ -26,6 +26,12 @@ class Samples(list):
         self.sampler = sampler
         self.distributions = dict(distributions or {})
 
+    def __getitem__(self, index):
+        """A sample, or for a slice the samples of the same sampler (a study of the first 10 can be resumed
+        with all of them)."""
+        item = super().__getitem__(index)
+        return Samples(item, self.sampler, self.distributions) if isinstance(index, slice) else item
+
 
 def grid(**values) -> Samples:
     """All combinations of the given values, e.g. ``grid(length=[0.5, 1.0], mass=[1, 2])`` (4 samples).
