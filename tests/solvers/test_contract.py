@@ -1,9 +1,6 @@
 """Claims about the DAE contract (floatframe/solvers/contract.py): every solver runs on a model that shows it the
-contract's members and nothing else, with the same numbers as on the assembled system itself; the
-assembled system satisfies the Protocol; and the solvers import nothing from the components or the builder."""
-import ast
-from pathlib import Path
-
+contract's members and nothing else, with the same numbers as on the assembled system itself, and the
+assembled system satisfies the Protocol (tests/test_architecture.py checks the solvers' imports)."""
 import numpy as np
 import pytest
 
@@ -11,8 +8,6 @@ import floatframe as ff
 from floatframe.models.pendulum import build_pendulum
 from floatframe.solvers import contract
 from floatframe.solvers.modal import eigenmodes
-
-SOLVERS = Path(ff.__file__).parent / "solvers"
 
 
 class ContractOnly:
@@ -103,22 +98,3 @@ def test_the_static_solver_and_the_modes_run_on_the_contract_alone():
 def test_a_member_outside_the_contract_is_not_reachable_through_the_wrapper():
     with pytest.raises(AttributeError, match="'context' is not part of the DAE contract"):
         ContractOnly(pendulum()).context
-
-
-def imported_modules(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text())
-    names = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module)
-        elif isinstance(node, ast.Import):
-            names.update(alias.name for alias in node.names)
-    return names
-
-
-@pytest.mark.parametrize("module", sorted(SOLVERS.glob("*.py")), ids=lambda path: path.name)
-def test_a_solver_module_imports_nothing_from_the_components_or_the_builder(module):
-    forbidden = [name for name in imported_modules(module)
-                 if name.startswith(("floatframe.components", "floatframe.system", "floatframe.models",
-                                     "floatframe.exudyn", "floatframe.user_function_terms"))]
-    assert forbidden == []
