@@ -25,7 +25,7 @@ def mixed_model():
     system.add(ff.CartesianSpringDamper([tip, system.add(ff.MarkerBodyPosition(ground, (0.5, -0.2, 0.4)))],
                                         [1e4, 2e4, 3e4], [10.0, 20.0, 30.0]))
     rigid_node = system.add(ff.NodeRigidBodyEP([1, 0, 0, 1, 0, 0, 0], initial_velocities=[0, 0, 0, 0, 1, 2, 3]))
-    rigid = system.add(ff.ObjectRigidBody(rigid_node, 2.0, [0.1, 0.2, 0.3, 0.01, 0.02, 0.03]))
+    rigid = system.add(ff.ObjectRigidBody(rigid_node, 2.0, [0.15, 0.2, 0.3, 0.01, 0.02, 0.03]))
     rigid_marker = system.add(ff.MarkerBodyRigid(rigid))
     system.add(ff.LoadForceVector(rigid_marker, lambda t: [np.sin(t), 0.0, -9.81 * 2.0]))
     system.add(ff.LoadTorqueVector(rigid_marker, [0.1, -0.2, 0.3]))
