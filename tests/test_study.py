@@ -494,7 +494,7 @@ def test_a_study_killed_at_random_moments_resumes_to_a_complete_typed_table_with
     """A study of 1,200 fast runs in its own process, SIGKILLed 20 times at random moments 0.2-1.0 s after its
     imports (while it connects, opens its record or writes rows; each time resumed), then run to its end: the
     record and its CSV hold each sample once, ok, typed, with the right values, and SQLite's integrity check
-    passes. At least 5 kills come while rows are being written (measured 13-15; the first row comes about
+    passes. At least 5 kills come while rows are being written (measured 12-13; the first row comes about
     0.45 s after the imports)."""
     import signal
     import sqlite3
