@@ -3,9 +3,12 @@ from __future__ import annotations
 
 import difflib
 
+from floatframe.errors import ModelError
 
-class ExudynLayerError(ValueError):
-    """Bad input to the Exudyn-compatible layer; the message names the item and the fault."""
+
+class ExudynLayerError(ModelError):
+    """Bad input to the Exudyn-compatible layer; the message names the item and the fault (a ModelError, so a
+    ValueError)."""
 
 
 def closest(name: str, candidates) -> str:

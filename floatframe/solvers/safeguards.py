@@ -36,6 +36,7 @@ import warnings
 
 import numpy as np
 
+from floatframe.errors import ModelError
 from floatframe.solvers.linear import solve_or_explain
 from floatframe.solvers.result import SolverError
 
@@ -280,9 +281,12 @@ def user_function_failure(error, t: float, solver: str) -> SolverError:
 
 
 def call_pre_step(pre_step, t_next: float, state, solver: str):
-    """``pre_step(t_next, state)``; an exception in it becomes a SolverError naming it and the time (chained)."""
+    """``pre_step(t_next, state)``; an exception in it becomes a SolverError naming it and the time (chained),
+    except a ModelError, which names its item and fault already (e.g. a model change refused mid-solve)."""
     try:
         return pre_step(t_next, state)
+    except ModelError:
+        raise
     except Exception as exc:
         raise SolverError(f"{solver}: at t = {state.t:.6g}: the pre_step function raised {type(exc).__name__}: "
                           f"{exc}", state.t) from exc
