@@ -460,6 +460,7 @@ def test_a_run_that_ends_its_worker_is_a_failed_row_and_the_study_goes_on():
     table = run_study(ends_its_worker_at_one, grid(x=[0.0, 1.0, 2.0, 3.0]), workers=2, progress=False)
     assert list(table["status"]) == ["ok", "failed", "ok", "ok"] and list(table["y"][[0, 2, 3]]) == [0.0, 2.0, 3.0]
     assert table["error"][1].startswith("KilledWorker: the worker process running this sample died (tcp://")
+    assert 0 <= table["wall_time"][1] < 5                     # from the run's start to the news of its death
 
 
 def test_an_output_under_a_regular_file_is_refused_in_the_first_second_naming_it(tmp_path):

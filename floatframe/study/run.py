@@ -201,29 +201,32 @@ def _run_on_cluster(client, function: Callable, samples: list[dict], finite_outp
                 _, sample, attempt = pending.pop(future.key)
                 if future.status == "error" and isinstance(result, tuple):
                     result = result[1]              # (type, exception, traceback) of the failed task
+                start = started.pop(future.key, None)
                 if isinstance(result, dict):
                     row = result
                 else:
+                    killed = isinstance(result, KilledWorker)
                     last_worker = getattr(getattr(result, "last_worker", None), "address", None)
-                    was_running = future.key in started and started[future.key][1] == last_worker
-                    if not (isinstance(result, KilledWorker) and was_running) and attempt <= RESUBMISSIONS and \
-                            isinstance(result, (KilledWorker, CancelledError)):
+                    was_running = killed and start is not None and start[1] == last_worker
+                    if ((killed and not was_running) or isinstance(result, CancelledError)) and \
+                            attempt <= RESUBMISSIONS:
                         submit(sample, attempt + 1)   # queued on a worker that died, or a result lost with it
                         continue
-                    if isinstance(result, KilledWorker):
-                        cause = (f"KilledWorker: the worker process running this sample died "
-                                 f"({started[future.key][1]})" if was_running else
-                                 f"KilledWorker: {attempt} workers died while this sample was queued on them")
+                    if was_running:
+                        cause = f"KilledWorker: the worker process running this sample died ({start[1]})"
+                    elif killed:
+                        cause = f"KilledWorker: {attempt} workers died while this sample was queued on them"
                     else:
                         cause = f"{type(result).__name__}: {result}"
-                    row = {**sample, "wall_time": math.nan, "status": "failed", "error": cause}
+                    seconds = time.monotonic() - start[0] if was_running else math.nan
+                    row = {**sample, "wall_time": seconds, "status": "failed", "error": cause}
                 bar.update()
                 yield row
             if time_limit is not None:
                 for key, seconds in _over_time(client, pending, started, time_limit):
                     future, sample, _ = pending.pop(key)
                     client.cancel(future)
-                    note = _restart_worker(client, started[key][1])
+                    note = _restart_worker(client, started.pop(key)[1])
                     bar.update()
                     yield {**sample, "wall_time": seconds, "status": "timeout",
                            "error": f"TimeoutError: the run took longer than the time limit of {time_limit:g} s; "
