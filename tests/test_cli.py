@@ -278,3 +278,13 @@ def test_a_failed_reference_of_the_comparison_is_one_message_naming_its_setting(
     assert str(exit_info.value.code).startswith(
         "floatframe compare: the reference solution (idas, rtol 1e-30) failed, so no error can be measured: idas: "
         "IDAS failed at t = 0")
+
+
+def test_a_study_whose_runs_all_fail_writes_its_table_and_no_plot(capsys, monkeypatch, tmp_path):
+    """The plot of a study without a successful run had no rows of axes and ended the command with a traceback
+    after the study; now the table is written and the command says why there is no plot."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["study", "pendulum", "--param", "length=-1", "--workers", "1"]) == 0
+    assert "1 runs, 1 failed; wrote output/study.csv and output/study.sqlite (no plot: no run succeeded)" in \
+        capsys.readouterr().out
+    assert sorted(path.name for path in (tmp_path / "output").iterdir()) == ["study.csv", "study.sqlite"]
