@@ -403,6 +403,19 @@ def test_a_run_with_other_outputs_than_the_first_is_a_failed_row_naming_both(tmp
     assert list(record.table().columns) == ["x", "y", "wall_time", "status", "error"]
 
 
+@pytest.mark.parametrize("outputs, cause", [
+    ([1.0], "TypeError: the study function returned a list, not a dict of named outputs"),
+    ({"y": [1.0, 2.0]}, "TypeError: output 'y' is not a scalar: shape (2,)"),
+    ({"y": "tall"}, "TypeError: output 'y' is not a number: 'tall'"),
+    ({"x": 1.0}, "ValueError: output name 'x' is taken by a parameter or the table's own columns"),
+    ({"status": 1.0}, "ValueError: output name 'status' is taken by a parameter or the table's own columns"),
+    ({"y": 1.0, "z": -math.inf}, "ValueError: output 'z' is -inf (a NaN or infinite output is a failed run"),
+])
+def test_outputs_that_are_not_named_finite_scalars_make_a_failed_row_with_the_cause(outputs, cause):
+    row = run_one(lambda x: outputs, {"x": 1.0})
+    assert row["status"] == "failed" and row["error"].startswith(cause) and "y" not in row
+
+
 def test_a_file_that_is_no_study_record_is_refused_naming_it(tmp_path):
     """A record cut or overwritten by something else is refused on resume, not read as rows."""
     record = tmp_path / "study.sqlite"

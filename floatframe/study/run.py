@@ -44,7 +44,10 @@ def checked_outputs(outputs, parameters: dict, finite_outputs: bool = True) -> d
             raise ValueError(f"output name {name!r} is taken by a parameter or the table's own columns")
         if np.ndim(value) != 0:
             raise TypeError(f"output {name!r} is not a scalar: shape {np.shape(value)}")
-        values[name] = float(value)
+        try:
+            values[name] = float(value)
+        except (TypeError, ValueError):
+            raise TypeError(f"output {name!r} is not a number: {value!r}") from None
     bad = [f"{name!r} is {value}" for name, value in values.items() if not math.isfinite(value)]
     if bad and finite_outputs:
         raise ValueError(f"output {', '.join(bad)} (a NaN or infinite output is a failed run; finite_outputs=False "
