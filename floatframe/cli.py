@@ -12,74 +12,14 @@ stderr that names the extra to install, and exit status 1; so is a solve that fa
 from __future__ import annotations
 
 import argparse
-import difflib
-import math
 import sys
 from pathlib import Path
 
+from floatframe.command_line import HELP_FORMAT, MECHANISMS, MODELS, RUN_MODELS, one_of, positive_float, positive_int
 from floatframe.components.base import ModelError
 from floatframe.optional import MissingDependencyError
 from floatframe.paths import OutputPathError, check_output_file, output_file_argument, output_folder_argument
 from floatframe.solvers.result import SolverError
-
-MODELS = {
-    "rotor-disc": "a spinning flexible rotor with a disc on spring-damper supports, Tisserand frame "
-                  "(built-in Hex8 mesh)",
-    "rotor-disc-constrained": "the same rotor with 6 mesh-coordinate constraints instead of the Tisserand frame",
-    "pendulum": "a rigid pendulum on a spherical joint (compare only)",
-    "double-pendulum": "a rigid and a flexible link on revolute joints under gravity",
-    "slider-crank": "a crank driven by a torque, a flexible connecting rod and a piston",
-    "flexible-arm": "a rigid upper link and a flexible forearm on revolute joints, driven by joint torques",
-    "bracket": "a Netgen-meshed L bracket on Craig-Bampton modes of its bolt holes, swinging on a hinge at one "
-               "hole with a weight at the other",
-}
-MECHANISMS = ("double-pendulum", "slider-crank", "flexible-arm")
-RUN_MODELS = ("rotor-disc", "rotor-disc-constrained", *MECHANISMS, "bracket")
-HELP_FORMAT = argparse.ArgumentDefaultsHelpFormatter
-
-
-# --- argument types shared by the subcommands (an ArgumentTypeError becomes a usage error) -------
-def number(convert, accept, description: str):
-    """An argument type: ``convert(text)`` (int or float) that ``accept(value)`` must hold for."""
-    def parse(text: str):
-        try:
-            value = convert(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"must be {description}, got '{text}'") from None
-        if not accept(value):
-            raise argparse.ArgumentTypeError(f"must be {description}, got {text}")
-        return value
-    return parse
-
-
-positive_int = number(int, lambda value: value >= 1, "a positive integer")
-positive_float = number(float, lambda value: 0 < value < math.inf, "a positive number")
-non_negative_float = number(float, lambda value: 0 <= value < math.inf, "a number >= 0")
-finite_float = number(float, math.isfinite, "a finite number")
-
-
-def comma_list(item_type):
-    """An argument type: comma-separated values, each converted (and checked) by ``item_type``."""
-    def convert(text: str) -> list:
-        items = [item.strip() for item in text.split(",") if item.strip()]
-        if not items:
-            raise argparse.ArgumentTypeError(f"must be a comma-separated list, got '{text}'")
-        return [item_type(item) for item in items]
-    return convert
-
-
-def one_of(names, what: str, files: bool = False):
-    """An argument type: one of ``names`` (or, with ``files``, an existing file); else an error that
-    names the closest one (the hyphenated name for an underscore spelling)."""
-    def convert(text: str) -> str:
-        if text in names or (files and Path(text).is_file()):
-            return text
-        hyphenated = text.replace("_", "-")
-        close = [hyphenated] if hyphenated in names else difflib.get_close_matches(text, names, n=1)
-        hint = f"; did you mean '{close[0]}'?" if close else ""
-        choices = ", ".join(names) + (" or a Python file that defines build()" if files else "")
-        raise argparse.ArgumentTypeError(f"unknown {what} '{text}'{hint} (choose from {choices})")
-    return convert
 
 
 def run_rotor_disc(arguments) -> int:

@@ -345,18 +345,21 @@ def write_outputs(rows: list[Run], out_dir: Path, title: str, reference: str) ->
 
 
 def solver_argument(text: str) -> str:
-    """A --solvers entry: a built-in name or one's own Scheme (checked by importing it)."""
-    if text not in SOLVERS:
-        try:
-            scheme_class(text)
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(str(exc).removeprefix("compare: ")) from None
+    """A --solvers entry: a built-in name, or one's own Scheme as module:Class or file.py:Class (checked by
+    importing it)."""
+    if ":" not in text:
+        from floatframe.command_line import one_of
+        return one_of(tuple(SOLVERS), "solver")(text)
+    try:
+        scheme_class(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("compare: ")) from None
     return text
 
 
 def compare_main(argv=None) -> int:
     """``python -m floatframe compare MODEL --solvers idas,genalpha,...``"""
-    from floatframe.cli import (HELP_FORMAT, MODELS, comma_list, one_of, positive_float, positive_int)
+    from floatframe.command_line import (HELP_FORMAT, MODELS, comma_list, one_of, positive_float, positive_int)
 
     parser = argparse.ArgumentParser(prog="floatframe compare", description=__doc__.splitlines()[0],
                                      formatter_class=HELP_FORMAT)

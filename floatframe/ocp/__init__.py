@@ -24,7 +24,7 @@ OUTPUT_FILES = {"slew": ("slew.png", "slew.csv"), "arm": ("arm.png", "arm.csv")}
 
 def ocp_main(argv: list[str]) -> int:
     """Command line of the OCP examples; returns the exit code."""
-    from floatframe.cli import HELP_FORMAT, finite_float, non_negative_float, positive_float, positive_int
+    from floatframe.command_line import HELP_FORMAT, finite_float, non_negative_float, positive_float, positive_int
     from floatframe.components.base import ModelError
     from floatframe.ocp.arm import ARM_MODES
     from floatframe.paths import OutputPathError, check_output_file, output_folder_argument

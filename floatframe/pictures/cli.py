@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from floatframe.cli import number, positive_float, positive_int
+from floatframe.command_line import number, positive_float, positive_int
 from floatframe.components.base import ModelError
 from floatframe.optional import missing_package
 from floatframe.paths import OutputPathError, check_output_file, output_file_argument
@@ -177,7 +177,7 @@ COMMANDS = {"animate": animate_main, "modes": modes_main, "plot": plot_main}
 
 def pictures_main(command: str, argv) -> int:
     """Run the pictures subcommand ``command`` (animate, modes or plot) with its arguments ``argv``."""
-    from floatframe.cli import RUN_MODELS
+    from floatframe.command_line import RUN_MODELS
 
     argv = list(argv)
     model = next((item for item in argv if not item.startswith("-")), None)

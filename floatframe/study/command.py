@@ -20,7 +20,7 @@ def study_main(argv: list[str]) -> int:
     package raises MissingDependencyError, one line and status 1 from ``floatframe.cli.main``)."""
     import argparse
 
-    from floatframe.cli import HELP_FORMAT, positive_float, positive_int
+    from floatframe.command_line import HELP_FORMAT, positive_float, positive_int
     from floatframe.optional import require
     from floatframe.paths import output_folder_argument
 
