@@ -253,3 +253,36 @@ def z_angle(theta0, theta3):
 def z_rate(theta0, theta3, theta0_t, theta3_t):
     """omega_z = 2 (theta0 theta3_t - theta3 theta0_t) [rad/s] of a rotation about z alone."""
     return 2 * (theta0 * theta3_t - theta3 * theta0_t)
+
+
+# --- the rotation vector of a symbolic rotation matrix, and the tangent operator (the springs between frames) ---
+LOG_SERIES_LIMIT = 1e-2       # |sin(phi/2)| below which log(R) uses its series
+TANGENT_SERIES_LIMIT = 2e-2   # rotation angle [rad] below which T^-1 uses its series (Exudyn's 0.02)
+
+
+def rotation_log(matrix):
+    """w = log(R), the rotation vector of a symbolic rotation matrix (|w| < pi), through its Euler parameters
+    theta0 = sqrt(1 + tr R) / 2, e = vee(R - R^T) / (4 theta0), w = 2 atan2(|e|, theta0) e / |e|; the
+    factor 2 atan2(s, c) / s by its series in s^2 / c^2 for small s (finite derivatives at R = I).
+    Near a half turn (tr R -> -1) theta0 -> 0 and the logarithm is singular, as it is in Exudyn."""
+    theta0 = 0.5 * ca.sqrt(1 + matrix[0, 0] + matrix[1, 1] + matrix[2, 2])
+    e = ca.vertcat(matrix[2, 1] - matrix[1, 2], matrix[0, 2] - matrix[2, 0], matrix[1, 0] - matrix[0, 1]) / (4 * theta0)
+    s2 = ca.sumsqr(e)
+    small = s2 < LOG_SERIES_LIMIT ** 2
+    s = ca.sqrt(ca.if_else(small, LOG_SERIES_LIMIT ** 2, s2))       # finite in the branch that is not taken
+    x = s2 / theta0 ** 2
+    factor = ca.if_else(small, 2 / theta0 * (1 - x / 3 + x ** 2 / 5 - x ** 3 / 7), 2 * ca.atan2(s, theta0) / s)
+    return factor * e
+
+
+def tangent_exp_inverse(w):
+    """T^-1(w) = beta I + w~ / 2 + gamma w w^T, beta = (phi/2) cot(phi/2), gamma = (1 - beta) / phi^2 (phi = |w|),
+    the inverse tangent operator of the exponential map (Exudyn's TExpSO3Inv); series below 0.02 rad."""
+    phi2 = ca.sumsqr(w)
+    small = phi2 < TANGENT_SERIES_LIMIT ** 2
+    phi = ca.sqrt(ca.if_else(small, TANGENT_SERIES_LIMIT ** 2, phi2))
+    beta_exact = 0.5 * phi * ca.cos(0.5 * phi) / ca.sin(0.5 * phi)
+    gamma_series = 1 / 12 + phi2 / 720 + phi2 ** 2 / 30240 + phi2 ** 3 / 1209600
+    gamma = ca.if_else(small, gamma_series, (1 - beta_exact) / phi ** 2)
+    beta = ca.if_else(small, 1 - gamma_series * phi2, beta_exact)
+    return beta * ca.DM.eye(3) + 0.5 * skew(w) + gamma * (w @ w.T)

@@ -1,10 +1,10 @@
 """Components: nodes, bodies, the FFRF body, markers, connectors, loads and sensors."""
 from floatframe.components.base import Component, Context, ModelError
 from floatframe.components.bodies import ObjectGround, ObjectMass1D, ObjectMassPoint, ObjectRigidBody
-from floatframe.components.connectors import (CartesianSpringDamper, CoordinateConstraint, CoordinateSpringDamper,
-                                              CoordinateVectorConstraint, SphericalJoint)
-from floatframe.components.connectors import (DistanceConstraint, RigidBodySpringDamper, SpringDamper,
-                                              TorsionalSpringDamper)
+from floatframe.components.constraints import (CoordinateConstraint, CoordinateVectorConstraint, DistanceConstraint,
+                                               SphericalJoint)
+from floatframe.components.springs import (CartesianSpringDamper, CoordinateSpringDamper, RigidBodySpringDamper,
+                                           SpringDamper, TorsionalSpringDamper)
 from floatframe.components.joints import (CylindricalJoint, GenericJoint, PrismaticJoint, RevoluteJoint,
                                           UniversalJoint)
 from floatframe.components.ffrf import FloatingFrameBody, ObjectFFRF

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from floatframe.components.connectors import CoordinateVectorConstraint
+from floatframe.components.constraints import CoordinateVectorConstraint
 from floatframe.components.ffrf import ObjectFFRF, tisserand_rows
 from floatframe.components.markers import MarkerNodeCoordinates, MarkerObjectODE2Coordinates
 from floatframe.components.nodes import NodePointGround
