@@ -42,21 +42,24 @@ def tight_settings(exu, steps, h):
     return ss
 
 
-def pendulum(exu, ii):
-    """A rigid body on a spherical joint 0.5 m from its centre of mass, under gravity (index-3 DAE)."""
+def pendulum(exu, ii, offset=0.0, load_user_function=0, file_name=""):
+    """A rigid body on a spherical joint 0.5 m from its centre of mass, under gravity (index-3 DAE); the centre
+    started ``offset`` [m] further out, the gravity load given by ``load_user_function`` where given, the
+    position sensor written to ``file_name`` where given."""
     SC = exu.SystemContainer()
     mbs = SC.AddSystem()
-    node = mbs.AddNode(ii.NodeRigidBodyEP(referenceCoordinates=[0.5, 0, 0, 1.0, 0.0, 0.0, 0.0]))
+    node = mbs.AddNode(ii.NodeRigidBodyEP(referenceCoordinates=[0.5 + offset, 0, 0, 1.0, 0.0, 0.0, 0.0]))
     body = mbs.AddObject(ii.ObjectRigidBody(nodeNumber=node, mass=2.0, inertia=[0.1, 0.2, 0.3, 0, 0, 0]))
     ground = mbs.AddObject(ii.ObjectGround(referencePosition=[0, 0, 0]))
     pivot = mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=ground, localPosition=[0, 0, 0]))
     joint = mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=body, localPosition=[-0.5, 0, 0]))
     mbs.AddObject(ii.ObjectJointSpherical(markerNumbers=[pivot, joint]))
     centre = mbs.AddMarker(ii.MarkerBodyPosition(bodyNumber=body, localPosition=[0, 0, 0]))
-    mbs.AddLoad(ii.LoadForceVector(markerNumber=centre, loadVector=[0, -2 * 9.81, 0]))
-    sensors = [mbs.AddSensor(ii.SensorNode(nodeNumber=node, storeInternal=True, writeToFile=False,
-                                           outputVariableType=variable))
-               for variable in (exu.OutputVariableType.Position, exu.OutputVariableType.Velocity)]
+    mbs.AddLoad(ii.LoadForceVector(markerNumber=centre, loadVector=[0, -2 * 9.81, 0],
+                                   loadVectorUserFunction=load_user_function))
+    sensors = [mbs.AddSensor(ii.SensorNode(nodeNumber=node, storeInternal=True, writeToFile=bool(file_name) and k == 0,
+                                           fileName=file_name if k == 0 else "", outputVariableType=variable))
+               for k, variable in enumerate((exu.OutputVariableType.Position, exu.OutputVariableType.Velocity))]
     mbs.Assemble()
     return mbs, sensors, tight_settings(exu, 40, 0.01)
 

@@ -6,39 +6,22 @@ import pytest
 
 import floatframe.exudyn as fexu
 import floatframe.exudyn.itemInterface as fii
-from exudyn_style_models import tight_settings
+from exudyn_style_models import pendulum, tight_settings
 from floatframe.solvers import SolverError
 
 
-def pendulum(exu, ii, offset=0.0, failing_after=None, file_name=""):
-    """A rigid body on a spherical joint (pivot 0.5 m from its centre, the centre started ``offset`` further out);
-    where ``failing_after`` (a list of one time [s], changeable between solves) is given, its gravity load
-    function raises after that time."""
-    SC = exu.SystemContainer()
-    mbs = SC.AddSystem()
-    node = mbs.AddNode(ii.NodeRigidBodyEP(referenceCoordinates=[0.5 + offset, 0, 0, 1.0, 0.0, 0.0, 0.0]))
-    body = mbs.AddObject(ii.ObjectRigidBody(nodeNumber=node, mass=2.0, inertia=[0.1, 0.2, 0.3, 0, 0, 0]))
-    ground = mbs.AddObject(ii.ObjectGround(referencePosition=[0, 0, 0]))
-    pivot = mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=ground, localPosition=[0, 0, 0]))
-    joint = mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=body, localPosition=[-0.5, 0, 0]))
-    mbs.AddObject(ii.ObjectJointSpherical(markerNumbers=[pivot, joint]))
-    centre = mbs.AddMarker(ii.MarkerBodyPosition(bodyNumber=body, localPosition=[0, 0, 0]))
-
+def failing_gravity(failing_after):
+    """A gravity load function that raises after the time in the list ``failing_after`` (changeable)."""
     def gravity(mbs, t, load):
         if t > failing_after[0]:
             raise RuntimeError("sensor cable cut")
         return load
-    mbs.AddLoad(ii.LoadForceVector(markerNumber=centre, loadVector=[0, -2 * 9.81, 0],
-                                   loadVectorUserFunction=gravity if failing_after is not None else 0))
-    sensor = mbs.AddSensor(ii.SensorNode(nodeNumber=node, storeInternal=True, writeToFile=bool(file_name),
-                                         fileName=file_name, outputVariableType=exu.OutputVariableType.Position))
-    mbs.Assemble()
-    return mbs, sensor
+    return gravity
 
 
 def test_a_failed_solve_leaves_the_sensors_with_its_own_partial_run_not_the_previous_one():
     failing_after = [1.0]
-    mbs, sensor = pendulum(fexu, fii, failing_after=failing_after)
+    mbs, (sensor, _), _ = pendulum(fexu, fii, load_user_function=failing_gravity(failing_after))
     mbs.SolveDynamic(tight_settings(fexu, 20, 1e-3))
     assert mbs.GetSensorStoredData(sensor)[-1, 0] == pytest.approx(0.02)
     failing_after[0] = 0.0105
@@ -52,7 +35,7 @@ def test_a_failed_solve_leaves_the_sensors_with_its_own_partial_run_not_the_prev
 def test_an_unwritable_sensor_file_is_refused_before_the_solve(tmp_path):
     blocker = tmp_path / "results"
     blocker.write_text("a file where a folder is wanted")
-    mbs, _ = pendulum(fexu, fii, file_name=str(blocker / "position.txt"))
+    mbs, _, _ = pendulum(fexu, fii, file_name=str(blocker / "position.txt"))
     with pytest.raises(fexu.ExudynLayerError,
                        match=r"sensor 0 \(SensorNode\): its fileName '.*results/position.txt' cannot be written"):
         mbs.SolveDynamic(tight_settings(fexu, 20, 1e-3))
@@ -63,8 +46,8 @@ def test_an_unwritable_sensor_file_is_refused_before_the_solve(tmp_path):
 def test_a_start_off_the_joint_is_taken_as_exudyn_takes_it_the_first_step_closes_the_joint():
     exudyn = pytest.importorskip("exudyn")
     import exudyn.itemInterface as eii
-    ours, sensor = pendulum(fexu, fii, offset=0.05)
-    theirs, _ = pendulum(exudyn, eii, offset=0.05)
+    ours, (sensor, _), _ = pendulum(fexu, fii, offset=0.05)
+    theirs, _, _ = pendulum(exudyn, eii, offset=0.05)
     for mbs, exu in ((ours, fexu), (theirs, exudyn)):
         mbs.SolveDynamic(tight_settings(exu, 20, 1e-3))
     ours, theirs = ours.GetSensorStoredData(sensor), theirs.GetSensorStoredData(sensor)
