@@ -57,6 +57,16 @@ def read_abaqus_inp(path, instance: str | None = None, duplicate_nodes: str = "r
     return _mesh_from_cards(section, path, duplicate_nodes)
 
 
+def _text_lines(raw_lines, path):
+    """(line number, line) of a file opened in binary mode, each line decoded as UTF-8; a line that is not
+    text is a ValueError naming the file and the line."""
+    for number, raw in enumerate(raw_lines, start=1):
+        try:
+            yield number, raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError(f"{path}:{number}: not a text line (binary data): a matrix file is text") from None
+
+
 def read_abaqus_mtx(path, size: int | None = None) -> sp.csr_matrix:
     """Sparse matrix from an Abaqus ``*MATRIX OUTPUT, FORMAT=COORDINATE`` file.
 
@@ -78,8 +88,8 @@ def read_abaqus_mtx(path, size: int | None = None) -> sp.csr_matrix:
     """
     path = Path(path)
     rows, cols, values, line_numbers = [], [], [], []
-    with path.open() as lines:
-        for number, line in enumerate(lines, start=1):
+    with path.open("rb") as raw_lines:
+        for number, line in _text_lines(raw_lines, path):
             text = line.strip()
             if not text or text.startswith("*"):
                 continue

@@ -394,3 +394,10 @@ def test_inp_with_coincident_nodes_is_refused_with_their_abaqus_numbers_and_line
         read_abaqus_inp(path)
     merged = read_abaqus_inp(path, duplicate_nodes="merge")
     assert merged.n_nodes == 12 and merged.elements["Hex8"][1].tolist() == [1, 8, 9, 2, 5, 10, 11, 6]
+
+
+def test_a_binary_mtx_is_refused_naming_the_file_and_the_line(tmp_path):
+    path = tmp_path / "matrix.mtx"
+    path.write_bytes(b"1,1,2.0\n2,2,3.0\n" + bytes(range(128, 256)) + b"\n")
+    with pytest.raises(ValueError, match=r"matrix\.mtx:3: not a text line \(binary data\)"):
+        read_abaqus_mtx(path)
