@@ -368,6 +368,14 @@ class ObjectFFRF(FloatingFrameBody):
         Accept a stiffness matrix with negative eigenvalues (with a warning), e.g. one that includes the
         geometric stiffness of a compressed or prestressed structure. Otherwise such a matrix is refused: a
         linear elastic stiffness is positive semidefinite.
+    geometric_stiffness : GeometricStiffnessCases or None, default None
+        Unit load cases of the mesh (:func:`floatframe.fem.geometric_stiffness_cases`): the flexible rows get
+        sum_k f_k K_G,k q_f with the amplitudes f_k of the frame motion, one MX Function with its exact Jacobian
+        (:mod:`floatframe.components.geometric_stiffening`; docs/geometric_stiffening.md). None: no stiffening,
+        the expression graph of the linear body.
+    geometric_stiffness_amplitudes : dict or None, default None
+        {interface case name (e.g. "tip force z"): amplitude, a number or a callable(ctx) -> CasADi scalar}; the
+        interface cases named here are used, the others left out.
 
     The body needs reference conditions that fix the mesh relative to its frame (the Tisserand frame,
     :func:`~floatframe.components.reference_conditions.add_tisserand_frame`, or constraints on mesh-node
@@ -378,7 +386,8 @@ class ObjectFFRF(FloatingFrameBody):
 
     def __init__(self, node_numbers, mass_matrix_ff, stiffness_matrix_ff, damping_matrix_ff=None,
                  force_vector=None, force_user_function=None, mass_matrix_user_function=None,
-                 compute_ffrf_terms=True, allow_indefinite_stiffness=False, nodal_products="auto", mass_matrix_jacobian="value", name=""):
+                 compute_ffrf_terms=True, allow_indefinite_stiffness=False, nodal_products="auto", mass_matrix_jacobian="value", name="",
+                 geometric_stiffness=None, geometric_stiffness_amplitudes=None):
         super().__init__(force_user_function, mass_matrix_user_function, mass_matrix_jacobian, name)
         self.node_numbers = list(node_numbers)
         if len(self.node_numbers) < 2:
@@ -401,6 +410,13 @@ class ObjectFFRF(FloatingFrameBody):
         self.matrix_form = nodal_products == "matrix" or (nodal_products == "auto"
                                                           and n_flexible > SCALAR_PRODUCTS_LIMIT)
         self._frame_terms = None  # the ExactFunction of the matrix form, made on first use (frame_terms)
+        self.geometric_stiffness = None   # [(kind, index, amplitude)] of the used load cases, or None
+        if geometric_stiffness is not None:
+            from floatframe.components.geometric_stiffening import validated_cases
+
+            self.geometric_stiffness, self.geometric_stiffness_matrices = validated_cases(
+                self, geometric_stiffness, geometric_stiffness_amplitudes, n_flexible)            # K_G,k (n_f, n_f)
+            self._stiffening_function = None
         self._compute_physics()
 
     # --- parameters -------------------------------------------------------------------------
@@ -532,6 +548,11 @@ class ObjectFFRF(FloatingFrameBody):
             ctx.add_linear(flexible, flexible, self.damping_matrix_ff, "v")                    # D v_f
         if self.compute_ffrf_terms:
             ctx.add_linear(flexible, flexible, self.mass_matrix_ff, "a")                       # M a_f
+        if self.geometric_stiffness is not None:                                               # sum_k f_k K_G,k q_f
+            from floatframe.components.geometric_stiffening import stiffening_terms
+
+            ctx.add_lhs(flexible, stiffening_terms(self, ctx, self.geometric_stiffness,
+                                                   self.geometric_stiffness_matrices, self.flexible(ctx, "q")))
 
     def generalized_terms(self, ctx, acceleration, linear=True, matrix=False):
         """Left-hand side of the object's equations for the given accelerations (n_c,).

@@ -42,6 +42,7 @@ from floatframe.components.base import Context, ModelError, resolve
 from floatframe.components.bodies import inertia_fault
 from floatframe.components.external import ExactFunction
 from floatframe.components.ffrf import FloatingFrameBody, definiteness_fault, stacked_skew
+from floatframe.components.geometric_stiffening import stiffening_terms, validated_cases
 from floatframe.components.nodes import NodeGenericODE2, NodeRigidBodyEP
 
 ISOTROPY_TOLERANCE = 1e-10   # relative to max |M|: node blocks of M must be multiples of I_3 to this
@@ -288,6 +289,14 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
         output ``output_variable_type`` is then S_i zeta (6,), Voigt xx, yy, zz, yz, xz, xy in the body frame.
     output_variable_type : {"StressLocal", "StrainLocal"} or None, default None
         What ``output_variable_modes`` give: stress [Pa] or strain [-]; required with them.
+    geometric_stiffness : GeometricStiffnessCases or None, default None
+        Unit load cases of the mesh (:func:`floatframe.fem.geometric_stiffness_cases`, same n_f as the mode basis):
+        the modal rows get sum_k f_k Psi^T K_G,k Psi zeta with the amplitudes f_k of the frame motion
+        (:mod:`floatframe.components.geometric_stiffening`; docs/geometric_stiffening.md). None: no stiffening,
+        the expression graph of the linear body.
+    geometric_stiffness_amplitudes : dict or None, default None
+        {interface case name (e.g. "tip force z"): amplitude, a number or a callable(ctx) -> CasADi scalar}; the
+        interface cases named here are used, the others left out.
 
     n_c = 7 + n_m. Mesh-node outputs and markers use the 3 rows of Psi of their nodes only.
     """
@@ -296,7 +305,8 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
 
     def __init__(self, node_numbers, invariants: ReducedOrderInvariants, force_user_function=None,
                  mass_matrix_user_function=None, compute_ffrf_terms=True, modal_products="auto",
-                 output_variable_modes=None, output_variable_type=None, mass_matrix_jacobian="value", name=""):
+                 output_variable_modes=None, output_variable_type=None, mass_matrix_jacobian="value", name="",
+                 geometric_stiffness=None, geometric_stiffness_amplitudes=None):
         super().__init__(force_user_function, mass_matrix_user_function, mass_matrix_jacobian, name)
         self.node_numbers = list(node_numbers)
         if len(self.node_numbers) != 2:
@@ -331,6 +341,15 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
             self.mesh_outputs = FloatingFrameBody.mesh_outputs + (output_variable_type,)
         self._ffrf_function = None   # made on first use (ffrf_function)
         self._frame_terms = None     # the ExactFunction of the matrix form, made on first use (frame_terms)
+        self.geometric_stiffness = None   # [(kind, index, amplitude)] of the used load cases, or None
+        if geometric_stiffness is not None:
+            used, matrices = validated_cases(self, geometric_stiffness, geometric_stiffness_amplitudes,
+                                             invariants.mode_basis.shape[0])
+            basis = invariants.mode_basis
+            self.geometric_stiffness = used
+            self.geometric_stiffness_reduced = [0.5 * (reduced + reduced.T) for reduced in            # Psi^T K_G,k Psi
+                                                (basis.T @ np.asarray(matrix @ basis) for matrix in matrices)]
+            self._stiffening_function = None
 
     def connect(self, system):
         nodes = [resolve(system, "node", ref, self, f"node_numbers[{i}]") for i, ref in enumerate(self.node_numbers)]
@@ -420,6 +439,9 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
             ctx.add_linear(modal, modal, sp.csr_matrix(self.invariants.stiffness_reduced), "q")      # K_red zeta
             if self.invariants.damping_reduced is not None:
                 ctx.add_linear(modal, modal, sp.csr_matrix(self.invariants.damping_reduced), "v")    # D_red zeta_t
+        if self.geometric_stiffness is not None:                     # sum_k f_k Psi^T K_G,k Psi zeta
+            ctx.add_lhs(modal, stiffening_terms(self, ctx, self.geometric_stiffness, self.geometric_stiffness_reduced,
+                                                self.modal(ctx, "q"), 0 if self.matrix_form else self.n_modes))
 
     def ffrf_function(self) -> ca.Function:
         """(q, q_t) -> (M, f) of the object alone (n_c,), without user functions: its mass matrix (n_c, n_c) and

@@ -231,7 +231,7 @@ def static_displacements(stiffness_matrix, loads, held_coordinates=None, mass_ma
 
 def geometric_stiffness_cases(mesh: Mesh, youngs_modulus: float, poissons_ratio: float, mass_matrix,
                               stiffness_matrix, held_nodes=None, inertia_relief: bool = False,
-                              frame_cases=FRAME_CASE_KINDS, interface_sets=None,
+                              frame_cases=FRAME_CASE_KINDS, interface_sets=None, held_coordinates=None,
                               name: str = "body") -> GeometricStiffnessCases:
     """Precompute the unit load cases of a body and K_G of each (see the module text).
 
@@ -241,17 +241,21 @@ def geometric_stiffness_cases(mesh: Mesh, youngs_modulus: float, poissons_ratio:
     youngs_modulus, poissons_ratio : E [Pa], nu [-] of the stress recovery (those of ``stiffness_matrix``).
     mass_matrix, stiffness_matrix : (n_f, n_f) sparse FE matrices of the mesh [kg], [N/m].
     held_nodes : node numbers clamped in the static solves (e.g. the interface by which the frame holds the
-        body); or ``inertia_relief=True`` for a free body. Exactly one of the two is required.
+        body); or ``held_coordinates``, mesh coordinates 3 i + k held (e.g. pinned supports); or
+        ``inertia_relief=True`` for a free body. Exactly one of the three is required.
     frame_cases : which frame inertia cases: any of "omega" (6), "alpha" (3), "acceleration" (3).
     interface_sets : {set name: node numbers} for unit forces and torques (6 cases a set).
     name : the body's name for error messages.
     """
     what = f"geometric stiffness cases of {name}"
     n_nodes = mesh.n_nodes
-    if (held_nodes is None or len(held_nodes) == 0) == (not inertia_relief):
+    given = [label for label, value in (("held_nodes", held_nodes), ("held_coordinates", held_coordinates),
+                                        ("inertia_relief", [1] if inertia_relief else None))
+             if value is not None and len(value)]
+    if len(given) != 1:
         raise ModelError(f"{what}: each unit load case is a static solve that needs reference conditions: pass "
-                         f"held_nodes (the clamped interface) or inertia_relief=True (a free body), exactly one"
-                         + (f"; got held_nodes and inertia_relief" if inertia_relief else ""))
+                         f"held_nodes (the clamped interface), held_coordinates or inertia_relief=True (a free body), "
+                         f"exactly one" + (f"; got {' and '.join(given)}" if given else ""))
     unknown = [kind for kind in frame_cases if kind not in FRAME_CASE_KINDS]
     if unknown:
         raise ModelError(f"{what}: unknown frame case kinds {unknown}, expected some of {FRAME_CASE_KINDS}")
@@ -273,12 +277,17 @@ def geometric_stiffness_cases(mesh: Mesh, youngs_modulus: float, poissons_ratio:
                                              node_positions=mesh.nodes, what=what)
         conditions = "inertia relief"
     else:
-        held = np.unique(np.asarray(held_nodes, dtype=int).reshape(-1))
-        if held.min() < 0 or held.max() >= n_nodes:
-            raise ModelError(f"{what}: held_nodes must be node numbers in 0..{n_nodes - 1}")
-        coordinates = (3 * held[:, None] + np.arange(3)).reshape(-1)
+        if held_nodes is not None and len(held_nodes):
+            held = np.unique(np.asarray(held_nodes, dtype=int).reshape(-1))
+            if held.min() < 0 or held.max() >= n_nodes:
+                raise ModelError(f"{what}: held_nodes must be node numbers in 0..{n_nodes - 1}")
+            coordinates, conditions = (3 * held[:, None] + np.arange(3)).reshape(-1), f"{held.size} held nodes"
+        else:
+            coordinates = np.unique(np.asarray(held_coordinates, dtype=int).reshape(-1))
+            if coordinates.min() < 0 or coordinates.max() >= 3 * n_nodes:
+                raise ModelError(f"{what}: held_coordinates must lie in 0..{3 * n_nodes - 1}")
+            conditions = f"{coordinates.size} held coordinates"
         displacements = static_displacements(stiffness_matrix, matrix, held_coordinates=coordinates, what=what)
-        conditions = f"{held.size} held nodes"
     cases = tuple(PrestressCase(case_name, kind, index, load, displacements[:, k],
                                 geometric_stiffness_matrix(mesh, displacements[:, k], youngs_modulus, poissons_ratio))
                   for k, (case_name, kind, index, load) in enumerate(loads))
