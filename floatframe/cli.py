@@ -290,6 +290,9 @@ def dispatch(parser, run, argv: list) -> int:
     if argv and argv[0] in ("animate", "modes", "plot"):
         from floatframe.pictures.cli import pictures_main
         return pictures_main(argv[0], argv[1:])
+    if argv[:2] == ["run", "spin-up-beam"]:  # its own options (--spin, --no-stiffening), docs/geometric_stiffening.md
+        from floatframe.models.spin_up_beam import spin_up_main
+        return spin_up_main(argv[2:])
     arguments = parser.parse_args(argv)
     try:
         return run_model(arguments)
