@@ -1,10 +1,12 @@
 """Claims about the command line: wrong arguments are usage errors (exit 2, no traceback), model names
 are hyphenated in every command, and --help shows the defaults."""
+import re
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import floatframe.compare
@@ -204,6 +206,10 @@ def test_ocp_slew_optimises_the_reduced_beam_and_re_simulates_on_the_full_mesh(c
     header = (tmp_path / "slew.csv").read_text().splitlines()[0]
     assert header.endswith("tip_reference,tip_optimal_full_mesh,tip_reference_full_mesh")
     assert (tmp_path / "slew.png").is_file()
+    # the summary's re-simulated hub angle at T is the one the CSV holds (not only the OCP grid's)
+    at_end = float(re.search(r"re-simulated with 4x finer steps: at T hub ([-0-9.]+) deg \(target 30,", summary)[1])
+    table = np.loadtxt(tmp_path / "slew.csv", delimiter=",")
+    assert at_end == pytest.approx(np.degrees(np.interp(2.0, table[:, 0], table[:, 2])), abs=0.006)
 
 
 @pytest.mark.slow

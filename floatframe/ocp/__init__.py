@@ -89,8 +89,24 @@ def _solved(solve):
         print(f"error: {error}")
         return None
     print(f"IPOPT: {solution.status} in {solution.iterations} iterations, {solution.solve_time:.1f} s; terminal "
-          f"errors: angle {solution.angle_error:.2e} rad, rate {solution.rate_error:.2e} rad/s")
+          f"errors on the OCP's grid: angle {solution.angle_error:.2e} rad, rate {solution.rate_error:.2e} rad/s")
     return solution
+
+
+def terminal_angles(t, angles, duration: float) -> tuple[np.ndarray, np.ndarray]:
+    """The angles (k,) [rad] of a re-simulation at the end of the manoeuvre T = ``duration`` and at its last
+    time; ``angles`` (n,) or (n, k) over ``t`` (n,)."""
+    angles = np.asarray(angles, dtype=float).reshape(len(t), -1)
+    at_end = np.array([np.interp(duration, t, column) for column in angles.T])
+    return at_end, angles[-1]
+
+
+def _re_simulated(names, targets, at_end, last, t_last) -> str:
+    """One line: the re-simulation's angles at T against the targets [deg], and at its last time."""
+    errors = ", ".join(f"{name} {np.degrees(a):.2f} deg (target {np.degrees(b):g}, error {a - b:.2e} rad)"
+                       for name, a, b in zip(names, at_end, targets))
+    later = " / ".join(f"{np.degrees(a):.2f}" for a in last)
+    return f"re-simulated with 4x finer steps: at T {errors}; at {t_last:g} s {later} deg"
 
 
 def _vibrations(what, optimal, reference, reference_name) -> str:
@@ -117,6 +133,8 @@ def run_arm(arguments) -> int:
         return 1
     reference = reference_torques(model, target, duration, steps)
     motions = [simulate_arm(model, torques, duration, duration) for torques in (solution.torques, reference)]
+    at_end, last = terminal_angles(motions[0].t, motions[0].angles, duration)
+    print(_re_simulated(["shoulder", "elbow"], target, at_end, last, motions[0].t[-1]))
     print(_vibrations("residual tip vibration after T (4x finer steps)", *motions, "computed torque"))
     if arguments.full_mesh_check:
         full = arm_model(modes=None)
@@ -176,6 +194,8 @@ def run_slew(arguments) -> int:
     optimal = simulate(model, solution.torque, duration, after)
     reference = simulate(model, reference_torque(model, angle, duration, arguments.steps, arguments.reference),
                          duration, after)
+    hub_at_end, hub_last = terminal_angles(optimal.t, optimal.hub_angle, duration)
+    print(_re_simulated(["hub"], [angle], hub_at_end, hub_last, optimal.t[-1]))
     print(_vibrations("residual tip vibration after T (4x finer steps)", optimal, reference, arguments.reference))
     full = None
     if model.reduced:      # the same torques on the full FFRF mesh of the same fine mesh
@@ -200,8 +220,10 @@ def run_slew(arguments) -> int:
         axis.grid(True)
         axis.legend()
     axes[2].set_xlabel("t [s]")
-    axes[0].set_title(f"slew by {arguments.angle:g} deg in {duration:g} s: residual tip vibration "
-                      f"{optimal.amplitude * 1e3:.2f} mm (optimal) vs {reference.amplitude * 1e3:.2f} mm")
+    axes[0].set_title(f"slew to {arguments.angle:g} deg in {duration:g} s (OCP grid: error "
+                      f"{solution.angle_error:.1e} rad; re-simulated: {np.degrees(hub_at_end[0]):.2f} deg at T)\n"
+                      f"residual tip vibration {optimal.amplitude * 1e3:.2f} mm (optimal) vs "
+                      f"{reference.amplitude * 1e3:.2f} mm ({arguments.reference})", fontsize="medium")
     figure.tight_layout()
     plot = output / OUTPUT_FILES["slew"][0]
     figure.savefig(plot, dpi=120)
