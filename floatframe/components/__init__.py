@@ -7,8 +7,9 @@ from floatframe.components.springs import (CartesianSpringDamper, CoordinateSpri
                                            SpringDamper, TorsionalSpringDamper)
 from floatframe.components.joints import (CylindricalJoint, GenericJoint, PrismaticJoint, RevoluteJoint,
                                           UniversalJoint)
-from floatframe.components.ffrf import FloatingFrameBody, ObjectFFRF
+from floatframe.components.ffrf import FloatingFrameBody, ObjectFFRF, add_ffrf_body
 from floatframe.components.ffrf_reduced import ObjectFFRFReducedOrder, ReducedOrderInvariants, add_reduced_ffrf_body
+from floatframe.components.reference_conditions import add_tisserand_frame
 from floatframe.components.loads import Gravity, LoadCoordinate, LoadForceVector, LoadMassProportional, LoadTorqueVector
 from floatframe.components.markers import (MarkerBodyMass, MarkerBodyPosition, MarkerBodyRigid, MarkerNodeCoordinate,
                                            MarkerNodeCoordinates, MarkerNodePosition, MarkerNodeRigid,
@@ -44,6 +45,8 @@ __all__ = [
     "ObjectFFRFReducedOrder",
     "ReducedOrderInvariants",
     "add_reduced_ffrf_body",
+    "add_ffrf_body",
+    "add_tisserand_frame",
     "Gravity",
     "LoadCoordinate",
     "LoadForceVector",

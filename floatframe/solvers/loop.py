@@ -128,7 +128,10 @@ class Scheme:
         blow_up : the growth factor above which the state counts as unbounded and the solve fails (see
             ``floatframe.solvers.safeguards``); None: no check.
 
-        A failed solve raises SolverError with the partial result (``error.result``).
+        Raises
+        ------
+        SolverError
+            When the solve fails, with the time (``error.time``) and the partial result (``error.result``).
         """
         return integrate(self, system, t_end, n_steps, t_grid=t_grid, t0=t0, h=h, progress=progress,
                          store_every=store_every, q0=q0, v0=v0, a0=a0, lam0=lam0, pre_step=pre_step,
