@@ -221,3 +221,24 @@ def test_spin_warning_once_per_body(blade):
     text = str(caught[0].message)
     assert "'linear'" in text and "t = 0.25 s" in text and f"{0.31 * first:.4g} rad/s" in text
     assert f"{first:.4g} rad/s" in text and "geometric_stiffness" in text
+
+
+def test_spin_check_of_an_assembled_system(blade):
+    """check_spin_rates reads each FFRF body's omega = G theta_t from the state (the call a solver makes after a step):
+    a reduced body spinning at 0.5 omega_1 about a tilted axis is warned about once, naming it and |omega|."""
+    from floatframe.components.geometric_stiffening import check_spin_rates
+
+    mesh, mass, stiffness, _, modes, _, _ = blade
+    first = np.sqrt(modes.eigenvalues[0])
+    spin = 0.5 * first * np.array([0.0, 0.6, 0.8])
+    system = ff.System()
+    add_reduced_ffrf_body(system, mesh.nodes, mass, stiffness, modes, euler_parameters=(0.8, 0.6, 0.0, 0.0),
+                          angular_velocity=spin, name="tilted")
+    assembled = system.assemble()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_spin_rates(assembled, 1.5, assembled.q_initial, assembled.v_initial)
+        check_spin_rates(assembled, 2.0, assembled.q_initial, assembled.v_initial)
+    assert len(caught) == 1
+    text = str(caught[0].message)
+    assert "'tilted'" in text and "t = 1.5 s" in text and f"{0.5 * first:.4g} rad/s" in text
