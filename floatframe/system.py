@@ -11,6 +11,7 @@ the residual, the constraints and their exact sparse Jacobians. Solvers see only
 from __future__ import annotations
 
 import time
+import warnings
 
 import casadi as ca
 import numpy as np
@@ -26,6 +27,9 @@ from floatframe.system_functions import ITERATION_MATRICES, Symbols, SystemFunct
 from floatframe.user_function_terms import UserFunctionTerms
 
 FAMILIES = ("node", "object", "marker", "load", "sensor")
+
+REDUNDANCY_TOLERANCE = 1e-10   # a row is dependent where its part outside the earlier rows' span is below this
+                               # fraction of its norm (C_q at the initial state)
 
 
 class System:
@@ -71,14 +75,56 @@ class System:
         family.append(item)
         return item.index
 
-    def assemble(self, check_redundancy: bool = True) -> "AssembledSystem":
+    def assemble(self, check_redundancy: bool = True, redundant: str = "remove",
+                 tolerance: float = REDUNDANCY_TOLERANCE) -> "AssembledSystem":
         """Number the coordinates, check every reference, and build the symbolic DAE.
 
-        With ``check_redundancy`` (the default) constraints that are linearly dependent at the initial state
-        (e.g. a spherical and a revolute joint on the same pair of markers) are refused with a ModelError
-        that names them (see ``redundant_constraints``): their multipliers would not be unique and the Newton
-        matrix singular.
+        With ``check_redundancy`` (the default) constraint equations that are linearly dependent at the initial
+        state (a planar loop drawn with revolute joints in 3D, or a spherical and a revolute joint on the same
+        pair of markers) are found by ``dependent_constraint_rows`` (pivoted QR of C_q, then Gram-Schmidt
+        in the order of the rows, ``tolerance`` relative to each row's norm). ``redundant="remove"`` (the
+        default) drops them from the DAE and warns with one line naming them (``RedundantConstraintsWarning``);
+        ``redundant="refuse"`` raises a ModelError naming them instead.
+
+        Removed rows: the multiplier vector lambda has only the kept rows; ``multiplier_indices`` of an owner
+        whose rows were removed holds its kept rows only, ``removed_constraint_rows`` its removed (local) rows,
+        and its reaction outputs read 0 on them: the forces it shares with the joint it repeats are carried by
+        that joint's multipliers (reaction forces of redundant joints are not unique; floatframe reports this
+        choice). The check is made at the initial state only: a dependence that appears later in the motion
+        (a singular configuration) shows as a singular iteration matrix, named by the solver's error.
         """
+        if redundant not in ("remove", "refuse"):
+            raise ModelError(f"System.assemble: redundant must be 'remove' or 'refuse', got {redundant!r}")
+        for item in [*self.nodes, *self.objects]:
+            if hasattr(item, "multiplier_indices"):
+                item.removed_constraint_rows = np.zeros(0, dtype=int)
+        assembled = self._build({})
+        if not check_redundancy:
+            return assembled
+        jacobian = assembled.initial_constraint_jacobian()
+        owners = assembled.constraint_owners
+        description = redundant_constraints(jacobian, owners, tolerance)
+        if not description:
+            return assembled
+        if redundant == "refuse":
+            raise ModelError(f"redundant constraints at the initial state: {description}; remove them, or free "
+                             f"their axes (constrained_axes), or assemble(redundant='remove')")
+        rows = dependent_constraint_rows(jacobian, tolerance)
+        removed = {}
+        for item in [*self.nodes, *[o for o in self.objects if isinstance(o, Connector)]]:
+            indices = item.multiplier_indices
+            local = np.flatnonzero(np.isin(indices, rows))
+            if local.size:
+                removed[item] = local
+        assembled = self._build(removed)
+        for item, local in removed.items():
+            item.removed_constraint_rows = local
+        warnings.warn(f"removed {len(rows)} redundant constraint equation{'s' if len(rows) > 1 else ''} at the "
+                      f"initial state: {description}", RedundantConstraintsWarning, stacklevel=2)
+        return assembled
+
+    def _build(self, removed: dict) -> "AssembledSystem":
+        """The assembly proper; ``removed``: owner -> its constraint rows (local) to leave out of the DAE."""
         started = time.perf_counter()
         offset = 0
         for node in self.nodes:
@@ -98,6 +144,13 @@ class System:
             norm_rows += [isinstance(item, NodeRigidBodyEP)] * count
             offset += count
         n_multipliers = offset
+        kept = np.ones(n_multipliers, dtype=bool)             # the rows of the DAE, of all declared rows
+        for item, local in removed.items():
+            kept[item.multiplier_indices[local]] = False
+        lam_symbol = ca.SX.sym("lam", int(kept.sum()))
+        lam_declared = ca.SX.zeros(n_multipliers)            # lambda of all declared rows, 0 at the removed ones
+        for position, row in enumerate(np.flatnonzero(kept)):
+            lam_declared[int(row)] = lam_symbol[position]
 
         q_reference = np.zeros(n_coordinates)
         q_initial = np.zeros(n_coordinates)
@@ -109,7 +162,7 @@ class System:
                 v_initial[node.coordinate_indices] = node.initial_velocities
 
         ctx = Context(t=ca.SX.sym("t"), q=ca.SX.sym("q", n_coordinates), v=ca.SX.sym("v", n_coordinates),
-                      a=ca.SX.sym("a", n_coordinates), lam=ca.SX.sym("lam", n_multipliers),
+                      a=ca.SX.sym("a", n_coordinates), lam=lam_declared if removed else lam_symbol,
                       q_reference=q_reference, system=self, q_initial=q_initial)
         ctx.project_rotation_rates([n.coordinate_indices[3:] for n in self.nodes if isinstance(n, NodeRigidBodyEP)])
         for item in [*self.nodes, *self.objects, *self.loads]:
@@ -131,45 +184,48 @@ class System:
                     raise item.error("declared constraints that it did not add")
                 constraint_parts.append(equations)
         constraints = ca.vertcat(*constraint_parts) if constraint_parts else ca.SX(0, 1)
-        if ca.depends_on(constraints, ca.vertcat(ctx.v, ctx.a, ctx.lam)):
+        if ca.depends_on(constraints, ca.vertcat(ctx.v, ctx.a, lam_symbol)):
             raise ModelError("position-level constraints may depend only on q and t")
         reactions = reaction_forces(ctx, constraints, norm_rows)  # + C_q^T lambda, see there
         residual += reactions
-        index2 = index2_form(ctx, [*self.nodes, *connectors], constraints, norm_rows, reactions)
+        index2 = index2_form(ctx, [*self.nodes, *connectors], constraints, norm_rows, reactions, lam_symbol)
 
         sensor_expressions = [ca.vec(s.expression(ctx)) for s in self.sensors]
+        if removed:                                          # the DAE holds the kept rows only
+            rows = np.flatnonzero(kept)
+            constraints = constraints[rows.tolist()]
+            if index2 is not None:
+                index2 = (index2[0][rows.tolist()], index2[1])
+            owners = [owners[row] for row in rows]
+            new_position = np.cumsum(kept) - 1
+            for item in [*self.nodes, *connectors]:
+                item.multiplier_indices = new_position[item.multiplier_indices[kept[item.multiplier_indices]]]
+            ctx.lam = lam_symbol
         assembled = AssembledSystem(ctx, residual, linear, constraints, sensor_expressions, q_reference, q_initial,
                                     v_initial, owners, self, time.perf_counter() - started, index2)
         self.assembled = assembled  # user functions may query the system during the checks
         for item in [*self.objects, *self.loads]:
             item.check(assembled)
-        if check_redundancy:
-            redundant = redundant_constraints(assembled.initial_constraint_jacobian(), owners)
-            if redundant:
-                raise ModelError(f"redundant constraints at the initial state: {redundant}; remove them, or free "
-                                 f"their axes (constrained_axes), or assemble(check_redundancy=False)")
         return assembled
 
 
-def redundant_constraints(constraint_jacobian: sp.csc_matrix, owners: list, tolerance: float = 1e-10) -> str:
-    """Which constraint rows depend linearly on earlier ones ('' if none), from C_q (m, n) at one state.
+class RedundantConstraintsWarning(UserWarning):
+    """Constraint equations dependent at the initial state were removed from the DAE (``System.assemble``)."""
 
-    Gram-Schmidt on the rows of C_q (on the coordinates that constraints touch), in their order, leaves of row
-    k the part that the rows before it do not span; below ``tolerance`` times the row's norm the row is
-    redundant (so the later of two repeating joints is named), and its least-squares combination of
-    the earlier independent rows names the constraints it repeats. NaN entries (a parameter without value)
-    make the check undecidable: it is then skipped.
-    """
+
+def dependent_constraint_rows(constraint_jacobian: sp.csc_matrix, tolerance: float = REDUNDANCY_TOLERANCE
+                              ) -> np.ndarray:
+    """The rows of C_q (m, n) that depend linearly on earlier rows, in order (see ``redundant_constraints``)."""
     jacobian = sp.csr_matrix(constraint_jacobian)
     columns = np.unique(jacobian.indices)
     if jacobian.shape[0] == 0 or columns.size == 0:
-        return ""
+        return np.zeros(0, dtype=int)
     dense = jacobian[:, columns].toarray()
     if not np.all(np.isfinite(dense)):
-        return ""
+        return np.zeros(0, dtype=int)
     diagonal = np.abs(np.diag(scipy.linalg.qr(dense.T, mode="r", pivoting=True)[0]))
     if diagonal.size == dense.shape[0] and diagonal.min() > tolerance * diagonal.max():
-        return ""                                    # full rank (LAPACK, fast); else find the rows in order
+        return np.zeros(0, dtype=int)                # full rank (LAPACK, fast); else find the rows in order
     basis = np.zeros((0, dense.shape[1]))            # orthonormal rows spanning the independent rows so far
     dependent = []
     for row, values in enumerate(dense):
@@ -180,8 +236,24 @@ def redundant_constraints(constraint_jacobian: sp.csc_matrix, owners: list, tole
             dependent.append(row)
         else:
             basis = np.vstack([basis, rest / size])
-    if not dependent:
+    return np.asarray(dependent, dtype=int)
+
+
+def redundant_constraints(constraint_jacobian: sp.csc_matrix, owners: list,
+                          tolerance: float = REDUNDANCY_TOLERANCE) -> str:
+    """Which constraint rows depend linearly on earlier ones ('' if none), from C_q (m, n) at one state.
+
+    Gram-Schmidt on the rows of C_q (on the coordinates that constraints touch), in their order, leaves of row
+    k the part that the rows before it do not span; below ``tolerance`` times the row's norm the row is
+    redundant (so the later of two repeating joints is named), and its least-squares combination of
+    the earlier independent rows names the constraints it repeats. NaN entries (a parameter without value)
+    make the check undecidable: it is then skipped.
+    """
+    dependent = dependent_constraint_rows(constraint_jacobian, tolerance)
+    if not dependent.size:
         return ""
+    jacobian = sp.csr_matrix(constraint_jacobian)
+    dense = jacobian[:, np.unique(jacobian.indices)].toarray()
     independent = np.setdiff1d(np.arange(dense.shape[0]), dependent)
     findings = {}                                   # owner -> (count of its redundant rows, owners it repeats)
     for row in dependent:
@@ -193,6 +265,9 @@ def redundant_constraints(constraint_jacobian: sp.csc_matrix, owners: list, tole
     return "; ".join(f"{count} equation{'s' if count > 1 else ''} of {owner} repeat "
                      f"{', '.join(sorted(partners)) or 'nothing (zero rows)'}"
                      for owner, (count, partners) in findings.items())
+
+
+SPIN_CHECK_MAX_COORDINATES = 3_000   # full FFRF bodies up to this size get the spin-rate warning (``monitors``)
 
 
 class AssembledSystem:
@@ -288,6 +363,27 @@ class AssembledSystem:
     def user_function_callbacks(self) -> list:
         """The callbacks of the Python user functions in the residual."""
         return [callback for _, callback, _ in self.context.externals]
+
+    @property
+    def monitors(self) -> list:
+        """Callables (t, q, v) -> None that a solver calls at the states it stores: warnings where the model
+        leaves its range of validity. Here: an FFRF body without geometric stiffening whose frame spins above
+        0.3 of its lowest elastic frequency (``floatframe.components.geometric_stiffening.check_spin_rates``),
+        for reduced bodies and full bodies of at most ``SPIN_CHECK_MAX_COORDINATES`` coordinates, where that
+        frequency costs well under a second (larger bodies: call check_spin_rates yourself)."""
+        from floatframe.components.ffrf import FloatingFrameBody
+        from floatframe.components.geometric_stiffening import check_spin_rate, frame_angular_velocity
+
+        bodies = [body for body in self.system.objects if isinstance(body, FloatingFrameBody)
+                  and getattr(body, "geometric_stiffness", None) is None
+                  and (hasattr(body, "invariants") or body.n_coordinates <= SPIN_CHECK_MAX_COORDINATES)]
+        if not bodies:
+            return []
+
+        def spin_rates(t, q, v):
+            for body in bodies:
+                check_spin_rate(body, t, frame_angular_velocity(body, q, v, self.q_reference))
+        return [spin_rates]
 
     def numeric_function(self, name: str) -> ca.Function:
         """The numeric Function ``name`` that the evaluations use (see ``floatframe.system_functions``)."""
@@ -678,7 +774,7 @@ class AssembledSystem:
         return ", ".join(names) if names else "(none)"
 
 
-def index2_form(ctx, items, constraints, norm_rows, reactions):
+def index2_form(ctx, items, constraints, norm_rows, reactions, multipliers):
     """(velocity equations J v + c (m,), their reactions minus ``reactions`` (n,)), or None.
 
     Where connectors declare their own velocity-level equations (``Context.add_velocity_constraint``:
@@ -686,6 +782,8 @@ def index2_form(ctx, items, constraints, norm_rows, reactions):
     schemes use them instead of dC/dt, and the reactions become J^T lambda with J = d/dv of them (the
     Euler-parameter norm rows keep C_q^T lambda). On theta^T theta = 1 both forms are equal; they differ
     by O(theta^T theta - 1), the drift of the norm at index 2. Other rows keep dC/dt = C_q v + C_t.
+    ``multipliers``: the symbol of lambda (``ctx.lam`` is its expansion to all declared rows where rows were
+    removed as redundant).
     """
     if not ctx.velocity_constraints:
         return None
@@ -701,7 +799,7 @@ def index2_form(ctx, items, constraints, norm_rows, reactions):
             raise item.error("declared velocity-level constraints of another size than its constraints")
         parts.append(equations)
     velocity = ca.vertcat(*parts)
-    if ca.depends_on(velocity, ca.vertcat(ctx.a, ctx.lam)):
+    if ca.depends_on(velocity, ca.vertcat(ctx.a, multipliers)):
         raise ModelError("velocity-level constraints may depend only on q, v and t")
     mask = ca.DM(np.asarray(norm_rows, dtype=float))
     jacobian = ca.jacobian(velocity, ctx.v)                                                      # J

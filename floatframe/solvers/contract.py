@@ -36,8 +36,8 @@ CONTRACT = (
     "sensor_values", "sensor_names", "sensor_slices",
     # parameters and inputs
     "parameters", "parameter_vector", "parameters_now", "inputs", "input_signals", "input_vector",
-    # user functions
-    "has_user_functions", "user_function_callbacks",
+    # user functions, and the monitors a solver calls at its stored states
+    "has_user_functions", "user_function_callbacks", "monitors",
     # words for messages
     "describe_coordinates", "describe_constraints", "constraint_owners", "coordinates_by_node",
 )
@@ -93,6 +93,11 @@ class DAE(Protocol):
 
     @property
     def user_function_callbacks(self) -> list: ...
+
+    @property
+    def monitors(self) -> list:
+        """Callables (t, q, v) -> None to call at every stored state (warnings where the model leaves its range
+        of validity, e.g. a linear FFRF body spinning too fast)."""
 
     @property
     def functions(self) -> dict: ...

@@ -10,8 +10,9 @@ everything else, once for all schemes:
   own steps and is asked for one output interval at a time;
 - the checks of ``floatframe.solvers.safeguards`` (the settings, the initial state, the growth of the state)
   and the conversion of a failing user function or ``pre_step`` into a SolverError with the time;
-- ``pre_step``, the progress bar, the storage of every ``store_every``-th output, the statistics, and the
-  result, complete (``SimulationResult``) or partial (``SolverError.result``).
+- ``pre_step``, the progress bar, the storage of every ``store_every``-th output, the model's monitors at the
+  stored states (``DAE.monitors``: warnings where the model leaves its range of validity), the statistics, and
+  the result, complete (``SimulationResult``) or partial (``SolverError.result``).
 
 A scheme implements ``init`` (the initial state, ``State``), ``step`` (one step of size h; a fixed-step scheme
 raises SolverError to have it halved), and optionally ``prepare`` (what its steps reuse over a solve),
@@ -208,6 +209,9 @@ def integrate(scheme: Scheme, system, t_end=None, n_steps=None, *, t_grid=None, 
         check_every = max(1, (grid.size - 1) // GrowthBound.CHECKS)
         counts = np.ones(spacing.size, dtype=int) if scheme.adaptive else steps_per_interval(spacing, h)
         stored, prepared = [state], None
+        monitors = system.monitors
+        for monitor in monitors:
+            monitor(state.t, state.q, state.v)
         try:
             prepared = scheme.start(system, state, grid, int(counts.sum()))
             for k in tqdm(range(1, grid.size), disable=not show, desc=scheme.name, unit="step"):
@@ -221,6 +225,8 @@ def integrate(scheme: Scheme, system, t_end=None, n_steps=None, *, t_grid=None, 
                     bound.check(state)
                 if store:
                     stored.append(state)
+                    for monitor in monitors:
+                        monitor(state.t, state.q, state.v)
                 if stopped:
                     break
         except SolverError as failure:

@@ -264,3 +264,32 @@ def test_store_every_and_blow_up_are_checked_before_the_solve(pendulum, solver):
         solver.solve(assembled, 0.1, 10, store_every=0)
     with pytest.raises(ValueError, match="blow_up must be a factor > 1 or None"):
         solver.solve(assembled, 0.1, 10, blow_up=0.5)
+
+
+# --- the model's monitors ---------------------------------------------------------------------------------
+def spinning_beam(fraction):
+    """The small FFRF beam spinning about z at ``fraction`` of its lowest elastic frequency, on a Tisserand frame."""
+    from floatframe.components.geometric_stiffening import lowest_elastic_frequency
+    from floatframe.components.reference_conditions import add_tisserand_frame
+    from model_helpers import small_beam
+
+    def build(spin):
+        system = ff.System()
+        body, _ = small_beam(system, angular_velocity=(0.0, 0.0, spin))
+        add_tisserand_frame(system, body)
+        return system.assemble(), body
+
+    omega_1 = lowest_elastic_frequency(build(0.0)[1])
+    return build(fraction * omega_1)[0], omega_1
+
+
+def test_a_linear_ffrf_body_spinning_near_its_first_frequency_is_warned_once_during_a_solve():
+    assembled, omega_1 = spinning_beam(0.5)
+    with pytest.warns(UserWarning, match=r"ObjectFFRF 0: at t = 0 s its frame spins at \S+ rad/s, above 0.3 of its "
+                                         r"lowest elastic frequency") as caught:
+        ff.GeneralizedAlpha().solve(assembled, 1e-4, 4)
+    assert sum("lowest elastic frequency" in str(w.message) for w in caught) == 1
+    slow, _ = spinning_beam(0.2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ff.GeneralizedAlpha().solve(slow, 1e-4, 4)                 # 0.2 of omega_1: no warning
