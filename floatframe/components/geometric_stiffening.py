@@ -163,8 +163,12 @@ def frame_angular_velocity(body, q, v, q_reference) -> np.ndarray:
 def check_spin_rates(assembled, time: float, q, v, fraction: float = SPIN_FRACTION) -> None:
     """:func:`check_spin_rate` for every FFRF body of an assembled system at the state (t, q, v); the call a
     solver makes after each accepted step."""
-    from floatframe.components.ffrf import FloatingFrameBody
-
     for body in assembled.system.objects:
-        if isinstance(body, FloatingFrameBody):
+        if is_floating_frame_body(body):
             check_spin_rate(body, time, frame_angular_velocity(body, q, v, assembled.q_reference), fraction=fraction)
+
+
+def is_floating_frame_body(item) -> bool:
+    """Whether ``item`` is an FFRF body (full or reduced): it has a frame node and the stiffening option. (By its
+    attributes: floatframe.components.ffrf imports this module, so this module does not import it.)"""
+    return hasattr(item, "rigid_node") and hasattr(item, "geometric_stiffness")

@@ -37,7 +37,7 @@ import scipy.sparse.linalg as spla
 from skfem import BilinearForm, asm
 from skfem.helpers import ddot, div, eye, grad, mul, sym_grad
 
-from floatframe.components.base import ModelError
+from floatframe.errors import ModelError
 from .forms import lame_parameters
 from .matrices import STIFFNESS_INTORDER, _vector_bases, check_elements, check_material, rigid_body_modes
 from .mesh import Mesh
