@@ -132,3 +132,72 @@ def test_every_ff_name_in_the_docs_exists_at_the_top_level():
     names = {name for text in texts for name in re.findall(r"\bff\.([A-Za-z_]\w*)", text)}
     assert {"System", "GeneralizedAlpha", "IDAS"} <= names
     assert sorted(name for name in names if not hasattr(ff, name)) == []
+
+
+def planar_four_bar(redundant_drawing: bool):
+    """A four-bar in the x-y plane under gravity (-y): ground pivots (0, 0) and (0.6, 0), crank 0.3 m standing
+    up, coupler 0.7 m, rocker 0.5 m, hinges about z. Drawn with four revolute joints (3 equations repeated in
+    3D), or with the rocker's ground joint holding x and y only (a revolute joint with freed axes).
+    (assembled system, the rocker's ground joint, its ForceLocal sensor)."""
+    from model_helpers import ground_marker, rigid_body
+    from floatframe import rotations
+
+    crank, coupler, rocker, base = 0.3, 0.7, 0.5, 0.6
+    pin_b = np.array([0.0, crank, 0.0])
+    gap = np.array([base, 0.0, 0.0]) - pin_b                  # from B to D
+    distance = np.linalg.norm(gap)
+    along = (coupler ** 2 - rocker ** 2 + distance ** 2) / (2 * distance)
+    pin_c = pin_b + along * gap / distance + np.sqrt(coupler ** 2 - along ** 2) * np.array([-gap[1], gap[0], 0.0]) / distance
+    system = ff.System()
+    markers = []
+    for start, end in [((0.0, 0.0, 0.0), pin_b), (pin_b, pin_c), (pin_c, (base, 0.0, 0.0))]:
+        start, end = np.asarray(start), np.asarray(end)
+        length = np.linalg.norm(end - start)
+        angle = np.arctan2(*(end - start)[[1, 0]])
+        transverse = 2.0 * length ** 2 / 12.0                 # 2 kg rods along their local x
+        body, first = rigid_body(system, 0.5 * (start + end), 2.0, (1e-4, transverse, transverse, 0, 0, 0),
+                                 rotations.rotation_matrix_z(angle), local_position=(-0.5 * length, 0.0, 0.0))
+        markers.append((first, system.add(ff.MarkerBodyRigid(body, (0.5 * length, 0.0, 0.0)))))
+    system.add(ff.RevoluteJoint([ground_marker(system), markers[0][0]], name="A"))
+    system.add(ff.RevoluteJoint([markers[0][1], markers[1][0]], name="B"))
+    system.add(ff.RevoluteJoint([markers[1][1], markers[2][0]], name="C"))
+    closing = [ground_marker(system, (base, 0.0, 0.0)), markers[2][1]]
+    joint = system.add(ff.RevoluteJoint(closing, name="D") if redundant_drawing
+                       else ff.GenericJoint(closing, (1, 1, 0, 0, 0, 0), name="D"))
+    system.add(ff.Gravity([0.0, -9.81, 0.0]))
+    force = system.add(ff.SensorObject(joint, "ForceLocal"))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assembled = system.assemble()
+    return assembled, system.objects[joint], force, [str(w.message) for w in caught]
+
+
+def test_a_planar_four_bar_of_four_revolute_joints_runs_and_equals_its_drawing_without_redundancy():
+    redundant, joint, force, messages = planar_four_bar(True)
+    plain, plain_joint, plain_force, plain_messages = planar_four_bar(False)
+    assert plain_messages == [] and plain_joint.removed_constraint_rows.size == 0
+    first = joint.index - 4                                           # A, B, C, the ground of D, D
+    assert messages == ["removed 3 redundant constraint equations at the initial state: 3 equations of "
+                        f"RevoluteJoint {first + 4} 'D' repeat RevoluteJoint {first} 'A', RevoluteJoint {first + 1} "
+                        f"'B', RevoluteJoint {first + 2} 'C'"]
+    assert list(joint.removed_constraint_rows) == [2, 3, 4]           # z translation, rotations about x and y
+    assert redundant.n_multipliers == plain.n_multipliers == 3 + 15 + 2
+    assert np.array_equal(joint.multiplier_indices, plain_joint.multiplier_indices)
+    result = ff.GeneralizedAlpha(0.8).solve(redundant, 0.5, 200)
+    reference = ff.GeneralizedAlpha(0.8).solve(plain, 0.5, 200)
+    assert np.abs(result.sensor(force)[:, 0]).max() > 1.0             # it moves and loads the closing joint
+    assert np.abs(result.q[-1] - result.q[0]).max() > 0.05
+    assert np.abs(result.q - reference.q).max() <= 1e-12
+    assert np.abs(result.lam - reference.lam).max() <= 1e-9 * np.abs(reference.lam).max()
+    # the closing joint reports its kept rows (x, y); its removed z row reads 0, carried by A, B and C
+    assert np.abs(result.sensor(force) - reference.sensor(plain_force)).max() <= 1e-9 * np.abs(reference.lam).max()
+    assert np.abs(result.sensor(force)[:, 2]).max() == 0.0
+
+
+def test_redundant_constraints_are_refused_on_request_and_the_option_is_checked():
+    system = planar_four_bar(True)[0].system
+    with pytest.raises(ff.ModelError, match=r"redundant constraints at the initial state: 3 equations of "
+                                            r"RevoluteJoint \d+ 'D' repeat"):
+        system.assemble(redundant="refuse")
+    with pytest.raises(ff.ModelError, match=r"System.assemble: redundant must be 'remove' or 'refuse', got 'drop'"):
+        system.assemble(redundant="drop")
