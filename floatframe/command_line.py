@@ -14,6 +14,7 @@ MODELS = {
                   "(built-in Hex8 mesh)",
     "rotor-disc-constrained": "the same rotor with 6 mesh-coordinate constraints instead of the Tisserand frame",
     "pendulum": "a rigid pendulum on a spherical joint (compare only)",
+    "andrews": "Andrews' squeezing mechanism of the IVP test set, 7 bodies on revolute joints (compare only)",
     "double-pendulum": "a rigid and a flexible link on revolute joints under gravity",
     "slider-crank": "a crank driven by a torque, a flexible connecting rod and a piston",
     "flexible-arm": "a rigid upper link and a flexible forearm on revolute joints, driven by joint torques",

@@ -22,6 +22,7 @@ import csv
 import importlib
 import importlib.util
 import time
+import warnings
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -33,6 +34,7 @@ from floatframe.optional import require
 from floatframe.paths import OutputPathError, check_output_file, output_folder_argument
 from floatframe.solvers.genalpha import GeneralizedAlpha
 from floatframe.solvers.genalpha_ggl import GeneralizedAlphaGGL
+from floatframe.solvers.hht import HHTAlpha
 from floatframe.solvers.idas import IDAS, constraint_violation
 from floatframe.solvers.loop import Scheme
 from floatframe.solvers.newmark import Newmark, Trapezoidal
@@ -47,10 +49,36 @@ SOLVERS = {
     "genalpha-velocity": (lambda h: GeneralizedAlpha(0.5, modified_newton=True, index=2), "h"),
     "trapezoidal": (lambda h: Trapezoidal(modified_newton=True), "h"),
     "newmark": (lambda h: Newmark(0.6, modified_newton=True), "h"),
+    "hht": (lambda h: HHTAlpha(0.1, modified_newton=True), "h"),
 }
 DEFAULT_TOLERANCES = (1e-4, 1e-6, 1e-8)
 DEFAULT_REFINEMENTS = (1, 2, 4, 8)   # fixed steps per output interval
 OUTPUT_FILES = {"csv": "comparison.csv", "md": "comparison.md", "png": "work_precision.png"}
+
+
+def significant_correct_digits(values, reference) -> float:
+    """scd = -log10(max_i |y_i - y_ref,i| / |y_ref,i|) over the components with y_ref,i != 0: the test set's
+    measure (subroutine SCD of the IVP test set's drivers, "using relative error"); inf for an exact answer."""
+    values, reference = np.ravel(values).astype(float), np.ravel(reference).astype(float)
+    if values.shape != reference.shape:
+        raise ValueError(f"significant_correct_digits: {values.size} values for {reference.size} reference values")
+    used = reference != 0.0
+    error = np.max(np.abs(values[used] - reference[used]) / np.abs(reference[used]), initial=0.0)
+    return float(-np.log10(error)) if error > 0.0 else float("inf")
+
+
+def mixed_significant_correct_digits(values, reference, ratio: float = 1.0) -> float:
+    """mescd = -log10(max_i |y_i - y_ref,i| / (ratio + |y_ref,i|)), ratio = atol / rtol: the mixed-error scd of
+    the IVP test set (release 2.4, section "The mixed error"); with ratio 1 the absolute error of components
+    below 1 and the relative error of those above."""
+    values, reference = np.ravel(values).astype(float), np.ravel(reference).astype(float)
+    if values.shape != reference.shape:
+        raise ValueError(f"mixed_significant_correct_digits: {values.size} values for {reference.size} "
+                         f"reference values")
+    if not ratio > 0.0:
+        raise ValueError(f"mixed_significant_correct_digits: ratio (atol / rtol) must be positive, got {ratio}")
+    error = np.max(np.abs(values - reference) / (ratio + np.abs(reference)), initial=0.0)
+    return float(-np.log10(error)) if error > 0.0 else float("inf")
 
 
 @dataclass
@@ -62,6 +90,7 @@ class ComparisonModel:
     t_end: float = 1.0
     n_outputs: int = 20
     name: str = "model"
+    published: object = None   # result -> (solution components at t_end, the published reference values)
 
 
 @dataclass
@@ -79,11 +108,14 @@ class Run:
     error: float
     position_violation: float
     velocity_violation: float
+    scd: float = np.nan          # significant correct digits of the published solution (relative error)
+    mescd: float = np.nan        # the same with the mixed error (atol / rtol = 1)
+    warmup_time: float = np.nan  # [s], the solver's first (untimed) run on the first output interval
     status: str = "ok"
 
 
 def load_model(model: str, **options) -> ComparisonModel:
-    """A built-in model (``pendulum``, ``rotor_disc``, ``rotor_disc_constrained``) or a Python file.
+    """A built-in model (``pendulum``, ``rotor_disc``, ``rotor_disc_constrained``, ``andrews``) or a Python file.
 
     A file defines ``build()`` returning a System, an AssembledSystem, a (System, info) pair or an object
     with ``.system``; optional module constants ``SENSOR``, ``T_END`` and ``N_OUTPUTS``. A file without
@@ -99,9 +131,14 @@ def load_model(model: str, **options) -> ComparisonModel:
         setup = "constrained" if model.endswith("constrained") else "tisserand"
         rotor = build_rotor_disc(setup, **options)
         return ComparisonModel(rotor.system.assemble(), rotor.sensor, 1e-3, 10, f"rotor_disc ({setup})")
+    if model == "andrews":
+        from floatframe.models.andrews import T_END, build_andrews
+        andrews = build_andrews(**options)
+        return ComparisonModel(andrews.system.assemble(), andrews.sensor, T_END, 30, "andrews", andrews.published)
     path = Path(model)
     if not path.is_file():
-        raise ModelError(f"compare: unknown model '{model}': give pendulum, rotor-disc, rotor-disc-constrained "
+        raise ModelError(f"compare: unknown model '{model}': give pendulum, rotor-disc, rotor-disc-constrained, "
+                         f"andrews "
                          f"or a Python file that defines build()")
     spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
@@ -249,8 +286,14 @@ def run_comparison(model, solvers=("idas", "genalpha"), tolerances=DEFAULT_TOLER
                               f"measured: {failure}", failure.time) from None
         scale = max(np.abs(reference_values).max(), 1e-300)
         if active is None:
+            first = {}
+            for name, kind, value in plan:
+                first.setdefault(name, (kind, value))
+            warmup = {name: warmup_time(model, name, kind, value, t_grid) for name, (kind, value) in first.items()}
             rows = [comparison_run(model, name, kind, value, t_grid, reference_values, scale) for name, kind, value
                     in tqdm(plan, desc=f"compare {model.name}", unit="run", disable=not progress)]
+            for row in rows:
+                row.warmup_time = warmup[row.solver]
         else:
             rows = [None] * len(plan)
             tasks = [(k, model_name, *entry, t_grid, reference_values, scale) for k, entry in enumerate(plan)]
@@ -259,6 +302,18 @@ def run_comparison(model, solvers=("idas", "genalpha"), tolerances=DEFAULT_TOLER
     if out_dir is not None:
         write_outputs(rows, Path(out_dir), model.name, reference)
     return rows
+
+
+def warmup_time(model: ComparisonModel, name: str, kind: str, value: float, t_grid) -> float:
+    """[s] of an untimed first run of solver ``name`` over the first output interval (function compilation,
+    buffers, caches): made before the timed runs so that no row's time holds it; NaN where it fails."""
+    solver = make_solver(name, value)
+    started = time.perf_counter()
+    try:
+        solve(solver, model.system, t_grid[:2], value if kind == "rtol" else min(value, t_grid[1]))
+    except SolverError:
+        return np.nan
+    return time.perf_counter() - started
 
 
 def comparison_run(model: ComparisonModel, name: str, kind: str, value: float, t_grid, reference_values,
@@ -272,13 +327,18 @@ def comparison_run(model: ComparisonModel, name: str, kind: str, value: float, t
         result = solve(solver, model.system, t_grid, value)
     except SolverError as failure:
         return Run(name, f"{kind}={value:.3g}", value, time.perf_counter() - started, 0.0, 0, 0, 0,
-                   np.nan, np.nan, np.nan, f"failed: {failure}")
+                   np.nan, np.nan, np.nan, status=f"failed: {failure}")
     states = [_State(*row) for row in zip(result.t, result.q, result.v)]
     position, velocity = constraint_violation(model.system, states)
     error = np.abs(result.sensor(model.sensor) - reference_values).max() / scale
     stats = result.statistics
+    digits = (np.nan, np.nan)
+    if model.published is not None and np.isclose(result.t[-1], model.t_end):
+        values, published = model.published(result)
+        digits = (significant_correct_digits(values, published), mixed_significant_correct_digits(values, published))
     return Run(name, f"{kind}={value:.3g}", value, stats.solve_time, result.info.get("setup_time", 0.0),
-               stats.steps, stats.newton_iterations, stats.jacobian_evaluations, float(error), position, velocity)
+               stats.steps, stats.newton_iterations, stats.jacobian_evaluations, float(error), position, velocity,
+               scd=digits[0], mescd=digits[1])
 
 
 def _run_on_worker(index: int, model_name: str, name: str, kind: str, value: float, t_grid, reference_values,
@@ -316,25 +376,41 @@ def write_outputs(rows: list[Run], out_dir: Path, title: str, reference: str) ->
         writer.writeheader()
         for row in rows:
             writer.writerow(asdict(row))
-    header = ["solver", "setting", "wall time [s]", "setup [s]", "steps", "Newton it.", "Jacobians", "error",
-              "max abs C", "max abs dC/dt", "status"]
-    lines = [f"Comparison on {title} (error: relative max-norm of the sensor against the {reference} reference)", "",
+    digits = any(np.isfinite(r.mescd) for r in rows)
+    header = ["solver", "setting (rtol [-] or h [s])", "wall time [s]", "warm-up [s]", "setup [s]", "steps",
+              "Newton it.", "Jacobians", "error [-]", *(["scd [digits]", "mescd [digits]"] if digits else []),
+              "max abs C [m, rad]", "max abs dC/dt [m/s, rad/s]", "status"]
+    lines = [f"Comparison on {title} (error: relative max-norm of the sensor against the {reference} reference"
+             + ("; scd, mescd: significant correct digits of the published solution at the end time, relative and "
+                "mixed error as the IVP test set defines them" if digits else "")
+             + "; wall time excludes the warm-up run, listed apart)", "",
              "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for r in rows:
-        lines.append(f"| {r.solver} | {r.setting} | {r.wall_time:.3f} | {r.setup_time:.3f} | {r.steps} | "
-                     f"{r.newton_iterations} | {r.jacobian_evaluations} | {r.error:.2e} | {r.position_violation:.1e} | "
-                     f"{r.velocity_violation:.1e} | {r.status.splitlines()[0]} |")
+        lines.append(f"| {r.solver} | {r.setting} | {r.wall_time:.3f} | {r.warmup_time:.3f} | {r.setup_time:.3f} | "
+                     f"{r.steps} | {r.newton_iterations} | {r.jacobian_evaluations} | {r.error:.2e} | "
+                     + (f"{r.scd:.2f} | {r.mescd:.2f} | " if digits else "")
+                     + f"{r.position_violation:.1e} | {r.velocity_violation:.1e} | {r.status.splitlines()[0]} |")
     paths["md"].write_text("\n".join(lines) + "\n")
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import LogLocator, NullFormatter
+
     figure, axes = plt.subplots(figsize=(6.4, 4.8))
     for name in dict.fromkeys(r.solver for r in rows):
-        mine = [r for r in rows if r.solver == name and r.status == "ok" and r.error > 0]
+        mine = [r for r in rows if r.solver == name and r.status == "ok"
+                and (np.isfinite(r.mescd) if digits else r.error > 0)]
         if mine:
-            axes.loglog([r.wall_time for r in mine], [r.error for r in mine], "o-", label=name)
-    axes.set_xlabel("wall time [s]")
-    axes.set_ylabel("relative sensor error")
+            measure = [r.mescd for r in mine] if digits else [r.error for r in mine]
+            axes.plot([r.wall_time for r in mine], measure, "o-", label=name)
+    axes.set_xscale("log")
+    if not digits:
+        axes.set_yscale("log")
+    for axis in (axes.xaxis, *(() if digits else (axes.yaxis,))):  # labels at the decades only: none overlap
+        axis.set_major_locator(LogLocator(base=10.0, numticks=12))
+        axis.set_minor_formatter(NullFormatter())
+    axes.set_xlabel("wall time [s] (warm-up excluded)")
+    axes.set_ylabel("mescd [significant correct digits]" if digits else "relative sensor error [-]")
     axes.set_title(f"Work-precision: {title}")
     axes.grid(True, which="both", alpha=0.3)
     axes.legend()
@@ -378,18 +454,26 @@ def compare_main(argv=None) -> int:
                         help="number of output intervals; None takes the model's")
     parser.add_argument("--reference", choices=("idas", "genalpha"), default="idas", help="reference solver")
     parser.add_argument("--reference-rtol", type=positive_float, default=1e-10, help="rtol of the IDAS reference")
-    parser.add_argument("--out", type=output_folder_argument, default="comparison", help="output folder")
+    parser.add_argument("--output", type=output_folder_argument, default="output",
+                        help="output folder of comparison.csv, comparison.md and work_precision.png")
+    parser.add_argument("--out", type=output_folder_argument, default=None,
+                        help="deprecated alias of --output")
     parser.add_argument("--scheduler", default=None, help="send the runs to the dask scheduler at this address")
     parser.add_argument("--workers", type=positive_int, default=None,
                         help="send the runs to a dask LocalCluster of this many worker processes")
     parser.add_argument("--timeout", type=positive_float, default=10.0,
                         help="seconds to wait for the scheduler given by --scheduler")
     args = parser.parse_args(argv)
+    if args.out is not None:
+        if args.output != "output":
+            parser.error("give --output only (--out is its deprecated alias)")
+        warnings.warn("compare: --out is deprecated, use --output", FutureWarning, stacklevel=2)
+    args.out = args.out if args.out is not None else args.output
     if args.scheduler is not None and args.workers is not None:
         parser.error("give --scheduler (a running cluster) or --workers (a local one), not both")
     from floatframe.study import StudyError
     try:
-        check_outputs(args.out, "--out")
+        check_outputs(args.out, "--output")
         rows = run_comparison(args.model, args.solvers, args.tolerances, args.refinements, args.t_end, args.outputs,
                               args.reference, args.reference_rtol, args.out, scheduler=args.scheduler,
                               workers=args.workers, timeout=args.timeout)

@@ -166,7 +166,7 @@ def test_the_same_model_names_reach_the_comparison(monkeypatch, capsys, tmp_path
 @pytest.mark.parametrize("argv, defaults", [
     (["run", "--help"], ["(default: 200 of 1e-4 s", "(default: 1)", "(default: output)"]),
     (["compare", "--help"], ["(default: idas,genalpha)", "(default: 1,2,4,8)", "(default: 1e-10)",
-                             "(default: comparison)"]),
+                             "(default: output)"]),
     (["ocp", "slew", "--help"], ["(default: 30.0)", "(default: 2.0)", "(default: 60)", "(default: bang-bang)",
                                  "(default: 4)"]),
     (["ocp", "arm", "--help"], ["(default: 60.0)", "(default: 45.0)", "(default: 2.0)", "(default: 160)",

@@ -2,6 +2,7 @@
 import csv
 
 import numpy as np
+import pytest
 
 from floatframe.compare import compare_main, load_model, run_comparison
 
@@ -49,3 +50,32 @@ def test_the_ladder_on_two_dask_workers_equals_the_runs_in_process():
     for mine, theirs in zip(here, there):
         assert (theirs.steps, theirs.newton_iterations) == (mine.steps, mine.newton_iterations)
         assert theirs.error == pytest.approx(mine.error, rel=1e-9, abs=0) and theirs.error > 0
+
+
+def test_andrews_table_gives_the_test_sets_digits_the_warm_up_apart_and_the_units(tmp_path):
+    """compare andrews: scd and mescd of the published solution at t = 0.03 s (IDAS rtol 1e-8: measured 6.66 and
+    7.16 digits), each solver's warm-up run outside the timed rows, the units in the header."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        status = compare_main(["andrews", "--solvers", "idas,hht", "--tolerances", "1e-8", "--refinements", "4",
+                               "--output", str(tmp_path / "andrews")])
+    assert status == 0
+    lines = (tmp_path / "andrews" / "comparison.md").read_text().splitlines()
+    header = [cell.strip() for cell in lines[2].strip("|").split("|")]
+    assert header[:5] == ["solver", "setting (rtol [-] or h [s])", "wall time [s]", "warm-up [s]", "setup [s]"]
+    assert "scd [digits]" in header and "mescd [digits]" in header
+    rows = {line.split("|")[1].strip(): [cell.strip() for cell in line.strip("|").split("|")] for line in lines[4:]}
+    idas = rows["idas"]
+    assert 6.3 <= float(idas[header.index("scd [digits]")]) <= 7.0
+    assert 6.8 <= float(idas[header.index("mescd [digits]")]) <= 7.5
+    assert float(rows["hht"][header.index("warm-up [s]")]) > 0.0
+    assert (tmp_path / "andrews" / "work_precision.png").stat().st_size > 0
+
+
+def test_compare_out_is_a_deprecated_alias_of_output(tmp_path):
+    with pytest.warns(FutureWarning, match=r"compare: --out is deprecated, use --output"):
+        compare_main(["pendulum", "--solvers", "idas", "--tolerances", "1e-4", "--t-end", "0.2", "--outputs", "2",
+                      "--out", str(tmp_path / "old")])
+    assert (tmp_path / "old" / "comparison.csv").is_file()
