@@ -391,10 +391,24 @@ def write_outputs(rows: list[Run], out_dir: Path, title: str, reference: str) ->
                      + (f"{r.scd:.2f} | {r.mescd:.2f} | " if digits else "")
                      + f"{r.position_violation:.1e} | {r.velocity_violation:.1e} | {r.status.splitlines()[0]} |")
     paths["md"].write_text("\n".join(lines) + "\n")
+    import matplotlib.pyplot as plt
+
+    figure = work_precision_figure(rows, title, digits)
+    figure.savefig(paths["png"], dpi=120)
+    plt.close(figure)
+    return paths
+
+
+def work_precision_figure(rows: list[Run], title: str, digits: bool):
+    """The work-precision plot of ``rows``: mescd (``digits``) or the relative sensor error against wall time.
+
+    The log axes are labelled at 1, 2 and 5 times the powers of ten where the data span less than two
+    decades, and at the powers of ten otherwise, as plain numbers: their labels do not overlap.
+    """
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    from matplotlib.ticker import LogLocator, NullFormatter
+    from matplotlib.ticker import FormatStrFormatter, LogLocator, NullFormatter
 
     figure, axes = plt.subplots(figsize=(6.4, 4.8))
     for name in dict.fromkeys(r.solver for r in rows):
@@ -406,8 +420,10 @@ def write_outputs(rows: list[Run], out_dir: Path, title: str, reference: str) ->
     axes.set_xscale("log")
     if not digits:
         axes.set_yscale("log")
-    for axis in (axes.xaxis, *(() if digits else (axes.yaxis,))):  # labels at the decades only: none overlap
-        axis.set_major_locator(LogLocator(base=10.0, numticks=12))
+    for axis, limits in ((axes.xaxis, axes.get_xlim()), *(() if digits else ((axes.yaxis, axes.get_ylim()),))):
+        decades = np.log10(limits[1] / limits[0])
+        axis.set_major_locator(LogLocator(base=10.0, subs=(1.0, 2.0, 5.0) if decades < 2 else (1.0,), numticks=12))
+        axis.set_major_formatter(FormatStrFormatter("%g"))
         axis.set_minor_formatter(NullFormatter())
     axes.set_xlabel("wall time [s] (warm-up excluded)")
     axes.set_ylabel("mescd [significant correct digits]" if digits else "relative sensor error [-]")
@@ -415,9 +431,7 @@ def write_outputs(rows: list[Run], out_dir: Path, title: str, reference: str) ->
     axes.grid(True, which="both", alpha=0.3)
     axes.legend()
     figure.tight_layout()
-    figure.savefig(paths["png"], dpi=120)
-    plt.close(figure)
-    return paths
+    return figure
 
 
 def solver_argument(text: str) -> str:

@@ -79,3 +79,27 @@ def test_compare_out_is_a_deprecated_alias_of_output(tmp_path):
         compare_main(["pendulum", "--solvers", "idas", "--tolerances", "1e-4", "--t-end", "0.2", "--outputs", "2",
                       "--out", str(tmp_path / "old")])
     assert (tmp_path / "old" / "comparison.csv").is_file()
+
+
+@pytest.mark.parametrize("times, errors", [(np.geomspace(0.03, 0.7, 6), np.geomspace(1e-1, 1e-9, 6)),
+                                           (np.geomspace(1e-3, 3e2, 6), np.geomspace(1e-1, 1e-12, 6))],
+                         ids=["within-two-decades", "six-decades"])
+def test_the_work_precision_plot_labels_its_axes_without_overlap(times, errors):
+    """Every tick label of both log axes is drawn apart from its neighbours, with at least two per axis."""
+    import matplotlib.pyplot as plt
+
+    from floatframe.compare import Run, work_precision_figure
+    rows = [Run(solver, "h", 0.0, float(t), 0.0, 1, 1, 1, float(e * factor), 0.0, 0.0)
+            for solver, factor in (("idas", 1.0), ("genalpha", 3.0)) for t, e in zip(times, errors)]
+    figure = work_precision_figure(rows, "test", digits=False)
+    figure.canvas.draw()
+    renderer = figure.canvas.get_renderer()
+    axes = figure.axes[0]
+    for labels in (axes.get_xticklabels(), axes.get_yticklabels()):
+        boxes = sorted((label.get_window_extent(renderer) for label in labels
+                        if label.get_text() and label.get_visible()
+                        and axes.get_window_extent(renderer).expanded(1.2, 1.2).overlaps(label.get_window_extent(renderer))),
+                       key=lambda box: (box.x0, box.y0))
+        assert len(boxes) >= 2
+        assert not any(a.overlaps(b) for k, a in enumerate(boxes) for b in boxes[k + 1:])
+    plt.close(figure)
