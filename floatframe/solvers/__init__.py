@@ -2,11 +2,12 @@
 solver the static states, ``eigenmodes`` a ModalResult."""
 from floatframe.solvers.genalpha import GeneralizedAlpha
 from floatframe.solvers.genalpha_ggl import GeneralizedAlphaGGL
+from floatframe.solvers.hht import HHTAlpha
 from floatframe.solvers.idas import IDAS
 from floatframe.solvers.modal import ModalResult, eigenmodes, linearize
 from floatframe.solvers.newmark import Newmark, Trapezoidal
 from floatframe.solvers.result import SimulationResult, SolverError, SolverStatistics
 from floatframe.solvers.static import StaticSolver
 
-__all__ = ["GeneralizedAlpha", "GeneralizedAlphaGGL", "IDAS", "Newmark", "Trapezoidal", "StaticSolver", "eigenmodes", "linearize",
+__all__ = ["GeneralizedAlpha", "GeneralizedAlphaGGL", "HHTAlpha", "IDAS", "Newmark", "Trapezoidal", "StaticSolver", "eigenmodes", "linearize",
            "ModalResult", "SimulationResult", "SolverError", "SolverStatistics"]
