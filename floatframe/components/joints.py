@@ -10,10 +10,14 @@ Exudyn's (the residual carries + C_q^T lambda):
 translations (``constrained_axes[0:3]``)
     all three:  dp - o = 0                        (global; o = offset[0:3])
     otherwise:  t_k0 . dp - o_k = 0               for each constrained k (J0 coordinates)
-rotations (``constrained_axes[3:6]``), with J0 turned further by the Tait-Bryan angles offset[3:6]
+rotations (``constrained_axes[3:6]``)
     all three:  t_z0 . t_y1 = 0,  t_z0 . t_x1 = 0,  t_x0 . t_y1 = 0
     two, axis f free (a hinge):  t_f0 . t_j1 = 0 for both j != f (the free axis of J0 normal to J1's others)
     one, axis k locked (a Cardan joint): t_(k+1)0 . t_(k+2)1 = 0 (indices cyclic)
+
+A rotation offset (the Tait-Bryan angles offset[3:6]) turns J0 further, J0 R_xyz(offset[3:6]), in both the
+rotation and the translation equations, as in Exudyn: with a subset of the translations constrained, the
+offset rotation also turns the axes t_k0 along which they are constrained.
 """
 from __future__ import annotations
 
@@ -100,22 +104,23 @@ class GenericJoint(_JointFrameMixin, Connector):
         if self.all_translations:
             translation = x1 - x0 - offset[:3]
         else:
-            translation = ca.vertcat(*[ca.dot(joint0[:, k], x1 - x0) - offset[k] for k in self.translation_rows])
+            translation = ca.vertcat(*[ca.dot(turned0[:, k], x1 - x0) - offset[k] for k in self.translation_rows])
         rotation = [ca.dot(turned0[:, a], joint1[:, b]) for a, b, _ in self.rotation_rows]
         ctx.add_constraint(self, ca.vertcat(translation, *rotation))
         if any(m.has_index2_velocity for m in self.markers):  # Exudyn's index-2 form, with omega (as the spherical)
             ctx.add_velocity_constraint(self, self.velocity_equations(ctx, joint0, turned0, joint1))
 
     def velocity_equations(self, ctx, joint0, turned0, joint1):
-        """d/dt of the equations with point velocities and angular velocities: for t_k0 . dp it is
-        t_k0 . (v1 - v0) + (omega0 x t_k0) . dp, for t_a0 . t_b1 it is (omega1 - omega0) . (t_b1 x t_a0)."""
+        """d/dt of the equations with point velocities and angular velocities, the offset held: for t_k0 . dp it
+        is t_k0 . (v1 - v0) + (omega0 x t_k0) . dp, for t_a0 . t_b1 it is (omega1 - omega0) . (t_b1 x t_a0)
+        (t_k0, t_a0 turned by the rotation offset)."""
         x0, x1 = (m.position(ctx) for m in self.markers)
         v0, v1 = (m.velocity_index2(ctx) for m in self.markers)
         omega0, omega1 = (m.angular_velocity(ctx) for m in self.markers)
         if self.all_translations:
             translation = v1 - v0
         else:
-            translation = ca.vertcat(*[ca.dot(joint0[:, k], v1 - v0) + ca.dot(ca.cross(omega0, joint0[:, k]), x1 - x0)
+            translation = ca.vertcat(*[ca.dot(turned0[:, k], v1 - v0) + ca.dot(ca.cross(omega0, turned0[:, k]), x1 - x0)
                                        for k in self.translation_rows])
         rotation = [ca.dot(omega1 - omega0, ca.cross(joint1[:, b], turned0[:, a])) for a, b, _ in self.rotation_rows]
         return ca.vertcat(translation, *rotation)

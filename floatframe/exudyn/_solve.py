@@ -115,15 +115,20 @@ def _check_no_scheme_settings(settings, solver_type):
                                f"them back to Exudyn's default or leave solver out")
 
 
-def _pre_step(mbs):
-    """The core solver's pre_step hook for mbs.SetPreStepUserFunction: f(mbs, t) with t the end time of the
-    step about to be taken, outputs evaluated at its start; False ends the solve after that step."""
+def _pre_step(mbs, record_start: bool = True):
+    """The core solver's pre_step hook: it keeps the state at the start of each step as the StartOfStep
+    configuration (``record_start``) and calls mbs.SetPreStepUserFunction's f(mbs, t) with t the end time of
+    the step about to be taken, outputs evaluated at its start; False ends the solve after that step."""
     function = mbs._pre_step_function
-    if function is None:
+    if function is None and not record_start:
         return None
 
     def call(t_next, state):
-        mbs._assembled.current_state = (state.t, state.q, state.v, state.a, state.lam)
+        start = (float(state.t), state.q.copy(), state.v.copy(), state.a.copy(), state.lam.copy())
+        mbs._configurations["StartOfStep"] = start
+        if function is None:
+            return None
+        mbs._assembled.current_state = start
         return function(mbs, float(t_next))
     return call
 
@@ -150,6 +155,7 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
     options = solver_options(settings)
     steps = _steps(options)
     initial = "accept"   # Exudyn's schemes start from the state as given; the first step meets the constraints
+    record_start = solver is None   # a solver of one's own may refuse a pre_step hook (IDAS without projection)
     if solver is None:
         solver = dynamic_solver(settings, kind)
     else:
@@ -171,7 +177,7 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
     try:
         result = solver.solve(mbs._assembled, options["end_time"], steps, t0=options["start_time"],
                               progress=options["verbose"] >= 2, store_every=store_every,
-                              pre_step=_pre_step(mbs), initial=initial, **start)
+                              pre_step=_pre_step(mbs, record_start), initial=initial, **start)
     except SolverError as failure:   # the sensors hold the run up to the failure, never an earlier run's
         if failure.result is not None:
             store_result(mbs, failure.result, options)
@@ -181,6 +187,10 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
     finally:
         mbs._solving = False
     store_result(mbs, result, options)
+    if not record_start:   # the start of the last step, where it was stored
+        mbs._configurations["StartOfStep"] = (float(result.t[-2]), result.q[-2].copy(), result.v[-2].copy(),
+                                              result.a[-2].copy(), result.lam[-2].copy()) \
+            if store_every == 1 and result.t.size >= 2 else None
     if updateInitialValues:
         mbs._initial_state = (options["start_time"], *(np.copy(x) for x in mbs._state[1:]))
     if storeSolver:

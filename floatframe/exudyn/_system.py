@@ -74,23 +74,60 @@ class SystemContainer:
 
 
 class SystemData:
-    """``mbs.systemData``: the system's coordinate vectors."""
+    """``mbs.systemData``: the system's coordinate vectors per configuration, as Exudyn's SystemData.
+
+    Configurations: Initial (the start of the next solve), Current (the state of the last solve, or the one
+    being iterated inside user functions), Reference (the nodes' reference coordinates; Exudyn keeps no
+    reference velocities, accelerations or multipliers and returns empty vectors for them), StartOfStep
+    (the start of the last step), Visualization (nothing is rendered: the state at Assemble unless set).
+    """
+
+    VECTORS = {"GetODE2Coordinates": 1, "GetODE2Coordinates_t": 2, "GetODE2Coordinates_tt": 3, "GetAECoordinates": 4}
 
     def __init__(self, mbs: "MainSystem"):
         self._mbs = mbs
 
+    def _get(self, function: str, configuration) -> np.ndarray:
+        kind = member_name(configuration, ConfigurationType, f"systemData.{function}", "configuration")
+        if kind == "Reference":
+            return self._mbs.reference_coordinates() if function == "GetODE2Coordinates" else np.zeros(0)
+        return np.array(self._mbs.state(kind)[self.VECTORS[function]], dtype=float)
+
+    def _set(self, function: str, coordinates, configuration):
+        kind = member_name(configuration, ConfigurationType, f"systemData.{function}", "configuration")
+        self._mbs.set_state_vector(function, self.VECTORS[function.replace("Set", "Get")], coordinates, kind)
+
     def GetODE2Coordinates(self, configuration=ConfigurationType.Current) -> np.ndarray:
-        """ODE2 coordinates (change from reference) of the given configuration."""
-        return self._mbs.state(configuration)[1].copy()
+        """ODE2 coordinates of a configuration: changes from the reference values (Reference: these values)."""
+        return self._get("GetODE2Coordinates", configuration)
 
     def GetODE2Coordinates_t(self, configuration=ConfigurationType.Current) -> np.ndarray:
-        return self._mbs.state(configuration)[2].copy()
+        """ODE2 velocities of a configuration (Reference: empty, as Exudyn)."""
+        return self._get("GetODE2Coordinates_t", configuration)
 
     def GetODE2Coordinates_tt(self, configuration=ConfigurationType.Current) -> np.ndarray:
-        return self._mbs.state(configuration)[3].copy()
+        """ODE2 accelerations of a configuration (Reference: empty, as Exudyn)."""
+        return self._get("GetODE2Coordinates_tt", configuration)
 
     def GetAECoordinates(self, configuration=ConfigurationType.Current) -> np.ndarray:
-        return self._mbs.state(configuration)[4].copy()
+        """Algebraic coordinates (Lagrange multipliers) of a configuration (Reference: empty, as Exudyn)."""
+        return self._get("GetAECoordinates", configuration)
+
+    def SetODE2Coordinates(self, coordinates, configuration=ConfigurationType.Current):
+        """Set the ODE2 coordinates of a configuration; Initial ones are the start of the next solve."""
+        self._set("SetODE2Coordinates", coordinates, configuration)
+
+    def SetODE2Coordinates_t(self, coordinates, configuration=ConfigurationType.Current):
+        """Set the ODE2 velocities of a configuration; Initial ones are the start of the next solve."""
+        self._set("SetODE2Coordinates_t", coordinates, configuration)
+
+    def SetODE2Coordinates_tt(self, coordinates, configuration=ConfigurationType.Current):
+        """Set the ODE2 accelerations of a configuration (Initial: used when the solve does not compute them)."""
+        self._set("SetODE2Coordinates_tt", coordinates, configuration)
+
+    def SetAECoordinates(self, coordinates, configuration=ConfigurationType.Current):
+        """Set the multipliers of a configuration (Initial: used when the solve does not compute them)."""
+        self._set("SetAECoordinates", coordinates, configuration)
 
     def NumberOfNodes(self) -> int:
         return len(self._mbs.items("node"))
@@ -129,7 +166,8 @@ class MainSystem:
         self._sensor_data = {}
         self._outputs = {}
         self._dirty = True
-        self._initial_state = None       # set by SolveDynamic(updateInitialValues=True)
+        self._initial_state = None       # set by SolveDynamic(updateInitialValues=True) or systemData
+        self._configurations = {}        # StartOfStep, Visualization: set by the solvers or systemData
         self._pre_step_function = None
 
     def Reset(self):
@@ -292,8 +330,10 @@ class MainSystem:
                 core.add(translate(item, number, self))
         self._core, self._assembled, self._outputs = core, None, {}
         self._state, self._result, self._sensor_data, self._initial_state = None, None, {}, None
+        self._configurations = {}
         self._assembled = core.assemble()
         self._state = self.state(ConfigurationType.Initial)
+        self._configurations = {"StartOfStep": self._state, "Visualization": self._state}   # copies, as Exudyn's
         self._dirty = False
 
     def _require_assembled(self, what: str):
@@ -316,10 +356,19 @@ class MainSystem:
 
     # --- state and outputs --------------------------------------------------------------------------
     def state(self, configuration=ConfigurationType.Current):
-        """(t, q, v, a, lambda) of a configuration: Current, Initial or Reference."""
+        """(t, q, v, a, lambda) of a configuration: Current, Initial, Reference (q = 0: no change from the
+        reference), StartOfStep or Visualization (the state at Assemble where not set otherwise)."""
         if self._core is None:
             raise ExudynLayerError("no coordinates yet: call mbs.Assemble() first")
         kind = member_name(configuration, ConfigurationType, "MainSystem", "configuration")
+        if kind in ("StartOfStep", "Visualization"):
+            if kind not in self._configurations:
+                kind = "Initial"
+            elif self._configurations[kind] is None:
+                raise ExudynLayerError("configuration StartOfStep: the solver given to SolveDynamic stored only "
+                                       "every few steps, so the start of its last step is not known")
+            else:
+                return self._configurations[kind]
         if kind == "Current":
             if self._solving and self._assembled is not None and self._assembled.current_state is not None:
                 return self._assembled.current_state
@@ -338,8 +387,45 @@ class MainSystem:
                 q[node.coordinate_indices] = node.initial_coordinates
                 v[node.coordinate_indices] = node.initial_velocities
         elif kind != "Reference":
-            raise ExudynLayerError(f"configuration {kind} is not supported; use Current, Initial or Reference")
+            raise ExudynLayerError(f"configuration {kind} is not supported; use Current, Initial, Reference, "
+                                   f"StartOfStep or Visualization")
         return (0.0, q, v, np.zeros(n), np.zeros(m))
+
+    def reference_coordinates(self) -> np.ndarray:
+        """The ODE2 reference coordinates of the nodes, in the order of the coordinates."""
+        if self._core is None:
+            raise ExudynLayerError("no coordinates yet: call mbs.Assemble() first")
+        nodes = [n for n in self._core.nodes if n.n_coordinates]
+        reference = np.zeros(sum(node.n_coordinates for node in nodes))
+        for node in nodes:
+            reference[node.coordinate_indices] = node.reference_coordinates
+        return reference
+
+    def set_state_vector(self, function: str, position: int, values, kind: str):
+        """systemData.Set...: replace entry ``position`` (1 q, 2 v, 3 a, 4 lambda) of configuration ``kind``."""
+        if self._core is None:
+            raise ExudynLayerError(f"systemData.{function}: call mbs.Assemble() first")
+        if kind == "Reference":
+            raise ExudynLayerError(f"systemData.{function}: floatframe builds the reference configuration into "
+                                   f"the model at Assemble and cannot change it afterwards; set the nodes' "
+                                   f"referenceCoordinates (mbs.SetNodeParameter) instead")
+        if self._solving:
+            raise ExudynLayerError(f"systemData.{function}: floatframe cannot change the {kind} state during a "
+                                   f"solve; change the initial state before it")
+        state = list(self.state(kind))
+        size = state[position].size
+        values = np.array(values, dtype=float).reshape(-1)
+        if values.size != size:
+            raise ExudynLayerError(f"systemData.{function}: expected {size} values for the {kind} configuration, "
+                                   f"got {values.size}")
+        state[position] = values
+        state = tuple(np.copy(x) if isinstance(x, np.ndarray) else x for x in state)
+        if kind == "Initial":
+            self._initial_state = state
+        elif kind == "Current":
+            self._state = state
+        else:
+            self._configurations[kind] = state
 
     def _evaluate(self, key, build, configuration):
         assembled = self._assembled or (self._core.assembled if self._core is not None else None)
