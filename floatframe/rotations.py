@@ -25,6 +25,19 @@ def rotation_matrix(theta):
     ], theta)
 
 
+def rotation_matrix_unit_form(theta):
+    """A_E(theta) = I + 2 theta0 e~ + 2 e~ e~ (e = theta_1..3), 3x3: the rotation matrix in the form that takes
+    |theta| = 1 for granted (Exudyn's EP2RotationMatrix). It equals :func:`rotation_matrix` where |theta| = 1;
+    off it (the norm drifts in the index-2 schemes) A_E is the one Exudyn evaluates, the other is |theta|^2
+    times a rotation."""
+    t0, t1, t2, t3 = (theta[i] for i in range(4))
+    return _stack([
+        [1 - 2 * (t2 * t2 + t3 * t3), 2 * (t1 * t2 - t0 * t3), 2 * (t1 * t3 + t0 * t2)],
+        [2 * (t1 * t2 + t0 * t3), 1 - 2 * (t1 * t1 + t3 * t3), 2 * (t2 * t3 - t0 * t1)],
+        [2 * (t1 * t3 - t0 * t2), 2 * (t2 * t3 + t0 * t1), 1 - 2 * (t1 * t1 + t2 * t2)],
+    ], theta)
+
+
 def g_local(theta):
     """G_local(theta), 3x4: body-fixed angular velocity omega_b = G_local theta_t."""
     t0, t1, t2, t3 = (theta[i] for i in range(4))

@@ -172,8 +172,9 @@ def inertia_fault(inertia, mass=0.0, center_of_mass=(0.0, 0.0, 0.0)) -> str | No
 
 def euler_rotation(theta):
     """A_E = I + 2 theta0 e~ + 2 e~ e~ (e = theta_1..3), 3x3: the rotation matrix of Euler parameters in the
-    form that is not normalised by theta^T theta (Exudyn's). It equals ``rotations.rotation_matrix`` where
-    theta^T theta = 1 and is used where the index-2 schemes, whose norm drifts, must give Exudyn's numbers."""
+    form that is not normalised by theta^T theta (Exudyn's; ``rotations.rotation_matrix_unit_form``). It equals
+    ``rotations.rotation_matrix`` where theta^T theta = 1 and is used where the index-2 schemes, whose norm
+    drifts, must give Exudyn's numbers."""
     e_tilde = ca.skew(theta[1:])
     return ca.DM.eye(3) + 2 * theta[0] * e_tilde + 2 * e_tilde @ e_tilde
 
@@ -290,6 +291,22 @@ class ObjectRigidBody(Body):
 
     def local_position(self, ctx, local_position):
         return self.node.position(ctx) + self.node.rotation_matrix(ctx) @ ca.DM(local_position)
+
+    @property
+    def unit_form(self) -> bool:
+        """True where the node takes Exudyn's unit form (``NodeRigidBodyEP(unit_form=True)``): point forces and
+        point velocities of markers are then ``apply_point_force`` and ``point_velocity``."""
+        return self.node.unit_form
+
+    def apply_point_force(self, ctx, local_position, force):
+        """Generalized force of a global ``force`` [N] at the body-fixed point p = ``local_position``: F on the
+        position rows, G_l^T (p x A_E^T F) on the Euler parameters (virtual work through omega_b = G_l theta_t,
+        with Exudyn's A_E; where |theta| = 1 it is the projected J^T F of ``Context.add_force_at``)."""
+        rows = self.node.coordinate_indices
+        theta = self.node.euler_parameters(ctx)
+        ctx.add_force(rows[:3], force)
+        ctx.add_force(rows[3:], rotations.g_local(theta).T @ ca.cross(ca.DM(local_position),
+                                                                     euler_rotation(theta).T @ force))
 
     def rotation_matrix(self, ctx):
         return self.node.rotation_matrix(ctx)

@@ -30,6 +30,11 @@ class Marker(Component):
     def position(self, ctx):
         raise self.error("gives no position")
 
+    def velocity(self, ctx):
+        """The point's velocity [m/s] as the spring-dampers take it: dx/dt along the kinematic velocity, unless a
+        marker says otherwise (a point on a rigid body: ``ObjectRigidBody.point_velocity``)."""
+        return ctx.time_derivative(self.position(ctx))
+
     def coordinates(self, ctx):
         raise self.error("gives no coordinates")
 
@@ -224,6 +229,21 @@ class MarkerBodyPosition(Marker):
         if self.has_index2_velocity:
             return self.body.point_velocity(ctx, self.local_position)
         return super().velocity_index2(ctx)
+
+    def velocity(self, ctx):
+        """On a rigid body of a node in the unit form v + A_E (omega_b x p), Exudyn's point velocity
+        (``ObjectRigidBody.point_velocity``, equal to dx/dt where the Euler parameters have unit norm); else dx/dt."""
+        if getattr(self.body, "unit_form", False):
+            return self.body.point_velocity(ctx, self.local_position)
+        return super().velocity(ctx)
+
+    def apply_force(self, ctx, force):
+        """Apply a global force [N] at the point; on a rigid body of a node in the unit form through the omega
+        form (``ObjectRigidBody.apply_point_force``, Exudyn's)."""
+        if getattr(self.body, "unit_form", False):
+            self.body.apply_point_force(ctx, self.local_position, force)
+        else:
+            super().apply_force(ctx, force)
 
 
 class MarkerBodyRigid(_RigidMixin, MarkerBodyPosition):

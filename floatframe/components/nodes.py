@@ -148,14 +148,22 @@ class NodeRigidBodyEP(Node):
     initial_velocities : (7,) array_like, [m/s, 1/s], optional
         Initial velocity (global) and Euler-parameter rates theta_t; default zeros. For an angular velocity
         omega (global, rad/s) the rates are theta_t = G^T omega / 4 (``rotations.euler_parameters_t``).
+    unit_form : bool, default False
+        True: the rotation matrix is A_E = I + 2 theta0 e~ + 2 e~ e~ (``rotations.rotation_matrix_unit_form``,
+        Exudyn's), and the rigid body on the node takes point velocities v + A_E (omega_b x p) and point forces
+        G_l^T (p x A_E^T F), as Exudyn does; False: the homogeneous A (``rotations.rotation_matrix``), dx/dt and
+        the projected J^T F. Both are equal where |theta| = 1; they differ where the norm drifts (the index-2
+        schemes) and in Newton iterates off it (keyword only; the Exudyn layer sets it).
     """
 
     type_name = "NodeRigidBodyEP"
     n_coordinates = 7
     n_constraints = 1
 
-    def __init__(self, reference_coordinates, initial_coordinates=None, initial_velocities=None, name=""):
+    def __init__(self, reference_coordinates, initial_coordinates=None, initial_velocities=None, name="", *,
+                 unit_form=False):
         super().__init__(reference_coordinates, initial_coordinates, initial_velocities, name)
+        self.unit_form = bool(unit_form)
         theta = self.reference_coordinates[3:] + self.initial_coordinates[3:]
         if abs(theta @ theta - 1.0) > 1e-10:
             raise self.error(f"Euler parameters must have unit norm, |theta|^2 - 1 = {theta @ theta - 1.0:.3e}")
@@ -167,7 +175,9 @@ class NodeRigidBodyEP(Node):
         return ctx.total_coordinates(self)[:3]
 
     def rotation_matrix(self, ctx):
-        return rotations.rotation_matrix(self.euler_parameters(ctx))
+        """A(theta), or A_E(theta) with ``unit_form`` (equal where |theta| = 1)."""
+        theta = self.euler_parameters(ctx)
+        return rotations.rotation_matrix_unit_form(theta) if self.unit_form else rotations.rotation_matrix(theta)
 
     def angular_velocity_local(self, ctx):
         """omega_b = G_local theta_t, body-fixed angular velocity [rad/s]."""

@@ -13,6 +13,16 @@ from floatframe.components.nodes import NodeGenericODE2
 from floatframe.rotations import rotation_log, tangent_exp_inverse
 
 
+def relative_velocity(ctx, markers, difference):
+    """d/dt of ``difference`` = x1 - x0 of the two markers' points; where a marker is on a rigid body of a node in
+    Exudyn's unit form (``NodeRigidBodyEP(unit_form=True)``) the difference of the markers' velocities, the point
+    velocity v + A_E (omega_b x p) on such a body (equal where the Euler parameters have unit norm)."""
+    if any(getattr(getattr(marker, "body", None), "unit_form", False) for marker in markers):
+        v0, v1 = (marker.velocity(ctx) for marker in markers)
+        return v1 - v0
+    return ctx.time_derivative(difference)
+
+
 class CartesianSpringDamper(Connector):
     """Force F = k (x1 - x0 - offset) + d (v1 - v0) per global axis, acting +F on m0 and -F on m1.
 
@@ -58,12 +68,13 @@ class CartesianSpringDamper(Connector):
     def force(self, ctx):
         x0, x1 = (m.position(ctx) for m in self.markers)
         difference = x1 - x0
+        velocity = relative_velocity(ctx, self.markers, difference)
         if self.force_user_function:
             force = self.force_user_function.force(
-                ctx, [difference - ctx.value(self.offset), ctx.time_derivative(difference)], 3)
+                ctx, [difference - ctx.value(self.offset), velocity], 3)
         else:
             force = (ctx.value(self.stiffness) * (difference - ctx.value(self.offset))
-                     + ctx.value(self.damping) * ctx.time_derivative(difference))
+                     + ctx.value(self.damping) * velocity)
         return ctx.value(self.active) * force
 
     def add_terms(self, ctx):
@@ -203,7 +214,7 @@ class SpringDamper(Connector):
         x0, x1 = (m.position(ctx) for m in self.markers)
         difference = x1 - x0
         length = ca.norm_2(difference)
-        return difference, length, difference / length, ctx.time_derivative(difference)
+        return difference, length, difference / length, relative_velocity(ctx, self.markers, difference)
 
     def scalar_force(self, ctx):
         _, length, direction, velocity = self.kinematics(ctx)
@@ -313,7 +324,7 @@ class RigidBodySpringDamper(_JointFrameMixin, Connector):
             joint = joint0
             displacement = joint0.T @ (x1 - x0)
             rotation = rotations.rot_xyz_from_rotation_matrix(joint0.T @ joint1)
-        velocity = joint.T @ ctx.time_derivative(x1 - x0)
+        velocity = joint.T @ relative_velocity(ctx, self.markers, x1 - x0)
         return joint, displacement, rotation, velocity, self.relative_angular_velocity(ctx, joint)
 
     def force_torque(self, ctx):

@@ -195,7 +195,7 @@ def NodeRigidBodyEP(item, number, mbs):
         raise unsupported(item, number, "addConstraintEquation", "is not supported: the Euler-parameter "
                           "constraint is always added")
     return fc.NodeRigidBodyEP(item.referenceCoordinates, item.initialCoordinates, item.initialVelocities,
-                              name=item.name)
+                              name=item.name, unit_form=True)   # Exudyn's A_E, point velocities and forces
 
 
 @register("NodeGenericODE2", "node", "GenericODE2", dict(
