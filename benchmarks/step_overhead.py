@@ -14,13 +14,19 @@ its own default Newton tolerances. Models:
   mesh and matrices, stiffness scaled by 1e-2, 0.1 kg unbalance at mesh node 9, 8 free-free eigenmodes,
   ObjectFFRFReducedOrder spinning at 50 Hz on the two spring-damper supports (15 coordinates,
   1 constraint); floatframe.models.rotor_disc.build_rotor_disc(modes=8) against the script's model.
-floatframe runs three ways: the dense low-overhead path compiled to C (``compile=True``), the same path
-on CasADi's virtual machine (``compile=False``; ``compile="auto"`` picks one of the two by an estimate),
-and the sparse path that every model took before (``linear_algebra="sparse"``). Build is the model plus
+- ``chain``: three rigid links (bars of 0.5 m, 1 kg) on revolute joints about z, the first to the ground
+  with a torsional spring-damper (10 N m/rad, 0.1 N m s/rad), under gravity, released horizontal
+  (21 coordinates, 18 constraints), and the same chain written for Exudyn.
+floatframe runs four ways: the dense low-overhead path compiled to C with its step loop in C as well
+(``compile=True``, the default ``native=True``: floatframe.solvers.native), the same with the step loop in
+Python (``native=False``), the dense path on CasADi's virtual machine (``compile=False``; ``compile="auto"``
+picks compiled or not by an estimate), and the sparse path that every model took before
+(``linear_algebra="sparse"``). Build is the model plus
 ``assemble()`` and the solver's ``prepare`` (the dense kernel, compiled) for floatframe, the model plus
 ``Assemble()`` for Exudyn; solve is the integration alone. The compiled kernels go to a fresh temporary
-cache, so the first compiled build of each model includes the compiler ("first build"); later ones find
-the library in the cache. Medians of ``--repeat`` runs, alternating the codes.
+cache, so the first compiled build of each model includes the compiler ("first build"; the first one of
+the run also compiles the C step loop, once for all models); later ones find the library in the cache.
+Medians of ``--repeat`` runs, alternating the codes.
 """
 from __future__ import annotations
 
@@ -39,19 +45,49 @@ sys.path[:0] = [str(HERE.parent), str(HERE)]  # this checkout's floatframe, the 
 
 from exudyn_settings import performance_settings  # noqa: E402
 
+from floatframe import components as c  # noqa: E402
 from floatframe.fem import read_abaqus_inp, read_abaqus_mtx  # noqa: E402
 from floatframe.models.pendulum import build_pendulum  # noqa: E402
 from floatframe.models.rotor_disc import build_rotor_disc  # noqa: E402
 from floatframe.models.spinning_rotor import SUPPORT_DAMPING, SUPPORT_STIFFNESS, build_spinning_rotor  # noqa: E402
 from floatframe.solvers import GeneralizedAlpha  # noqa: E402
+from floatframe.system import System  # noqa: E402
 
 DATA = HERE.parent.parent / "shared" / "data" / "rotorDisc"
 H = 1e-4
 SENSOR_PERIOD = 0.1  # [s], Exudyn's sensorsWritePeriod in the performance test
 
 
+CHAIN = dict(links=3, length=0.5, mass=1.0, width=0.02, stiffness=10.0, damping=0.1, gravity=9.81)
+
+
+def chain_inertia(mass, length, width):
+    """[Jxx, Jyy, Jzz, Jyz, Jxz, Jxy] of a bar of square section along x about its centre [kg m^2]."""
+    transverse = mass * (length ** 2 + width ** 2) / 12.0
+    return [mass * width ** 2 / 6.0, transverse, transverse, 0.0, 0.0, 0.0]
+
+
+def floatframe_chain(links, length, mass, width, stiffness, damping, gravity):
+    """(System, tip sensor) of the rigid chain: links along +x from the origin, revolute joints about z, a
+    torsional spring-damper in the first joint."""
+    system = System()
+    previous = system.add(c.MarkerBodyRigid(system.add(c.ObjectGround())))
+    for i in range(links):
+        node = system.add(c.NodeRigidBodyEP([(i + 0.5) * length, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0]))
+        body = system.add(c.ObjectRigidBody(node, mass, chain_inertia(mass, length, width)))
+        root = system.add(c.MarkerBodyRigid(body, (-0.5 * length, 0.0, 0.0)))
+        system.add(c.RevoluteJoint([previous, root]))
+        if i == 0:
+            system.add(c.TorsionalSpringDamper([previous, root], stiffness, damping))
+        system.add(c.LoadMassProportional(system.add(c.MarkerBodyMass(body)), (0.0, -gravity, 0.0)))
+        previous = system.add(c.MarkerBodyRigid(body, (0.5 * length, 0.0, 0.0)))
+    return system, system.add(c.SensorBody(body, "Position", (0.5 * length, 0.0, 0.0)))
+
+
 def floatframe_model(model: str):
     """(System, number of the sensor to sum) of a benchmark model."""
+    if model == "chain":
+        return floatframe_chain(**CHAIN)
     if model == "pendulum":
         system, info = build_pendulum()
         return system, info.position_sensor
@@ -65,11 +101,12 @@ def floatframe_model(model: str):
     return rotor.system, rotor.sensor
 
 
-def floatframe_run(model: str, steps: int, linear_algebra: str, compile) -> dict:
+def floatframe_run(model: str, steps: int, linear_algebra: str, compile, native: bool = True) -> dict:
     started = time.perf_counter()
     system, sensor = floatframe_model(model)
     assembled = system.assemble()
-    solver = GeneralizedAlpha(0.5, modified_newton=True, linear_algebra=linear_algebra, compile=compile)
+    solver = GeneralizedAlpha(0.5, modified_newton=True, linear_algebra=linear_algebra, compile=compile,
+                              native=native)
     solver.prepare(assembled, steps)
     build = time.perf_counter() - started
     store_every = max(1, int(round(SENSOR_PERIOD / H)))
@@ -120,6 +157,28 @@ def exudyn_spinning_rotor(exu, ii, mass=30.0, inertia=(0.8, 0.8, 1.2, 0.0, 0.01,
     return mbs, sensor
 
 
+def exudyn_chain(exu, ii, links, length, mass, width, stiffness, damping, gravity):
+    """The rigid chain of ``floatframe_chain`` written for Exudyn."""
+    SC = exu.SystemContainer()
+    mbs = SC.AddSystem()
+    ground = mbs.AddObject(ii.ObjectGround())
+    previous = mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=ground, localPosition=[0, 0, 0]))
+    for i in range(links):
+        node = mbs.AddNode(ii.NodeRigidBodyEP(referenceCoordinates=[(i + 0.5) * length, 0, 0, 1, 0, 0, 0]))
+        body = mbs.AddObject(ii.ObjectRigidBody(nodeNumber=node, mass=mass, inertia=chain_inertia(mass, length, width)))
+        root = mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=body, localPosition=[-0.5 * length, 0, 0]))
+        mbs.AddObject(ii.ObjectJointRevoluteZ(markerNumbers=[previous, root]))
+        if i == 0:
+            mbs.AddObject(ii.ObjectConnectorTorsionalSpringDamper(markerNumbers=[previous, root], stiffness=stiffness,
+                                                                  damping=damping))
+        centre = mbs.AddMarker(ii.MarkerBodyMass(bodyNumber=body))
+        mbs.AddLoad(ii.LoadMassProportional(markerNumber=centre, loadVector=[0, -gravity, 0]))
+        previous = mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=body, localPosition=[0.5 * length, 0, 0]))
+    sensor = mbs.AddSensor(ii.SensorBody(bodyNumber=body, localPosition=[0.5 * length, 0, 0], storeInternal=True,
+                                         writeToFile=False, outputVariableType=exu.OutputVariableType.Position))
+    return mbs, sensor
+
+
 def exudyn_reduced_rotor(exu, ii):
     """The model of Exudyn's TestModels/perfObjectFFRFreducedOrder.py (without graphics)."""
     import exudyn.FEM as fem_module
@@ -152,7 +211,8 @@ def exudyn_reduced_rotor(exu, ii):
 
 
 EXUDYN_MODELS = {"pendulum": exudyn_pendulum, "spinning-rotor": exudyn_spinning_rotor,
-                 "reduced-rotor": exudyn_reduced_rotor}
+                 "reduced-rotor": exudyn_reduced_rotor,
+                 "chain": lambda exu, ii: exudyn_chain(exu, ii, **CHAIN)}
 
 
 def exudyn_run(model: str, steps: int) -> dict:
@@ -176,7 +236,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=20000)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--models", default="pendulum,spinning-rotor,reduced-rotor")
+    parser.add_argument("--models", default="pendulum,spinning-rotor,reduced-rotor,chain")
     arguments = parser.parse_args()
     try:
         import exudyn  # noqa: F401
@@ -195,6 +255,7 @@ def compare(steps: int, repeat: int, models, have_exudyn: bool) -> None:
           "Jacobians | measure |")
     print("|---|---|---|---|---|---|---|---|---|")
     codes = {"floatframe, compiled": lambda model: floatframe_run(model, steps, "auto", True),
+             "floatframe, compiled, Python loop": lambda model: floatframe_run(model, steps, "auto", True, False),
              "floatframe, not compiled": lambda model: floatframe_run(model, steps, "auto", False),
              "floatframe, sparse path": lambda model: floatframe_run(model, steps, "sparse", False)}
     if have_exudyn:
@@ -215,7 +276,7 @@ def compare(steps: int, repeat: int, models, have_exudyn: bool) -> None:
                   f"{median['solve'] / steps * 1e3:.4f} | {median['iterations']:.2f} | {median['jacobians']:.0f} | "
                   f"{median['measure']:.12g} |")
         sparse = medians["floatframe, sparse path"]["solve"]
-        for code in ("floatframe, compiled", "floatframe, not compiled"):
+        for code in ("floatframe, compiled", "floatframe, compiled, Python loop", "floatframe, not compiled"):
             solve = medians[code]["solve"]
             print(f"| {model} | speed-up of {code} over the sparse path | | | {sparse / solve:.1f} | | | | |")
             if have_exudyn:

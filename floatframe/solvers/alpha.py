@@ -13,6 +13,9 @@ so that, with the known parts (the predictor) and kappa = (1 - alpha_f) / (1 - a
     abar_{n+1} = abar_known + kappa a_{n+1},  q_{n+1} = q_known + c_q a_{n+1},  v_{n+1} = v_known + c_v a_{n+1}
 
 with c_q = h^2 beta kappa and c_v = h gamma kappa.
+
+The messages of a failed step are here too, for the Python and the C step loop alike
+(``floatframe.solvers.genalpha``, ``floatframe.solvers.native``).
 """
 from __future__ import annotations
 
@@ -40,3 +43,19 @@ def predictor(q, v, a, abar, h, alpha_m, alpha_f, beta, gamma):
     q_known = q + h * v + h * h * (0.5 - beta) * abar + h * h * beta * abar_known
     v_known = v + h * (1 - gamma) * abar + h * gamma * abar_known
     return q_known, v_known, abar_known
+
+
+def not_finite(t: float, iteration: int) -> str:
+    """The message of a step whose Newton rows are not finite."""
+    return f"generalized-alpha: the residual is not finite at t = {t:.6g} (iteration {iteration})"
+
+
+def not_converged(t: float, max_iterations: int, residual_norm: float, update: float) -> str:
+    """The message of a step whose Newton iteration did not converge."""
+    return (f"generalized-alpha: Newton did not converge at t = {t:.6g} after {max_iterations} iterations "
+            f"(residual norm {residual_norm:.3e}, last update {update:.3e})")
+
+
+def singular_matrix(t: float, reason: str, cause: str) -> str:
+    """The message of a step whose iteration matrix has no LU (``reason``), with its ``cause`` in the model."""
+    return f"generalized-alpha: singular iteration matrix at t = {t:.6g} ({reason}); {cause}"

@@ -161,10 +161,10 @@ def generated_code(functions) -> str:
     return generator.dump()
 
 
-def library_path(code: str) -> Path:
-    """The cached shared library of ``code``, named by the SHA-256 of code and compiler flags."""
+def library_path(code: str, prefix: str = "kernel") -> Path:
+    """The cached shared library of ``code``, named ``prefix`` and the SHA-256 of code and compiler flags."""
     digest = hashlib.sha256((code + " ".join(COMPILER_FLAGS)).encode()).hexdigest()[:32]
-    return cache_directory() / f"kernel_{digest}.so"
+    return cache_directory() / f"{prefix}_{digest}.so"
 
 
 class Compilation:

@@ -215,8 +215,7 @@ class DenseLU:
     def __init__(self, matrix: np.ndarray):
         factors, pivots, info = lapack.dgetrf(matrix)
         if info != 0:
-            raise SingularMatrix(sp.csc_matrix(matrix),
-                                 "Factor is exactly singular" if info > 0 else f"getrf failed ({info})")
+            raise SingularMatrix(sp.csc_matrix(matrix), self.singular_message(info))
         size = matrix.shape[0]
         self.packed = np.ravel(factors, order="F").copy()
         order = list(range(size))
@@ -224,6 +223,18 @@ class DenseLU:
             order[i], order[pivot] = order[pivot], order[i]
         self.permutation = np.zeros(size * size)
         self.permutation[_row_numbers(size) + size * np.array(order)] = 1.0  # P[k, order[k]] = 1, by column
+
+    @classmethod
+    def from_factors(cls, packed: np.ndarray, permutation: np.ndarray) -> "DenseLU":
+        """The DenseLU of factors and permutation computed elsewhere (the C step loop, native_loop.c)."""
+        lu = cls.__new__(cls)
+        lu.packed, lu.permutation = packed, permutation
+        return lu
+
+    @staticmethod
+    def singular_message(info: int) -> str:
+        """Why getrf found no LU, from its ``info``."""
+        return "Factor is exactly singular" if info > 0 else f"getrf failed ({info})"
 
 
 @functools.lru_cache(maxsize=8)

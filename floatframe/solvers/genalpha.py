@@ -28,11 +28,13 @@ import weakref
 
 import numpy as np
 
-from floatframe.solvers.alpha import coefficients, predictor, step_factors
+from floatframe.solvers.alpha import (coefficients, not_converged, not_finite, predictor, singular_matrix,
+                                      step_factors)
 from floatframe.solvers.compiling import CompilePolicy, sparse_kernel
 from floatframe.solvers.dense import SingularMatrix, dense_kernel, wants_dense
 from floatframe.solvers.linear import consistent_accelerations, factorize, singular_cause
 from floatframe.solvers.loop import Scheme, State, vector
+from floatframe.solvers.native import NativeLoop, driver
 from floatframe.solvers.result import SolverError, SolverStatistics
 from floatframe.solvers.safeguards import (DRIFT, STRICT, check_count, check_nonnegative, check_positive,
                                            check_unit_interval)
@@ -62,6 +64,9 @@ class GeneralizedAlpha(Scheme):
         "auto": compiled when cached, else compiled in the background when the solve would take longer
         (see ``floatframe.solvers.compiling.CompilePolicy``). On the sparse path the same holds for the
         residual and constraint rows (``floatframe.solvers.compiling.SparseNewtonFunctions``).
+    native : on the dense path with the kernel compiled, take the steps in the C loop of
+        ``floatframe.solvers.native`` (True, default; the same decisions and results, a fraction of the time
+        on small models) or always in Python (False). Also an attribute, for the subclasses.
     """
 
     order = 2
@@ -69,7 +74,7 @@ class GeneralizedAlpha(Scheme):
 
     def __init__(self, spectral_radius=0.9, modified_newton=False, relative_tolerance=1e-10,
                  absolute_tolerance=1e-12, max_iterations=25, index=3, min_step=None, linear_algebra="auto",
-                 compile="auto"):
+                 compile="auto", *, native=True):
         spectral_radius = check_unit_interval("GeneralizedAlpha", "spectral_radius", spectral_radius)
         if index not in (2, 3):
             raise ValueError(f"GeneralizedAlpha: index must be 2 or 3, got {index}")
@@ -85,6 +90,7 @@ class GeneralizedAlpha(Scheme):
         min_step = check_positive(owner, "min_step", min_step, optional=True)
         self.linear_algebra = linear_algebra
         self.compile = compile
+        self.native = bool(native)
         self.alpha_m, self.alpha_f, self.beta, self.gamma = coefficients(spectral_radius)
         self.index = index
         self.min_step = min_step
@@ -95,6 +101,7 @@ class GeneralizedAlpha(Scheme):
         self.statistics = SolverStatistics()
         self._factorization = None
         self._renewal = MatrixRenewal(0.0)  # when modified Newton replaces its iteration matrix (``prepare``)
+        self._native = None   # the C step loop of the current solve (``native_loop``)
 
     @property
     def initial_tolerances(self) -> tuple[float, float]:
@@ -136,6 +143,8 @@ class GeneralizedAlpha(Scheme):
         self._renewal = MatrixRenewal(refresh_cost(system, self.index))
         if wants_dense(system, self.linear_algebra):
             kernel = dense_kernel(system, self.index, self.compile)
+            if self.native and self.compile is not False:  # the C step loop's driver, compiled once per machine
+                driver(wait=self.compile is True)
             policy = CompilePolicy(kernel, n_steps) if self.compile == "auto" else None
             return _DenseNewton(self, system, kernel, policy)
         if system.has_user_functions:  # user functions: their Python calls, nothing to compile
@@ -195,10 +204,7 @@ class GeneralizedAlpha(Scheme):
             previous_update = size
             fresh = False
         else:
-            norm = _norm(residual)
-            raise SolverError(f"generalized-alpha: Newton did not converge at t = {t:.6g} after "
-                              f"{self.max_iterations} iterations (residual norm {norm:.3e}, "
-                              f"last update {size:.3e})", t)
+            raise SolverError(not_converged(t, self.max_iterations, _norm(residual), size), t)
         stats.steps += 1
         self._renewal.step_done(iteration)
         return newton.finish(t, a, lam)
@@ -215,10 +221,27 @@ class GeneralizedAlpha(Scheme):
     def start(self, system, state: State, grid, n_steps: int):
         """A fresh Newton evaluator for the solve (no matrix kept from an earlier one)."""
         self._factorization = None
+        self._native = None
         return self.prepare(system, n_steps)
+
+    def finish(self, system, states: list, info: dict, prepared) -> None:
+        """info["native_steps"]: the steps that the C loop took (the others were taken in Python)."""
+        info["native_steps"] = self._native.steps if self._native is not None else 0
 
     def rejected(self) -> None:
         self._factorization = None
+
+    def native_loop(self, system, prepared):
+        """The C step loop (``floatframe.solvers.native.NativeLoop``) where it takes this scheme's steps: the
+        option ``native``, the dense path (``prepared``), ``compile`` not False, no Input signals, and a
+        scheme whose steps are GeneralizedAlpha's (subclasses that change only the coefficients); else None."""
+        own = (type(self).step is GeneralizedAlpha.step and type(self).advance is Scheme.advance
+               and type(self).rejected is GeneralizedAlpha.rejected)
+        if not (self.native and own and self.compile is not False and isinstance(prepared, _DenseNewton)
+                and not system.inputs):
+            return None
+        self._native = NativeLoop(self, system, prepared.kernel)
+        return self._native
 
     def describe(self, h) -> dict:
         """Method parameters for result.info and comparison tables."""
@@ -307,8 +330,8 @@ class _DenseNewton:
         try:
             return self.kernel.factorize(a, lam)
         except SingularMatrix as exc:
-            raise SolverError(f"generalized-alpha: singular iteration matrix at t = {self.t:.6g} ({exc}); "
-                              f"{singular_cause(self.system, self.t, exc.matrix)}", self.t) from None
+            raise SolverError(singular_matrix(self.t, str(exc), singular_cause(self.system, self.t, exc.matrix)),
+                              self.t) from None
 
     def iterate(self, a, lam, factorization, residual=None):
         return self.kernel.iterate(a, lam, factorization)
@@ -379,7 +402,7 @@ def refresh_cost(system, index: int) -> float:
 
 
 def _not_finite(t, iteration) -> SolverError:
-    return SolverError(f"generalized-alpha: the residual is not finite at t = {t:.6g} (iteration {iteration})", t)
+    return SolverError(not_finite(t, iteration), t)
 
 
 def _norm(vector) -> float:

@@ -16,9 +16,11 @@ everything else, once for all schemes:
 
 A scheme implements ``init`` (the initial state, ``State``), ``step`` (one step of size h; a fixed-step scheme
 raises SolverError to have it halved), and optionally ``prepare`` (what its steps reuse over a solve),
-``check_options``, ``describe`` and ``finish``; it declares ``name``, ``order`` (checked against the measured
-order by the tests) and ``initial_tolerances``. Schemes read the model through the DAE contract
-(``floatframe.solvers.contract``) only. docs/solvers.md, "Bring your own solver", has a complete example.
+``check_options``, ``describe``, ``finish`` and ``native_loop`` (a loop in compiled code that takes many grid
+times per call, as GeneralizedAlpha's, ``floatframe.solvers.native``); it declares ``name``, ``order``
+(checked against the measured order by the tests) and ``initial_tolerances``. Schemes read the model through
+the DAE contract (``floatframe.solvers.contract``) only. docs/solvers.md, "Bring your own solver", has a
+complete example.
 """
 from __future__ import annotations
 
@@ -105,6 +107,11 @@ class Scheme:
     def rejected(self) -> None:
         """A step failed and will be retried smaller (e.g. forget a factorized matrix)."""
 
+    def native_loop(self, system, prepared):
+        """An object that takes many grid times in one call (``ready()``, ``run(...)``: see
+        ``floatframe.solvers.native.NativeLoop``), or None: the loop calls ``advance`` for each."""
+        return None
+
     # --- what the loop provides ----------------------------------------------------------------------
     def solve(self, system, t_end=None, n_steps=None, *, t_grid=None, t0: float = 0.0, h=None,
               progress: bool | None = None, store_every: int = 1, q0=None, v0=None, a0=None, lam0=None,
@@ -164,10 +171,7 @@ class Scheme:
                 self.rejected()
                 step /= 2
                 if step < min_step:
-                    failure = SolverError(f"{self.name}: step size fell below the minimum {min_step:.3g} s at "
-                                          f"t = {state.t:.6g}; last failure: {failure}", state.t)
-                    failure.state = state
-                    raise failure from None
+                    raise step_size_failure(self.name, min_step, state, failure) from None
                 continue
             step *= 2  # try a larger step again, up to what is left to t_target
         return state
@@ -212,23 +216,40 @@ def integrate(scheme: Scheme, system, t_end=None, n_steps=None, *, t_grid=None, 
         monitors = system.monitors
         for monitor in monitors:
             monitor(state.t, state.q, state.v)
+
+        def visit(k, state, stopped=False):
+            """The growth check and the storage at grid time k."""
+            store = k % store_every == 0 or k == grid.size - 1 or stopped
+            if bound is not None and (store or k % check_every == 0):
+                bound.check(state)
+            if store:
+                stored.append(state)
+                for monitor in monitors:
+                    monitor(state.t, state.q, state.v)
+
+        bar = tqdm(total=grid.size - 1, disable=not show, desc=scheme.name, unit="step")
         try:
             prepared = scheme.start(system, state, grid, int(counts.sum()))
-            for k in tqdm(range(1, grid.size), disable=not show, desc=scheme.name, unit="step"):
+            native = scheme.native_loop(system, prepared) if pre_step is None else None
+            k = 1
+            while k < grid.size:
+                if native is not None and native.ready():  # many grid times in one call (GeneralizedAlpha)
+                    first = k
+                    for k, state in native.run(state, grid, counts, k, store_every, check_every, bound):
+                        visit(k, state)
+                    bar.update(k + 1 - first)
+                    k += 1
+                    continue
                 stopped = pre_step is not None and wants_stop(call_pre_step(pre_step, grid[k], state, scheme.name))
                 count = int(counts[k - 1])
                 for j in range(1, count + 1):
                     target = grid[k] if j == count else grid[k - 1] + j * spacing[k - 1] / count
                     state = scheme.advance(system, state, target, spacing[k - 1] / count, prepared)
-                store = k % store_every == 0 or k == grid.size - 1 or stopped
-                if bound is not None and (store or k % check_every == 0):
-                    bound.check(state)
-                if store:
-                    stored.append(state)
-                    for monitor in monitors:
-                        monitor(state.t, state.q, state.v)
+                visit(k, state, stopped)
+                bar.update()
                 if stopped:
                     break
+                k += 1
         except SolverError as failure:
             last = getattr(failure, "state", None)   # the last accepted step (not a state out of bounds)
             if last is not None and last.t > stored[-1].t:
@@ -237,11 +258,22 @@ def integrate(scheme: Scheme, system, t_end=None, n_steps=None, *, t_grid=None, 
             scheme.finish(system, stored, info, prepared)
             failure.result = partial_result(system, stored, scheme.statistics, scheme.name, info, failure)
             raise
+        finally:
+            bar.close()
     scheme.statistics.solve_time = time.perf_counter() - started - getattr(prepared, "setup_time", 0.0)
     scheme.finish(system, stored, info, prepared)
     result = collect(system, stored, scheme.statistics, scheme.name, info)
     result.stopped = stopped
     return result
+
+
+def step_size_failure(solver: str, min_step: float, state: State, failure) -> SolverError:
+    """The SolverError of a step halved below ``min_step`` from ``state`` (its ``state``, the last accepted one),
+    after the step's last ``failure``."""
+    error = SolverError(f"{solver}: step size fell below the minimum {min_step:.3g} s at t = {state.t:.6g}; "
+                        f"last failure: {failure}", state.t)
+    error.state = state
+    return error
 
 
 def vector(values, size, what) -> np.ndarray:

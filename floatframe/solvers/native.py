@@ -1,0 +1,311 @@
+"""The step loop of the fixed-step generalized-alpha schemes in C, for models on the dense path.
+
+On a small model the compiled dense kernel (``floatframe.solvers.dense``) evaluates a Newton iteration in
+about a microsecond, and the Python loop around it (``GeneralizedAlpha.step``, ``Scheme.advance``) costs
+5-7 us an iteration. Here that loop is C (``native_loop.c``, shipped beside this module): for many grid
+times per call it takes the predictor, the Newton iterations with the modified-Newton rules (MatrixRenewal,
+the contraction test, the roundoff floor), the dense LU (LAPACK's dgetrf, the one SciPy's ``lapack.dgetrf``
+calls), the update (the kernel's own ``newton_iterate``), the halving of failed steps and the states at
+the grid times to store or check. The kernel stays CasADi's generated code: the driver calls the
+functions of the kernel's compiled library directly. Both loops take the same decisions on the same bits,
+so the results are the same to the last bit (tests/solvers/test_native_loop.py).
+
+The driver is compiled once per machine (about 0.2 s, the compiler of ``floatframe.solvers.compiling``,
+cached there as ``native_loop_<hash>.so``); it does not depend on the model. The shared loop
+(``floatframe.solvers.loop.integrate``) hands the grid to it where ``GeneralizedAlpha.native_loop`` gives
+a ``NativeLoop``: on the dense path, with the kernel compiled, without ``pre_step``, Input signals or
+user functions, for GeneralizedAlpha and the schemes that only change its coefficients (Newmark,
+Trapezoidal, HHTAlpha). Elsewhere the Python loop runs, with the same results.
+"""
+from __future__ import annotations
+
+import ctypes
+import math
+import warnings
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.linalg import cython_lapack
+
+from floatframe.solvers.alpha import not_converged, not_finite, singular_matrix
+from floatframe.solvers.compiling import Compilation, compiler, library_path
+from floatframe.solvers.dense import DenseLU
+from floatframe.solvers.linear import singular_cause
+from floatframe.solvers.loop import State, step_size_failure
+from floatframe.solvers.result import SolverError
+
+SOURCE = Path(__file__).with_name("native_loop.c")
+CALLS_PER_SOLVE = 20   # a solve's grid goes to C in about this many calls (progress bar, Ctrl-C between them)
+
+FAILURE_NOT_FINITE, FAILURE_SINGULAR, FAILURE_NOT_CONVERGED = 1, 2, 3
+RUN_DONE, RUN_GROWTH, RUN_FAILED = 0, 1, 2
+
+_pointer, _integer, _real = ctypes.c_void_p, ctypes.c_longlong, ctypes.c_double
+
+
+class _Problem(ctypes.Structure):
+    """``Problem`` of native_loop.c: the kernel, the scheme, the options and the buffers of a solve."""
+    _fields_ = ([(name, _pointer) for name in ("rows", "matrix", "iterate", "rows_arg", "matrix_arg", "iterate_arg",
+                                               "rows_res", "matrix_res", "iterate_res", "iw", "w", "getrf")]
+                + [("n", _integer), ("m", _integer)]
+                + [(name, _real) for name in ("alpha_m", "alpha_f", "beta", "gamma", "relative_tolerance",
+                                              "absolute_tolerance", "constraint_rows_root")]
+                + [(name, _integer) for name in ("max_iterations", "modified", "position_rows")]
+                + [("min_step", _real), ("refresh_cost", _real), ("q_reference", _pointer),
+                   ("position_squared", _real), ("velocity_squared", _real)]
+                + [(name, _pointer) for name in ("t_next", "scheme", "a", "lam", "factors", "permutation", "rows_out",
+                                                 "matrix_out", "a_new", "lam_new", "iterate_rows", "scalars", "q_new",
+                                                 "v_new", "abar_new", "pivots")])
+
+
+class _Run(ctypes.Structure):
+    """``Run`` of native_loop.c: the state, the kept iteration matrix, MatrixRenewal, statistics, failure."""
+    _fields_ = ([("t", _real)] + [(name, _pointer) for name in ("q", "v", "a", "abar", "lam")]
+                + [("has_factorization", _integer), ("factorization_c_q", _real), ("factorization_c_v", _real),
+                   ("renewal_cost", _real), ("renewal_steps", _integer), ("renewal_due", _integer)]
+                + [(name, _integer) for name in ("steps", "newton_iterations", "jacobian_evaluations",
+                                                 "factorizations", "residual_evaluations", "rejected_steps",
+                                                 "failure", "failure_iteration", "failure_info")]
+                + [(name, _real) for name in ("failure_time", "failure_residual_norm", "failure_update",
+                                              "failure_min_step")])
+
+
+STATISTICS = ("steps", "newton_iterations", "jacobian_evaluations", "factorizations", "residual_evaluations",
+              "rejected_steps")
+
+_driver = None         # the loaded driver library
+_compilation = None    # its compilation under way
+_unavailable = False   # no compiler, or compiling failed
+
+
+def driver(wait: bool):
+    """The driver library (ctypes.CDLL), compiled and cached on first use; None while it compiles in the
+    background (``wait`` False) or where it cannot be compiled (no compiler, or the compiler failed: then a
+    RuntimeWarning, once, and the Python loop)."""
+    global _driver, _compilation, _unavailable
+    if _driver is not None or _unavailable:
+        return _driver
+    path = library_path(SOURCE.read_text(), prefix="native_loop")
+    if not path.is_file():
+        if _compilation is None:
+            if compiler() is None:
+                return None
+            _compilation = Compilation(SOURCE.read_text(), path)
+        try:
+            if not _compilation.finished(wait=wait):
+                return None
+        except RuntimeError as exc:
+            _unavailable = True
+            warnings.warn(f"{exc} (native_loop.c); the solver steps in Python instead", RuntimeWarning)
+            return None
+        finally:
+            if path.is_file():
+                _compilation = None
+    library = ctypes.CDLL(str(path))
+    library.floatframe_native_run.restype = ctypes.c_int
+    library.floatframe_native_run.argtypes = [ctypes.POINTER(_Problem), ctypes.POINTER(_Run)] + [_pointer] * 8
+    _driver = library
+    return _driver
+
+
+def _getrf() -> int:
+    """The address of LAPACK's dgetrf as SciPy's cython_lapack exports it."""
+    capsule = cython_lapack.__pyx_capi__["dgetrf"]
+    name = ctypes.pythonapi.PyCapsule_GetName
+    name.restype, name.argtypes = ctypes.c_char_p, [ctypes.py_object]
+    pointer = ctypes.pythonapi.PyCapsule_GetPointer
+    pointer.restype, pointer.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    return pointer(capsule, name(capsule))
+
+
+def _address(array: np.ndarray) -> int:
+    return array.ctypes.data
+
+
+class NativeLoop:
+    """The C step loop for one solve of ``scheme`` (a GeneralizedAlpha) on ``system`` with the dense
+    ``kernel``; ``ready()`` once the kernel is compiled and the driver loaded, ``run(...)`` (a generator)
+    takes grid times from the shared loop.
+
+    The scheme's kept iteration matrix (``_factorization``), its MatrixRenewal and its statistics go into
+    the C loop at each call and come back after it, so that the Python loop and this one can take turns in
+    one solve (under compile="auto" the kernel may be compiled in the background during the solve).
+    """
+
+    def __init__(self, scheme, system, kernel):
+        self.scheme, self.system, self.kernel = scheme, system, kernel
+        self.problem = None
+        self.exported = None   # the scheme's _factorization as last set here
+        self.chunk = None
+        self.steps = 0         # steps taken in C
+
+    def ready(self) -> bool:
+        if self.problem is not None:
+            return True
+        if not self.kernel.is_compiled:
+            return False
+        library = driver(wait=self.scheme.compile is True)
+        if library is None:
+            return False
+        self._set_up(library)
+        return True
+
+    def _set_up(self, library) -> None:
+        scheme, system = self.scheme, self.system
+        self.library = library
+        kernel_library = ctypes.CDLL(str(self.kernel.library()))
+        self.n, self.m = n, m = system.n_coordinates, system.n_multipliers
+        size = n + m
+        buffers = self.buffers = {}
+
+        def buffer(name, count, dtype=float):
+            buffers[name] = np.zeros(max(count, 1), dtype=dtype)
+            return buffers[name]
+
+        state = [buffer(name, n) for name in ("q", "v", "a_state", "abar")]
+        buffer("lam_state", m)
+        inputs = [buffer("t_next", 1), *state, buffer("scheme", 8), buffer("u", 0),
+                  buffer("p", system.symbols.p.numel()), buffer("a", n), buffer("lam", m)]
+        iterate_inputs = inputs + [buffer("factors", size * size), buffer("permutation", size * size)]
+        iterate_outputs = [buffer(name, count) for name, count in (
+            ("a_new", n), ("lam_new", m), ("iterate_rows", size), ("scalars", 3), ("q_new", n), ("v_new", n),
+            ("abar_new", n))]
+        buffer("rows_out", size)
+        buffer("matrix_out", size * size)
+        buffer("pivots", size, np.intc)
+        functions, sizes = {}, []
+        for name, arguments, results in (("newton_rows", inputs, [buffers["rows_out"]]),
+                                         ("dense_newton_matrix", inputs, [buffers["matrix_out"]]),
+                                         ("newton_iterate", iterate_inputs, iterate_outputs)):
+            work = [ctypes.c_longlong() for _ in range(4)]
+            getattr(kernel_library, name + "_work")(*(ctypes.byref(x) for x in work))
+            sz_arg, sz_res, sz_iw, sz_w = (x.value for x in work)
+            argument_array = (_pointer * max(sz_arg, len(arguments)))(*(_address(x) for x in arguments))
+            result_array = (_pointer * max(sz_res, len(results)))(*(_address(x) for x in results))
+            functions[name] = (ctypes.cast(getattr(kernel_library, name), _pointer).value, argument_array,
+                               result_array)
+            sizes.append((sz_iw, sz_w))
+        iw = buffer("iw", max(s[0] for s in sizes), np.int64)
+        w = buffer("w", max(s[1] for s in sizes))
+        self.q_reference = np.ascontiguousarray(system.q_reference, dtype=float)
+        self.arrays = functions   # keeps the pointer arrays alive
+        problem = self.problem = _Problem()
+        for field, name in (("rows", "newton_rows"), ("matrix", "dense_newton_matrix"), ("iterate", "newton_iterate")):
+            address, argument_array, result_array = functions[name]
+            setattr(problem, field, address)
+            setattr(problem, field + "_arg", ctypes.cast(argument_array, _pointer).value)
+            setattr(problem, field + "_res", ctypes.cast(result_array, _pointer).value)
+        problem.iw, problem.w, problem.getrf = _address(iw), _address(w), _getrf()
+        problem.n, problem.m = n, m
+        problem.alpha_m, problem.alpha_f, problem.beta, problem.gamma = (scheme.alpha_m, scheme.alpha_f,
+                                                                         scheme.beta, scheme.gamma)
+        problem.relative_tolerance = scheme.relative_tolerance
+        problem.absolute_tolerance = scheme.absolute_tolerance
+        problem.constraint_rows_root = math.sqrt(max(m, 1))
+        problem.max_iterations = scheme.max_iterations
+        problem.modified = bool(scheme.modified_newton)
+        problem.position_rows = bool(scheme.position_rows)
+        problem.min_step = scheme.min_step if scheme.min_step is not None else 0.0
+        problem.q_reference = _address(self.q_reference)
+        for name in ("t_next", "scheme", "a", "lam", "factors", "permutation", "rows_out", "matrix_out", "a_new",
+                     "lam_new", "iterate_rows", "scalars", "q_new", "v_new", "abar_new", "pivots"):
+            setattr(problem, name, _address(buffers[name]))
+        run = self.run_state = _Run()
+        run.q, run.v, run.a, run.abar, run.lam = (_address(buffers[name]) for name in
+                                                  ("q", "v", "a_state", "abar", "lam_state"))
+
+    def run(self, state: State, grid, counts, first: int, store_every: int, check_every: int, bound):
+        """Advance from ``state`` (at grid time first - 1) over the next grid intervals; yields (k, State)
+        at each grid time k that the shared loop stores or checks (``store_every``, ``check_every``, ``bound``
+        a GrowthBound or None), the last one at the end of this call's intervals. A failed step (the step
+        size below the minimum) raises SolverError as ``Scheme.advance`` does, after the states before it,
+        with the last accepted state as ``state``."""
+        scheme, system, problem, run, buffers = self.scheme, self.system, self.problem, self.run_state, self.buffers
+        n, m = self.n, self.m
+        if self.chunk is None:
+            self.chunk = max(1, -(-(grid.size - 1) // CALLS_PER_SOLVE))
+            self.grid = np.ascontiguousarray(grid, dtype=float)
+            self.counts = np.ascontiguousarray(counts, dtype=np.int64)
+        last = min(grid.size - 1, first + self.chunk - 1)
+        times = np.arange(first, last + 1, dtype=np.int64)
+        store = (times % store_every == 0) | (times == grid.size - 1)
+        checked = (store | (times % check_every == 0)) if bound is not None else np.zeros(times.size, dtype=bool)
+        wanted = store | checked
+        wanted[-1] = True
+        visits = np.ascontiguousarray(times[wanted])
+        checked = checked[wanted].astype(np.int64)
+        problem.position_squared = bound.position_limit ** 2 if bound is not None else math.inf
+        problem.velocity_squared = bound.velocity_limit ** 2 if bound is not None else math.inf
+        problem.refresh_cost = scheme._renewal.refresh_cost
+        buffers["p"][:system.symbols.p.numel()] = system.parameters_now()
+        self._put_state(state)
+        width = 1 + 4 * n + m
+        visited = np.empty((visits.size, width))
+        written = ctypes.c_longlong(0)
+        status = self.library.floatframe_native_run(
+            ctypes.byref(problem), ctypes.byref(run), _address(self.grid), _address(self.counts), first, last,
+            _address(visits), _address(checked), _address(visited), ctypes.byref(written))
+        self._take_back()
+        for row, k in zip(visited[:written.value], visits[:written.value].tolist()):
+            yield k, State(float(row[0]), row[1:1 + n], row[1 + n:1 + 2 * n], row[1 + 2 * n:1 + 3 * n],
+                           row[1 + 3 * n:1 + 4 * n], row[1 + 4 * n:width])
+        if status == RUN_FAILED:
+            raise self._failure()
+
+    def _put_state(self, state: State) -> None:
+        """The state, the kept iteration matrix and MatrixRenewal into the C structures."""
+        scheme, run, buffers = self.scheme, self.run_state, self.buffers
+        n, m = self.n, self.m
+        run.t = state.t
+        buffers["q"][:n] = state.q
+        buffers["v"][:n] = state.v
+        buffers["a_state"][:n] = state.a
+        buffers["abar"][:n] = state.abar
+        buffers["lam_state"][:m] = state.lam
+        factorization = scheme._factorization
+        run.has_factorization = factorization is not None
+        if factorization is not None:
+            if factorization is not self.exported:
+                buffers["factors"][:] = factorization[0].packed
+                buffers["permutation"][:] = factorization[0].permutation
+            run.factorization_c_q, run.factorization_c_v = factorization[1]
+        renewal = scheme._renewal
+        run.renewal_cost, run.renewal_steps, run.renewal_due = renewal.cost, renewal.steps, renewal.due
+        for name in STATISTICS:
+            setattr(run, name, 0)
+
+    def _take_back(self) -> None:
+        """The kept iteration matrix, MatrixRenewal, the statistics and the system's current state back from C."""
+        scheme, run, buffers = self.scheme, self.run_state, self.buffers
+        n, m = self.n, self.m
+        if run.has_factorization:
+            lu = DenseLU.from_factors(buffers["factors"].copy(), buffers["permutation"].copy())
+            self.exported = scheme._factorization = (lu, (run.factorization_c_q, run.factorization_c_v))
+        else:
+            self.exported = scheme._factorization = None
+        renewal = scheme._renewal
+        renewal.cost, renewal.steps, renewal.due = run.renewal_cost, run.renewal_steps, bool(run.renewal_due)
+        statistics = scheme.statistics
+        for name in STATISTICS:
+            setattr(statistics, name, getattr(statistics, name) + getattr(run, name))
+        self.steps += run.steps
+        self.system.current_state = (run.t, buffers["q"][:n].copy(), buffers["v"][:n].copy(),
+                                     buffers["a_state"][:n].copy(), buffers["lam_state"][:m].copy())
+
+    def _failure(self) -> SolverError:
+        """The SolverError of ``Scheme.advance`` for the failure the C loop reports."""
+        run, buffers, n, m = self.run_state, self.buffers, self.n, self.m
+        t = run.failure_time
+        if run.failure == FAILURE_NOT_FINITE:
+            cause = not_finite(t, run.failure_iteration)
+        elif run.failure == FAILURE_SINGULAR:
+            size = n + m
+            matrix = sp.csc_matrix(buffers["matrix_out"][:size * size].reshape(size, size, order="F"))
+            cause = singular_matrix(t, DenseLU.singular_message(run.failure_info),
+                                    singular_cause(self.system, t, matrix))
+        else:
+            cause = not_converged(t, self.scheme.max_iterations, run.failure_residual_norm, run.failure_update)
+        last = State(run.t, buffers["q"][:n].copy(), buffers["v"][:n].copy(), buffers["a_state"][:n].copy(),
+                     buffers["abar"][:n].copy(), buffers["lam_state"][:m].copy())
+        return step_size_failure(self.scheme.name, run.failure_min_step, last, cause)

@@ -1,0 +1,281 @@
+/* The generalized-alpha step loop of floatframe's dense path in C (floatframe/solvers/native.py).
+
+   It takes the decisions of GeneralizedAlpha.step and Scheme.advance (floatframe/solvers/genalpha.py and
+   loop.py) in the same order and with the same floating-point operations: the step factors, the roundoff
+   floor, the modified-Newton tests (MatrixRenewal, the contraction rate, CONTRACTION_LIMIT), the halving of
+   a failed step and the retry at twice the step. The model enters only through three Functions of CasADi's
+   generated code (the dense kernel of floatframe/solvers/dense.py: the Newton rows, the dense iteration
+   matrix, one Newton update) and LAPACK's dgetrf, the same code the Python loop calls, so both loops
+   compute the same bits. Compiled without fused multiply-adds (-ffp-contract=off), like the kernels. */
+#include <math.h>
+#include <string.h>
+
+typedef long long int casadi_int;
+typedef int (*casadi_function)(const double **arg, double **res, casadi_int *iw, double *w, int mem);
+typedef void (*getrf_function)(int *m, int *n, double *a, int *lda, int *ipiv, int *info);
+
+#define CONTRACTION_LIMIT 0.5      /* genalpha.CONTRACTION_LIMIT */
+#define STEP_CHANGE_TOLERANCE 1e-8 /* genalpha.STEP_CHANGE_TOLERANCE */
+#define EPS 2.220446049250313e-16  /* numpy.finfo(float).eps */
+
+/* What a solve fixes: the kernel, the scheme, the options and the buffers (set up by native.py). */
+typedef struct {
+    casadi_function rows, matrix, iterate;     /* newton_rows, dense_newton_matrix, newton_iterate */
+    const double **rows_arg, **matrix_arg, **iterate_arg;  /* their inputs, bound to the buffers below */
+    double **rows_res, **matrix_res, **iterate_res;
+    casadi_int *iw;
+    double *w;
+    getrf_function getrf;
+    long long n, m;
+    double alpha_m, alpha_f, beta, gamma;
+    double relative_tolerance, absolute_tolerance;
+    double constraint_rows_root;   /* sqrt(max(m, 1)) */
+    long long max_iterations, modified, position_rows;
+    double min_step;               /* > 0: the scheme's min_step; 0: the interval's step / 2^10 */
+    double refresh_cost;           /* MatrixRenewal.refresh_cost */
+    const double *q_reference;
+    double position_squared, velocity_squared;  /* GrowthBound's limits squared (inf: no bound) */
+    /* buffers: the kernel's inputs and outputs */
+    double *t_next, *scheme, *a, *lam;          /* inputs 0, 5, 8, 9 (1-4: the state's q, v, a, abar) */
+    double *factors, *permutation;              /* inputs 10, 11 of newton_iterate */
+    double *rows_out, *matrix_out;              /* outputs of newton_rows and dense_newton_matrix */
+    double *a_new, *lam_new, *iterate_rows, *scalars, *q_new, *v_new, *abar_new;  /* of newton_iterate */
+    int *pivots;
+} Problem;
+
+/* What changes: the state, the iteration matrix kept by modified Newton, MatrixRenewal, the statistics
+   and, after a failure, its cause. */
+typedef struct {
+    double t;
+    double *q, *v, *a, *abar, *lam;             /* the kernel's inputs 1-4 and the multipliers */
+    long long has_factorization;
+    double factorization_c_q, factorization_c_v;
+    double renewal_cost;
+    long long renewal_steps, renewal_due;
+    long long steps, newton_iterations, jacobian_evaluations, factorizations, residual_evaluations,
+        rejected_steps;
+    /* the last failed step: its kind (FAILURE_*), time, iteration, residual norm, last update, getrf info;
+       after a failed solve also the minimum step */
+    long long failure, failure_iteration, failure_info;
+    double failure_time, failure_residual_norm, failure_update, failure_min_step;
+} Run;
+
+enum { FAILURE_NONE = 0, FAILURE_NOT_FINITE = 1, FAILURE_SINGULAR = 2, FAILURE_NOT_CONVERGED = 3 };
+enum { RUN_DONE = 0, RUN_GROWTH = 1, RUN_FAILED = 2 };
+
+static int all_finite(const double *x, long long size)
+{
+    for (long long i = 0; i < size; i++)
+        if (!isfinite(x[i])) return 0;
+    return 1;
+}
+
+static int same_step(const Run *run, double c_q, double c_v)
+{
+    return fabs(c_q - run->factorization_c_q) <= STEP_CHANGE_TOLERANCE * fabs(run->factorization_c_q)
+        && fabs(c_v - run->factorization_c_v) <= STEP_CHANGE_TOLERANCE * fabs(run->factorization_c_v);
+}
+
+/* The iteration matrix at the iterate and its LU (DenseLU): the packed factors and the permutation matrix
+   P (P[k, order[k]] = 1, column-major) that newton_iterate takes. 0, or getrf's info. */
+static int factorize(const Problem *problem, Run *run)
+{
+    int size = (int)(problem->n + problem->m), info = 0;
+    run->factorizations++;
+    problem->matrix(problem->matrix_arg, problem->matrix_res, problem->iw, problem->w, 0);
+    memcpy(problem->factors, problem->matrix_out, sizeof(double) * size * size);
+    problem->getrf(&size, &size, problem->factors, &size, problem->pivots, &info);
+    if (info != 0) return info;
+    int order[size];
+    for (int i = 0; i < size; i++) order[i] = i;
+    for (int i = 0; i < size; i++) {    /* the row interchanges of getrf (1-based), in turn */
+        int pivot = problem->pivots[i] - 1, kept = order[i];
+        order[i] = order[pivot];
+        order[pivot] = kept;
+    }
+    memset(problem->permutation, 0, sizeof(double) * size * size);
+    for (int k = 0; k < size; k++) problem->permutation[k + size * order[k]] = 1.0;
+    return 0;
+}
+
+/* MatrixRenewal.renewed and step_done */
+static void renewed(const Problem *problem, Run *run)
+{
+    run->renewal_cost = problem->refresh_cost;
+    run->renewal_steps = 0;
+    run->renewal_due = 0;
+}
+
+static void step_done(Run *run, long long iterations)
+{
+    run->renewal_due = run->renewal_steps > 0 && (double)iterations > run->renewal_cost / (double)run->renewal_steps;
+    run->renewal_cost += (double)iterations;
+    run->renewal_steps += 1;
+}
+
+static int fail(Run *run, int kind, double t, long long iteration)
+{
+    run->failure = kind;
+    run->failure_time = t;
+    run->failure_iteration = iteration;
+    return kind;
+}
+
+/* GeneralizedAlpha.step: one step of size h from the run's state; 0, or the kind of failure. */
+static int step(const Problem *problem, Run *run, double h)
+{
+    const long long n = problem->n, m = problem->m;
+    const double kappa = (1 - problem->alpha_f) / (1 - problem->alpha_m);
+    const double c_q = h * h * problem->beta * kappa, c_v = h * problem->gamma * kappa;
+    const double t = run->t + h;
+    double *scheme = problem->scheme;
+    problem->t_next[0] = t;
+    scheme[0] = h;
+    scheme[1] = problem->alpha_m;
+    scheme[2] = problem->alpha_f;
+    scheme[3] = problem->beta;
+    scheme[4] = problem->gamma;
+    scheme[5] = c_q;
+    scheme[6] = c_v;
+    scheme[7] = kappa;
+    memcpy(problem->a, run->a, sizeof(double) * n);
+    memcpy(problem->lam, run->lam, sizeof(double) * m);
+    int fresh = 0, carried = 1, has_previous = 0;
+    double previous_update = 0.0, size = 0.0;
+    double coordinate_scale = 0.0;
+    for (long long i = 0; i < n; i++) {
+        double value = fabs(run->q[i] + problem->q_reference[i]);
+        if (value > coordinate_scale) coordinate_scale = value;
+    }
+    coordinate_scale += 1.0;
+    const double roundoff = 10 * EPS * coordinate_scale * problem->constraint_rows_root
+        / (problem->position_rows ? c_q : c_v);
+    long long iteration;
+    for (iteration = 1; iteration <= problem->max_iterations; iteration++) {
+        run->residual_evaluations++;
+        if (!run->has_factorization || !problem->modified || !same_step(run, c_q, c_v)
+                || (iteration == 1 && run->renewal_due)) {
+            problem->rows(problem->rows_arg, problem->rows_res, problem->iw, problem->w, 0);
+            if (!all_finite(problem->rows_out, n + m)) return fail(run, FAILURE_NOT_FINITE, t, iteration);
+            run->jacobian_evaluations++;
+            int info = factorize(problem, run);
+            if (info != 0) {
+                run->has_factorization = 0;   /* the factors are overwritten (the step is rejected anyway) */
+                run->failure_info = info;
+                return fail(run, FAILURE_SINGULAR, t, iteration);
+            }
+            run->has_factorization = 1;
+            run->factorization_c_q = c_q;
+            run->factorization_c_v = c_v;
+            renewed(problem, run);
+            fresh = 1;
+            carried = 0;
+        }
+        problem->iterate(problem->iterate_arg, problem->iterate_res, problem->iw, problem->w, 0);
+        memcpy(problem->a, problem->a_new, sizeof(double) * n);
+        memcpy(problem->lam, problem->lam_new, sizeof(double) * m);
+        size = problem->scalars[0];
+        const double norm_a = problem->scalars[1], square = problem->scalars[2];
+        if (!(isfinite(square) || all_finite(problem->iterate_rows, n + m)))
+            return fail(run, FAILURE_NOT_FINITE, t, iteration);
+        run->newton_iterations++;
+        double error = size;
+        const double rate = has_previous && previous_update != 0.0 ? size / previous_update : 1.0;
+        const int measured = has_previous && !(carried && iteration == 2);
+        if (!fresh && problem->modified && size > 0.0) {
+            const double assumed = measured ? rate : CONTRACTION_LIMIT;
+            error = assumed < 1.0 ? size * assumed / (1.0 - assumed) : INFINITY;
+        }
+        const double tolerance = problem->relative_tolerance * norm_a + problem->absolute_tolerance + roundoff;
+        if (error <= tolerance) break;
+        if (problem->modified && has_previous && !fresh && rate > CONTRACTION_LIMIT) {
+            run->has_factorization = 0;   /* slow convergence with an old matrix: refresh it */
+            has_previous = 0;
+            continue;
+        }
+        previous_update = size;
+        has_previous = 1;
+        fresh = 0;
+    }
+    if (iteration > problem->max_iterations) {
+        double square = 0.0;
+        for (long long i = 0; i < n + m; i++) square += problem->iterate_rows[i] * problem->iterate_rows[i];
+        run->failure_residual_norm = sqrt(square);
+        run->failure_update = size;
+        return fail(run, FAILURE_NOT_CONVERGED, t, iteration - 1);
+    }
+    run->steps++;
+    step_done(run, iteration);
+    run->t = t;
+    memcpy(run->q, problem->q_new, sizeof(double) * n);
+    memcpy(run->v, problem->v_new, sizeof(double) * n);
+    memcpy(run->a, problem->a, sizeof(double) * n);
+    memcpy(run->abar, problem->abar_new, sizeof(double) * n);
+    memcpy(run->lam, problem->lam, sizeof(double) * m);
+    return FAILURE_NONE;
+}
+
+/* Scheme.advance: to t_target in steps of at most t_target - t, halving a failed step down to the minimum
+   step (h / 2^10 without the scheme's own) and trying twice the step after each success. 0, or RUN_FAILED. */
+static int advance(const Problem *problem, Run *run, double t_target, double h)
+{
+    const double min_step = problem->min_step > 0 ? problem->min_step : h / 1024.0;
+    double step_size = t_target - run->t;
+    while (run->t < t_target - 1e-14 * fmax(1.0, fabs(t_target))) {
+        step_size = fmin(step_size, t_target - run->t);
+        if (step(problem, run, step_size) != FAILURE_NONE) {
+            run->rejected_steps++;
+            run->has_factorization = 0;   /* GeneralizedAlpha.rejected */
+            step_size /= 2;
+            if (step_size < min_step) {
+                run->failure_min_step = min_step;
+                return RUN_FAILED;
+            }
+            continue;
+        }
+        step_size *= 2;
+    }
+    return RUN_DONE;
+}
+
+/* The output intervals k = first, ..., last of ``grid`` (count[k - 1] equal steps each, as the shared loop
+   divides them); at the visits (increasing k, the last one k = last) the state (t, q, v, a, abar, lam) goes
+   to a row of ``visited`` and, where ``checked``, is tested against the growth bound. Returns RUN_DONE,
+   RUN_GROWTH (the last row written failed the test) or RUN_FAILED (run->failure says why); ``*written``:
+   the rows written. */
+int floatframe_native_run(const Problem *problem, Run *run, const double *grid, const long long *counts,
+                          long long first, long long last, const long long *visits, const long long *checked,
+                          double *visited, long long *written)
+{
+    const long long n = problem->n, m = problem->m, width = 1 + 4 * n + m;
+    long long visit = 0;
+    *written = 0;
+    run->failure = FAILURE_NONE;
+    for (long long k = first; k <= last; k++) {
+        const long long count = counts[k - 1];
+        const double spacing = grid[k] - grid[k - 1];
+        for (long long j = 1; j <= count; j++) {
+            const double target = j == count ? grid[k] : grid[k - 1] + (double)j * spacing / (double)count;
+            if (advance(problem, run, target, spacing / (double)count) != RUN_DONE) return RUN_FAILED;
+        }
+        if (visits[visit] != k) continue;
+        double *row = visited + width * visit;
+        row[0] = run->t;
+        memcpy(row + 1, run->q, sizeof(double) * n);
+        memcpy(row + 1 + n, run->v, sizeof(double) * n);
+        memcpy(row + 1 + 2 * n, run->a, sizeof(double) * n);
+        memcpy(row + 1 + 3 * n, run->abar, sizeof(double) * n);
+        memcpy(row + 1 + 4 * n, run->lam, sizeof(double) * m);
+        *written = ++visit;
+        if (checked[visit - 1]) {
+            double q_squared = 0.0, v_squared = 0.0;
+            for (long long i = 0; i < n; i++) {
+                q_squared += run->q[i] * run->q[i];
+                v_squared += run->v[i] * run->v[i];
+            }
+            if (!(q_squared <= problem->position_squared && v_squared <= problem->velocity_squared))
+                return RUN_GROWTH;
+        }
+    }
+    return RUN_DONE;
+}
