@@ -13,9 +13,10 @@ from math import pi, sqrt
 import numpy as np
 
 from floatframe.exudyn._items import ITEM_CLASSES, SHORT_NAMES, VISUALIZATION_CLASSES
+from floatframe.exudyn import graphicsDataUtilities as _graphics_data
 from floatframe.exudyn._unknown import Unsupported, module_getattr
 from floatframe.exudyn.graphics import color  # noqa: F401  (scripts use it after a star import)
-from floatframe.exudyn.graphicsDataUtilities import *  # noqa: F401,F403  (color4... names)
+from floatframe.exudyn.graphicsDataUtilities import color4list  # noqa: F401  (and the other color4... names)
 from floatframe.exudyn.mainSystemExtensions import AddRigidBody  # noqa: F401
 from floatframe.exudyn.plot import PlotLineCode  # noqa: F401
 from floatframe.exudyn.rigidBodyUtilities import *  # noqa: F401,F403
@@ -37,6 +38,7 @@ def FillInSubMatrix(subMatrix, destinationMatrix, destRow, destColumn):
     destinationMatrix[destRow:destRow + rows, destColumn:destColumn + columns] = subMatrix
 
 
+globals().update({name: value for name, value in vars(_graphics_data).items() if name.startswith("color4")})
 globals().update({cls.__name__: cls for cls in ITEM_CLASSES})
 globals().update(SHORT_NAMES)
 globals().update(VISUALIZATION_CLASSES)

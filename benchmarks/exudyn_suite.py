@@ -1,0 +1,472 @@
+"""Exudyn's own test suite and flexible-body Examples, run on exudyn and on floatframe.exudyn by changing imports.
+
+    python benchmarks/exudyn_suite.py [--repository PATH] [--only NAME,...] [--timeout S] [--output DIR]
+
+The scripts come from a copy of Exudyn's public repository (https://github.com/jgerstmayr/EXUDYN): the top level
+and ``MiniExamples`` of ``main/pythonDev/TestModels`` and the flexible-body scripts of ``main/pythonDev/Examples``
+(those that name FFRF, FEMinterface or CMSobject, and flexibleRotor3Dtest). The copy is a checkout (a folder with
+``main/pythonDev``) or a bare git directory (read with ``git show``); ``--repository`` or EXUDYN_REPOSITORY names it.
+Where there is none, the runner says so and exits with 0.
+
+Each script runs twice, each time in its own subprocess with a time limit, from a folder holding the repository's
+``testData``: once as it is on exudyn, once on floatframe with only its imports switched (``exudyn`` ->
+``floatframe.exudyn``). Both runs get the same adjustments for names of Exudyn 1.11 (whose scripts the repository
+holds) that 1.13.6 no longer has (``ADJUSTMENTS``, ``PREAMBLE``), ``useGraphics = False``, a ``modelUnitTests``
+module as Exudyn's test suite provides it, and matplotlib without windows. On exudyn the renderer calls are no-ops
+(Exudyn aborts without a display); floatframe's are already.
+
+Recorded per script and code: ran, refused (floatframe's ExudynLayerError or ModelError: the first line of its
+message), crashed (the exception type and where), timeout; the result (``exudynTestGlobals.testResult``, else the
+ODE2 coordinates after the last solve) and the relative difference max|ours - exudyn's| / max|exudyn's|; the time
+spent inside SolveDynamic/SolveStatic. Written to ``<output>/exudyn_suite.md`` and ``.csv`` (default
+``output/exudyn-suite``).
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from pathlib import Path
+
+DEFAULT_REPOSITORY = "/work/.mirror/jgerstmayr+EXUDYN/repo"
+TEST_MODELS = "main/pythonDev/TestModels"
+EXAMPLES = "main/pythonDev/Examples"
+NOT_MODELS = {"modelUnitTests.py", "runTestSuite.py", "runTestSuiteRefSol.py", "runUnitTests.py",
+              "runPerformanceTests.py", "runTestExamples.py"}
+FLEXIBLE = re.compile(r"FFRF|FEMinterface|CMSobject")
+EXTRA_EXAMPLES = ("flexibleRotor3Dtest.py",)
+AGREE = 1e-5   # relative difference counted as agreement in the summary
+
+# Exudyn 1.11 names that Exudyn 1.13.6 no longer has, applied to the script text for both codes alike
+ADJUSTMENTS = [(re.compile(r"\bbodyOrNodeList\s*="), "itemNumbers="),
+               (re.compile(r"\bNodePoint3DSlope(1|23)\b"), r"NodePointSlope\1")]
+# defined after the script's imports for both codes alike: what 1.11's ``from exudyn.utilities import *`` gave
+PREAMBLE = '''
+#+++ exudyn_suite: names of Exudyn 1.11's utilities that 1.13.6 no longer exports (the same for both codes)
+import exudyn
+from exudyn.graphicsDataUtilities import *
+import numpy as np
+from math import sqrt, sin, cos, tan, asin, acos, atan, atan2, exp, log, pi
+def NormL2(vector): return float(np.linalg.norm(vector))
+def VAdd(v0, v1): return [a + b for a, b in zip(v0, v1)]
+def VSub(v0, v1): return [a - b for a, b in zip(v0, v1)]
+def VMult(v0, v1): return sum(a * b for a, b in zip(v0, v1))
+def ScalarMult(scalar, v): return [scalar * a for a in v]
+def Vec2Tilde(v): return np.array([[0, -v[2], v[1]], [v[2], 0, -v[0]], [-v[1], v[0], 0]])
+def Tilde2Vec(m): return [-m[1][2], m[0][2], -m[0][1]]
+#+++
+'''
+
+
+# --- the repository copy --------------------------------------------------------------------------------------------
+class Repository:
+    """A checkout (folder with main/pythonDev) or a bare git directory of Exudyn's repository."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.git = (path / "HEAD").is_file() and (path / "objects").is_dir()
+
+    @staticmethod
+    def find(given: str | None):
+        """The repository at ``given`` (or EXUDYN_REPOSITORY, or the mirror's place), None where it is absent."""
+        path = Path(given or os.environ.get("EXUDYN_REPOSITORY") or DEFAULT_REPOSITORY)
+        repository = Repository(path)
+        return repository if repository.git or (path / "main" / "pythonDev").is_dir() else None
+
+    def _git(self, *arguments, binary=False):
+        return subprocess.run(["git", f"--git-dir={self.path}", *arguments], check=True, capture_output=True,
+                              text=not binary).stdout
+
+    def files(self, folder: str) -> list[str]:
+        """The file names (not folders) directly in ``folder``."""
+        if self.git:
+            listing = self._git("ls-tree", "HEAD", folder + "/")
+            return sorted(line.split("\t")[1].rsplit("/", 1)[-1] for line in listing.splitlines()
+                          if line.split()[1] == "blob")
+        return sorted(p.name for p in (self.path / folder).iterdir() if p.is_file())
+
+    def read(self, path: str) -> str:
+        if self.git:
+            return self._git("show", f"HEAD:{path}")
+        return (self.path / path).read_text(errors="replace")
+
+    def extract(self, folder: str, destination: Path) -> bool:
+        """Copy ``folder`` to ``destination`` (False where the copy has no such folder)."""
+        if self.git:
+            try:
+                archive = self._git("archive", "--format=tar", "HEAD", folder, binary=True)
+            except subprocess.CalledProcessError:
+                return False
+            with tempfile.TemporaryFile() as stream:
+                stream.write(archive)
+                stream.seek(0)
+                with tarfile.open(fileobj=stream) as tar:
+                    tar.extractall(destination / "_archive", filter="data")
+            shutil.move(str(destination / "_archive" / folder), str(destination / Path(folder).name))
+            shutil.rmtree(destination / "_archive")
+            return True
+        source = self.path / folder
+        if not source.is_dir():
+            return False
+        shutil.copytree(source, destination / source.name)
+        return True
+
+
+def select_scripts(repository: Repository, only=None) -> list[tuple[str, str]]:
+    """[(group, repository path)] of the suite's scripts: TestModels, MiniExamples, flexible Examples."""
+    scripts = [("TestModels", f"{TEST_MODELS}/{name}") for name in repository.files(TEST_MODELS)
+               if name.endswith(".py") and name not in NOT_MODELS]
+    scripts += [("MiniExamples", f"{TEST_MODELS}/MiniExamples/{name}")
+                for name in repository.files(f"{TEST_MODELS}/MiniExamples") if name.endswith(".py")]
+    for name in repository.files(EXAMPLES):
+        path = f"{EXAMPLES}/{name}"
+        if name.endswith(".py") and (name in EXTRA_EXAMPLES or FLEXIBLE.search(repository.read(path))):
+            scripts.append(("Examples", path))
+    if only:
+        wanted = {name.removesuffix(".py") for name in only}
+        scripts = [(group, path) for group, path in scripts if Path(path).stem in wanted]
+    return scripts
+
+
+# --- the script text ------------------------------------------------------------------------------------------------
+IMPORT = re.compile(r"^(?P<indent>[ \t]*)(?P<statement>import exudyn\b.*|from exudyn\b.*)$", re.MULTILINE)
+
+
+def switch_import(match) -> str:
+    """One import line of exudyn as the same import of floatframe.exudyn, binding the same names."""
+    indent, statement = match.group("indent"), match.group("statement")
+    code, comment = (statement.split("#", 1) + [""])[:2]
+    code = code.rstrip()
+    if code.startswith("from "):
+        return indent + code.replace("from exudyn", "from floatframe.exudyn", 1)
+    parts = [part.strip() for part in code[len("import "):].split(",")]
+    lines = []
+    for part in parts:
+        module, _, alias = part.partition(" as ")
+        module, alias = module.strip(), alias.strip()
+        if not module.startswith("exudyn"):
+            lines.append(f"import {part}")
+        elif alias:
+            lines.append(f"import floatframe.{module} as {alias}")
+        elif module == "exudyn":
+            lines.append("import floatframe.exudyn as exudyn")
+        else:                                   # import exudyn.plot: the package as exudyn, the module loaded
+            lines.append(f"import floatframe.{module}; import floatframe.exudyn as exudyn")
+    return indent + "; ".join(lines)
+
+
+def adjusted(text: str) -> str:
+    """The script with the 1.11-name adjustments and graphics off, the same for both codes."""
+    for pattern, replacement in ADJUSTMENTS:
+        text = pattern.sub(replacement, text)
+    text = re.sub(r"^(\s*useGraphics\s*=\s*)True\b", r"\1False", text, flags=re.MULTILINE)
+    imports = list(re.finditer(r"^(import exudyn\b|from exudyn\b).*$", text, flags=re.MULTILINE))
+    if imports:
+        end = imports[-1].end()
+        text = text[:end] + "\n" + PREAMBLE + text[end:]
+    return text
+
+
+def for_floatframe(text: str) -> str:
+    """Only the import lines switched to floatframe.exudyn."""
+    return IMPORT.sub(switch_import, text)
+
+
+# --- one run, in the child process ------------------------------------------------------------------------------
+def child(spec_path: str) -> None:
+    """Run one prepared script (spec: script, code, result file) and write what happened as JSON."""
+    import contextlib
+    import io
+    import runpy
+    import traceback
+    import types
+
+    spec = json.loads(Path(spec_path).read_text())
+    script, code = spec["script"], spec["code"]
+    record = {"status": "ran", "message": "", "solve_time": 0.0, "solves": 0, "result": None, "result_source": ""}
+    test_globals = types.SimpleNamespace(useGraphics=False, performTests=True, testResult=None, testError=0.0)
+    sys.modules["modelUnitTests"] = types.SimpleNamespace(exudynTestGlobals=test_globals)
+    os.environ["MPLBACKEND"] = "Agg"
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        plt.show = lambda *arguments, **keywords: None
+        plt.pause = lambda *arguments, **keywords: None
+    except ImportError:
+        pass
+    last = {}
+    depth = [0]
+
+    def timed(function):
+        def call(*arguments, **keywords):
+            depth[0] += 1
+            started = time.perf_counter()
+            try:
+                return function(*arguments, **keywords)
+            finally:
+                depth[0] -= 1
+                if depth[0] == 0:
+                    record["solve_time"] += time.perf_counter() - started
+                    record["solves"] += 1
+                    if arguments:
+                        last["mbs"] = arguments[0]
+        call.__wrapped__ = function
+        return call
+
+    if code == "exudyn":
+        import exudyn
+        import exudyn.solver
+        module, main_system = exudyn, exudyn.MainSystem
+        solve_modules = [exudyn, exudyn.solver]
+        quiet = lambda *arguments, **keywords: None          # noqa: E731  (the renderer needs a display)
+        renderer = type(exudyn.SystemContainer().renderer)
+        for name in ("Start", "Stop", "DoIdleTasks", "Attach", "Detach", "SendRedrawSignal", "ZoomAll",
+                     "RedrawAndSaveImage", "SetState", "DisableView", "EnableView"):
+            if hasattr(renderer, name):
+                setattr(renderer, name, quiet)
+        for name in ("StartRenderer", "StopRenderer", "DoRendererIdleTasks"):
+            setattr(exudyn, name, quiet)
+        for name in ("WaitForRenderEngineStopFlag", "AttachToRenderEngine", "DetachFromRenderEngine",
+                     "RenderEngineZoomAll"):
+            setattr(exudyn.SystemContainer, name, quiet)
+        try:
+            import exudyn.interactive as interactive
+            for name in ("SolutionViewer", "AnimateModes", "InteractiveDialog"):
+                setattr(interactive, name, quiet)
+            main_system.SolutionViewer = quiet
+        except ImportError:
+            pass
+        refusals = ()
+    else:
+        import floatframe.exudyn as module
+        from floatframe.components.base import ModelError
+        from floatframe.exudyn import _analysis, _solve
+        from floatframe.exudyn._names import ExudynLayerError
+        main_system = module.MainSystem
+        solve_modules = [module, _solve, _analysis]
+        refusals = (ExudynLayerError, ModelError)
+    for target in solve_modules:
+        for name in ("SolveDynamic", "SolveStatic"):
+            if hasattr(target, name):
+                setattr(target, name, timed(getattr(target, name)))
+    for name in ("SolveDynamic", "SolveStatic"):
+        if hasattr(main_system, name):
+            setattr(main_system, name, timed(getattr(main_system, name)))
+    printed = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(printed):
+            runpy.run_path(script, run_name="__main__")
+    except BaseException as exc:   # the script's own failure, whatever it is, is what is recorded
+        if isinstance(exc, SystemExit) and not exc.code:
+            pass
+        else:
+            frames = traceback.extract_tb(exc.__traceback__)
+            own = [f for f in frames if f.filename == script]
+            where = f"{Path(script).name}:{own[-1].lineno}" if own else ""
+            inner = frames[-1] if frames else None
+            if inner is not None and inner.filename != script:
+                where += f" ({Path(inner.filename).name}:{inner.name})"
+            first_line = (str(exc).strip().splitlines() or [""])[0][:200]
+            if isinstance(exc, refusals):
+                record.update(status="refused", message=first_line)
+            else:
+                record.update(status="crashed", message=f"{type(exc).__name__} at {where}: {first_line}")
+    result = test_globals.testResult
+    if result is not None:
+        record.update(result=numbers(result), result_source="testResult")
+    elif "mbs" in last:
+        try:
+            record.update(result=numbers(last["mbs"].systemData.GetODE2Coordinates()), result_source="ODE2")
+        except Exception as exc:   # a system that cannot give its coordinates: no result to compare
+            record["result_source"] = f"none ({type(exc).__name__})"
+    record["printed"] = printed.getvalue()[-2000:]
+    Path(spec["output"]).write_text(json.dumps(record))
+
+
+def numbers(value):
+    """A result as a flat list of floats (None where it is not numeric)."""
+    import numpy as np
+    try:
+        array = np.asarray(value, dtype=float).reshape(-1)
+    except (TypeError, ValueError):
+        return None
+    return [float(x) for x in array]
+
+
+# --- the parent: prepare, run, compare, write ----------------------------------------------------------------------
+def run_one(repository, data_folders, group, path, code, folder, timeout):
+    """Prepare the script for ``code`` in ``folder`` and run it in a subprocess; the child's record."""
+    name = Path(path).name
+    work = folder / code / Path(path).stem
+    work.mkdir(parents=True, exist_ok=True)
+    for data in data_folders.get(group, []):
+        link = work / data.name
+        if not link.exists():
+            link.symlink_to(data, target_is_directory=True)
+    text = adjusted(repository.read(path))
+    if code == "floatframe":
+        text = for_floatframe(text)
+    script = work / name
+    script.write_text(text)
+    spec = work / "spec.json"
+    output = work / "record.json"
+    spec.write_text(json.dumps({"script": str(script), "code": code, "output": str(output)}))
+    started = time.perf_counter()
+    environment = dict(os.environ, MPLBACKEND="Agg", OMP_NUM_THREADS="1", PYTHONWARNINGS="ignore")
+    environment.pop("DISPLAY", None)
+    try:
+        with open(work / "log.txt", "w") as log:
+            subprocess.run([sys.executable, __file__, "--child", str(spec)], cwd=work, stdout=log,
+                           stderr=subprocess.STDOUT, timeout=timeout, env=environment)
+    except subprocess.TimeoutExpired:
+        return {"status": "timeout", "message": f"more than {timeout:g} s", "solve_time": None, "result": None,
+                "result_source": "", "wall_time": timeout}
+    if not output.exists():
+        tail = (work / "log.txt").read_text(errors="replace").strip().splitlines()[-1:] or ["no output"]
+        return {"status": "crashed", "message": f"the process ended without a record: {tail[0][:200]}",
+                "solve_time": None, "result": None, "result_source": "", "wall_time": time.perf_counter() - started}
+    record = json.loads(output.read_text())
+    record["wall_time"] = time.perf_counter() - started
+    return record
+
+
+def relative_difference(ours, reference):
+    """max|ours - reference| / max|reference| (None where either is missing or the sizes differ)."""
+    if ours is None or reference is None or len(ours) != len(reference) or not reference:
+        return None
+    scale = max(abs(x) for x in reference)
+    gap = max(abs(a - b) for a, b in zip(ours, reference))
+    return gap / scale if scale > 0 else gap
+
+
+def describe(record) -> str:
+    if record["status"] == "ran":
+        return "runs"
+    return f"{record['status']}: {record['message']}" if record["message"] else record["status"]
+
+
+def row_of(group, path, exudyn_record, ours):
+    difference = None
+    if exudyn_record["status"] == ours["status"] == "ran" and exudyn_record["result_source"] == ours["result_source"]:
+        difference = relative_difference(ours["result"], exudyn_record["result"])
+    return {"script": Path(path).stem, "group": group, "exudyn": describe(exudyn_record),
+            "floatframe": describe(ours), "compared": ours.get("result_source") or "",
+            "relative difference": difference, "solve exudyn [s]": exudyn_record.get("solve_time"),
+            "solve floatframe [s]": ours.get("solve_time")}
+
+
+def summary(rows) -> list[str]:
+    """Counts per group: both run and agree (to AGREE), both run and differ, refused, crashed, timeout."""
+    lines = ["| group | scripts | exudyn runs | floatframe runs | agree to 1e-5 | differ | no result compared | "
+             "refused | crashed | timeout |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for group in ("TestModels", "MiniExamples", "Examples", "all"):
+        chosen = [row for row in rows if group in ("all", row["group"])]
+        both = [row for row in chosen if row["exudyn"] == "runs" and row["floatframe"] == "runs"]
+        agree = [row for row in both if row["relative difference"] is not None and row["relative difference"] <= AGREE]
+        differ = [row for row in both if row["relative difference"] is not None and row["relative difference"] > AGREE]
+        counts = [len(chosen), sum(row["exudyn"] == "runs" for row in chosen),
+                  sum(row["floatframe"] == "runs" for row in chosen), len(agree), len(differ),
+                  len(both) - len(agree) - len(differ)]
+        counts += [sum(row["floatframe"].startswith(kind) for row in chosen) for kind in ("refused", "crashed", "timeout")]
+        lines.append(f"| {group} | " + " | ".join(str(c) for c in counts) + " |")
+    ratios = sorted(row["solve floatframe [s]"] / row["solve exudyn [s]"] for row in rows
+                    if row["exudyn"] == "runs" and row["floatframe"] == "runs" and row["solve exudyn [s]"]
+                    and row["solve floatframe [s]"] is not None)
+    if ratios:
+        median = ratios[len(ratios) // 2] if len(ratios) % 2 else 0.5 * (ratios[len(ratios) // 2 - 1]
+                                                                          + ratios[len(ratios) // 2])
+        lines.append("")
+        lines.append(f"Solve time floatframe/exudyn over the {len(ratios)} scripts that ran on both (time inside "
+                     f"SolveDynamic/SolveStatic): median {median:.3g}, range {ratios[0]:.3g} to {ratios[-1]:.3g}.")
+    return lines
+
+
+def number(value, digits=3) -> str:
+    return "" if value is None else f"{value:.{digits}g}"
+
+
+def markdown(rows, command) -> str:
+    lines = ["# Exudyn's test suite and flexible-body Examples on floatframe.exudyn", "",
+             f"Made by `{command}` on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.", ""]
+    lines += summary(rows) + ["", "| script | group | exudyn | floatframe | compared | relative difference | "
+                                  "solve exudyn [s] | solve floatframe [s] |", "|---|---|---|---|---|---|---|---|"]
+    for row in rows:
+        cells = [row["script"], row["group"], row["exudyn"], row["floatframe"], row["compared"],
+                 number(row["relative difference"], 2), number(row["solve exudyn [s]"]),
+                 number(row["solve floatframe [s]"])]
+        lines.append("| " + " | ".join(str(c).replace("|", "/") for c in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repository", help=f"Exudyn's repository copy (default: EXUDYN_REPOSITORY or "
+                                              f"{DEFAULT_REPOSITORY})")
+    parser.add_argument("--only", help="comma-separated script names (without .py)")
+    parser.add_argument("--timeout", type=float, default=60.0, help="time limit per script and code [s]")
+    parser.add_argument("--output", default="output/exudyn-suite", help="folder for the table (Markdown, CSV)")
+    parser.add_argument("--codes", default="exudyn,floatframe", help="the codes to run (exudyn, floatframe)")
+    parser.add_argument("--keep", help="folder for the prepared scripts and their logs (default: a temporary one)")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    arguments = parser.parse_args(argv)
+    if arguments.child:
+        child(arguments.child)
+        return 0
+    repository = Repository.find(arguments.repository)
+    if repository is None:
+        print(f"Exudyn's repository copy not found (--repository, EXUDYN_REPOSITORY or {DEFAULT_REPOSITORY}): "
+              f"nothing to run")
+        return 0
+    codes = tuple(code.strip() for code in arguments.codes.split(","))
+    try:
+        import exudyn  # noqa: F401  (only to know whether the reference runs)
+    except ImportError:
+        print("exudyn is not installed: the scripts run on floatframe only")
+        codes = tuple(code for code in codes if code != "exudyn")
+    scripts = select_scripts(repository, arguments.only.split(",") if arguments.only else None)
+    folder = Path(arguments.keep) if arguments.keep else Path(tempfile.mkdtemp(prefix="exudyn-suite-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    data = folder / "data"
+    data.mkdir(exist_ok=True)
+    data_folders = {}
+    for group, source in (("TestModels", TEST_MODELS), ("MiniExamples", TEST_MODELS), ("Examples", EXAMPLES)):
+        target = data / Path(source).name
+        if not target.exists():
+            target.mkdir()
+            repository.extract(f"{source}/testData", target)
+        data_folders[group] = [p for p in target.iterdir() if p.is_dir()]
+    absent = {"status": "not run", "message": "", "solve_time": None, "result": None, "result_source": ""}
+    rows = []
+    for index, (group, path) in enumerate(scripts, 1):
+        records = {code: run_one(repository, data_folders, group, path, code, folder, arguments.timeout)
+                   for code in codes}
+        row = row_of(group, path, records.get("exudyn", absent), records.get("floatframe", absent))
+        rows.append(row)
+        print(f"[{index}/{len(scripts)}] {row['script']}: exudyn {row['exudyn'][:60]} | floatframe "
+              f"{row['floatframe'][:80]} | difference {number(row['relative difference'], 2)}", flush=True)
+    output = Path(arguments.output)
+    output.mkdir(parents=True, exist_ok=True)
+    command = "python benchmarks/exudyn_suite.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    (output / "exudyn_suite.md").write_text(markdown(rows, command.strip()))
+    with open(output / "exudyn_suite.csv", "w", newline="") as stream:
+        writer = csv.DictWriter(stream, fieldnames=list(rows[0]) if rows else ["script"])
+        writer.writeheader()
+        writer.writerows(rows)
+    print("\n".join(summary(rows)))
+    print(f"written: {output / 'exudyn_suite.md'}, {output / 'exudyn_suite.csv'}")
+    if not arguments.keep:
+        shutil.rmtree(folder, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

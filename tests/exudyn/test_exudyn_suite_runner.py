@@ -1,0 +1,89 @@
+"""benchmarks/exudyn_suite.py, the runner of Exudyn's test suite on both codes, on three of Exudyn's test models
+vendored in testmodels/ (laid out as Exudyn's repository, with Exudyn's import lines): nothing is fetched.
+
+Claims: each runs on exudyn and on floatframe and the runner finds their results equal (sphericalJointTest was 0.25
+off and genericJointUserFunctionTest 10.4 relative before issue 28); the table and CSV say so; a missing repository
+copy ends the runner with 0 and a message; the import lines are switched binding the same names."""
+import csv
+import importlib.util
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+RUNNER = ROOT / "benchmarks" / "exudyn_suite.py"
+TEST_MODELS = Path(__file__).parent / "testmodels"
+SCRIPTS = ["sphericalJointTest", "genericJointUserFunctionTest", "springDamperUserFunctionTest"]
+
+
+def runner_module():
+    spec = importlib.util.spec_from_file_location("exudyn_suite", RUNNER)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def repository_copy(folder: Path) -> Path:
+    """The vendored test models as a checkout of Exudyn's repository, their import lines Exudyn's again."""
+    models = folder / "main" / "pythonDev" / "TestModels"
+    (models / "MiniExamples").mkdir(parents=True)
+    (folder / "main" / "pythonDev" / "Examples").mkdir()
+    for name in SCRIPTS:
+        text = (TEST_MODELS / f"{name}.py").read_text()
+        (models / f"{name}.py").write_text(re.sub(r"^(import|from) floatframe\.exudyn", r"\1 exudyn", text,
+                                                  flags=re.MULTILINE))
+    return folder
+
+
+@pytest.mark.exudyn
+def test_the_runner_finds_three_test_models_equal_on_both_codes(tmp_path):
+    pytest.importorskip("exudyn")
+    repository, output = repository_copy(tmp_path / "EXUDYN"), tmp_path / "table"
+    finished = subprocess.run([sys.executable, str(RUNNER), "--repository", str(repository), "--output", str(output),
+                               "--timeout", "300"], capture_output=True, text=True, cwd=tmp_path)
+    assert finished.returncode == 0, finished.stderr[-2000:]
+    with open(output / "exudyn_suite.csv") as stream:
+        rows = {row["script"]: row for row in csv.DictReader(stream)}
+    assert sorted(rows) == sorted(SCRIPTS)
+    for name, row in rows.items():
+        assert (row["exudyn"], row["floatframe"], row["compared"]) == ("runs", "runs", "testResult"), name
+        assert float(row["relative difference"]) < 1e-7, name
+        assert float(row["solve exudyn [s]"]) > 0 and float(row["solve floatframe [s]"]) > 0, name
+    table = (output / "exudyn_suite.md").read_text()
+    assert "| all | 3 | 3 | 3 | 3 | 0 | 0 | 0 | 0 | 0 |" in table
+    assert "| sphericalJointTest | TestModels | runs | runs | testResult |" in table
+
+
+def test_without_the_repository_copy_the_runner_says_so_and_ends_with_0(tmp_path):
+    finished = subprocess.run([sys.executable, str(RUNNER), "--repository", str(tmp_path / "absent"), "--output",
+                               str(tmp_path / "table")], capture_output=True, text=True, cwd=tmp_path)
+    assert finished.returncode == 0
+    assert "repository copy not found" in finished.stdout
+    assert not (tmp_path / "table").exists()
+
+
+@pytest.mark.parametrize("line, switched", [
+    ("import exudyn as exu", "import floatframe.exudyn as exu"),
+    ("import exudyn", "import floatframe.exudyn as exudyn"),
+    ("from exudyn.utilities import * #includes itemInterface", "from floatframe.exudyn.utilities import *"),
+    ("    import exudyn.graphics as graphics", "    import floatframe.exudyn.graphics as graphics"),
+    ("import exudyn.plot", "import floatframe.exudyn.plot; import floatframe.exudyn as exudyn"),
+    ("import exudyn as exu, numpy as np", "import floatframe.exudyn as exu; import numpy as np"),
+    ("import exudynX", "import exudynX"),
+])
+def test_only_the_import_lines_are_switched_binding_the_same_names(line, switched):
+    module = runner_module()
+    assert module.for_floatframe(f"x = 1\n{line}\ny = exudyn_value\n") == f"x = 1\n{switched}\ny = exudyn_value\n"
+
+
+def test_the_adjustments_for_exudyn_1_11_names_are_the_same_for_both_codes():
+    """The preamble follows the last top-level import of exudyn; graphics off; bodyOrNodeList renamed."""
+    module = runner_module()
+    text = "import exudyn as exu\nfrom exudyn.utilities import *\nuseGraphics = True\nmbs.Create(bodyOrNodeList=[1])\n"
+    adjusted = module.adjusted(text)
+    assert adjusted.startswith("import exudyn as exu\nfrom exudyn.utilities import *\n" + module.PREAMBLE)
+    assert "useGraphics = False\n" in adjusted and "itemNumbers=[1]" in adjusted and "bodyOrNodeList" not in adjusted
+    assert module.for_floatframe(adjusted).count("floatframe.exudyn") == 4   # the script's two, the preamble's two
