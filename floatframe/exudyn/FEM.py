@@ -56,6 +56,17 @@ _FILE_KEYS = ("metaData", "nodes", "elements", "massMatrix", "stiffnessMatrix", 
               "elementSets", "modeBasis", "eigenValues", "postProcessingModes")
 
 
+def first_instance_name(path) -> str:
+    """The name of the first ``*Instance`` card of an Abaqus input file (Exudyn reads that one, whatever name the
+    script gives); ValueError where the file has none, with Exudyn's message."""
+    with open(path) as stream:
+        for line in stream:
+            if line.startswith("*Instance"):
+                parameters = dict(part.split("=", 1) for part in (p.strip() for p in line.split(",")[1:]) if "=" in part)
+                return parameters.get("name", "").strip()
+    raise ValueError("ImportFromAbaqusInputFile: did not find keyword '*Instance'")
+
+
 class FEMinterface:
     """Mesh, mass and stiffness matrices of a finite-element model, with Exudyn's method names.
 
@@ -82,13 +93,14 @@ class FEMinterface:
     def ImportFromAbaqusInputFile(self, fileName, typeName="Part", name="Part-1", verbose=False,
                                   createSurfaceTrigs=True, surfaceTrigsAll=False) -> np.ndarray:
         """Read nodes and Hex8, Hex20, Tet4, Tet10 elements (Abaqus C3D8*, C3D20*, C3D4*, C3D10*);
-        ``typeName='Instance'`` selects the instance ``name``. The surface triangles join corner nodes; a
-        mesh of Tet10 elements also gets, as in Exudyn, the 6-node triangles ``'Trigs6'`` (corners, then
-        the nodes on the edges 0-1, 1-2, 2-0).
+        ``typeName='Instance'`` reads the first ``*Instance`` of the file, whatever ``name`` says, as Exudyn does
+        (its ``name`` is not compared); ``'Part'`` the first section with nodes. The surface triangles join
+        corner nodes; a mesh of Tet10 elements also gets, as in Exudyn, the 6-node triangles ``'Trigs6'``
+        (corners, then the nodes on the edges 0-1, 1-2, 2-0).
 
         Returns the node positions (n, 3).
         """
-        instance = name if str(typeName).lower() == "instance" else None
+        instance = first_instance_name(fileName) if str(typeName).lower() == "instance" else None
         self._mesh = core_fem.read_abaqus_inp(fileName, instance=instance)
         self.nodes = {"Position": self._mesh.nodes.copy()}
         self.elements = [dict(Name=name, **{kind: c.copy() for kind, c in self._mesh.elements.items()})]

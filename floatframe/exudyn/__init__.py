@@ -10,6 +10,7 @@
 """
 from __future__ import annotations
 
+import platform
 import warnings
 
 from floatframe.exudyn._items import ITEM_CLASSES, SHORT_NAMES, VISUALIZATION_CLASSES
@@ -28,7 +29,10 @@ __version__ = "1.13.6-floatframe"
 
 
 def GetVersionString(addDetails: bool = False) -> str:
-    return __version__
+    """The layer's version; with ``addDetails`` as Exudyn: '<version>; Python<x.y.z>; <system> <machine> FLOAT64'."""
+    if not addDetails:
+        return __version__
+    return f"{__version__}; Python{platform.python_version()}; {platform.system()} {platform.machine()} FLOAT64"
 
 
 class config:
@@ -40,8 +44,9 @@ class config:
     suppressWarnings = False
 
     @staticmethod
-    def Version() -> str:
-        return __version__
+    def Version(addDetails: bool = False) -> str:
+        """As GetVersionString (Exudyn's ``exu.config.Version(addDetails=False)``)."""
+        return GetVersionString(addDetails)
 
 
 def Print(*arguments, **keywords):

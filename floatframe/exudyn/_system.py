@@ -21,6 +21,7 @@ from floatframe.exudyn._settings import VisualizationSettings
 from floatframe.system import System
 
 FAMILIES = ("node", "object", "marker", "load", "sensor")
+EXUDYN_VERSION = "1.13.6"   # the Exudyn release whose interface the layer follows
 
 
 def renderer_call(name: str):
@@ -304,6 +305,31 @@ class MainSystem:
 
     def GetSensorParameter(self, sensorNumber, parameterName):
         return self._get_parameter("sensor", sensorNumber, parameterName)
+
+    def GetDictionary(self) -> dict:
+        """The system as Exudyn's dict: '__version__', 'nodeList', 'objectList', 'markerList', 'loadList',
+        'sensorList' (the item dicts of GetNode, ...), 'userFunctions', 'settings', and 'variables' and
+        'systemVariables', which are mbs.variables and mbs.sys themselves (as in Exudyn)."""
+        return {"__version__": EXUDYN_VERSION,
+                **{f"{family}List": [self._item_dict(family, number) for number in range(len(self._items[family]))]
+                   for family in FAMILIES},
+                "userFunctions": {"preStepFunction": self._pre_step_function or 0, "postStepFunction": 0,
+                                  "postNewtonFunction": 0, "preNewtonResidualFunction": 0,
+                                  "systemJacobianFunction": 0},
+                "settings": {"interactiveMode": False}, "variables": self.variables, "systemVariables": self.sys}
+
+    def SetDictionary(self, systemDict: dict):
+        """Replace the system by the one of a dict of GetDictionary (items, pre-step function, variables)."""
+        missing = [f"{family}List" for family in FAMILIES if f"{family}List" not in systemDict]
+        if missing:
+            raise ExudynLayerError(f"SetDictionary: the dict has no {', '.join(missing)}")
+        self.__init__(self._container)
+        for family in FAMILIES:
+            for item in systemDict[f"{family}List"]:
+                self._add(family, dict(item))
+        self.SetPreStepUserFunction(systemDict.get("userFunctions", {}).get("preStepFunction") or None)
+        self.variables = systemDict.get("variables", {})
+        self.sys = systemDict.get("systemVariables", {})
 
     def NumberOfNodes(self) -> int:
         return len(self._items["node"])

@@ -1,4 +1,5 @@
-"""Exudyn's ``graphics``: named colours and graphics-data constructors whose results are kept only.
+"""Exudyn's ``graphics``: named colours, material colours and graphics-data constructors whose results are kept
+only.
 
 floatframe renders nothing; ``graphics.Sphere(...)``, ``graphics.Brick(...)`` and any other
 constructor return a plain dict ``{'type': name, **arguments}`` so that a script's visualization
@@ -37,6 +38,33 @@ class color:
     defaultBody = [0.4, 0.4, 0.9, 1.0]
     defaultJoint = [0.6, 0.6, 0.8, 1.0]
     defaultFFRF = [0.0, 1.0, 0.0, 1.0]
+
+
+class material:
+    """Exudyn 1.13.6's material colours: ``indexX`` and ``X`` = [-1, -1, -1, indexX] (a colour whose alpha
+    selects the renderer's material; kept, not rendered)."""
+
+    indexBase = 1000
+    indexDefault = 1000
+    indexMatt = 1001
+    indexSteel = 1002
+    indexPlastic = 1003
+    indexChrome = 1004
+    indexShiny = 1005
+    indexTransparent = 1006
+    indexGlass = 1007
+    indexMirror = 1008
+    indexEmission = 1009
+    default = [-1, -1, -1, indexDefault]
+    matt = [-1, -1, -1, indexMatt]
+    steel = [-1, -1, -1, indexSteel]
+    plastic = [-1, -1, -1, indexPlastic]
+    chrome = [-1, -1, -1, indexChrome]
+    shiny = [-1, -1, -1, indexShiny]
+    transparent = [-1, -1, -1, indexTransparent]
+    glass = [-1, -1, -1, indexGlass]
+    mirror = [-1, -1, -1, indexMirror]
+    emission = [-1, -1, -1, indexEmission]
 
 
 colorList = [color.red, color.green, color.blue, color.cyan, color.magenta, color.yellow, color.orange,
