@@ -46,13 +46,32 @@ EXTRA_EXAMPLES = ("flexibleRotor3Dtest.py",)
 AGREE = 1e-5   # relative difference counted as agreement in the summary
 
 # Exudyn 1.11 names that Exudyn 1.13.6 no longer has, applied to the script text for both codes alike
-ADJUSTMENTS = [(re.compile(r"\bbodyOrNodeList\s*="), "itemNumbers="),
-               (re.compile(r"\bNodePoint3DSlope(1|23)\b"), r"NodePointSlope\1")]
+ADJUSTMENTS = [(re.compile(r"([(,]\s*)(bodyOrNodeList|bodyList)\s*=(?!=)"), r"\1itemNumbers="),  # keywords only
+               (re.compile(r"\bNodePoint3DSlope(1|23)\b"), r"NodePointSlope\1"),
+               (re.compile(r"^from exudyn\.basicUtilities import NormL2\b.*$", re.MULTILINE),
+                "from exudyn.basicUtilities import *")]
+# graphics-data functions of 1.11 and their names in 1.13.6's exudyn.graphics (same arguments)
+GRAPHICS_DATA = {"GraphicsDataOrthoCubePoint": "Brick", "GraphicsDataOrthoCube": "BrickXYZ", "GraphicsDataCube": "Cuboid",
+                 "GraphicsDataSphere": "Sphere", "GraphicsDataCylinder": "Cylinder", "GraphicsDataArrow": "Arrow",
+                 "GraphicsDataBasis": "Basis", "GraphicsDataFrame": "Frame", "GraphicsDataCheckerBoard": "CheckerBoard",
+                 "GraphicsDataQuad": "Quad", "GraphicsDataLine": "Lines", "GraphicsDataCircle": "Circle",
+                 "GraphicsDataText": "Text", "GraphicsDataRigidLink": "RigidLink",
+                 "GraphicsDataSolidOfRevolution": "SolidOfRevolution", "GraphicsDataSolidExtrusion": "SolidExtrusion",
+                 "GraphicsDataFromPointsAndTrigs": "FromPointsAndTrigs", "GraphicsDataFromSTLfileTxt": "FromSTLfileASCII",
+                 "GraphicsDataFromSTLfile": "FromSTLfile"}
 # defined after the script's imports for both codes alike: what 1.11's ``from exudyn.utilities import *`` gave
 PREAMBLE = '''
 #+++ exudyn_suite: names of Exudyn 1.11's utilities that 1.13.6 no longer exports (the same for both codes)
 import exudyn
 from exudyn.graphicsDataUtilities import *
+import exudyn.graphics as _graphics_of_1_13
+try:
+    from exudyn.beams import *
+except ImportError:
+    pass
+for _old, _new in %r.items():
+    if _old not in globals() and hasattr(_graphics_of_1_13, _new):
+        globals()[_old] = getattr(_graphics_of_1_13, _new)
 import numpy as np
 from math import sqrt, sin, cos, tan, asin, acos, atan, atan2, exp, log, pi
 def NormL2(vector): return float(np.linalg.norm(vector))
@@ -62,8 +81,9 @@ def VMult(v0, v1): return sum(a * b for a, b in zip(v0, v1))
 def ScalarMult(scalar, v): return [scalar * a for a in v]
 def Vec2Tilde(v): return np.array([[0, -v[2], v[1]], [v[2], 0, -v[0]], [-v[1], v[0], 0]])
 def Tilde2Vec(m): return [-m[1][2], m[0][2], -m[0][1]]
+def VSum(vectors): return [sum(parts) for parts in zip(*vectors)]
 #+++
-'''
+''' % GRAPHICS_DATA
 
 
 # --- the repository copy --------------------------------------------------------------------------------------------
@@ -125,7 +145,8 @@ def select_scripts(repository: Repository, only=None) -> list[tuple[str, str]]:
     scripts = [("TestModels", f"{TEST_MODELS}/{name}") for name in repository.files(TEST_MODELS)
                if name.endswith(".py") and name not in NOT_MODELS]
     scripts += [("MiniExamples", f"{TEST_MODELS}/MiniExamples/{name}")
-                for name in repository.files(f"{TEST_MODELS}/MiniExamples") if name.endswith(".py")]
+                for name in repository.files(f"{TEST_MODELS}/MiniExamples")
+                if name.endswith(".py") and name != "miniExamplesFileList.py"]   # a list of the others
     for name in repository.files(EXAMPLES):
         path = f"{EXAMPLES}/{name}"
         if name.endswith(".py") and (name in EXTRA_EXAMPLES or FLEXIBLE.search(repository.read(path))):
@@ -192,8 +213,11 @@ def child(spec_path: str) -> None:
     spec = json.loads(Path(spec_path).read_text())
     script, code = spec["script"], spec["code"]
     record = {"status": "ran", "message": "", "solve_time": 0.0, "solves": 0, "result": None, "result_source": ""}
-    test_globals = types.SimpleNamespace(useGraphics=False, performTests=True, testResult=None, testError=0.0)
-    sys.modules["modelUnitTests"] = types.SimpleNamespace(exudynTestGlobals=test_globals)
+    test_globals = types.SimpleNamespace(useGraphics=False, performTests=True, testResult=None, testError=0.0,
+                                         testTolFact=1, isPerformanceTest=False, useCorrectedAccGenAlpha=True,
+                                         useNewGenAlphaSolver=True)
+    sys.modules["modelUnitTests"] = types.SimpleNamespace(exudynTestGlobals=test_globals,
+                                                          ExudynTestStructure=types.SimpleNamespace)
     os.environ["MPLBACKEND"] = "Agg"
     try:
         import matplotlib
@@ -307,11 +331,12 @@ def run_one(repository, data_folders, group, path, code, folder, timeout):
     """Prepare the script for ``code`` in ``folder`` and run it in a subprocess; the child's record."""
     name = Path(path).name
     work = folder / code / Path(path).stem
-    work.mkdir(parents=True, exist_ok=True)
+    (work / "solution").mkdir(parents=True, exist_ok=True)
+    (work / Path(path).parent.name).mkdir(exist_ok=True)     # paths from pythonDev: TestModels/testData/...
     for data in data_folders.get(group, []):
-        link = work / data.name
-        if not link.exists():
-            link.symlink_to(data, target_is_directory=True)
+        for link in (work / data.name, work / Path(path).parent.name / data.name):
+            if not link.exists():
+                link.symlink_to(data, target_is_directory=True)
     text = adjusted(repository.read(path))
     if code == "floatframe":
         text = for_floatframe(text)

@@ -16,7 +16,8 @@ from floatframe.components.markers import (MarkerBodyMass, MarkerBodyPosition, M
                                            MarkerObjectODE2Coordinates, MarkerSuperElementPosition,
                                            MarkerSuperElementRigid)
 from floatframe.components.nodes import Node1D, NodeGenericODE2, NodePoint, NodePointGround, NodeRigidBodyEP
-from floatframe.components.sensors import SensorBody, SensorLoad, SensorNode, SensorObject, SensorSuperElement
+from floatframe.components.sensors import (SensorBody, SensorLoad, SensorMarker, SensorNode, SensorObject,
+                                          SensorSuperElement)
 
 __all__ = [
     "Component",
@@ -69,6 +70,7 @@ __all__ = [
     "NodeRigidBodyEP",
     "SensorBody",
     "SensorLoad",
+    "SensorMarker",
     "SensorNode",
     "SensorObject",
     "SensorSuperElement",

@@ -38,6 +38,40 @@ class Marker(Component):
     def coordinates(self, ctx):
         raise self.error("gives no coordinates")
 
+    OUTPUTS = {"position": ("Position", "Displacement", "Velocity"),
+               "rigid": ("Position", "Displacement", "Velocity", "Rotation", "RotationMatrix", "AngularVelocity",
+                         "AngularVelocityLocal", "HomogeneousTransformation"),
+               "coordinates": ("Coordinates", "Coordinates_t")}
+
+    def available_outputs(self) -> tuple:
+        """The output variables of the marker (those of Exudyn's SensorMarker for its kind)."""
+        return self.OUTPUTS.get(self.kind, ())
+
+    def output(self, ctx, variable: str):
+        """An output variable of the marker (Exudyn's SensorMarker): Position [m], Displacement from the position
+        with all coordinates at their reference values [m], Velocity [m/s] (``velocity``); rigid markers also
+        Rotation (Tait-Bryan x-y-z angles of the marker frame [rad]), RotationMatrix (row by row),
+        AngularVelocity and AngularVelocityLocal (global, marker frame) [rad/s], HomogeneousTransformation (4x4,
+        row by row); coordinate markers Coordinates (change from reference) and Coordinates_t."""
+        if variable not in self.available_outputs():
+            raise self.error(f"has no output variable '{variable}'; available: {list(self.available_outputs())}")
+        if self.kind == "coordinates":
+            coordinates = self.coordinates(ctx)
+            return coordinates if variable == "Coordinates" else ctx.time_derivative(coordinates)
+        if variable in ("Position", "Displacement", "Velocity"):
+            position = self.position(ctx)
+            return {"Position": lambda: position,
+                    "Displacement": lambda: position - ca.substitute(position, ctx.q, ca.DM.zeros(ctx.q.numel())),
+                    "Velocity": lambda: self.velocity(ctx)}[variable]()
+        rotation = self.rotation_matrix(ctx)
+        if variable == "HomogeneousTransformation":
+            transformation = ca.vertcat(ca.horzcat(rotation, self.position(ctx)), ca.DM([[0, 0, 0, 1]]))
+            return ca.vec(transformation.T)
+        return {"Rotation": lambda: rotations.rot_xyz_from_rotation_matrix(rotation),
+                "RotationMatrix": lambda: rotations.rotation_matrix_rows(rotation),
+                "AngularVelocity": lambda: self.angular_velocity(ctx),
+                "AngularVelocityLocal": lambda: rotation.T @ self.angular_velocity(ctx)}[variable]()
+
     def apply_force(self, ctx, force):
         """Apply a global force [N] at the marker's point."""
         ctx.add_force_at(self.position(ctx), force)

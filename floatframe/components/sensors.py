@@ -48,6 +48,31 @@ class SensorNode(Sensor):
         return self.node.output(ctx, self.output_variable_type)
 
 
+class SensorMarker(Sensor):
+    """An output variable of a marker (Exudyn's SensorMarker; the names in ``Marker.output``).
+
+    Parameters
+    ----------
+    marker_number : marker or int
+        The marker (item or number).
+    """
+
+    type_name = "SensorMarker"
+
+    def __init__(self, marker_number, output_variable_type, name=""):
+        super().__init__(output_variable_type, name)
+        self.marker_number = marker_number
+
+    def connect(self, system):
+        self.marker = resolve(system, "marker", self.marker_number, self, "marker_number")
+        if self.output_variable_type not in self.marker.available_outputs():
+            raise self.error(f"{self.marker.label} has no output variable '{self.output_variable_type}'; "
+                             f"available: {list(self.marker.available_outputs())}")
+
+    def expression(self, ctx):
+        return self.marker.output(ctx, self.output_variable_type)
+
+
 class SensorBody(Sensor):
     """Output of a body at a body-fixed point (or an object output where no point applies).
 

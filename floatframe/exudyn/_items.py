@@ -170,6 +170,11 @@ GROUND_OUTPUTS = ("Position", "Displacement", "Velocity", "AngularVelocity", "Ro
 RIGID_BODY_OUTPUTS = ("Position", "Displacement", "Velocity", "VelocityLocal", "Acceleration", "AccelerationLocal",
                       "AngularVelocity", "AngularVelocityLocal", "AngularAcceleration", "AngularAccelerationLocal",
                       "Rotation", "RotationMatrix")
+# SensorMarker's variables per kind of marker, as exudyn 1.13.6 accepts them
+POSITION_MARKER_OUTPUTS = ("Position", "Displacement", "Velocity")
+RIGID_MARKER_OUTPUTS = POSITION_MARKER_OUTPUTS + ("Rotation", "RotationMatrix", "AngularVelocity", "AngularVelocityLocal",
+                                                  "HomogeneousTransformation")
+COORDINATE_MARKER_OUTPUTS = ("Coordinates", "Coordinates_t")
 FFRF_OUTPUTS = ("Coordinates", "Coordinates_t", "Coordinates_tt", "Force")
 
 
@@ -616,7 +621,8 @@ def ObjectJointPrismaticX(item, number, mbs):
 
 
 # --- markers --------------------------------------------------------------------------------------
-@register("MarkerNodeRigid", "marker", "NodeRigid", dict(nodeNumber=-1, localHT=None))
+@register("MarkerNodeRigid", "marker", "NodeRigid", dict(nodeNumber=-1, localHT=None),
+          outputs=dict(marker=RIGID_MARKER_OUTPUTS))
 def MarkerNodeRigid(item, number, mbs):
     translation, rotation = homogeneous_parts(item, number, "localHT")
     rotation = np.eye(3) if rotation is None else rotation
@@ -626,12 +632,13 @@ def MarkerNodeRigid(item, number, mbs):
     return fc.MarkerNodeRigid(item.nodeNumber, core_rotation(item, number, "localHT", rotation), name=item.name)
 
 
-@register("MarkerNodePosition", "marker", "NodePosition", dict(nodeNumber=-1))
+@register("MarkerNodePosition", "marker", "NodePosition", dict(nodeNumber=-1), outputs=dict(marker=POSITION_MARKER_OUTPUTS))
 def MarkerNodePosition(item, number, mbs):
     return fc.MarkerNodePosition(item.nodeNumber, name=item.name)
 
 
-@register("MarkerNodeCoordinate", "marker", "NodeCoordinate", dict(nodeNumber=-1, coordinate=-1))
+@register("MarkerNodeCoordinate", "marker", "NodeCoordinate", dict(nodeNumber=-1, coordinate=-1),
+          outputs=dict(marker=COORDINATE_MARKER_OUTPUTS))
 def MarkerNodeCoordinate(item, number, mbs):
     return fc.MarkerNodeCoordinate(item.nodeNumber, item.coordinate, name=item.name)
 
@@ -641,20 +648,22 @@ def MarkerNodeCoordinates(item, number, mbs):
     return fc.MarkerNodeCoordinates(item.nodeNumber, name=item.name)
 
 
-@register("MarkerBodyRigid", "marker", "BodyRigid", dict(bodyNumber=-1, localPosition=None, localHT=None))
+@register("MarkerBodyRigid", "marker", "BodyRigid", dict(bodyNumber=-1, localPosition=None, localHT=None),
+          outputs=dict(marker=RIGID_MARKER_OUTPUTS))
 def MarkerBodyRigid(item, number, mbs):
     position, rotation = frame_parameters(item, number, "localHT", "localPosition")
     return fc.MarkerBodyRigid(item.bodyNumber, position, core_rotation(item, number, "localHT", rotation),
                               name=item.name)
 
 
-@register("MarkerBodyPosition", "marker", "BodyPosition", dict(bodyNumber=-1, localPosition=ZERO3))
+@register("MarkerBodyPosition", "marker", "BodyPosition", dict(bodyNumber=-1, localPosition=ZERO3),
+          outputs=dict(marker=POSITION_MARKER_OUTPUTS))
 def MarkerBodyPosition(item, number, mbs):
     return fc.MarkerBodyPosition(item.bodyNumber, item.localPosition, name=item.name)
 
 
 @register("MarkerSuperElementPosition", "marker", "SuperElementPosition", dict(
-    bodyNumber=-1, meshNodeNumbers=[], weightingFactors=[]))
+    bodyNumber=-1, meshNodeNumbers=[], weightingFactors=[]), outputs=dict(marker=POSITION_MARKER_OUTPUTS))
 def MarkerSuperElementPosition(item, number, mbs):
     return fc.MarkerSuperElementPosition(item.bodyNumber, item.meshNodeNumbers, item.weightingFactors,
                                          name=item.name)
@@ -662,7 +671,7 @@ def MarkerSuperElementPosition(item, number, mbs):
 
 @register("MarkerSuperElementRigid", "marker", "SuperElementRigid", dict(
     bodyNumber=-1, offset=None, localHT=None, meshNodeNumbers=[], weightingFactors=[], useAlternativeApproach=True,
-    rotationsExponentialMap=2))
+    rotationsExponentialMap=2), outputs=dict(marker=RIGID_MARKER_OUTPUTS))
 def MarkerSuperElementRigid(item, number, mbs):
     if not item.useAlternativeApproach:
         raise unsupported(item, number, "useAlternativeApproach", "False is not supported: the rotation is the "
@@ -718,6 +727,13 @@ def LoadCoordinate(item, number, mbs):
 def SensorNode(item, number, mbs):
     node, variable = sensor_output(item, number, mbs)
     return fc.SensorNode(node, variable, name=item.name)
+
+
+@register("SensorMarker", "sensor", "Marker", dict(markerNumber=-1, **SENSOR),
+          target=("marker", "markerNumber", "marker"))
+def SensorMarker(item, number, mbs):
+    marker, variable = sensor_output(item, number, mbs)
+    return fc.SensorMarker(marker, variable, name=item.name)
 
 
 @register("SensorBody", "sensor", "Body", dict(bodyNumber=-1, localPosition=ZERO3, **SENSOR),

@@ -27,7 +27,7 @@ ACCESS_BY_FUNCTION = {"GetNodeOutput": "node", "GetObjectOutput": "object", "Get
                       "GetObjectOutputSuperElement": "superElement"}
 ACCESS_NAMES = {"node": "GetNodeOutput and SensorNode", "object": "GetObjectOutput and SensorObject",
                 "body": "GetObjectOutputBody and SensorBody",
-                "superElement": "GetObjectOutputSuperElement and SensorSuperElement"}
+                "superElement": "GetObjectOutputSuperElement and SensorSuperElement", "marker": "SensorMarker"}
 
 
 def label(item, number) -> str:

@@ -49,6 +49,7 @@ EXPECTED = {
     "SensorObject": (ff.SensorObject, "output_variable_type", "Force"),
     "SensorSuperElement": (ff.SensorSuperElement, "mesh_node_number", 1),
     "SensorLoad": (ff.SensorLoad, "load_number", 1),
+    "SensorMarker": (ff.SensorMarker, "output_variable_type", "AngularVelocityLocal"),
     "Node1D": (ff.Node1D, "initial_coordinates", [0.1]),
     "ObjectMass1D": (ff.ObjectMass1D, "reference_position", [0, 1, 0]),
     # springs
@@ -113,6 +114,7 @@ def catalogue():
     add_springs(mbs, ground, m_ground, m_body, point)
     mbs.AddSensor(ii.SensorLoad(loadNumber=torque))
     add_joints(mbs, ground)
+    mbs.AddSensor(ii.SensorMarker(markerNumber=m_body, outputVariableType=variables.AngularVelocityLocal))
     mbs.Assemble()
     return mbs
 
@@ -233,7 +235,7 @@ def test_outputs_a_kind_does_not_list_are_refused_with_the_supported_ones(assemb
         assembled_catalogue.GetObjectOutput(6, exu.OutputVariableType.Distance)
     mbs = catalogue()
     mbs.AddSensor(ii.SensorObject(objectNumber=1, outputVariableType=exu.OutputVariableType.Position))
-    with pytest.raises(ExudynLayerError, match="SensorObject 5.*ObjectRigidBody 1.*SensorObject"):
+    with pytest.raises(ExudynLayerError, match="SensorObject 6.*ObjectRigidBody 1.*SensorObject"):
         mbs.Assemble()
 
 
