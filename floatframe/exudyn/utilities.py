@@ -13,6 +13,9 @@ from math import pi, sqrt
 import numpy as np
 
 from floatframe.exudyn._items import ITEM_CLASSES, SHORT_NAMES, VISUALIZATION_CLASSES
+from floatframe.exudyn.basicUtilities import (GaussIntegrate, LobattoIntegrate, gaussIntegrationPoints,  # noqa: F401
+                                              gaussIntegrationWeights, lobattoIntegrationPoints,
+                                              lobattoIntegrationWeights)
 from floatframe.exudyn import graphicsDataUtilities as _graphics_data
 from floatframe.exudyn._unknown import Unsupported, module_getattr
 from floatframe.exudyn.graphics import color  # noqa: F401  (scripts use it after a star import)

@@ -1,0 +1,75 @@
+"""Exudyn's ``exudyn.basicUtilities``: the numerical helpers (vector norm, Gauss and Lobatto quadrature).
+
+Names Exudyn 1.13.6 has there that the layer lacks (file readers, sensor recorders, item highlighting)
+raise an error naming them.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from floatframe.exudyn._unknown import module_getattr
+
+g = 9.81                  # Exudyn's standard gravity [m/s^2]
+pi = math.pi
+sqrt2 = math.sqrt(2.0)
+
+
+
+def _gauss_points(count: int):
+    points, weights = np.polynomial.legendre.leggauss(count)
+    return [float(p) for p in points], [float(w) for w in weights]
+
+
+def _lobatto_points(count: int):
+    """Gauss-Lobatto points (ends and the roots of P'_{n-1}) and weights on [-1, 1]."""
+    degree = count - 1
+    legendre = np.polynomial.legendre.Legendre.basis(degree)
+    inner = sorted(float(r) for r in legendre.deriv().roots().real) if degree > 1 else []
+    points = [-1.0, *inner, 1.0]
+    weights = [2.0 / (degree * (degree + 1) * float(legendre(x)) ** 2) for x in points]
+    return points, weights
+
+
+# point lists for 1..5 Gauss points (exact to degree 1, 3, ..., 9) and 2..4 Lobatto points (1, 3, 5), as Exudyn
+gaussIntegrationPoints, gaussIntegrationWeights = map(list, zip(*(_gauss_points(n) for n in range(1, 6))))
+lobattoIntegrationPoints, lobattoIntegrationWeights = map(list, zip(*(_lobatto_points(n) for n in range(2, 5))))
+
+
+def _integrate(function, order: int, a: float, b: float, points, weights, rule: str):
+    index = (order - 1) // 2     # Gauss: n points exact to degree 2n - 1; Lobatto: n + 1 points, 2n - 1
+    if order < 1 or order % 2 == 0 or index >= len(points):
+        raise ValueError(f"{rule}: integration order {order} is not one of 1, 3, ..., {2 * len(points) - 1}")
+    half, middle = 0.5 * (b - a), 0.5 * (b + a)
+    return sum(w * function(middle + half * x) for x, w in zip(points[index], weights[index])) * half
+
+
+def GaussIntegrate(functionOfX, integrationOrder, a, b):
+    """Integral of ``functionOfX`` over [a, b], exact for polynomials of degree ``integrationOrder`` (odd, 1..9)."""
+    return _integrate(functionOfX, integrationOrder, a, b, gaussIntegrationPoints, gaussIntegrationWeights,
+                      "GaussIntegrate")
+
+
+def LobattoIntegrate(functionOfX, integrationOrder, a, b):
+    """As :func:`GaussIntegrate`, with Lobatto points (the interval ends included); odd orders 1, 3, 5."""
+    return _integrate(functionOfX, integrationOrder, a, b, lobattoIntegrationPoints, lobattoIntegrationWeights,
+                      "LobattoIntegrate")
+
+
+def Normalize(v):
+    """``v`` divided by its Euclidean norm, as a list (a zero vector stays zero, as in Exudyn)."""
+    vector = np.asarray(v, dtype=float)
+    norm = float(np.linalg.norm(vector))
+    return [float(x) for x in (vector / norm if norm else vector)]
+
+
+SUPPORTED = ["g", "pi", "sqrt2", "gaussIntegrationPoints", "gaussIntegrationWeights", "lobattoIntegrationPoints",
+             "lobattoIntegrationWeights", "GaussIntegrate", "LobattoIntegrate", "Normalize"]
+EXUDYN_NAMES = ["AddSensorRecorder", "AnimateSolution", "BinaryReadArrayIndex", "BinaryReadIndex", "BinaryReadReal",
+                "BinaryReadRealVector", "BinaryReadString", "ClearWorkspace", "CreateDirectoryForFile",
+                "GetJointArgs", "GetOtherMarker", "HighlightItem", "LoadBinarySolutionFile", "LoadSolutionFile",
+                "NumpyInt8ArrayToString", "OutputFilePath", "RecoverSolutionFile", "SetSolutionState",
+                "ShowOnlyObjects", "SmartRound2String", "UFsensorRecord", "UIWindowSuppressed"]
+__all__ = SUPPORTED
+__getattr__ = module_getattr("floatframe.exudyn.basicUtilities", SUPPORTED, EXUDYN_NAMES)
