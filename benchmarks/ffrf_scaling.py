@@ -165,7 +165,7 @@ def run_floatframe(nx: int, steps: int, lu: str = "auto", with_plain: bool = Tru
     from floatframe.components.reference_conditions import add_tisserand_frame
     from floatframe.solvers import linear
     from floatframe.solvers.genalpha import GeneralizedAlpha
-    from floatframe.system import System
+    from floatframe.assembly import System
 
     if lu == "plain":
         linear.BORDERED_MIN_SIZE = sys.maxsize

@@ -51,7 +51,7 @@ from floatframe.models.pendulum import build_pendulum  # noqa: E402
 from floatframe.models.rotor_disc import build_rotor_disc  # noqa: E402
 from floatframe.models.spinning_rotor import SUPPORT_DAMPING, SUPPORT_STIFFNESS, build_spinning_rotor  # noqa: E402
 from floatframe.solvers import GeneralizedAlpha  # noqa: E402
-from floatframe.system import System  # noqa: E402
+from floatframe.assembly import System  # noqa: E402
 
 DATA = HERE.parent.parent / "shared" / "data" / "rotorDisc"
 H = 1e-4

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from floatframe.command_line import HELP_FORMAT, MECHANISMS, MODELS, RUN_MODELS, one_of, positive_float, positive_int
 from floatframe.components.base import ModelError
+from floatframe.models.registry import MODELS_BY_NAME, load, model_names
 from floatframe.optional import MissingDependencyError
 from floatframe.paths import OutputPathError, check_output_file, output_file_argument, output_folder_argument
 from floatframe.solvers.result import SolverError
@@ -89,13 +90,9 @@ def run_rotor_disc(arguments) -> int:
 
 def build_mechanism(name: str, modes: int | None, stiffness_scale: float):
     """The ready mechanism model ``name``: its link reduced to ``modes`` Craig-Bampton modes, or the full mesh."""
-    from floatframe.models.double_pendulum import build_double_pendulum
-    from floatframe.models.flexible_arm import build_flexible_arm
-    from floatframe.models.slider_crank import build_slider_crank
+    from floatframe.models.registry import MODELS_BY_NAME, load
 
-    builders = {"double-pendulum": build_double_pendulum, "slider-crank": build_slider_crank,
-                "flexible-arm": build_flexible_arm}
-    return builders[name](modes=modes, stiffness_scale=stiffness_scale)
+    return load(MODELS_BY_NAME[name].run)(modes=modes, stiffness_scale=stiffness_scale)
 
 
 def check_tip_plot(output: Path, stem: str) -> None:
@@ -290,9 +287,11 @@ def dispatch(parser, run, argv: list) -> int:
     if argv and argv[0] in ("animate", "modes", "plot"):
         from floatframe.pictures.cli import pictures_main
         return pictures_main(argv[0], argv[1:])
-    if argv[:2] == ["run", "spin-up-beam"]:  # its own options (--spin, --no-stiffening), docs/geometric_stiffening.md
-        from floatframe.models.spin_up_beam import spin_up_main
-        return spin_up_main(argv[2:])
+    own_options = [item for item in argv[1:] if item in model_names("run", kind="spin-up")] if argv[:1] == ["run"] else []
+    if own_options:  # a model with options of its own (spin-up-beam: --spin, --no-stiffening, --full)
+        rest = list(argv[1:])
+        rest.remove(own_options[0])
+        return load(MODELS_BY_NAME[own_options[0]].run)(rest)
     arguments = parser.parse_args(argv)
     try:
         return run_model(arguments)
@@ -301,7 +300,8 @@ def dispatch(parser, run, argv: list) -> int:
 
 
 def run_model(arguments) -> int:
-    """``floatframe run MODEL``: the bracket, a mechanism or the rotor-disc."""
+    """``floatframe run MODEL``: the bracket, a mechanism or the rotor-disc (spin-up-beam has its own options and is
+    run by ``dispatch``)."""
     if arguments.model == "bracket":
         arguments.steps = getattr(arguments, "steps", 1000)
         return run_bracket(arguments)

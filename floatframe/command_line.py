@@ -1,4 +1,5 @@
-"""What every subcommand of the command line shares: the names of the ready models, the help format and the
+"""What every subcommand of the command line shares: the names of the ready models (from the one table,
+``floatframe.models.registry``), the help format and the
 argument types (an ``argparse.ArgumentTypeError`` becomes a usage error with exit status 2). The subcommands
 (``floatframe.cli``, ``floatframe.compare``, ``floatframe.ocp``, ``floatframe.pictures.cli``,
 ``floatframe.study.command``) import these from here, and ``floatframe.cli`` imports the subcommands."""
@@ -9,20 +10,11 @@ import difflib
 import math
 from pathlib import Path
 
-MODELS = {
-    "rotor-disc": "a spinning flexible rotor with a disc on spring-damper supports, Tisserand frame "
-                  "(built-in Hex8 mesh)",
-    "rotor-disc-constrained": "the same rotor with 6 mesh-coordinate constraints instead of the Tisserand frame",
-    "pendulum": "a rigid pendulum on a spherical joint (compare only)",
-    "andrews": "Andrews' squeezing mechanism of the IVP test set, 7 bodies on revolute joints (compare only)",
-    "double-pendulum": "a rigid and a flexible link on revolute joints under gravity",
-    "slider-crank": "a crank driven by a torque, a flexible connecting rod and a piston",
-    "flexible-arm": "a rigid upper link and a flexible forearm on revolute joints, driven by joint torques",
-    "bracket": "a Netgen-meshed L bracket on Craig-Bampton modes of its bolt holes, swinging on a hinge at one "
-               "hole with a weight at the other",
-}
-MECHANISMS = ("double-pendulum", "slider-crank", "flexible-arm")
-RUN_MODELS = ("rotor-disc", "rotor-disc-constrained", *MECHANISMS, "bracket")
+from floatframe.models.registry import descriptions, model_names
+
+MODELS = descriptions("run") | descriptions("compare")   # name -> description (floatframe.models.registry)
+MECHANISMS = model_names("run", kind="mechanism")
+RUN_MODELS = model_names("run")
 HELP_FORMAT = argparse.ArgumentDefaultsHelpFormatter
 
 

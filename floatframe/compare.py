@@ -115,30 +115,22 @@ class Run:
 
 
 def load_model(model: str, **options) -> ComparisonModel:
-    """A built-in model (``pendulum``, ``rotor_disc``, ``rotor_disc_constrained``, ``andrews``) or a Python file.
+    """A ready model that ``compare`` offers (``floatframe.models.registry``: pendulum, rotor-disc,
+    rotor-disc-constrained, andrews) or a Python file.
 
     A file defines ``build()`` returning a System, an AssembledSystem, a (System, info) pair or an object
     with ``.system``; optional module constants ``SENSOR``, ``T_END`` and ``N_OUTPUTS``. A file without
     ``build()``, or whose ``build()`` returns none of these, is a ModelError (a ValueError).
     """
-    model = model.replace("-", "_") if not Path(model).is_file() else model  # rotor-disc as in "run"
-    if model == "pendulum":
-        from floatframe.models.pendulum import build_pendulum
-        system, info = build_pendulum(**options)
-        return ComparisonModel(system.assemble(), info.position_sensor, 2.0, 40, "pendulum")
-    if model.startswith("rotor_disc"):
-        from floatframe.models.rotor_disc import build_rotor_disc
-        setup = "constrained" if model.endswith("constrained") else "tisserand"
-        rotor = build_rotor_disc(setup, **options)
-        return ComparisonModel(rotor.system.assemble(), rotor.sensor, 1e-3, 10, f"rotor_disc ({setup})")
-    if model == "andrews":
-        from floatframe.models.andrews import T_END, build_andrews
-        andrews = build_andrews(**options)
-        return ComparisonModel(andrews.system.assemble(), andrews.sensor, T_END, 30, "andrews", andrews.published)
+    from floatframe.models.registry import MODELS_BY_NAME, load, model_names
+
+    name = model.replace("_", "-") if not Path(model).is_file() else model  # rotor_disc as rotor-disc
+    if name in model_names("compare"):
+        ready = MODELS_BY_NAME[name]
+        return ComparisonModel(**load(ready.compare)(**ready.compare_options, **options))
     path = Path(model)
     if not path.is_file():
-        raise ModelError(f"compare: unknown model '{model}': give pendulum, rotor-disc, rotor-disc-constrained, "
-                         f"andrews "
+        raise ModelError(f"compare: unknown model '{model}': give {', '.join(model_names('compare'))} "
                          f"or a Python file that defines build()")
     spec = importlib.util.spec_from_file_location(path.stem, path)
     module = importlib.util.module_from_spec(spec)
@@ -449,12 +441,13 @@ def solver_argument(text: str) -> str:
 
 def compare_main(argv=None) -> int:
     """``python -m floatframe compare MODEL --solvers idas,genalpha,...``"""
-    from floatframe.command_line import (HELP_FORMAT, MODELS, comma_list, one_of, positive_float, positive_int)
+    from floatframe.command_line import HELP_FORMAT, comma_list, one_of, positive_float, positive_int
+    from floatframe.models.registry import model_names
 
     parser = argparse.ArgumentParser(prog="floatframe compare", description=__doc__.splitlines()[0],
                                      formatter_class=HELP_FORMAT)
-    parser.add_argument("model", type=one_of(tuple(MODELS), "model", files=True),
-                        help=f"{', '.join(MODELS)}, or a Python file with build()")
+    parser.add_argument("model", type=one_of(model_names("compare"), "model", files=True),
+                        help=f"{', '.join(model_names('compare'))}, or a Python file with build()")
     parser.add_argument("--solvers", type=comma_list(solver_argument), default="idas,genalpha",
                         help=f"comma-separated, from {','.join(SOLVERS)}, or your own as module:Class or "
                              f"file.py:Class (a floatframe.solvers.loop.Scheme)")

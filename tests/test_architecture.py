@@ -16,7 +16,8 @@ LAYERS = {
     "base": BASE,
     "fem": ("floatframe.fem",),
     "components": ("floatframe.components",),
-    "assembly": ("floatframe.system", "floatframe.system_functions", "floatframe.user_function_terms"),
+    "assembly": ("floatframe.assembly", "floatframe.system", "floatframe.system_functions",
+                 "floatframe.user_function_terms"),
 }
 ALLOWED = {
     "base": ("base",),

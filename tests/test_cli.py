@@ -30,7 +30,7 @@ def usage_error(capsys, argv) -> str:
     (["run", "rotor-disc", "--steps", "ten"], "argument --steps: must be a positive integer, got 'ten'"),
     (["run", "rotor-disc", "--refinement", "0"], "argument --refinement: must be a positive integer, got 0"),
     (["run", "rotor-dsc"], "unknown model 'rotor-dsc'; did you mean 'rotor-disc'?"),
-    (["run", "pendulum"], "unknown model 'pendulum'; did you mean 'double-pendulum'? (choose from rotor-disc, rotor-disc-constrained, double-pendulum, slider-crank, flexible-arm, bracket)"),
+    (["run", "pendulum"], "unknown model 'pendulum'; did you mean 'double-pendulum'? (choose from rotor-disc, rotor-disc-constrained, double-pendulum, slider-crank, flexible-arm, bracket, spin-up-beam)"),
     (["compare", "pendulum", "--solvers", "idas,rk4"], "argument --solvers: unknown solver 'rk4' (choose from idas,"),
     (["compare", "pendulum", "--tolerances", "1e-6,-1"], "argument --tolerances: must be a positive number, got -1"),
     (["compare", "pendulum", "--refinements", "2,0"], "argument --refinements: must be a positive integer, got 0"),

@@ -195,7 +195,7 @@ class ExactFunction:
 
     def values(self, stacked: np.ndarray) -> np.ndarray:
         """The output (output_shape) at the inputs stacked into one vector, evaluated numerically (for the
-        system's numeric evaluation of externals, ``floatframe.user_function_terms``)."""
+        system's numeric evaluation of externals, ``floatframe.assembly.user_function_terms``)."""
         return np.asarray(self.function(*split(stacked, self.input_sizes))).reshape(self.output_shape)
 
     def jacobian(self, stacked):
@@ -211,33 +211,3 @@ def to_casadi(matrix: sp.spmatrix) -> ca.DM:
     csc.sort_indices()
     sparsity = ca.Sparsity(csc.shape[0], csc.shape[1], csc.indptr.tolist(), csc.indices.tolist())
     return ca.DM(sparsity, csc.data)
-
-
-def pattern_ones(rows, column_pointers, shape) -> sp.csc_matrix:
-    """A CSC pattern (row indices, column pointers, shape; e.g. a CasADi one read by :func:`csc_arrays`) as a
-    scipy CSC matrix of ones (sums and products of such never cancel)."""
-    return sp.csc_matrix((np.ones(len(rows)), rows, column_pointers), shape=shape)
-
-
-LIST_READ_LIMIT = 100_000   # csc_arrays: patterns with fewer entries are read through Python lists
-
-
-def csc_arrays(sparsity: ca.Sparsity) -> tuple[np.ndarray, np.ndarray]:
-    """(row index of each entry (nnz,), column pointers (n_columns + 1,)) of a CasADi pattern, int64.
-
-    ``sparsity.row()`` passes through a Python list, 0.1 s per million entries. A large pattern is read by one
-    evaluation instead: diag(x) P, with P the pattern's ones and x = (0, 1, ..., n_rows - 1), has the pattern
-    of P and the row index of each entry as its value, written into a NumPy buffer (about 4 times faster).
-    """
-    column_pointers = np.array(sparsity.colind(), dtype=np.int64)
-    if sparsity.nnz() < LIST_READ_LIMIT:
-        return np.array(sparsity.row(), dtype=np.int64), column_pointers
-    row_number = ca.MX.sym("row_number", sparsity.size1())
-    rows_of = ca.Function("rows_of_entries", [row_number],
-                          [ca.mtimes(ca.diag(row_number), ca.MX(ca.DM.ones(sparsity)))])
-    buffer, evaluate = rows_of.buffer()
-    numbers, rows = np.arange(sparsity.size1(), dtype=float), np.empty(sparsity.nnz())
-    buffer.set_arg(0, memoryview(numbers))
-    buffer.set_res(0, memoryview(rows))
-    evaluate()
-    return rows.astype(np.int64), column_pointers

@@ -687,7 +687,7 @@ class ObjectFFRF(FloatingFrameBody):
         (``AssembledSystem.set_parameter``)."""
         free = self.free_frame_motions(assembled)
         if free is None:
-            assembled.pending_checks.append(self.check_reference_conditions)
+            assembled.defer_check(self.check_reference_conditions)
         elif free:
             raise self.error(
                 f"has no reference conditions for {', '.join(free)} (body axes): the frame moving one way and "

@@ -18,7 +18,7 @@ from floatframe.exudyn._items import as_item, translate
 from floatframe.exudyn._translate import ACCESS_BY_FUNCTION, live_parameter_name, output_name
 from floatframe.exudyn._names import ConfigurationType, ExudynLayerError, member_name, unknown
 from floatframe.exudyn._settings import VisualizationSettings
-from floatframe.system import System
+from floatframe.assembly import System
 
 FAMILIES = ("node", "object", "marker", "load", "sensor")
 EXUDYN_VERSION = "1.13.6"   # the Exudyn release whose interface the layer follows

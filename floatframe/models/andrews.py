@@ -25,7 +25,7 @@ import numpy as np
 
 import floatframe as ff
 from floatframe import rotations
-from floatframe.system import System
+from floatframe.assembly import System
 
 T_END = 0.03   # [s], the test set's end point
 
@@ -152,3 +152,11 @@ def build_andrews() -> Andrews:
     spring = system.add(ff.SpringDamper([anchor, markers[2]["D"]], C0, reference_length=L0, name="spring"))
     sensor = system.add(ff.SensorBody(bodies[2], "Position"))
     return Andrews(system, bodies, nodes, spring, sensor)
+
+
+def comparison(**options) -> dict:
+    """Andrews' mechanism as ``floatframe compare`` runs it: assembled, its sensor, T_END in 30 outputs, with the
+    test set's published solution (the fields of ``floatframe.compare.ComparisonModel``)."""
+    andrews = build_andrews(**options)
+    return dict(system=andrews.system.assemble(), sensor=andrews.sensor, t_end=T_END, n_outputs=30, name="andrews",
+                published=andrews.published)

@@ -40,7 +40,7 @@ from floatframe.components.reference_conditions import add_tisserand_frame
 from floatframe.fem import Mesh, craig_bampton_modes, linear_elastic_matrices, mesh_from_ngsolve
 from floatframe.models.flexible_link import ALUMINIUM
 from floatframe.optional import require
-from floatframe.system import System
+from floatframe.assembly import System
 
 GRAVITY = 9.81
 HOLE_NAMES = ("hole A", "hole B")

@@ -18,7 +18,7 @@ import numpy as np
 from floatframe import components as c
 from floatframe.models.flexible_link import ALUMINIUM, FlexibleLink, add_flexible_link
 from floatframe.models.rigid_two_link import RigidTwoLink
-from floatframe.system import System
+from floatframe.assembly import System
 
 GRAVITY = 9.81
 

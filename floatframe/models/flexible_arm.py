@@ -23,7 +23,7 @@ from floatframe import components as c
 from floatframe.models.flexible_link import ALUMINIUM, FlexibleLink, add_flexible_link
 from floatframe.models.rigid_two_link import RigidTwoLink
 from floatframe.parameters import Input
-from floatframe.system import System
+from floatframe.assembly import System
 
 PULSE = 0.3  # [s]
 

@@ -18,7 +18,7 @@ from scipy.integrate import solve_ivp
 
 from floatframe.components import (LoadForceVector, MarkerBodyPosition, NodeRigidBodyEP, ObjectGround,
                                    ObjectRigidBody, SensorBody, SphericalJoint)
-from floatframe.system import System
+from floatframe.assembly import System
 
 
 @dataclass
@@ -79,3 +79,10 @@ def build_pendulum(length=1.0, mass=2.0, radius_of_gyration=0.2, gravity=9.81, a
     sensor = system.add(SensorBody(body, "Position"))
     info = PendulumInfo(length, mass, radius_of_gyration, gravity, angle0, body, joint, sensor)
     return system, info
+
+
+def comparison(**options) -> dict:
+    """The pendulum as ``floatframe compare`` runs it: assembled, its centre's position sensor, 2 s in 40 outputs
+    (the fields of ``floatframe.compare.ComparisonModel``)."""
+    system, info = build_pendulum(**options)
+    return dict(system=system.assemble(), sensor=info.position_sensor, t_end=2.0, n_outputs=40, name="pendulum")

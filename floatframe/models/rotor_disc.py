@@ -36,7 +36,7 @@ from floatframe.components.ffrf_reduced import add_reduced_ffrf_body
 from floatframe.fem import add_node_mass, linear_elastic_matrices, rotor_disc_mesh
 from floatframe.models.flexible_link import interface_modes
 from floatframe.parameters import Parameter
-from floatframe.system import System
+from floatframe.assembly import System
 
 SETUPS = ("tisserand", "constrained")
 STEEL = dict(youngs_modulus=2.1e11, poissons_ratio=0.3, density=7850.0)
@@ -168,3 +168,11 @@ def constrain_mesh_nodes(system, body, nodes, length):
         marker = system.add(c.MarkerNodeCoordinate(mesh_nodes[node], coordinate))
         system.add(c.CoordinateConstraint([ground, marker]))
     system.add(c.ObjectRigidBody(body.node_numbers[0], 1e-3, [1e-3, 1e-3, 1e-3, 0, 0, 0]))
+
+
+def comparison(setup: str = "tisserand", **options) -> dict:
+    """The rotor disc (``setup``: "tisserand" or "constrained") as ``floatframe compare`` runs it: assembled, its
+    sensor, 1 ms in 10 outputs (the fields of ``floatframe.compare.ComparisonModel``)."""
+    rotor = build_rotor_disc(setup, **options)
+    return dict(system=rotor.system.assemble(), sensor=rotor.sensor, t_end=1e-3, n_outputs=10,
+                name=f"rotor_disc ({setup})")

@@ -32,7 +32,7 @@ from floatframe.components.ffrf import add_ffrf_body
 from floatframe.fem import block_mesh, craig_bampton_modes, linear_elastic_matrices
 from floatframe.linalg import quadratic_energy
 from floatframe.parameters import Input
-from floatframe.system import System
+from floatframe.assembly import System
 
 
 @dataclass

@@ -23,7 +23,7 @@ import numpy as np
 
 from floatframe import components as c
 from floatframe.models.flexible_link import ALUMINIUM, FlexibleLink, add_flexible_link
-from floatframe.system import System
+from floatframe.assembly import System
 
 # joint frame of the universal joint on the piston: its x axis (a free rotation) along the global z axis
 JOINT_X_ALONG_Z = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]])

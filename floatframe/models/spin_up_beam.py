@@ -30,7 +30,7 @@ from floatframe.components.ffrf import add_ffrf_body
 from floatframe.components.ffrf_reduced import add_reduced_ffrf_body
 from floatframe.components.nodes import NodeRigidBodyEP
 from floatframe.fem import block_mesh, craig_bampton_modes, geometric_stiffness_cases, linear_elastic_matrices
-from floatframe.system import System
+from floatframe.assembly import System
 
 LENGTH = 10.0               # L [m]
 BENDING_STIFFNESS = 1.4e4   # EI [N m^2]

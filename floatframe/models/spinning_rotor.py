@@ -17,7 +17,7 @@ import numpy as np
 
 from floatframe.components import (CartesianSpringDamper, MarkerBodyPosition, NodeRigidBodyEP, ObjectGround,
                                    ObjectRigidBody, SensorNode)
-from floatframe.system import System
+from floatframe.assembly import System
 
 SUPPORT_STIFFNESS = 2e8  # k [N/m], as in Exudyn's perfObjectFFRFreducedOrder.py
 SUPPORT_DAMPING = 0.01 * SUPPORT_STIFFNESS  # d [N s/m]

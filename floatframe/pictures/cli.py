@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from floatframe.command_line import number, positive_float, positive_int
+from floatframe.models.registry import model_names
 from floatframe.components.base import ModelError
 from floatframe.optional import missing_package
 from floatframe.paths import OutputPathError, check_output_file, output_file_argument
@@ -16,7 +17,7 @@ HELP_FORMAT = argparse.ArgumentDefaultsHelpFormatter
 poissons_ratio = number(float, lambda value: -1 < value < 0.5, "a number in (-1, 0.5)")
 frames_per_second = number(float, lambda value: FPS_RANGE[0] <= value <= FPS_RANGE[1],
                            f"a number from {FPS_RANGE[0]:g} to {FPS_RANGE[1]:g}")
-MODE_MODELS = ("rotor-disc",)
+MODE_MODELS = model_names("modes")   # ready models with a mode grid (floatframe.models.registry)
 
 
 def video_path(text: str) -> Path:

@@ -1,6 +1,6 @@
 """The DAE contract: what a solver may use of an assembled model, and nothing else.
 
-The assembly (``floatframe.system.System.assemble``) returns an object that satisfies :class:`DAE`; every
+The assembly (``floatframe.assembly.System.assemble``) returns an object that satisfies :class:`DAE`; every
 solver in ``floatframe.solvers`` reads a model only through these members. A solver of your own written
 against this Protocol runs on every floatframe model (docs/solvers.md, "Bring your own solver"), and
 ``tests/solvers/test_contract.py`` runs every built-in solver on a wrapper that exposes these members only.

@@ -1,11 +1,12 @@
 """The study functions of the ready models: the rigid pendulum's period, the rotor disc's largest displacement
 (against its disc radius, or its supports with the model built once per worker), the reduced rotor's sensor
 with its exact gradient, and an oscillator with a stiffness fit; ``STUDY_MODELS`` names them for the command
-line."""
+line, as the table of ready models (``floatframe.models.registry``) says."""
 from __future__ import annotations
 
 import numpy as np
 
+from floatframe.models.registry import READY_MODELS
 from floatframe.study.functions import ModelStudy, SensorStudy
 
 
@@ -112,7 +113,7 @@ def oscillator_response(stiffness=40.0, damping=0.5, mass=1.0, times=(0.2, 0.4, 
     import floatframe.components as fc
     from floatframe.ocp.step import initial_state, step_map
     from floatframe.parameters import Parameter
-    from floatframe.system import System
+    from floatframe.assembly import System
 
     system = System()
     ground = system.add(fc.NodePointGround([0.0, 0.0, 0.0]))
@@ -168,6 +169,5 @@ def fit_stiffness(measured, initial=30.0, **options):
     return float(solution.x[0])
 
 
-STUDY_MODELS = {"pendulum": pendulum_period, "rotor-disc": rotor_disc_response,
-                "rotor-disc-supports": rotor_disc_supports, "oscillator": oscillator_response}
+STUDY_MODELS = {model.name: globals()[model.study] for model in READY_MODELS if "study" in model.commands}
 

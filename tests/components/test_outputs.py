@@ -5,7 +5,7 @@ import pytest
 
 import floatframe.components as ff
 from floatframe import rotations
-from floatframe.system import System
+from floatframe.assembly import System
 
 REFERENCE = np.array([1.0, 2.0, 3.0, 1.0, 0.0, 0.0, 0.0])
 POINT = np.array([0.3, -0.2, 0.5])

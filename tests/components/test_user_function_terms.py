@@ -1,4 +1,4 @@
-"""Claims about user functions in the residual (floatframe.user_function_terms): each called once per residual
+"""Claims about user functions in the residual (floatframe.assembly.user_function_terms): each called once per residual
 evaluation, differenced only when the iteration matrix is formed, a constant mass matrix not differentiated,
 the iteration matrix equal to finite differences of the residual, and results equal to the same model
 without user functions."""

@@ -8,7 +8,7 @@ import pytest
 import floatframe as ff
 from floatframe.compare import mixed_significant_correct_digits, significant_correct_digits
 from floatframe.models.andrews import (INITIAL_ANGLES, REFERENCE_ANGLES, REFERENCE_RATES, T_END, build_andrews)
-from floatframe.system import RedundantConstraintsWarning
+from floatframe.assembly import RedundantConstraintsWarning
 
 
 @pytest.fixture(scope="module")

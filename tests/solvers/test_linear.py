@@ -10,7 +10,7 @@ from floatframe.fem.mesh import block_mesh
 from floatframe.solvers import linear
 from floatframe.solvers.genalpha import GeneralizedAlpha
 from floatframe.solvers.linear import BorderedLU, border_indices, factorize, sparse_lu
-from floatframe.system import System
+from floatframe.assembly import System
 
 H = 1e-3
 

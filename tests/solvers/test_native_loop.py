@@ -18,7 +18,7 @@ from floatframe.solvers import GeneralizedAlpha, HHTAlpha, Newmark, Trapezoidal
 from floatframe.solvers import native
 from floatframe.solvers.compiling import compiler
 from floatframe.solvers.result import SolverError
-from floatframe.system import System
+from floatframe.assembly import System
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "rotorDisc"
 COUNTS = ("steps", "newton_iterations", "jacobian_evaluations", "factorizations", "residual_evaluations",

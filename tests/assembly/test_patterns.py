@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from floatframe.components.external import LIST_READ_LIMIT, csc_arrays, pattern_ones
+from floatframe.assembly.patterns import LIST_READ_LIMIT, csc_arrays, pattern_ones
 
 
 @pytest.mark.parametrize("shape, density", [((40, 30), 0.1), ((900, 2000), 0.1), ((3, 80000), 0.6)])

@@ -5,7 +5,6 @@ omega_b = G_local theta_t, A_E = I + 2 theta0 e~ + 2 e~ e~ (not normalised), and
 as J^T lambda, J = d(velocity equations)/dv. On theta^T theta = 1 this is dC/dt and C_q^T lambda.
 """
 import numpy as np
-import pytest
 
 import floatframe as ff
 from floatframe.models.pendulum import build_pendulum

@@ -1,10 +1,10 @@
-"""Claims about floatframe.system_functions.sparse_jacobian: the blocked Jacobian (dense rows and columns split
+"""Claims about floatframe.assembly.functions.sparse_jacobian: the blocked Jacobian (dense rows and columns split
 off, only the rows and columns that hold entries differentiated) equals CasADi's plain Jacobian entry for entry,
 with the same pattern."""
 import casadi as ca
 import numpy as np
 
-from floatframe.system_functions import sparse_jacobian
+from floatframe.assembly.functions import sparse_jacobian
 
 
 def evaluated(jacobian, x, value):

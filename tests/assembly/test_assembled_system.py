@@ -127,7 +127,7 @@ def test_the_top_level_exports_the_solvers_and_the_parameter_types():
 
 
 def test_every_ff_name_in_the_docs_exists_at_the_top_level():
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     texts = [path.read_text() for path in [root / "README.md", *sorted((root / "docs").glob("*.md"))]]
     names = {name for text in texts for name in re.findall(r"\bff\.([A-Za-z_]\w*)", text)}
     assert {"System", "GeneralizedAlpha", "IDAS"} <= names
