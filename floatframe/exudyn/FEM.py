@@ -348,11 +348,70 @@ class FEMinterface:
                              "to calling ComputePostProcessingModes; use e.g. ComputeEigenmodes(...)")
         if output == "stress" and not isinstance(material, MaterialBaseClass):
             raise ValueError("ComputePostProcessingModes: if material=0, outputVariableType must be StrainLocal")
+        if output == "stress":
+            material._single("ComputePostProcessingModes")
         elastic = dict(youngs_modulus=material.youngsModulus, poissons_ratio=material.poissonsRatio) \
             if output == "stress" else {}
         matrix = post_processing_modes(self._element_mesh(), np.asarray(self.modeBasis["matrix"], dtype=float),
                                        output=output, **elastic)
         self.postProcessingModes = {"matrix": matrix, "outputVariableType": outputVariableType}
+
+    def ComputePostProcessingModesNGsolve(self, fes, material=0, outputVariableType="OutputVariableType.StressLocal",
+                                          verbose=False):
+        """As :meth:`ComputePostProcessingModes`, computed by NGSolve on its finite-element space ``fes`` (the third
+        item ImportMeshFromNGsolve returns), as Exudyn does: for each mode the stress 2 mu eps + lambda tr(eps) I
+        (or the strain eps, tensor shear components) is set into a symmetric-matrix-valued H1 space of the mesh's
+        order (NGSolve's ``GridFunction.Set``, an element-wise projection averaged at the nodes) and read at the
+        nodes; components xx, yy, zz, yz, xz, xy. ``material`` may hold a material per mesh region
+        (KirchhoffMaterial(materials=..., fes=...)). Needs the ``ngsolve`` extra."""
+        from floatframe.optional import require
+
+        ngs = require("ngsolve", "FEMinterface.ComputePostProcessingModesNGsolve", "ngsolve")
+        output = {"OutputVariableType.StressLocal": "stress", "OutputVariableType.StrainLocal": "strain"}.get(
+            str(outputVariableType))
+        if output is None:
+            raise ValueError("ComputePostProcessingModes invoked with invalid outputVariableType")
+        if "matrix" not in self.modeBasis:
+            raise ValueError("ComputePostProcessingModesNGsolve(...): modeBasis needs to be computed in FEMinterface "
+                             "prior to calling it; use e.g. ComputeEigenmodes(...)")
+        if output == "stress" and not isinstance(material, MaterialBaseClass):
+            raise ValueError("ComputePostProcessingModes: if material=0, outputVariableType must be StrainLocal")
+        modes = np.asarray(self.modeBasis["matrix"], dtype=float)
+        n_nodes = fes.ndof // 3
+        if modes.shape[0] != 3 * n_nodes:
+            raise ExudynLayerError(f"FEMinterface.ComputePostProcessingModesNGsolve: the mode basis has "
+                                   f"{modes.shape[0]} rows, the space fes {fes.ndof} coordinates")
+        order = fes.components[0].globalorder
+        scalar = ngs.H1(fes.mesh, order=order) if order == 1 else ngs.NodalFESpace(fes.mesh, order=order)
+        field = ngs.GridFunction(ngs.MatrixValued(scalar, symmetric=True))
+        displacement = ngs.GridFunction(fes)
+        if output == "stress":
+            mu, lam = material.LameParameters()
+            tensor = lambda strain: 2 * mu * strain + lam * ngs.Trace(strain) * ngs.Id(3)  # noqa: E731
+        else:
+            tensor = lambda strain: strain  # noqa: E731
+        # NGSolve stores a symmetric 3x3 field as the blocks xx, xy, yy, xz, yz, zz of n_nodes values each
+        blocks = [0, 2, 5, 4, 3, 1]                          # block of xx, yy, zz, yz, xz, xy
+        result = np.zeros((n_nodes, 6 * modes.shape[1]))
+        with ngs.TaskManager():
+            for j in range(modes.shape[1]):
+                displacement.vec.FV().NumPy()[:] = modes[:, j].reshape(n_nodes, 3).T.ravel()
+                field.Set(tensor(ngs.Sym(ngs.Grad(displacement))))
+                values = field.vec.FV().NumPy()
+                for c, block in enumerate(blocks):
+                    result[:, 6 * j + c] = values[block * n_nodes:(block + 1) * n_nodes]
+        self.postProcessingModes = {"matrix": result, "outputVariableType": outputVariableType}
+
+    def GetBoundaryNodeSetsAsLists(self) -> list:
+        """[node number lists, node weight lists] of the node sets of type 'boundary' (ImportMeshFromNGsolve makes
+        one per boundary name), in their order: the arguments ComputeHurtyCraigBamptonModes takes."""
+        boundary = [node_set for node_set in self.nodeSets if "NodeNumbers" in node_set and "NodeWeights" in node_set
+                    and node_set.get("type") == "boundary"]
+        return [[node_set["NodeNumbers"] for node_set in boundary], [node_set["NodeWeights"] for node_set in boundary]]
+
+    def GetNodePositionsMean(self, nodeNumberList) -> np.ndarray:
+        """Mean reference position of the nodes ``nodeNumberList``."""
+        return np.mean(self.GetNodePositionsAsArray()[np.asarray(nodeNumberList, dtype=int)], axis=0)
 
     def _element_mesh(self):
         """The imported mesh (an NGSolve mesh of meshOrder 2 as Tet10), or that of ``nodes`` and ``elements`` as
@@ -483,25 +542,60 @@ class MaterialBaseClass:
 
 
 class KirchhoffMaterial(MaterialBaseClass):
-    """Isotropic linear-elastic (Kirchhoff) material, as Exudyn's; one material only (``materials`` and ``fes``,
-    Exudyn's multi-domain NGsolve materials, are not supported)."""
+    """Isotropic linear-elastic (Kirchhoff) material, as Exudyn's.
+
+    One material (``youngsModulus``, ``poissonsRatio``, ``density``), or, as in Exudyn, one per region of an NGsolve
+    mesh: ``materials`` = {region: {'youngsModulus', 'poissonsRatio', 'density'}} with the ``fes`` of
+    ImportMeshFromNGsolve; the three parameters are then NGSolve CoefficientFunctions, usable by
+    ComputePostProcessingModesNGsolve (not by ComputePostProcessingModes or StrainVector2StressVector)."""
 
     def __init__(self, youngsModulus=None, poissonsRatio=None, density=0, materials=None, fes=None,
                  planeStress=True):
-        if materials is not None or fes is not None:
-            raise ExudynLayerError("KirchhoffMaterial: multi-domain 'materials' (with an NGsolve 'fes') are not "
-                                   "supported; give youngsModulus, poissonsRatio and density")
+        self.planeStress = planeStress
+        self.useMaterials = materials is not None
+        if self.useMaterials:
+            if (density is not None and density != 0) or youngsModulus is not None or poissonsRatio is not None:
+                raise ValueError('KirchhoffMaterial: if arg "materials" is used, then density, youngsModulus and '
+                                 'poissonsRatio must be None')
+            if fes is None:
+                raise ValueError('KirchhoffMaterial: if arg "materials" is used, then fes has to be provided as '
+                                 'returned by ImportMeshFromNGsolve')
+            if not hasattr(fes, "mesh") or not hasattr(fes.mesh, "GetMaterials"):
+                raise ExudynLayerError(f"KirchhoffMaterial: multi-domain 'materials' need as fes the NGSolve space "
+                                       f"that ImportMeshFromNGsolve returns; got {type(fes).__name__}")
+            from floatframe.optional import require
+
+            ngs = require("ngsolve", "KirchhoffMaterial(materials=...)", "ngsolve")
+            regions = list(fes.mesh.GetMaterials())
+            missing = [region for region in regions if region not in materials]
+            if missing:
+                raise ValueError(f'KirchhoffMaterial: mesh contains material "{missing[0]}" which could not be '
+                                 f'found in arg materials')
+            self.materials, self.fes = materials, fes
+            super().__init__(*(ngs.CoefficientFunction([materials[region][key] for region in regions])
+                               for key in ("youngsModulus", "poissonsRatio", "density")))
+            return
         values = (youngsModulus, poissonsRatio, density)
         if not all(isinstance(v, (int, float, np.integer, np.floating)) and v >= 0 for v in values):
             raise ValueError('KirchhoffMaterial: if arg "materials" is None, density, youngsModulus and '
                              'poissonsRatio must be valid positive float values')
         super().__init__(float(youngsModulus), float(poissonsRatio), float(density))
-        self.planeStress = planeStress
+
+    def LameParameters(self) -> list:
+        """[mu, lambda] [Pa] of the material (CoefficientFunctions with ``materials``)."""
+        e, nu = self.youngsModulus, self.poissonsRatio
+        return [e / (2 * (1 + nu)), e * nu / ((1 + nu) * (1 - 2 * nu))]
+
+    def _single(self, what: str):
+        if self.useMaterials:
+            raise ExudynLayerError(f"KirchhoffMaterial: {what} needs a single material; a material per mesh region "
+                                   f"('materials') works with ComputePostProcessingModesNGsolve only")
 
     def StrainVector2StressVector(self, strainVector) -> np.ndarray:
         """Voigt stress (xx, yy, zz, yz, xz, xy) [Pa] of a Voigt strain with engineering shear strains."""
         from floatframe.fem.stress import elasticity_matrix
 
+        self._single("StrainVector2StressVector")
         return elasticity_matrix(self.youngsModulus, self.poissonsRatio) @ np.asarray(strainVector, dtype=float)
 
 
