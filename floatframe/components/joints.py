@@ -25,7 +25,9 @@ import casadi as ca
 import numpy as np
 
 from floatframe import rotations
+from floatframe.components.base import resolve
 from floatframe.components.connectors import Connector, _JointFrameMixin, fixed_active_flag
+from floatframe.components.nodes import NodeGenericODE2
 
 
 def _rotation_rows(constrained):
@@ -40,6 +42,70 @@ def _rotation_rows(constrained):
         k = locked[0]
         return [((k + 1) % 3, (k + 2) % 3, 3 + k)]
     return []
+
+
+class TurnCounting:
+    """The angle of the relative rotation about the joint z axis, continuous over any number of turns with a
+    turn node (shared by RevoluteJoint, CylindricalJoint and TorsionalSpringDamper).
+
+    phi = the third Tait-Bryan x-y-z angle of J0^T J1, atan2(-R01, R00) in (-pi, pi]. A turn node (a
+    NodeGenericODE2 with one coordinate p, no mass) makes it continuous: phi_c = p + wrap(phi - p), with
+    wrap(x) = atan2(sin x, cos x), and p follows phi_c through the constraint wrap(phi - p) = 0, whose
+    multiplier is zero (it exerts nothing). Newton starts each step from the last p, so the turns are counted
+    while the angle changes by less than pi in a step. The node's initial coordinate picks the turn at the
+    start (phi_c(0) is the angle nearest to it); at assembly p and its rate start at phi_c(0) and d phi / dt.
+    """
+
+    def _set_turn_node(self, turn_node):
+        self.turn_node_number = turn_node
+        self.turn_node = None
+
+    def _connect_turn_node(self, system):
+        self.turn_node = None
+        if self.turn_node_number is not None:
+            self.turn_node = resolve(system, "node", self.turn_node_number, self, "turn_node")
+            if not isinstance(self.turn_node, NodeGenericODE2) or self.turn_node.n_coordinates != 1:
+                raise self.error(f"turn_node must be a NodeGenericODE2 with one coordinate, got {self.turn_node.label}")
+
+    def principal_angle(self, ctx):
+        """(J0, phi in (-pi, pi])."""
+        joint0, joint1 = self.joint_frames(ctx)
+        relative = joint0.T @ joint1
+        return joint0, ca.atan2(-relative[0, 1], relative[0, 0])                   # rot_xyz(J0^T J1)[2]
+
+    def turn_offset(self, ctx, angle):
+        """wrap(phi - p) and p of the turn node."""
+        previous = ctx.total_coordinates(self.turn_node)[0]                        # p
+        return ca.atan2(ca.sin(angle - previous), ca.cos(angle - previous)), previous
+
+    def continuous_angle(self, ctx):
+        """(J0, phi_c): the angle continuous over turns with a turn node, else phi in (-pi, pi]."""
+        joint0, angle = self.principal_angle(ctx)
+        if self.turn_node is not None:
+            wrapped, previous = self.turn_offset(ctx, angle)
+            angle = previous + wrapped
+        return joint0, angle
+
+    def turn_equation(self, ctx):
+        """The turn node's constraint wrap(phi - p) = 0, or an empty vector without a turn node."""
+        if self.turn_node is None:
+            return ca.SX.zeros(0)
+        return self.turn_offset(ctx, self.principal_angle(ctx)[1])[0]
+
+    def _set_turn_start_values(self, assembled):
+        """Consistent start values of the turn node: p = phi_c and p_t = d phi / dt at the initial state (with a
+        wrong start rate the rate of the massless p would oscillate without decay under the undamped
+        generalized-alpha scheme, and its predictor could jump a turn)."""
+        if self.turn_node is None:
+            return
+        state = (0.0, assembled.q_initial, assembled.v_initial, np.zeros(assembled.n_coordinates),
+                 np.zeros(assembled.n_multipliers))
+        angle = assembled.output_function(lambda ctx: self.continuous_angle(ctx)[1], "turn_angle")(*state)
+        rate = assembled.output_function(lambda ctx: ctx.time_derivative(self.principal_angle(ctx)[1]),
+                                         "turn_angle_rate")(*state)
+        rows = self.turn_node.coordinate_indices
+        assembled.q_initial[rows] = angle - self.turn_node.reference_coordinates
+        assembled.v_initial[rows] = rate
 
 
 class GenericJoint(_JointFrameMixin, Connector):
@@ -65,6 +131,7 @@ class GenericJoint(_JointFrameMixin, Connector):
     VelocityLocal, Rotation (Tait-Bryan angles of J0^T J1), AngularVelocityLocal, ForceLocal and TorqueLocal
     (the multipliers at their rows, zero on free axes; ForceLocal is J0^T lambda where all three translations
     are constrained, whose multipliers are global). The multipliers are the reactions on marker 0.
+    RevoluteJoint and CylindricalJoint add Angle, the hinge angle, continuous over turns with a turn node.
     """
 
     type_name = "GenericJoint"
@@ -106,9 +173,15 @@ class GenericJoint(_JointFrameMixin, Connector):
         else:
             translation = ca.vertcat(*[ca.dot(turned0[:, k], x1 - x0) - offset[k] for k in self.translation_rows])
         rotation = [ca.dot(turned0[:, a], joint1[:, b]) for a, b, _ in self.rotation_rows]
-        ctx.add_constraint(self, ca.vertcat(translation, *rotation))
+        more = self.more_equations(ctx)
+        ctx.add_constraint(self, ca.vertcat(translation, *rotation, more))
         if any(m.has_index2_velocity for m in self.markers):  # Exudyn's index-2 form, with omega (as the spherical)
-            ctx.add_velocity_constraint(self, self.velocity_equations(ctx, joint0, turned0, joint1))
+            ctx.add_velocity_constraint(self, ca.vertcat(self.velocity_equations(ctx, joint0, turned0, joint1),
+                                                         ca.jtimes(more, ctx.q, ctx.v) + ca.jacobian(more, ctx.t)))
+
+    def more_equations(self, ctx):
+        """Constraint equations after the joint's own (the turn node's of a RevoluteJoint); none here."""
+        return ca.SX.zeros(0)
 
     def velocity_equations(self, ctx, joint0, turned0, joint1):
         """d/dt of the equations with point velocities and angular velocities, the offset held: for t_k0 . dp it
@@ -138,32 +211,83 @@ class GenericJoint(_JointFrameMixin, Connector):
         return force, torque
 
     def output(self, ctx, variable):
-        joint0, joint1 = self.joint_frames(ctx)
-        x0, x1 = (m.position(ctx) for m in self.markers)
-        outputs = {"Position": lambda: x0,
-                   "Velocity": lambda: ctx.time_derivative(x0),
-                   "DisplacementLocal": lambda: joint0.T @ (x1 - x0),
-                   "VelocityLocal": lambda: joint0.T @ ctx.time_derivative(x1 - x0),
-                   "Rotation": lambda: rotations.rot_xyz_from_rotation_matrix(joint0.T @ joint1),
-                   "AngularVelocityLocal": lambda: self.relative_angular_velocity(ctx, joint0),
-                   "ForceLocal": lambda: self.reactions(ctx)[0],
-                   "TorqueLocal": lambda: self.reactions(ctx)[1]}
+        outputs = self.outputs(ctx)
         if variable not in outputs:
             raise self.error(f"has no output variable '{variable}'; available: {sorted(outputs)}")
         return outputs[variable]()
 
+    def outputs(self, ctx):
+        """{output variable: function returning its expression}."""
+        joint0, joint1 = self.joint_frames(ctx)
+        x0, x1 = (m.position(ctx) for m in self.markers)
+        return {"Position": lambda: x0,
+                "Velocity": lambda: ctx.time_derivative(x0),
+                "DisplacementLocal": lambda: joint0.T @ (x1 - x0),
+                "VelocityLocal": lambda: joint0.T @ ctx.time_derivative(x1 - x0),
+                "Rotation": lambda: rotations.rot_xyz_from_rotation_matrix(joint0.T @ joint1),
+                "AngularVelocityLocal": lambda: self.relative_angular_velocity(ctx, joint0),
+                "ForceLocal": lambda: self.reactions(ctx)[0],
+                "TorqueLocal": lambda: self.reactions(ctx)[1]}
 
-class RevoluteJoint(GenericJoint):
+
+class RevoluteJoint(TurnCounting, GenericJoint):
     """A hinge about the joint z axis: the points coincide, only the rotation about t_z0 is free
-    (constrained_axes [1,1,1,1,1,0]; the equations of Exudyn's ObjectJointRevoluteZ)."""
+    (constrained_axes [1,1,1,1,1,0]; the equations of Exudyn's ObjectJointRevoluteZ).
+
+    Besides GenericJoint's outputs, ``Angle``: the hinge angle phi [rad] about the joint z axis (J1 turned from
+    J0), in (-pi, pi] without a turn node. With ``turn_node`` (a NodeGenericODE2 with one coordinate, no mass;
+    its initial coordinate picks the turn at the start) the angle is continuous over any number of turns: the
+    joint gains one constraint row, last of its rows, that lets the node follow the angle and exerts nothing
+    (:class:`TurnCounting`; the turns are counted while the angle changes by less than pi in a step).
+    CylindricalJoint takes a turn node too; the other named joints, which have no single free rotation about
+    z, refuse it.
+
+    Parameters
+    ----------
+    marker_numbers : sequence of two rigid markers
+        Marker 0 and marker 1.
+    rotation_marker0, rotation_marker1 : (3, 3) array_like, rotation matrices, default identity
+        Joint frame to marker frame.
+    offset : (6,) array_like, Parameter or Input, default zeros
+        As GenericJoint's (keyword only).
+    active : bool, default True
+        False removes every equation (keyword only).
+    turn_node : NodeGenericODE2 with one coordinate, int or None, default None
+        Counts the turns of ``Angle`` (keyword only); it adds one constraint.
+    """
 
     type_name = "RevoluteJoint"
     free_axes = (0, 0, 0, 0, 0, 1)
 
     def __init__(self, marker_numbers, rotation_marker0=np.eye(3), rotation_marker1=np.eye(3), name="", *,
-                 offset=(0.0,) * 6, active=True):
+                 offset=(0.0,) * 6, active=True, turn_node=None):
         super().__init__(marker_numbers, [1 - free for free in self.free_axes], rotation_marker0, rotation_marker1,
                          offset, name, active=active)
+        self._set_turn_node(turn_node)
+        if turn_node is not None:
+            if self.free_axes[3:] != (0, 0, 1):
+                raise self.error("turn_node counts the turns about the joint z axis and needs a joint whose only "
+                                 "free rotation is about it (RevoluteJoint, CylindricalJoint)")
+            if not self.active:
+                raise self.error("turn_node needs an active joint (an inactive joint holds no axis)")
+            self.n_constraints += 1
+
+    def connect(self, system):
+        super().connect(system)
+        self._connect_turn_node(system)
+
+    def check(self, assembled):
+        super().check(assembled)
+        self._set_turn_start_values(assembled)
+
+    def more_equations(self, ctx):
+        return self.turn_equation(ctx)
+
+    def outputs(self, ctx):
+        outputs = super().outputs(ctx)
+        if self.free_axes[3:] == (0, 0, 1):
+            outputs["Angle"] = lambda: self.continuous_angle(ctx)[1]
+        return outputs
 
 
 class PrismaticJoint(RevoluteJoint):
@@ -189,4 +313,4 @@ class CylindricalJoint(RevoluteJoint):
     free_axes = (0, 0, 1, 0, 0, 1)
 
 
-__all__ = ["GenericJoint", "RevoluteJoint", "PrismaticJoint", "UniversalJoint", "CylindricalJoint"]
+__all__ = ["TurnCounting", "GenericJoint", "RevoluteJoint", "PrismaticJoint", "UniversalJoint", "CylindricalJoint"]

@@ -6,10 +6,9 @@ import casadi as ca
 import numpy as np
 
 from floatframe import rotations
-from floatframe.components.base import resolve
 from floatframe.components.connectors import (Connector, ConnectorUserFunction, _active_flag, _check_non_negative,
                                               _check_symmetric_semidefinite, _JointFrameMixin)
-from floatframe.components.nodes import NodeGenericODE2
+from floatframe.components.joints import TurnCounting
 from floatframe.rotations import rotation_log, tangent_exp_inverse
 
 
@@ -356,7 +355,7 @@ class RigidBodySpringDamper(_JointFrameMixin, Connector):
         return outputs[variable]()
 
 
-class TorsionalSpringDamper(_JointFrameMixin, Connector):
+class TorsionalSpringDamper(TurnCounting, _JointFrameMixin, Connector):
     """Torsional spring-damper about the joint z axis between two rigid markers (Exudyn
     ObjectConnectorTorsionalSpringDamper).
 
@@ -419,7 +418,7 @@ class TorsionalSpringDamper(_JointFrameMixin, Connector):
                  offset=0.0, velocity_offset=0.0, torque=0.0, force_user_function=None, name="", *, active=True,
                  turn_node=None):
         super().__init__(marker_numbers, name)
-        self.turn_node_number = turn_node
+        self._set_turn_node(turn_node)
         self.n_constraints = 0 if turn_node is None else 1
         self.stiffness = self.vector(stiffness, 1, "stiffness", symbolic=True)
         self.damping = self.vector(damping, 1, "damping", symbolic=True)
@@ -434,42 +433,15 @@ class TorsionalSpringDamper(_JointFrameMixin, Connector):
 
     def connect(self, system):
         super().connect(system)
-        self.turn_node = None
-        if self.turn_node_number is not None:
-            self.turn_node = resolve(system, "node", self.turn_node_number, self, "turn_node")
-            if not isinstance(self.turn_node, NodeGenericODE2) or self.turn_node.n_coordinates != 1:
-                raise self.error(f"turn_node must be a NodeGenericODE2 with one coordinate, got {self.turn_node.label}")
+        self._connect_turn_node(system)
 
     def check(self, assembled):
-        """Consistent start values of the turn node: p = phi_c and p_t = d phi / dt at the initial state."""
-        if self.turn_node is None:
-            return
-        state = (0.0, assembled.q_initial, assembled.v_initial, np.zeros(assembled.n_coordinates),
-                 np.zeros(assembled.n_multipliers))
-        angle = assembled.output_function(lambda ctx: self.relative_rotation(ctx)[1], "turn_angle")(*state)
-        rate = assembled.output_function(lambda ctx: ctx.time_derivative(self.principal_angle(ctx)[1]),
-                                         "turn_angle_rate")(*state)
-        rows = self.turn_node.coordinate_indices
-        assembled.q_initial[rows] = angle - self.turn_node.reference_coordinates
-        assembled.v_initial[rows] = rate
-
-    def principal_angle(self, ctx):
-        """(J0, phi in (-pi, pi])."""
-        joint0, joint1 = self.joint_frames(ctx)
-        relative = joint0.T @ joint1
-        return joint0, ca.atan2(-relative[0, 1], relative[0, 0])                   # rot_xyz(J0^T J1)[2]
-
-    def turn_offset(self, ctx, angle):
-        """wrap(phi - p) and p of the turn node."""
-        previous = ctx.total_coordinates(self.turn_node)[0]                        # p
-        return ca.atan2(ca.sin(angle - previous), ca.cos(angle - previous)), previous
+        """Consistent start values of the turn node (:class:`~floatframe.components.joints.TurnCounting`)."""
+        self._set_turn_start_values(assembled)
 
     def relative_rotation(self, ctx):
         """(J0, phi (continuous phi_c with a turn node), omega_z)."""
-        joint0, angle = self.principal_angle(ctx)
-        if self.turn_node is not None:
-            wrapped, previous = self.turn_offset(ctx, angle)
-            angle = previous + wrapped                                             # phi_c
+        joint0, angle = self.continuous_angle(ctx)
         return joint0, angle, self.relative_angular_velocity(ctx, joint0)[2]
 
     def scalar_torque(self, ctx):
@@ -485,7 +457,7 @@ class TorsionalSpringDamper(_JointFrameMixin, Connector):
         self.markers[0].apply_torque(ctx, torque)
         self.markers[1].apply_torque(ctx, -torque)
         if self.turn_node is not None:
-            ctx.add_constraint(self, self.turn_offset(ctx, self.principal_angle(ctx)[1])[0])   # wrap(phi - p) = 0
+            ctx.add_constraint(self, self.turn_equation(ctx))                      # wrap(phi - p) = 0
 
     def output(self, ctx, variable):
         _, angle, rate = self.relative_rotation(ctx)
