@@ -17,6 +17,26 @@ def closest(name: str, candidates) -> str:
     return f" (closest supported name: '{match[0]}')" if match else ""
 
 
+# Exudyn features outside floatframe's scope (docs/exudyn.md, "Out of scope"): a name pattern and the scope it names
+OUT_OF_SCOPE = [
+    ("beams as bodies (ANCF cables and beams, geometrically exact beams, ALE cables, thin plates)",
+     ("ANCF", "Cable", "Beam", "Slope", "Point2DS1", "JointSliding", "SlidingJoint", "ALEMoving")),
+    ("contact (contact objects, general contact, rolling discs)",
+     ("Contact", "RollingDisc", "GeneralContact", "CamFollower")),
+    ("kinematic trees", ("KinematicTree", "JointType", "TreeLink")),
+    ("hydraulics", ("Hydraulic",)),
+    ("reeving systems and ropes", ("ReevingSystem",)),
+]
+
+
+def out_of_scope(name: str) -> str:
+    """``; <scope>: outside floatframe's scope (...)`` for an Exudyn name of an out-of-scope feature, else ''."""
+    for scope, patterns in OUT_OF_SCOPE:
+        if any(pattern in str(name) for pattern in patterns):
+            return f"; {scope}: outside floatframe's scope (docs/exudyn.md, 'Out of scope')"
+    return ""
+
+
 def unknown(what: str, name: str, candidates, owner: str = "") -> ExudynLayerError:
     prefix = f"{owner}: " if owner else ""
     return ExudynLayerError(f"{prefix}unknown {what} '{name}'{closest(name, candidates)}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 import dis
 import sys
 
-from floatframe.exudyn._names import ExudynLayerError, closest
+from floatframe.exudyn._names import ExudynLayerError, closest, out_of_scope
 
 
 class UnknownNameError(ExudynLayerError, AttributeError):
@@ -29,7 +29,7 @@ def missing_name(name: str, supported, module: str, exudyn_names=()) -> ExudynLa
     behave as usual. Both are ExudynLayerErrors.
     """
     what = f"does not support exudyn's '{name}'" if name in exudyn_names else f"has no name '{name}'"
-    message = f"{module} {what}{closest(name, suggestions(supported))}"
+    message = f"{module} {what}{closest(name, suggestions(supported))}{out_of_scope(name)}"
     caller = sys._getframe(2)  # 0: here, 1: the module's __getattr__, 2: the code that asked for the name
     if caller.f_code.co_code[caller.f_lasti] == dis.opmap["IMPORT_FROM"]:
         return UnknownNameImportError(message)
@@ -55,7 +55,8 @@ class Unsupported:
 
     def _refuse(self, *arguments, **keywords):
         name, module, supported = object.__getattribute__(self, "_about")
-        raise ExudynLayerError(f"floatframe.exudyn does not support {module}.{name}{closest(name, supported)}")
+        raise ExudynLayerError(f"floatframe.exudyn does not support {module}.{name}{closest(name, supported)}"
+                               f"{out_of_scope(name)}")
 
     def __getattr__(self, attribute):
         if attribute.startswith("__"):

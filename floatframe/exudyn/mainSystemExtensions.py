@@ -21,7 +21,7 @@ from floatframe.exudyn._items import (MarkerBodyPosition, MarkerBodyRigid, Objec
                                       ObjectConnectorSpringDamper, ObjectConnectorTorsionalSpringDamper,
                                       ObjectJointGeneric, ObjectJointPrismaticX, ObjectJointRevoluteZ,
                                       ObjectJointSpherical, NodeGenericData)
-from floatframe.exudyn._names import ExudynLayerError, closest, enumeration, member_name
+from floatframe.exudyn._names import ExudynLayerError, closest, enumeration, member_name, out_of_scope
 from floatframe.exudyn._system import MainSystem
 from floatframe.exudyn.rigidBodyUtilities import (AngularVelocity2EulerParameters_t, RigidBodyInertia,
                                                   RotationMatrix2EulerParameters)
@@ -636,8 +636,9 @@ def _unsupported_method(name: str):
                  "AddSensor"]
 
     def method(mbs, *arguments, **keywords):
-        raise ExudynLayerError(f"floatframe.exudyn does not support mbs.{name}{closest(name, supported)}; "
-                               f"add the items it would create with mbs.AddNode/AddObject/AddMarker/AddLoad")
+        scope = out_of_scope(name)
+        raise ExudynLayerError(f"floatframe.exudyn does not support mbs.{name}{closest(name, supported)}" + (
+            scope or "; add the items it would create with mbs.AddNode/AddObject/AddMarker/AddLoad"))
     method.__name__ = name
     method.__doc__ = f"Exudyn's mbs.{name}: not supported by floatframe.exudyn (raises ExudynLayerError)."
     return method

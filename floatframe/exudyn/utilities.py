@@ -17,6 +17,7 @@ from floatframe.exudyn.basicUtilities import (GaussIntegrate, LobattoIntegrate, 
                                               gaussIntegrationWeights, lobattoIntegrationPoints,
                                               lobattoIntegrationWeights)
 from floatframe.exudyn import graphicsDataUtilities as _graphics_data
+from floatframe.exudyn._names import out_of_scope
 from floatframe.exudyn._unknown import Unsupported, module_getattr
 from floatframe.exudyn.graphics import color  # noqa: F401  (scripts use it after a star import)
 from floatframe.exudyn.graphicsDataUtilities import color4list  # noqa: F401  (and the other color4... names)
@@ -47,7 +48,7 @@ globals().update(SHORT_NAMES)
 globals().update(VISUALIZATION_CLASSES)
 
 SUPPORTED = sorted(name for name in globals() if not name.startswith("_") and name not in (
-    "annotations", "np", "sqrt", "Unsupported", "module_getattr", "ITEM_CLASSES",
+    "annotations", "np", "sqrt", "Unsupported", "module_getattr", "out_of_scope", "ITEM_CLASSES",
     "SHORT_NAMES", "VISUALIZATION_CLASSES"))
 
 # Names of exudyn.utilities.__all__ (Exudyn 1.13.6) that the layer did not have when this list was
@@ -124,6 +125,11 @@ UNSUPPORTED_NAMES = [name for name in [
 ] if name not in SUPPORTED]
 
 
+# The visualization classes of out-of-scope items are placeholders too, so that a script building one
+# (``ObjectContactX(..., visualization=VObjectContactX(...))``) is refused with the scope, not a NameError.
+UNSUPPORTED_NAMES += ["V" + name for name in UNSUPPORTED_NAMES
+                      if name[:1].isupper() and out_of_scope(name) and "UserFunction" not in name
+                      and name != "TreeLink"]                        # a helper class, not an item
 globals().update({name: Unsupported(name, "exudyn.utilities", SUPPORTED) for name in UNSUPPORTED_NAMES})
 
 __all__ = SUPPORTED + UNSUPPORTED_NAMES

@@ -1,0 +1,49 @@
+"""Exudyn features outside floatframe's scope are refused naming the scope (docs/exudyn.md, "Out of scope").
+
+Claims: items, their visualization classes, MainSystem extensions and top-level names of ANCF/beams, contact,
+kinematic trees and hydraulics raise an ExudynLayerError that names the scope, where a script would otherwise stop
+at a NameError; names of features that are merely missing do not claim a scope; every visualization placeholder is
+an Exudyn 1.13.6 name."""
+import pytest
+
+import floatframe.exudyn as exu
+import floatframe.exudyn.itemInterface as ii
+import floatframe.exudyn.utilities as ffu
+
+CASES = [("ObjectANCFCable2D", "beams as bodies"), ("VObjectBeamGeometricallyExact2D", "beams as bodies"),
+         ("ObjectContactSphereSphere", "contact"), ("VObjectContactCoordinate", "contact"),
+         ("VRollingDiscPenalty", "contact"), ("ObjectKinematicTree", "kinematic trees"),
+         ("ObjectConnectorHydraulicActuatorSimple", "hydraulics")]
+
+
+@pytest.mark.parametrize("name, scope", CASES)
+def test_star_imported_items_and_their_visualizations_name_the_scope(name, scope):
+    namespace = {}
+    exec("from floatframe.exudyn.utilities import *", namespace)
+    with pytest.raises(exu.ExudynLayerError, match=rf"{name}\b.*; {scope}.*outside floatframe's scope"):
+        namespace[name](show=False)
+
+
+def test_module_attributes_and_extensions_name_the_scope():
+    with pytest.raises(exu.ExudynLayerError, match="'GeneralContact'.*; contact.*outside floatframe's scope"):
+        exu.GeneralContact
+    with pytest.raises(exu.ExudynLayerError, match="'ObjectANCFCable'.*; beams as bodies"):
+        ii.ObjectANCFCable
+    mbs = exu.SystemContainer().AddSystem()
+    with pytest.raises(exu.ExudynLayerError, match="mbs.CreateKinematicTree.*; kinematic trees: outside"):
+        mbs.CreateKinematicTree()
+    with pytest.raises(exu.ExudynLayerError, match="mbs.CreateSphereSphereContact.*; contact"):
+        mbs.CreateSphereSphereContact()
+    with pytest.raises(exu.ExudynLayerError, match="mbs.ComputeSystemDegreeOfFreedom.*; add the items") as missing:
+        mbs.ComputeSystemDegreeOfFreedom()
+    assert "scope" not in str(missing.value)
+    with pytest.raises(exu.ExudynLayerError) as missing:
+        ffu.SweepSin(1)
+    assert "scope" not in str(missing.value)
+
+
+def test_visualization_placeholders_are_exudyn_names():
+    exudyn_utilities = pytest.importorskip("exudyn.utilities")
+    placeholders = [name for name in ffu.UNSUPPORTED_NAMES if name[0] == "V" and name[1].isupper()]
+    assert len(placeholders) >= 40
+    assert set(placeholders) <= set(exudyn_utilities.__all__)
