@@ -10,6 +10,7 @@ from floatframe.components import __all__ as _component_names
 from floatframe.parameters import Input, InputSignal, Parameter
 from floatframe.solvers import (IDAS, GeneralizedAlpha, GeneralizedAlphaGGL, HHTAlpha, Newmark, SimulationResult, SolverError,
                                 SolverStatistics, StaticSolver, Trapezoidal, eigenmodes)
+from floatframe.solvers import AdaptiveRadauIIA, RadauIIA  # noqa: F401  (Radau IIA of order 5, issue 27)
 from floatframe.assembly import AssembledSystem, System
 
 __version__ = "0.8.0"  # the newest version in CHANGELOG.md

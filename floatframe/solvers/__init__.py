@@ -6,8 +6,9 @@ from floatframe.solvers.hht import HHTAlpha
 from floatframe.solvers.idas import IDAS
 from floatframe.solvers.modal import ModalResult, eigenmodes, linearize
 from floatframe.solvers.newmark import Newmark, Trapezoidal
+from floatframe.solvers.radau import AdaptiveRadauIIA, RadauIIA
 from floatframe.solvers.result import SimulationResult, SolverError, SolverStatistics
 from floatframe.solvers.static import StaticSolver
 
-__all__ = ["GeneralizedAlpha", "GeneralizedAlphaGGL", "HHTAlpha", "IDAS", "Newmark", "Trapezoidal", "StaticSolver", "eigenmodes", "linearize",
+__all__ = ["GeneralizedAlpha", "GeneralizedAlphaGGL", "HHTAlpha", "IDAS", "Newmark", "RadauIIA", "AdaptiveRadauIIA", "Trapezoidal", "StaticSolver", "eigenmodes", "linearize",
            "ModalResult", "SimulationResult", "SolverError", "SolverStatistics"]
