@@ -12,8 +12,12 @@ acceleration-level constraint lets the position and velocity constraints drift; 
 chosen by the user:
 
 - ``"baumgarte"``: the alpha and beta terms above (``baumgarte=(alpha, beta)`` in 1/s), one IDAS run;
-- ``"projection"``: alpha = beta = 0, and after every output step q and v are projected onto C = 0 and
-  dC/dt = 0 (minimum-norm corrections), a and lambda recomputed, and IDAS restarted;
+- ``"projection"``: alpha = beta = 0, and at restart times q and v are projected onto C = 0 and
+  dC/dt = 0 (minimum-norm corrections), a and lambda recomputed, and IDAS restarted. The restart times are
+  output times, at most ``max_restarts`` of them in a solve: with up to that many outputs every output is one;
+  with more, every k-th output (k = ceil(outputs / max_restarts)) and the last, and the outputs between are
+  IDAS' own interpolation (its dense output, the BDF interpolating polynomial), so that many output times cost
+  interpolation only and leave the accuracy of the run with fewer outputs (with ``pre_step``, every output);
 - ``"none"``: alpha = beta = 0 without projection (to see the drift).
 
 floatframe computes consistent initial values (q, v projected, then a, lambda from the
@@ -87,7 +91,9 @@ class IDAS(Scheme):
         csparse up to ``SMALL_SYSTEM`` unknowns of the DAE, MUMPS above.
     drift : ``"projection"``, ``"baumgarte"`` or ``"none"`` (see the module docstring).
     baumgarte : (alpha, beta) [1/s] of the Baumgarte terms 2 alpha dC/dt + beta^2 C.
-    max_num_steps : internal steps allowed per output interval.
+    max_num_steps : internal steps allowed per output interval (per restart interval with projection).
+    max_restarts : with ``drift="projection"``, the most restarts (projections) in a solve; outputs between
+        two restarts are interpolated by IDAS (see the module docstring).
     projection_tolerance : the projections stop when |C| and |dC/dt| are below this times the
         coordinate (velocity) scale.
     max_projection_iterations : Gauss-Newton iterations of the position projection.
@@ -105,7 +111,7 @@ class IDAS(Scheme):
 
     def __init__(self, rtol=1e-6, atol=1e-8, max_step=None, linear_solver="auto", drift="projection",
                  baumgarte=(10.0, 10.0), max_num_steps=100_000, projection_tolerance=1e-12,
-                 max_projection_iterations=20, suppress_algebraic=True, algebraic_scale=True):
+                 max_projection_iterations=20, suppress_algebraic=True, algebraic_scale=True, max_restarts=64):
         if drift not in DRIFT_CONTROLS:
             raise ValueError(f"IDAS: drift must be one of {DRIFT_CONTROLS}, got {drift!r}")
         rtol, atol = check_positive("IDAS", "rtol", rtol), check_positive("IDAS", "atol", atol)
@@ -114,6 +120,7 @@ class IDAS(Scheme):
                              f"(e.g. 'csparse', 'mumps'), got {linear_solver!r}")
         max_step = check_positive("IDAS", "max_step", max_step, optional=True)
         max_num_steps = check_count("IDAS", "max_num_steps", max_num_steps)
+        self.max_restarts = check_count("IDAS", "max_restarts", max_restarts)
         projection_tolerance = check_positive("IDAS", "projection_tolerance", projection_tolerance)
         max_projection_iterations = check_count("IDAS", "max_projection_iterations", max_projection_iterations)
         alpha, beta = (float(x) for x in baumgarte)
@@ -249,6 +256,7 @@ class IDAS(Scheme):
         if a0 is not None or lam0 is not None:
             raise ValueError(f"{owner}: IDAS starts from consistent accelerations and multipliers; a0 and lam0 "
                              f"cannot be given")
+        self._restart_every_output = pre_step is not None   # pre_step may change the state at every output
         if pre_step is not None and self.drift != "projection":
             raise ValueError(f"{owner}: pre_step needs drift='projection' (drift={self.drift!r} integrates the "
                              f"whole grid in one IDAS call)")
@@ -273,39 +281,60 @@ class IDAS(Scheme):
                          for k in range(1, grid.size)]
             run.observe(system, [state, *run.ahead])
         else:
+            every = 1 if getattr(self, "_restart_every_output", False) else -(-(grid.size - 1) // self.max_restarts)
+            run.grid, run.restarts = grid, set(range(every, grid.size, every)) | {grid.size - 1}
             run.observe(system, [state])
         return run
 
     def advance(self, system, state: State, t_target: float, h: float, prepared: "_Run" = None) -> State:
-        """The state at the output time t_target: the next one of the whole-grid call, or one IDAS call over
-        the interval followed by the projection onto C = 0 and dC/dt = 0."""
+        """The state at the output time t_target: the next one of the whole-grid call or of the last restart
+        interval, or one IDAS call over the outputs up to the next restart time (IDAS interpolates those
+        between), whose end is projected onto C = 0 and dC/dt = 0."""
         run = prepared
         if run.ahead:
             return run.ahead.pop(0)
         n = system.n_coordinates
-        interval = t_target - state.t
-        key = (id(system), round(interval, 15), tuple(system.parameter_vector()) if system.parameters else (),
-               self.rtol, self.atol, self.max_step, self.linear_solver, self.max_num_steps, run.tolerances.tobytes())
+        first = run.next_output
+        last = min(k for k in run.restarts if k >= first)
+        offsets = run.grid[first:last + 1] - state.t      # the outputs of this restart interval, from its start
+        interval = float(offsets[-1])
+        key = (id(system), tuple(np.round(offsets, 15)), tuple(system.parameter_vector()) if system.parameters
+               else (), self.rtol, self.atol, self.max_step, self.linear_solver, self.max_num_steps,
+               run.tolerances.tobytes())
         if key not in self._cache:
             built = time.perf_counter()
-            self._cache = {key: self._integrator(system, True, 0.0, [interval], None, run.tolerances)}
+            self._cache = {key: self._integrator(system, True, 0.0, list(offsets), None, run.tolerances)}
             run.setup_time += time.perf_counter() - built
         xdot = np.concatenate([state.v, state.a])
         integrator, parameters = self._cache[key]
         try:
             xf, zf = self._call(integrator, system, state.t, np.concatenate([state.q, state.v]),
                                 np.concatenate([state.a, state.lam]), np.concatenate([parameters, [state.t], xdot]))
+        except (SolverError, UserFunctionError) as error:
+            if last > first:   # again output by output: the failure's time and the partial result are then
+                run.restarts |= set(range(first, last))                  # those of a restart at every output
+                return self.advance(system, state, t_target, h, run)
+            if isinstance(error, UserFunctionError):
+                raise user_function_failure(error, state.t, self.name) from error
+            raise
+        try:
+            between = []
+            for j, offset in enumerate(offsets[:-1]):       # IDAS' dense output, not projected
+                x = xf[:, j] + offset * xdot
+                between.append(State(run.grid[first + j], x[:n], x[n:], zf[:n, j], zf[:n, j], zf[n:, j]))
             x_end = xf[:, -1] + interval * xdot
             q, v = x_end[:n], x_end[n:]
             run.drift_before_projection[0] = max(run.drift_before_projection[0],
-                                                 _max_abs(system.constraints(t_target, q)))
+                                                 _max_abs(system.constraints(run.grid[last], q)))
             run.drift_before_projection[1] = max(run.drift_before_projection[1],
-                                                 _max_abs(system.constraint_velocity(t_target, q, v)))
-            state = self.consistent_state(system, t_target, q, v)
+                                                 _max_abs(system.constraint_velocity(run.grid[last], q, v)))
+            end = self.consistent_state(system, run.grid[last], q, v)
         except UserFunctionError as error:
             raise user_function_failure(error, state.t, self.name) from error
-        run.observe(system, [state])
-        return state
+        run.observe(system, [*between, end])
+        run.next_output = last + 1
+        run.ahead = [*between, end]
+        return run.ahead.pop(0)
 
     def describe(self, h) -> dict:
         return dict(rtol=self.rtol, atol=self.atol, max_step=self.max_step, linear_solver=self.linear_solver,
@@ -320,7 +349,8 @@ class IDAS(Scheme):
                     position_violation=prepared.violation[0], velocity_violation=prepared.violation[1])
         if self.drift == "projection":
             info.update(position_drift_before_projection=prepared.drift_before_projection[0],
-                        velocity_drift_before_projection=prepared.drift_before_projection[1])
+                        velocity_drift_before_projection=prepared.drift_before_projection[1],
+                        restarts=len(prepared.restarts))
 
     def _release(self, system, failure=None):
         """Free the MUMPS-based integrators (MUMPS prints a banner on stdout when freed), also those that
@@ -377,6 +407,7 @@ class _Run:
     def __init__(self, tolerances):
         self.tolerances = tolerances
         self.ahead = []
+        self.grid, self.restarts, self.next_output = None, set(), 1   # projection: output grid, restart indices
         self.setup_time = 0.0
         self.violation = [0.0, 0.0]                 # largest |C| and |dC/dt| of the states so far
         self.drift_before_projection = [0.0, 0.0]   # the same before each projection
