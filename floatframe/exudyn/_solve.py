@@ -155,7 +155,10 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
     options = solver_options(settings)
     steps = _steps(options)
     initial = "accept"   # Exudyn's schemes start from the state as given; the first step meets the constraints
-    record_start = solver is None   # a solver of one's own may refuse a pre_step hook (IDAS without projection)
+    # the start of each step is recorded (StartOfStep) where a pre-step function runs anyway; without one the step
+    # loop runs without Python callbacks (in C where it can, floatframe.solvers.native), and StartOfStep is the
+    # stored state before the last one; a solver of one's own may also refuse the hook (IDAS without projection)
+    record_start = solver is None and mbs._pre_step_function is not None
     if solver is None:
         solver = dynamic_solver(settings, kind)
     else:

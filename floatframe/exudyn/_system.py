@@ -391,8 +391,10 @@ class MainSystem:
             if kind not in self._configurations:
                 kind = "Initial"
             elif self._configurations[kind] is None:
-                raise ExudynLayerError("configuration StartOfStep: the solver given to SolveDynamic stored only "
-                                       "every few steps, so the start of its last step is not known")
+                raise ExudynLayerError("configuration StartOfStep: the last solve stored only every few steps "
+                                       "(sensor or solution write period above the step size) and ran without a "
+                                       "pre-step function, so the start of its last step is not known; set "
+                                       "mbs.SetPreStepUserFunction (any function returning True) to record it")
             else:
                 return self._configurations[kind]
         if kind == "Current":
