@@ -38,6 +38,7 @@ from floatframe.solvers.hht import HHTAlpha
 from floatframe.solvers.idas import IDAS, constraint_violation
 from floatframe.solvers.loop import Scheme
 from floatframe.solvers.newmark import Newmark, Trapezoidal
+from floatframe.solvers.radau import AdaptiveRadauIIA, RadauIIA
 from floatframe.solvers.result import SolverError
 
 # name -> (factory(setting) -> solver, kind of setting)
@@ -50,6 +51,8 @@ SOLVERS = {
     "trapezoidal": (lambda h: Trapezoidal(modified_newton=True), "h"),
     "newmark": (lambda h: Newmark(0.6, modified_newton=True), "h"),
     "hht": (lambda h: HHTAlpha(0.1, modified_newton=True), "h"),
+    "radau5": (lambda rtol: AdaptiveRadauIIA(rtol=rtol, atol=rtol * 1e-3), "rtol"),
+    "radau5-fixed": (lambda h: RadauIIA(), "h"),
 }
 DEFAULT_TOLERANCES = (1e-4, 1e-6, 1e-8)
 DEFAULT_REFINEMENTS = (1, 2, 4, 8)   # fixed steps per output interval
