@@ -14,6 +14,9 @@ so mass, stiffness and damping terms are *added* with ``add_lhs``, applied force
 """
 from __future__ import annotations
 
+import difflib
+import functools
+import inspect
 from dataclasses import dataclass, field
 
 import casadi as ca
@@ -21,6 +24,72 @@ import numpy as np
 
 from floatframe.errors import ModelError
 from floatframe.parameters import Input, Parameter
+
+
+class UnknownKeywordError(TypeError):
+    """A function or component was called with a keyword it does not take; the message names the function the
+    user called, the keyword and the nearest valid keywords."""
+
+
+def _keywords(function) -> tuple[set, bool]:
+    """(the names ``function`` takes as keywords, whether it takes any keyword: ``**kwargs``)."""
+    parameters = inspect.signature(function).parameters.values()
+    names = {p.name for p in parameters if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    return names, any(p.kind is p.VAR_KEYWORD for p in parameters)
+
+
+def unknown_keyword_error(called: str, keyword: str, valid) -> UnknownKeywordError:
+    """The error for ``called(..., keyword=...)``: the nearest valid keywords by difflib, else all of them."""
+    valid = sorted(valid)
+    nearest = difflib.get_close_matches(keyword, valid, n=3, cutoff=0.6)
+    hint = (f"did you mean {' or '.join(repr(name) for name in nearest)}?" if nearest
+            else f"valid keywords: {', '.join(valid)}")
+    return UnknownKeywordError(f"{called}() got an unexpected keyword argument {keyword!r}; {hint}")
+
+
+def check_keywords(called: str, keywords, valid) -> None:
+    """Raise :class:`UnknownKeywordError` for the first of ``keywords`` that is not in ``valid``."""
+    for keyword in keywords:
+        if keyword not in valid:
+            raise unknown_keyword_error(called, keyword, valid)
+
+
+def checked_keywords(function=None, *, forwards_to=None):
+    """Decorator: a keyword the function does not take raises :class:`UnknownKeywordError` naming the function
+    and the nearest valid keyword (difflib), before the function runs. ``forwards_to``: the callable (a class:
+    its ``__init__``) that receives the function's ``**options``, whose keywords are then valid too.
+
+    Components need no decorator: every :class:`Component` subclass checks the keywords of its constructor."""
+    def decorate(wrapped):
+        names, open_ended = _keywords(wrapped)
+        if forwards_to is not None:
+            target = forwards_to.__init__ if inspect.isclass(forwards_to) else forwards_to
+            forwarded, open_ended = _keywords(target)
+            names |= forwarded - {"self"}
+        if open_ended:
+            return wrapped
+
+        @functools.wraps(wrapped)
+        def call(*args, **kwargs):
+            check_keywords(wrapped.__name__, kwargs, names)
+            return wrapped(*args, **kwargs)
+        return call
+    return decorate(function) if function is not None else decorate
+
+
+def _checked_constructor(init):
+    """``__init__`` of a component class with its keywords checked; the error names the class the user called."""
+    names, open_ended = _keywords(init)
+    if open_ended:
+        return init
+    names.discard("self")
+
+    @functools.wraps(init)
+    def checked(self, *args, **kwargs):
+        check_keywords(type(self).__name__, kwargs, names)
+        init(self, *args, **kwargs)
+    checked.keywords_checked = True
+    return checked
 
 
 class Component:
@@ -34,6 +103,13 @@ class Component:
 
     family = "component"  # one of: node, object, marker, load, sensor
     type_name = "Component"
+
+    def __init_subclass__(cls, **kwargs):
+        """A wrong keyword of any component's constructor names the component and the nearest valid keyword."""
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is not None and not getattr(init, "keywords_checked", False):
+            cls.__init__ = _checked_constructor(init)
 
     def __init__(self, name: str = ""):
         self.name = name

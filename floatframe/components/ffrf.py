@@ -31,7 +31,7 @@ import scipy.sparse.linalg as spla
 
 from floatframe import rotations
 from floatframe.linalg import null_space
-from floatframe.components.base import Component, resolve
+from floatframe.components.base import Component, checked_keywords, resolve
 from floatframe.components.external import ExactFunction, MatrixTimesVector, NumericCallback, to_casadi
 from floatframe.components.nodes import NodePoint, NodeRigidBodyEP
 
@@ -752,6 +752,7 @@ class ObjectFFRF(FloatingFrameBody):
         return names
 
 
+@checked_keywords(forwards_to=ObjectFFRF)
 def add_ffrf_body(system, node_positions, mass_matrix, stiffness_matrix, damping_matrix=None,
                   position=(0.0, 0.0, 0.0), euler_parameters=(1.0, 0.0, 0.0, 0.0), velocity=(0.0, 0.0, 0.0),
                   angular_velocity=(0.0, 0.0, 0.0), name="", **options):

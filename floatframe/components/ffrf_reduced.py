@@ -38,7 +38,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from floatframe import rotations
-from floatframe.components.base import Context, ModelError, resolve
+from floatframe.components.base import Context, ModelError, checked_keywords, resolve
 from floatframe.components.bodies import inertia_fault
 from floatframe.components.external import ExactFunction
 from floatframe.components.ffrf import FloatingFrameBody, definiteness_fault, stacked_skew
@@ -631,6 +631,7 @@ def object_context(body) -> tuple[Context, ca.SX, ca.SX]:
     return ctx, q_object, v_object
 
 
+@checked_keywords(forwards_to=ObjectFFRFReducedOrder)
 def add_reduced_ffrf_body(system, node_positions, mass_matrix, stiffness_matrix, modes, damping_matrix=None,
                           rayleigh=(0.0, 0.0), position=(0.0, 0.0, 0.0), euler_parameters=(1.0, 0.0, 0.0, 0.0),
                           velocity=(0.0, 0.0, 0.0), angular_velocity=(0.0, 0.0, 0.0), name="", **options):

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from floatframe.components.base import checked_keywords
 from floatframe.components.constraints import CoordinateVectorConstraint
 from floatframe.components.ffrf import ObjectFFRF, tisserand_rows
 from floatframe.components.markers import MarkerNodeCoordinates, MarkerObjectODE2Coordinates
@@ -25,6 +26,7 @@ class TisserandFrame:
     constraint: int         # object: the CoordinateVectorConstraint 'Tisserand frame' (6 equations)
 
 
+@checked_keywords
 def add_tisserand_frame(system, body: ObjectFFRF) -> TisserandFrame:
     """Constrain the mesh deformation to the Tisserand frame: Phi_t^T M q_f = 0, x_ref~^T M q_f = 0.
 

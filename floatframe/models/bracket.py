@@ -35,6 +35,7 @@ from scipy.integrate import solve_ivp
 
 from floatframe import components as c
 from floatframe import rotations
+from floatframe.components.base import checked_keywords
 from floatframe.components.ffrf import add_ffrf_body
 from floatframe.components.reference_conditions import add_tisserand_frame
 from floatframe.fem import Mesh, craig_bampton_modes, linear_elastic_matrices, mesh_from_ngsolve
@@ -333,6 +334,7 @@ class Bracket:
         return self.rigid_swing(result.t)[1]
 
 
+@checked_keywords
 def build(mesh_size: float = 0.005, n_eigenmodes: int | None = 8, weight: float = 0.5, angle: float = 0.0,
           variant: str = "RBE2", order: int = 2, gravity: float = GRAVITY, material=None,
           geometry: BracketGeometry = BracketGeometry()) -> Bracket:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from floatframe import components as c
+from floatframe.components.base import checked_keywords
 from floatframe.models.flexible_link import ALUMINIUM, FlexibleLink, add_flexible_link
 from floatframe.models.rigid_two_link import RigidTwoLink
 from floatframe.parameters import Input
@@ -74,6 +75,7 @@ class FlexibleArm:
         return reference.tip_positions(theta)
 
 
+@checked_keywords
 def build_flexible_arm(length1=0.4, length2=0.5, width=0.01, modes: int | None = 4, n_elements=100,
                        stiffness_scale=1.0, torques=default_torques, controlled=False,
                        craig_bampton=True) -> FlexibleArm:

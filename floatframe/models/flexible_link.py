@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from floatframe import components as c
+from floatframe.components.base import checked_keywords
 from floatframe.components.ffrf import add_ffrf_body
 from floatframe.components.reference_conditions import add_tisserand_frame
 from floatframe.fem import block_mesh, craig_bampton_modes, eigenmodes, linear_elastic_matrices, tisserand_basis
@@ -69,6 +70,7 @@ class FlexibleLink:
         return self.mass * (self.length ** 2 + self.width ** 2) / 12.0
 
 
+@checked_keywords
 def add_flexible_link(system, length=0.5, width=0.02, n_elements=50, modes: int | None = 4, craig_bampton=True,
                       material=None, stiffness_scale=1.0, position=(0.0, 0.0, 0.0),
                       euler_parameters=(1.0, 0.0, 0.0, 0.0), velocity=(0.0, 0.0, 0.0),

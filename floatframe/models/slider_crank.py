@@ -22,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from floatframe import components as c
+from floatframe.components.base import checked_keywords
 from floatframe.models.flexible_link import ALUMINIUM, FlexibleLink, add_flexible_link
 from floatframe.assembly import System
 
@@ -69,6 +70,7 @@ class SliderCrank:
         return r * np.cos(crank_angle) + np.sqrt(l ** 2 - (r * np.sin(crank_angle)) ** 2)
 
 
+@checked_keywords
 def build_slider_crank(crank_length=0.1, rod_length=0.3, width=0.01, piston_mass=0.2, modes: int | None = 4,
                        n_elements=60, stiffness_scale=1.0, torque=default_torque) -> SliderCrank:
     """Build the slider-crank; ``modes=None`` makes the rod the full FFRF mesh (see flexible_link)."""
