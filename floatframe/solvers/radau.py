@@ -288,11 +288,11 @@ class AdaptiveRadauIIA(RadauIIA):
 
     def __init__(self, rtol=1e-6, atol=None, first_step=1e-6, max_step=None, max_num_steps=1_000_000,
                  max_iterations=7, linear_solver="transformed", jacobian_reuse=1e-3):
-        atol = rtol if atol is None else atol
-        super().__init__(rtol, atol, max_iterations, linear_solver, jacobian_reuse)
         owner = type(self).__name__
-        self.rtol = check_positive(owner, "rtol", rtol)
-        self.atol = check_positive(owner, "atol", atol)
+        rtol = check_positive(owner, "rtol", rtol)
+        atol = rtol if atol is None else check_positive(owner, "atol", atol)
+        super().__init__(rtol, atol, max_iterations, linear_solver, jacobian_reuse)
+        self.rtol, self.atol = rtol, atol
         self.first_step = check_positive(owner, "first_step", first_step)
         self.max_step = check_positive(owner, "max_step", max_step, optional=True)
         self.max_num_steps = check_count(owner, "max_num_steps", max_num_steps)

@@ -133,6 +133,50 @@ def test_settings_outside_their_range_are_refused_naming_them(options, message):
         RadauIIA(**options)
 
 
+def oscillator(force_user_function=None):
+    """A mass point (2 kg) on a spring to the ground (200 N/m in x, y and z), 0.1 m off; no constraints. With
+    ``force_user_function`` the x spring is a CoordinateSpringDamper whose force is that Python function."""
+    system = ff.System()
+    node = system.add(ff.NodePoint([0.0, 0.0, 0.0], initial_coordinates=[0.1, 0.0, 0.0]))
+    system.add(ff.ObjectMassPoint(node, 2.0))
+    if force_user_function is None:
+        ground = system.add(ff.MarkerBodyPosition(system.add(ff.ObjectGround())))
+        system.add(ff.CartesianSpringDamper([ground, system.add(ff.MarkerNodePosition(node))], [200.0] * 3))
+    else:
+        ground = system.add(ff.MarkerNodeCoordinate(system.add(ff.NodePointGround([0.0, 0.0, 0.0])), 0))
+        system.add(ff.CoordinateSpringDamper([ground, system.add(ff.MarkerNodeCoordinate(node, 0))], 0.0,
+                                             force_user_function=force_user_function))
+    return system.assemble()
+
+
+@pytest.mark.parametrize("solver, options", [(RadauIIA(), dict(h=0.01)), (AdaptiveRadauIIA(1e-9, 1e-12), {})],
+                         ids=["fixed", "adaptive"])
+def test_a_model_without_constraints_follows_its_closed_form(solver, options):
+    grid = np.linspace(0.0, 1.0, 11)
+    result = solver.solve(oscillator(), t_grid=grid, **options)
+    # omega = 10 rad/s; measured 1.2e-9 m (h omega = 0.1) and 3.1e-10 m
+    assert np.abs(result.q[:, 0] - 0.1 * np.cos(10.0 * grid)).max() <= 5e-9
+
+
+@pytest.mark.parametrize("solver", [RadauIIA(), AdaptiveRadauIIA()], ids=["fixed", "adaptive"])
+def test_a_failing_user_function_ends_the_solve_naming_it(solver):
+    def force(t, u, u_t):
+        if t > 0.05:
+            raise ZeroDivisionError("the spring broke")
+        return 400.0 * float(u)
+
+    with pytest.raises(ff.SolverError, match="force user function of CoordinateSpringDamper.*the spring broke") as error:
+        solver.solve(oscillator(force), 0.5, 10)
+    assert error.value.result.t[-1] == pytest.approx(0.05)
+
+
+def test_adaptive_settings_outside_their_range_are_refused_naming_them():
+    with pytest.raises(ValueError, match="rtol"):
+        AdaptiveRadauIIA(rtol=0.0)
+    with pytest.raises(ValueError, match="first_step"):
+        AdaptiveRadauIIA(first_step=-1e-6)
+
+
 class ContractOnly:
     """The assembled system seen through the DAE contract only (as in tests/solvers/test_contract.py)."""
 
