@@ -151,7 +151,7 @@ class RadauIIA(Scheme):
         self._jacobian = self._matrix = self._last_step = None
 
     def rejected(self) -> None:
-        self._jacobian = self._matrix = None
+        self._matrix = None      # the Jacobian, of the step's start, serves the smaller step
 
     def describe(self, h) -> dict:
         return dict(h=h, stages=3, linear_solver=self.linear_solver, relative_tolerance=self.relative_tolerance)
@@ -173,7 +173,7 @@ class RadauIIA(Scheme):
         """The stages of a step of size h (_Stages), by simplified Newton to ``newton_tolerance`` in the weighted
         norm; with a Jacobian of an earlier state it retries once with a new one, then raises SolverError."""
         while True:
-            fresh = self._jacobian is None or self._jacobian.t != state.t
+            fresh = self._jacobian is None or self._jacobian.t == state.t   # the Jacobian of this step's start
             if self._jacobian is None:
                 self._jacobian = _Jacobian(system, state)
                 self._matrix = None
@@ -184,10 +184,12 @@ class RadauIIA(Scheme):
             try:
                 return self._newton(system, state, h, self._matrix, rtol, atol, newton_tolerance, eta_start)
             except _NotConverged as failure:
-                self._jacobian = self._matrix = None
-                if fresh:
-                    raise SolverError(f"{self.name}: {failure} at t = {state.t + h:.6g} (h = {h:.3g} s)",
-                                      state.t + h) from None
+                self._matrix = None
+                if not fresh:            # an earlier state's Jacobian: once more with this state's
+                    self._jacobian = None
+                    continue
+                raise SolverError(f"{self.name}: {failure} at t = {state.t + h:.6g} (h = {h:.3g} s)",
+                                  state.t + h) from None
 
     def _weights(self, system, state, h, rtol, atol):
         """Index-scaled weights of positions, velocities (x h) and multipliers (x h^2): 1 / (atol + rtol scale),
