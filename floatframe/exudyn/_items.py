@@ -23,6 +23,7 @@ import warnings
 import numpy as np
 
 import floatframe.components as fc
+from floatframe.components import planar
 from floatframe.components.ffrf_reduced import MODE_OUTPUTS
 from floatframe.exudyn._names import ExudynLayerError, unknown
 from floatframe.exudyn._translate import (check_unset, fe_matrix, is_unset, label,
@@ -620,6 +621,63 @@ def ObjectJointPrismaticX(item, number, mbs):
                              name=item.name)
 
 
+# --- planar items (x-y plane) --------------------------------------------------------------------------
+PLANAR_NODES = ("Point2D", "RigidBody2D")
+
+
+@register("NodePoint2D", "node", "Point2D", dict(
+    referenceCoordinates=[0.0, 0.0], initialCoordinates=[0.0, 0.0], initialVelocities=[0.0, 0.0]), short="Point2D",
+    outputs=dict(node=NODE_OUTPUTS))
+def NodePoint2D(item, number, mbs):
+    return planar.NodePoint2D(item.referenceCoordinates, item.initialCoordinates, item.initialVelocities,
+                              name=item.name)
+
+
+@register("NodeRigidBody2D", "node", "RigidBody2D", dict(
+    referenceCoordinates=[0.0] * 3, initialCoordinates=[0.0] * 3, initialVelocities=[0.0] * 3), short="Rigid2D",
+    outputs=dict(node=RIGID_NODE_OUTPUTS))
+def NodeRigidBody2D(item, number, mbs):
+    return planar.NodeRigidBody2D(item.referenceCoordinates, item.initialCoordinates, item.initialVelocities,
+                                  name=item.name)
+
+
+@register("ObjectMassPoint2D", "object", "MassPoint2D", dict(mass=0.0, nodeNumber=-1), short="MassPoint2D",
+          deprecated=dict(physicsMass="mass"),
+          outputs=dict(body=("Position", "Displacement", "Velocity", "Acceleration")))
+def ObjectMassPoint2D(item, number, mbs):
+    return planar.ObjectMassPoint2D(item.nodeNumber, item.mass, name=item.name)
+
+
+@register("ObjectRigidBody2D", "object", "RigidBody2D", dict(mass=0.0, inertia=0.0, centerOfMass=[0.0, 0.0],
+                                                              nodeNumber=-1), short="RigidBody2D",
+          deprecated=dict(physicsMass="mass", physicsInertia="inertia", physicsCenterOfMass="centerOfMass"),
+          outputs=dict(body=RIGID_BODY_OUTPUTS))
+def ObjectRigidBody2D(item, number, mbs):
+    return planar.ObjectRigidBody2D(item.nodeNumber, item.mass, item.inertia, item.centerOfMass, name=item.name)
+
+
+@register("ObjectJointRevolute2D", "object", "JointRevolute2D", dict(markerNumbers=[-1, -1], activeConnector=True),
+          short="RevoluteJoint2D", outputs=dict(object=("Position", "Velocity", "ForceLocal")))
+def ObjectJointRevolute2D(item, number, mbs):
+    return planar.RevoluteJoint2D(item.markerNumbers, active=bool(item.activeConnector), name=item.name)
+
+
+@register("ObjectJointPrismatic2D", "object", "JointPrismatic2D", dict(
+    markerNumbers=[-1, -1], axisMarker0=[1.0, 0.0, 0.0], normalMarker1=[0.0, 1.0, 0.0], constrainRotation=True,
+    activeConnector=True), short="PrismaticJoint2D", outputs=dict(object=("Position", "Velocity", "ForceLocal")))
+def ObjectJointPrismatic2D(item, number, mbs):
+    return planar.PrismaticJoint2D(item.markerNumbers, item.axisMarker0, item.normalMarker1,
+                                   bool(item.constrainRotation), active=bool(item.activeConnector), name=item.name)
+
+
+def _target_type(mbs, family, target, item, number, what):
+    """The type string of the node or body a marker is on ('' where the number is not an item: the core says so)."""
+    try:
+        return mbs.item(family, target, label(item, number), what).type_string
+    except ExudynLayerError:
+        return ""
+
+
 # --- markers --------------------------------------------------------------------------------------
 @register("MarkerNodeRigid", "marker", "NodeRigid", dict(nodeNumber=-1, localHT=None),
           outputs=dict(marker=RIGID_MARKER_OUTPUTS))
@@ -629,11 +687,17 @@ def MarkerNodeRigid(item, number, mbs):
     if translation is not None and np.any(translation != 0):
         raise unsupported(item, number, "localHT", "must have a zero translation (as in Exudyn 1.13.6): put the "
                           "point on the body with a MarkerBodyRigid")
+    if _target_type(mbs, "node", item.nodeNumber, item, number, "nodeNumber") in PLANAR_NODES:
+        if not np.allclose(rotation, np.eye(3)):
+            raise unsupported(item, number, "localHT", "must be the identity on a planar node")
+        return planar.MarkerNodeRigid2D(item.nodeNumber, name=item.name)
     return fc.MarkerNodeRigid(item.nodeNumber, core_rotation(item, number, "localHT", rotation), name=item.name)
 
 
 @register("MarkerNodePosition", "marker", "NodePosition", dict(nodeNumber=-1), outputs=dict(marker=POSITION_MARKER_OUTPUTS))
 def MarkerNodePosition(item, number, mbs):
+    if _target_type(mbs, "node", item.nodeNumber, item, number, "nodeNumber") in PLANAR_NODES:
+        return planar.MarkerNodePosition2D(item.nodeNumber, name=item.name)
     return fc.MarkerNodePosition(item.nodeNumber, name=item.name)
 
 
@@ -652,6 +716,9 @@ def MarkerNodeCoordinates(item, number, mbs):
           outputs=dict(marker=RIGID_MARKER_OUTPUTS))
 def MarkerBodyRigid(item, number, mbs):
     position, rotation = frame_parameters(item, number, "localHT", "localPosition")
+    if _target_type(mbs, "object", item.bodyNumber, item, number, "bodyNumber") == "RigidBody2D":
+        return planar.MarkerBodyRigid2D(item.bodyNumber, position, core_rotation(item, number, "localHT", rotation),
+                                        name=item.name)
     return fc.MarkerBodyRigid(item.bodyNumber, position, core_rotation(item, number, "localHT", rotation),
                               name=item.name)
 

@@ -11,6 +11,7 @@ import floatframe.exudyn.itemInterface as ii
 from floatframe.exudyn import ExudynLayerError
 from floatframe.exudyn._items import (ITEM_CLASSES, REDUCED_ORDER_MATRICES, SHORT_NAMES, SUPPORTED_NAMES,
                                       VISUALIZATION_CLASSES, Item, translate)
+from floatframe.components import planar
 from floatframe.exudyn._translate import ACCESS_BY_FUNCTION
 from floatframe.parameters import Parameter
 
@@ -62,6 +63,13 @@ EXPECTED = {
     "ObjectJointRevoluteZ": (ff.RevoluteJoint, "n_constraints", 5),
     "ObjectJointGeneric": (ff.GenericJoint, "constrained_axes", [0, 0, 0, 0, 0, 1]),
     "ObjectJointPrismaticX": (ff.PrismaticJoint, "active", False),
+    # planar items
+    "NodePoint2D": (planar.NodePoint2D, "reference_coordinates", [0.5, -1.0]),
+    "NodeRigidBody2D": (planar.NodeRigidBody2D, "reference_coordinates", [1.0, 0.0, 0.0]),
+    "ObjectMassPoint2D": (planar.ObjectMassPoint2D, "mass", [0.7]),
+    "ObjectRigidBody2D": (planar.ObjectRigidBody2D, "inertia", [0.3]),
+    "ObjectJointRevolute2D": (planar.RevoluteJoint2D, "n_constraints", 2),
+    "ObjectJointPrismatic2D": (planar.PrismaticJoint2D, "n_constraints", 1),
 }
 
 
@@ -115,8 +123,26 @@ def catalogue():
     mbs.AddSensor(ii.SensorLoad(loadNumber=torque))
     add_joints(mbs, ground)
     mbs.AddSensor(ii.SensorMarker(markerNumber=m_body, outputVariableType=variables.AngularVelocityLocal))
+    add_planar(mbs, ground)
     mbs.Assemble()
     return mbs
+
+
+def add_planar(mbs, ground):
+    """The planar items: a 2D rigid body hinged to the ground, a slider on it (rotation free) and a 2D mass point."""
+    node = mbs.AddNode(ii.NodeRigidBody2D(referenceCoordinates=[1.0, 0.0, 0.0]))
+    body = mbs.AddObject(ii.ObjectRigidBody2D(nodeNumber=node, mass=1.0, inertia=0.3))
+    hinge = [mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=ground, localPosition=[0.5, 0, -0.5])),
+             mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=body, localPosition=[-0.5, 0, 0]))]
+    mbs.AddObject(ii.ObjectJointRevolute2D(markerNumbers=hinge))
+    slider = mbs.AddNode(ii.NodeRigidBody2D(referenceCoordinates=[1.0, 0.0, 0.0]))
+    mbs.AddObject(ii.ObjectRigidBody2D(nodeNumber=slider, mass=0.2, inertia=0.01))
+    mbs.AddObject(ii.ObjectJointPrismatic2D(markerNumbers=[mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=body)),
+                                                           mbs.AddMarker(ii.MarkerNodeRigid(nodeNumber=slider))],
+                                            constrainRotation=False))
+    point = mbs.AddNode(ii.NodePoint2D(referenceCoordinates=[0.5, -1.0]))
+    mbs.AddObject(ii.ObjectMassPoint2D(nodeNumber=point, mass=0.7))
+    mbs.AddMarker(ii.MarkerNodePosition(nodeNumber=point))
 
 
 def add_joints(mbs, ground):
@@ -206,9 +232,11 @@ def expected_size(item, variable):
                             "GenericData") \
             or variable == "Distance" or (item.type_string, variable) in scalars:
         return 1
+    if (item.family, item.type_string, variable) == ("object", "RigidBody2D", "Rotation"):
+        return 1                                         # the change of the angle, as in Exudyn
     if variable.startswith("Coordinates") or (item.type_string.startswith("FFRF") and variable == "Force"):
         return {"RigidBodyEP": 7, "Point": 3, "PointGround": 0, "FFRF": 13, "GenericODE2": 2, "1D": 1,
-                "FFRFreducedOrder": 9}[item.type_string]
+                "FFRFreducedOrder": 9, "Point2D": 2, "RigidBody2D": 3}[item.type_string]
     return 3
 
 
@@ -240,8 +268,8 @@ def test_outputs_a_kind_does_not_list_are_refused_with_the_supported_ones(assemb
 
 
 @pytest.mark.parametrize("family, data, kind", [
-    ("object", {"objectType": "MassPoint2D", "physicsMass": 1.0}, "MassPoint2D"),
-    ("object", {"objectType": "JointRevolute2D"}, "JointRevolute2D"),
+    ("object", {"objectType": "RotationalMass1D", "physicsInertia": 1.0}, "RotationalMass1D"),
+    ("object", {"objectType": "JointSliding2D"}, "JointSliding2D"),
     ("marker", {"markerType": "BodyCable2DShape", "bodyNumber": 0}, "BodyCable2DShape"),
     ("node", {"nodeType": "RigidBodyRxyz"}, "RigidBodyRxyz"),
 ])
@@ -255,14 +283,14 @@ def test_a_kind_outside_the_table_raises_naming_it_and_the_supported_kinds(famil
 
 
 def test_an_item_class_outside_the_table_does_not_fall_through():
-    class ObjectMassPoint2D(Item):
-        family, type_string, parameters = "object", "MassPoint2D", {"physicsMass": 0.0}
+    class ObjectRotationalMass1D(Item):
+        family, type_string, parameters = "object", "RotationalMass1D", {"physicsInertia": 0.0}
 
     mbs = exu.SystemContainer().AddSystem()
-    with pytest.raises(ExudynLayerError, match="unknown object type 'MassPoint2D'"):
-        mbs.AddObject(ObjectMassPoint2D(physicsMass=1.0))
-    with pytest.raises(ExudynLayerError, match="unknown object type 'MassPoint2D'"):
-        translate(ObjectMassPoint2D(), 0, mbs)
+    with pytest.raises(ExudynLayerError, match="unknown object type 'RotationalMass1D'"):
+        mbs.AddObject(ObjectRotationalMass1D(physicsInertia=1.0))
+    with pytest.raises(ExudynLayerError, match="unknown object type 'RotationalMass1D'"):
+        translate(ObjectRotationalMass1D(), 0, mbs)
 
 
 @pytest.mark.parametrize("make, old, new, value", [
@@ -295,7 +323,7 @@ def test_only_supported_items_have_visualization_classes():
     assert set(VISUALIZATION_CLASSES) == expected
     assert set(SUPPORTED_NAMES) == {cls.__name__ for cls in ITEM_CLASSES} | set(SHORT_NAMES) | expected
     assert exu.VObjectRigidBody is ii.VRigidBody
-    for name in ("VObjectMassPoint2D", "VObjectGenericODE2", "VObjectJointRevolute2D", "VObjectJointSliding",
+    for name in ("VObjectRotationalMass1D", "VObjectGenericODE2", "VObjectConnectorGravity", "VObjectJointSliding",
                  "VObjectConnectorLinearSpringDamper", "VObjectConnectorCoordinateSpringDamperExt"):
         assert not hasattr(ii, name)
         with pytest.raises(AttributeError, match=f"'{name}'.*closest supported name"):
