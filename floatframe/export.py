@@ -15,7 +15,7 @@ from floatframe.fem.mesh import _MESHIO_CELL_TYPE, Mesh
 from floatframe.paths import check_output_file, check_output_folder
 
 RESULT_FORMAT = "floatframe-result"
-RESULT_VERSION = 1
+RESULT_VERSION = 2          # 2: no redundant arrays (see save_result); 1 is still read
 
 
 def mesh_node_trajectories(assembled, body: FloatingFrameBody, result) -> dict:
@@ -118,31 +118,38 @@ def write_paraview(path, assembled, body: FloatingFrameBody, cells: dict, result
 
 
 def save_result(path, assembled, body: FloatingFrameBody, cells: dict, result, material: dict | None = None,
-                model: str = "") -> Path:
+                model: str = "", precision: str = "double") -> Path:
     """Write one run of one flexible body as ``path`` (.npz) for ``floatframe animate`` and ``floatframe plot``.
 
-    Arrays (k stored steps, N mesh nodes): "t" (k,) [s]; "reference_positions" (N, 3) [m] global and
-    "local_positions" x_ref (N, 3) [m] body-fixed, of the reference configuration; "cells_<meshio
-    type>" (E, n); "frame_position" (k, 3) [m], "frame_rotation" (k, 3, 3); "deformation" (k, N, 3) [m]
-    body-fixed u_f; "displacement" (k, N, 3) [m] global; "modal_coordinates" (k, m) for a reduced body;
-    "stress" (k, N, 6) [Pa] local Voigt with ``material``; "sensor_<i>" (k, size), "sensor_names" and
-    "sensor_variables" (their output variable types, e.g. "Displacement");
-    "format", "version", "model". Returns the path written (".npz" appended if missing). An OutputPathError (an
-    OSError) naming the path and the cause, before anything is computed, if it cannot be written.
+    The file holds what the run cannot be recomputed from, compressed (``numpy.savez_compressed``); the
+    rest :func:`load_result` recomputes (format version 2; version 1 files, which held every array, are read as
+    before). Arrays (k stored steps, N mesh nodes): "t" (k,) [s]; "reference_positions" (N, 3) [m] global and
+    "local_positions" x_ref (N, 3) [m] body-fixed, of the reference configuration; "cells_<meshio type>"
+    (E, n); "frame_position" (k, 3) [m], "frame_rotation" (k, 3, 3); for a reduced body "modal_coordinates"
+    zeta (k, m) and "mode_basis" Psi (3 N, m), for a full body "deformation" u_f (k, N, 3) [m] body-fixed;
+    with ``material`` ({"youngs_modulus": [Pa], "poissons_ratio": [-]}) "stress_material" (E, nu), from which
+    the loaded run recovers the stresses; "sensor_<i>" (k, size), "sensor_names" and "sensor_variables"
+    (their output variable types, e.g. "Displacement"); "format", "version", "model".
+
+    ``precision``: "double" keeps every digit (the loaded run equals the computed one to round-off);
+    "single" stores a full body's deformation as float32 (relative 6e-8 of its largest value, ample for
+    pictures), half the size again. A reduced body's arrays are small and always double.
+
+    Returns the path written (".npz" appended if missing). An OutputPathError (an OSError) naming the path and
+    the cause, before anything is computed, if it cannot be written.
     """
     if not cells:
         raise ValueError("save_result: the body's mesh cells are needed ({meshio cell type: (E, n)}), to draw it")
+    if precision not in ("double", "single"):
+        raise ValueError(f"save_result: precision must be 'double' or 'single', got {precision!r}")
     path = Path(path)
     path = check_output_file(path if path.suffix == ".npz" else path.with_name(path.name + ".npz"), "save_result")
     path.parent.mkdir(parents=True, exist_ok=True)
     reference, local = body.reference_mesh_positions(), body.reference_positions.reshape(-1, 3)
     motion = frame_and_deformation(assembled, body, result)
-    positions = motion["FramePosition"][:, None, :] + np.einsum(
-        "kij,knj->kni", motion["FrameRotation"], local[None] + motion["Deformation"])
     arrays = {"format": RESULT_FORMAT, "version": RESULT_VERSION, "model": model, "t": np.asarray(result.t),
               "reference_positions": reference, "local_positions": local, "frame_position": motion["FramePosition"],
-              "frame_rotation": motion["FrameRotation"], "deformation": motion["Deformation"],
-              "displacement": positions - reference[None],
+              "frame_rotation": motion["FrameRotation"],
               "sensor_names": np.array([str(name) for name in result.sensor_names], dtype=str),
               "sensor_variables": np.array([str(getattr(sensor, "output_variable_type", ""))
                                             for sensor in assembled.system.sensors], dtype=str)}
@@ -150,15 +157,20 @@ def save_result(path, assembled, body: FloatingFrameBody, cells: dict, result, m
     arrays.update({f"sensor_{i}": np.asarray(values) for i, values in enumerate(result.sensors)})
     if "ModalCoordinates" in motion:
         arrays["modal_coordinates"] = motion["ModalCoordinates"]
+        arrays["mode_basis"] = np.asarray(body.invariants.mode_basis, dtype=float)
+    else:
+        arrays["deformation"] = motion["Deformation"].astype(np.float32 if precision == "single" else float)
     if material is not None:
-        arrays["stress"] = stress_history(body, mesh_from_cells(local, cells), motion, material)
+        arrays["stress_material"] = np.array([material["youngs_modulus"], material["poissons_ratio"]], dtype=float)
     np.savez_compressed(path, **arrays)
     return path
 
 
 @dataclass
 class SavedResult:
-    """A run read by :func:`load_result`; the arrays as described in :func:`save_result`."""
+    """A run read by :func:`load_result`; the arrays as described in :func:`save_result`. ``deformation``
+    (k, N, 3) [m] body-fixed and ``displacement`` (k, N, 3) [m] global are always there, ``stress`` (k, N, 6) [Pa]
+    where the run was saved with a material, whatever the file's version."""
 
     path: Path
     t: np.ndarray
@@ -211,14 +223,36 @@ def load_result(path) -> SavedResult:
             raise ValueError(f"{path}: result file version {int(data['version'])} is newer than this floatframe "
                              f"reads ({RESULT_VERSION})")
         n_sensors = sum(name.startswith("sensor_") and name[7:].isdigit() for name in data.files)
-        return SavedResult(path=path, t=data["t"], reference_positions=data["reference_positions"],
-                           local_positions=data["local_positions"],
-                           cells={name[6:]: data[name] for name in data.files if name.startswith("cells_")},
-                           frame_position=data["frame_position"], frame_rotation=data["frame_rotation"],
-                           deformation=data["deformation"], displacement=data["displacement"],
-                           sensors=[data[f"sensor_{i}"] for i in range(n_sensors)],
-                           sensor_names=[str(name) for name in data["sensor_names"]], model=str(data["model"]),
-                           stress=data["stress"] if "stress" in data.files else None,
-                           modal_coordinates=data["modal_coordinates"] if "modal_coordinates" in data.files else None,
-                           sensor_variables=[str(v) for v in data["sensor_variables"]]
-                           if "sensor_variables" in data.files else [])
+        arrays = {name: data[name] for name in data.files}
+    saved = SavedResult(path=path, t=arrays["t"], reference_positions=arrays["reference_positions"],
+                        local_positions=arrays["local_positions"],
+                        cells={name[6:]: arrays[name] for name in arrays if name.startswith("cells_")},
+                        frame_position=arrays["frame_position"], frame_rotation=arrays["frame_rotation"],
+                        deformation=arrays.get("deformation"), displacement=arrays.get("displacement"),
+                        sensors=[arrays[f"sensor_{i}"] for i in range(n_sensors)],
+                        sensor_names=[str(name) for name in arrays["sensor_names"]], model=str(arrays["model"]),
+                        stress=arrays.get("stress"), modal_coordinates=arrays.get("modal_coordinates"),
+                        sensor_variables=[str(v) for v in arrays.get("sensor_variables", [])])
+    return _recomputed(saved, arrays)
+
+
+def _recomputed(saved: SavedResult, arrays: dict) -> SavedResult:
+    """The arrays a version 2 file leaves out, from those it holds: a reduced body's deformation Psi zeta, the
+    global displacement, the stresses of "stress_material" (as :func:`stress_history` at saving)."""
+    if saved.deformation is None:
+        modal, basis = arrays["modal_coordinates"], arrays["mode_basis"]
+        saved.deformation = (modal @ basis.T).reshape(len(saved.t), -1, 3)
+    saved.deformation = np.asarray(saved.deformation, dtype=float)
+    if saved.displacement is None:
+        saved.displacement = saved.positions() - saved.reference_positions[None]
+    if saved.stress is None and "stress_material" in arrays:
+        from floatframe.fem.stress import modal_field, nodal_stresses, post_processing_modes
+
+        youngs_modulus, poissons_ratio = (float(value) for value in arrays["stress_material"])
+        mesh = mesh_from_cells(saved.local_positions, saved.cells)
+        if "mode_basis" in arrays:
+            modes = post_processing_modes(mesh, arrays["mode_basis"], youngs_modulus, poissons_ratio)
+            saved.stress = modal_field(modes, saved.modal_coordinates)
+        else:
+            saved.stress = nodal_stresses(mesh, saved.deformation, youngs_modulus, poissons_ratio)
+    return saved
