@@ -31,6 +31,31 @@ _HEX_TRIANGLES = [[0, 3, 2], [0, 2, 1], [4, 5, 6], [4, 6, 7], [0, 1, 5], [0, 5, 
 _TET_TRIANGLES = [[0, 2, 1], [0, 1, 3], [1, 2, 3], [0, 3, 2]]
 
 
+def ScipySparseCSRtoCSR(scipyCSR) -> np.ndarray:
+    """A scipy sparse matrix as Exudyn's sparse triplets: an (nnz, 3) array of rows [row, column, value]."""
+    coo = sp.coo_matrix(scipyCSR)
+    return np.column_stack([coo.row, coo.col, coo.data]).astype(float)
+
+
+def SparseTripletsToScipySparseCSR(sparseTriplets):
+    """Sparse triplets [row, column, value] (a list or an (nnz, 3) array) as a scipy CSR matrix; the shape is
+    given by the largest row and column index, duplicates add up."""
+    if sp.issparse(sparseTriplets) or not isinstance(sparseTriplets, (list, tuple, np.ndarray)):
+        raise ValueError("SparseTripletsToScipySparseCSR: requires sparse triplets as input")
+    triplets = np.asarray(sparseTriplets, dtype=float).reshape(-1, 3)
+    return sp.csr_matrix((triplets[:, 2], (triplets[:, 0].astype(int), triplets[:, 1].astype(int))))
+
+
+def CSRtoScipySparseCSR(sparseMatrixCSR):
+    """Deprecated in Exudyn (warns): as :func:`SparseTripletsToScipySparseCSR`; a scipy sparse matrix is returned
+    as it is."""
+    if sp.issparse(sparseMatrixCSR):
+        return sparseMatrixCSR
+    warnings.warn("CSRtoScipySparseCSR is deprecated in Exudyn; use SparseTripletsToScipySparseCSR",
+                  DeprecationWarning, stacklevel=2)
+    return SparseTripletsToScipySparseCSR(sparseMatrixCSR)
+
+
 def ConvertHexToTrigs(nodeNumbers) -> list:
     """The 12 surface triangles (node-number triples) of one 8-node hexahedron (corner nodes only)."""
     return [[int(nodeNumbers[i]) for i in triangle] for triangle in _HEX_TRIANGLES]
@@ -233,6 +258,17 @@ class FEMinterface:
 
     def ScaleMassMatrix(self, factor):
         self._mass = (self._require("_mass", "Mass") * float(factor)).tocsr()
+
+    def AddElasticSupportAtNode(self, nodeNumber, springStiffness=[1e8, 1e8, 1e8]):  # noqa: B006 (Exudyn's default)
+        """Add a spring to ground at a node: springStiffness[i] [N/m] on the diagonal entry of its coordinate i."""
+        stiffness = self._require("_stiffness", "Stiffness").tolil()
+        values = np.asarray(springStiffness, dtype=float).reshape(-1)
+        if values.size != 3:
+            raise ExudynLayerError(f"FEMinterface.AddElasticSupportAtNode: springStiffness needs 3 values (one per "
+                                   f"coordinate of a node), got {values.size}")
+        for i, value in enumerate(values):
+            stiffness[3 * int(nodeNumber) + i, 3 * int(nodeNumber) + i] += value
+        self._stiffness = stiffness.tocsr()
 
     def AddNodeMass(self, nodeNumber, addedMass):
         """Add a point mass [kg] to the three diagonal entries of a node."""

@@ -24,6 +24,7 @@ import numpy as np
 
 import floatframe.components as fc
 from floatframe.components import planar
+from floatframe.components.generic_ode2 import MarkerGenericODE2Position, ObjectGenericODE2 as CoreGenericODE2
 from floatframe.components.ffrf_reduced import MODE_OUTPUTS
 from floatframe.exudyn._names import ExudynLayerError, unknown
 from floatframe.exudyn._translate import (check_unset, fe_matrix, is_unset, label,
@@ -621,6 +622,19 @@ def ObjectJointPrismaticX(item, number, mbs):
                              name=item.name)
 
 
+@register("ObjectGenericODE2", "object", "GenericODE2", dict(
+    nodeNumbers=[], massMatrix=None, stiffnessMatrix=None, dampingMatrix=None, forceVector=[], forceUserFunction=0,
+    massMatrixUserFunction=0, jacobianUserFunction=0))
+def ObjectGenericODE2(item, number, mbs):
+    """jacobianUserFunction is accepted and not called: Exudyn uses it for its Newton matrix only; floatframe
+    differentiates the force user function itself (forward differences), so the solution does not depend on it."""
+    functions = {name: (None if is_unset(getattr(item, name)) else getattr(item, name))
+                 for name in ("forceUserFunction", "massMatrixUserFunction")}
+    return CoreGenericODE2(item.nodeNumbers, fe_matrix(item.massMatrix), fe_matrix(item.stiffnessMatrix),
+                           fe_matrix(item.dampingMatrix), item.forceVector, functions["forceUserFunction"],
+                           functions["massMatrixUserFunction"], name=item.name)
+
+
 # --- planar items (x-y plane) --------------------------------------------------------------------------
 PLANAR_NODES = ("Point2D", "RigidBody2D")
 
@@ -732,6 +746,8 @@ def MarkerBodyPosition(item, number, mbs):
 @register("MarkerSuperElementPosition", "marker", "SuperElementPosition", dict(
     bodyNumber=-1, meshNodeNumbers=[], weightingFactors=[]), outputs=dict(marker=POSITION_MARKER_OUTPUTS))
 def MarkerSuperElementPosition(item, number, mbs):
+    if _target_type(mbs, "object", item.bodyNumber, item, number, "bodyNumber") == "GenericODE2":
+        return MarkerGenericODE2Position(item.bodyNumber, item.meshNodeNumbers, item.weightingFactors, name=item.name)
     return fc.MarkerSuperElementPosition(item.bodyNumber, item.meshNodeNumbers, item.weightingFactors,
                                          name=item.name)
 

@@ -12,6 +12,7 @@ from floatframe.exudyn import ExudynLayerError
 from floatframe.exudyn._items import (ITEM_CLASSES, REDUCED_ORDER_MATRICES, SHORT_NAMES, SUPPORTED_NAMES,
                                       VISUALIZATION_CLASSES, Item, translate)
 from floatframe.components import planar
+from floatframe.components.generic_ode2 import ObjectGenericODE2 as CoreGenericODE2
 from floatframe.exudyn._translate import ACCESS_BY_FUNCTION
 from floatframe.parameters import Parameter
 
@@ -64,12 +65,13 @@ EXPECTED = {
     "ObjectJointGeneric": (ff.GenericJoint, "constrained_axes", [0, 0, 0, 0, 0, 1]),
     "ObjectJointPrismaticX": (ff.PrismaticJoint, "active", False),
     # planar items
-    "NodePoint2D": (planar.NodePoint2D, "reference_coordinates", [0.5, -1.0]),
+    "NodePoint2D": (planar.NodePoint2D, "reference_coordinates", [0.0, 2.0]),
     "NodeRigidBody2D": (planar.NodeRigidBody2D, "reference_coordinates", [1.0, 0.0, 0.0]),
     "ObjectMassPoint2D": (planar.ObjectMassPoint2D, "mass", [0.7]),
     "ObjectRigidBody2D": (planar.ObjectRigidBody2D, "inertia", [0.3]),
     "ObjectJointRevolute2D": (planar.RevoluteJoint2D, "n_constraints", 2),
     "ObjectJointPrismatic2D": (planar.PrismaticJoint2D, "n_constraints", 1),
+    "ObjectGenericODE2": (CoreGenericODE2, "n_object_coordinates", 2),
 }
 
 
@@ -140,6 +142,8 @@ def add_planar(mbs, ground):
     mbs.AddObject(ii.ObjectJointPrismatic2D(markerNumbers=[mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=body)),
                                                            mbs.AddMarker(ii.MarkerNodeRigid(nodeNumber=slider))],
                                             constrainRotation=False))
+    generic = mbs.AddNode(ii.NodePoint2D(referenceCoordinates=[0.0, 2.0]))
+    mbs.AddObject(ii.ObjectGenericODE2(nodeNumbers=[generic], massMatrix=np.eye(2), stiffnessMatrix=np.eye(2)))
     point = mbs.AddNode(ii.NodePoint2D(referenceCoordinates=[0.5, -1.0]))
     mbs.AddObject(ii.ObjectMassPoint2D(nodeNumber=point, mass=0.7))
     mbs.AddMarker(ii.MarkerNodePosition(nodeNumber=point))
@@ -323,7 +327,7 @@ def test_only_supported_items_have_visualization_classes():
     assert set(VISUALIZATION_CLASSES) == expected
     assert set(SUPPORTED_NAMES) == {cls.__name__ for cls in ITEM_CLASSES} | set(SHORT_NAMES) | expected
     assert exu.VObjectRigidBody is ii.VRigidBody
-    for name in ("VObjectRotationalMass1D", "VObjectGenericODE2", "VObjectConnectorGravity", "VObjectJointSliding",
+    for name in ("VObjectRotationalMass1D", "VObjectConnectorReevingSystemSprings", "VObjectConnectorGravity", "VObjectJointSliding",
                  "VObjectConnectorLinearSpringDamper", "VObjectConnectorCoordinateSpringDamperExt"):
         assert not hasattr(ii, name)
         with pytest.raises(AttributeError, match=f"'{name}'.*closest supported name"):

@@ -1,0 +1,99 @@
+"""ObjectGenericODE2 (issue 28, item 2) with its matrices, force vector and user functions, a
+MarkerSuperElementPosition on it, and the FEM helpers around it, against exudyn 1.13.6.
+
+Claims: three point nodes under M q_tt + D q_t + K q = f + f_user(t, q, q_t) (mass matrix constant or from its user
+function) with a force at a weighted node pair: node coordinates and the object's outputs over 200 steps equal
+exudyn's to 1e-9 of their scale; ScipySparseCSRtoCSR, SparseTripletsToScipySparseCSR and AddElasticSupportAtNode
+give exudyn's matrices; bad sizes and a missing mass matrix are refused naming the object."""
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import floatframe.exudyn as ffexu
+import floatframe.exudyn.FEM as fffem
+from floatframe.errors import ModelError
+from floatframe.exudyn import itemInterface as ffitems
+
+exudyn = pytest.importorskip("exudyn")
+import exudyn.FEM as exfem  # noqa: E402
+import exudyn.itemInterface as exitems  # noqa: E402
+
+n = 9
+rng = np.random.default_rng(3)
+MASS = np.diag(rng.uniform(0.5, 2.0, n))
+SPRING = rng.normal(size=(n, n))
+STIFFNESS = 200 * (SPRING @ SPRING.T + n * np.eye(n)) / n
+DAMPING = 0.01 * STIFFNESS
+
+
+def chain(exu, items, user_mass):
+    mbs = exu.SystemContainer().AddSystem()
+    nodes = [mbs.AddNode(items.NodePoint(referenceCoordinates=[k, 0, 0], initialVelocities=[0.1 * k, 0, -0.2]))
+             for k in range(3)]
+
+    def force(mbs_, t, item, q, q_t):
+        return [np.sin(3 * t) * (1 + 0.1 * q[0]), -0.5 * q_t[4] * abs(q_t[4]), 0, 0, 0, 0.2 * t, 0, 0, -q[8] ** 3]
+
+    def mass(mbs_, t, item, q, q_t):
+        return MASS
+
+    body = mbs.AddObject(items.ObjectGenericODE2(
+        nodeNumbers=nodes, massMatrix=MASS, stiffnessMatrix=STIFFNESS, dampingMatrix=DAMPING,
+        forceVector=[0.0, 1.0, 0, 0, 0, 0, 0.5, 0, 0], forceUserFunction=force,
+        massMatrixUserFunction=mass if user_mass else 0))
+    marker = mbs.AddMarker(items.MarkerSuperElementPosition(bodyNumber=body, meshNodeNumbers=[0, 2],
+                                                            weightingFactors=[0.25, 0.75]))
+    mbs.AddLoad(items.LoadForceVector(markerNumber=marker, loadVector=[0, 0, 2.0]))
+    sensors = [mbs.AddSensor(items.SensorNode(nodeNumber=node, storeInternal=True,
+                                              outputVariableType=getattr(exu.OutputVariableType, v)))
+               for node in nodes for v in ("Coordinates", "Coordinates_t")]
+    sensors.append(mbs.AddSensor(items.SensorMarker(markerNumber=marker, storeInternal=True,
+                                                    outputVariableType=exu.OutputVariableType.Position)))
+    mbs.Assemble()
+    settings = exu.SimulationSettings()
+    settings.timeIntegration.numberOfSteps = 200
+    settings.timeIntegration.endTime = 1.0
+    settings.timeIntegration.newton.useModifiedNewton = False
+    settings.timeIntegration.newton.relativeTolerance = 1e-12
+    settings.solution.file.write = False
+    exu.SolveDynamic(mbs, settings)
+    return [mbs.GetSensorStoredData(s) for s in sensors]
+
+
+@pytest.mark.parametrize("user_mass", [False, True])
+def test_generic_ode2_equals_exudyns(user_mass):
+    ours, theirs = chain(ffexu, ffitems, user_mass), chain(exudyn, exitems, user_mass)
+    for mine, reference in zip(ours, theirs):
+        assert mine.shape == reference.shape
+        assert np.abs(reference[:, 1:]).max() > 5e-3               # it moved
+        assert np.abs(mine - reference).max() <= 1e-9 * np.abs(reference[:, 1:]).max()
+
+
+def test_sparse_helpers_and_elastic_support_equal_exudyns():
+    matrix = sp.random(12, 12, density=0.3, format="csr", random_state=4)
+    triplets = fffem.ScipySparseCSRtoCSR(matrix)
+    np.testing.assert_array_equal(triplets, exfem.ScipySparseCSRtoCSR(matrix))
+    assert abs(fffem.SparseTripletsToScipySparseCSR(triplets) - exfem.SparseTripletsToScipySparseCSR(triplets)).max() == 0
+    with pytest.warns(DeprecationWarning, match="SparseTripletsToScipySparseCSR"):
+        assert abs(fffem.CSRtoScipySparseCSR(triplets) - exfem.CSRtoScipySparseCSR(triplets)).max() == 0
+    ours, theirs = fffem.FEMinterface(), exfem.FEMinterface()
+    stiffness = sp.csr_matrix(STIFFNESS[:9, :9])
+    ours._stiffness = stiffness.copy()
+    theirs.stiffnessMatrix = exfem.ScipySparseCSRtoCSR(stiffness)
+    theirs.nodes = {"Position": np.zeros((3, 3))}
+    for fem in (ours, theirs):
+        fem.AddElasticSupportAtNode(1, springStiffness=[1e5, 2e5, 3e5])
+    expected = STIFFNESS[:9, :9] + np.diag([0, 0, 0, 1e5, 2e5, 3e5, 0, 0, 0])
+    assert abs(ours.GetStiffnessMatrix().toarray() - expected).max() == 0
+    assert abs(ours.GetStiffnessMatrix().toarray() - np.asarray(theirs.GetStiffnessMatrix(sparse=False))).max() == 0
+
+
+def test_bad_sizes_and_a_missing_mass_matrix_are_refused():
+    for arguments, message in ((dict(massMatrix=np.eye(4)), r"mass_matrix has shape \(4, 4\), but the nodes have 3"),
+                               (dict(stiffnessMatrix=np.eye(3)), "needs a mass_matrix or a mass_matrix_user_function"),
+                               (dict(massMatrix=np.eye(3), forceVector=[1, 2]), "force_vector has 2 entries")):
+        mbs = ffexu.SystemContainer().AddSystem()
+        node = mbs.AddNode(ffitems.NodePoint())
+        mbs.AddObject(ffitems.ObjectGenericODE2(nodeNumbers=[node], **arguments))
+        with pytest.raises(ModelError, match=f"ObjectGenericODE2 0.*{message}"):
+            mbs.Assemble()
