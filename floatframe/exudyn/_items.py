@@ -24,6 +24,8 @@ import numpy as np
 
 import floatframe.components as fc
 from floatframe.components import planar
+from floatframe.components.gravity_connector import GravityConnector
+from floatframe.components.rotational_mass import MarkerBodyRigidRotor, ObjectRotationalMass1D as CoreRotor
 from floatframe.components.generic_ode2 import MarkerGenericODE2Position, ObjectGenericODE2 as CoreGenericODE2
 from floatframe.components.ffrf_reduced import MODE_OUTPUTS
 from floatframe.exudyn._names import ExudynLayerError, unknown
@@ -635,6 +637,24 @@ def ObjectGenericODE2(item, number, mbs):
                            functions["massMatrixUserFunction"], name=item.name)
 
 
+@register("ObjectRotationalMass1D", "object", "RotationalMass1D", dict(
+    inertia=0.0, nodeNumber=-1, referencePosition=ZERO3, referenceRotation=np.eye(3).tolist()), short="Rotor1D",
+    deprecated=dict(physicsInertia="inertia"),
+    outputs=dict(body=("Position", "Displacement", "Velocity", "RotationMatrix", "Rotation", "AngularVelocity",
+                       "AngularVelocityLocal")))
+def ObjectRotationalMass1D(item, number, mbs):
+    rotation = core_rotation(item, number, "referenceRotation", np.asarray(item.referenceRotation, dtype=float))
+    return CoreRotor(item.nodeNumber, item.inertia, item.referencePosition, rotation, name=item.name)
+
+
+@register("ObjectConnectorGravity", "object", "ConnectorGravity", dict(
+    markerNumbers=[-1, -1], gravitationalConstant=6.6743e-11, mass0=0.0, mass1=0.0, minDistanceRegularization=0.0,
+    activeConnector=True), short="ConnectorGravity", outputs=dict(object=("Distance", "Displacement", "Force")))
+def ObjectConnectorGravity(item, number, mbs):
+    return GravityConnector(item.markerNumbers, item.gravitationalConstant, item.mass0, item.mass1,
+                            item.minDistanceRegularization, active=bool(item.activeConnector), name=item.name)
+
+
 # --- planar items (x-y plane) --------------------------------------------------------------------------
 PLANAR_NODES = ("Point2D", "RigidBody2D")
 
@@ -730,6 +750,9 @@ def MarkerNodeCoordinates(item, number, mbs):
           outputs=dict(marker=RIGID_MARKER_OUTPUTS))
 def MarkerBodyRigid(item, number, mbs):
     position, rotation = frame_parameters(item, number, "localHT", "localPosition")
+    if _target_type(mbs, "object", item.bodyNumber, item, number, "bodyNumber") == "RotationalMass1D":
+        return MarkerBodyRigidRotor(item.bodyNumber, position, core_rotation(item, number, "localHT", rotation),
+                                    name=item.name)
     if _target_type(mbs, "object", item.bodyNumber, item, number, "bodyNumber") == "RigidBody2D":
         return planar.MarkerBodyRigid2D(item.bodyNumber, position, core_rotation(item, number, "localHT", rotation),
                                         name=item.name)

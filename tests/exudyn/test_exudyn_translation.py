@@ -13,6 +13,8 @@ from floatframe.exudyn._items import (ITEM_CLASSES, REDUCED_ORDER_MATRICES, SHOR
                                       VISUALIZATION_CLASSES, Item, translate)
 from floatframe.components import planar
 from floatframe.components.generic_ode2 import ObjectGenericODE2 as CoreGenericODE2
+from floatframe.components.gravity_connector import GravityConnector
+from floatframe.components.rotational_mass import ObjectRotationalMass1D as CoreRotor
 from floatframe.exudyn._translate import ACCESS_BY_FUNCTION
 from floatframe.parameters import Parameter
 
@@ -72,6 +74,8 @@ EXPECTED = {
     "ObjectJointRevolute2D": (planar.RevoluteJoint2D, "n_constraints", 2),
     "ObjectJointPrismatic2D": (planar.PrismaticJoint2D, "n_constraints", 1),
     "ObjectGenericODE2": (CoreGenericODE2, "n_object_coordinates", 2),
+    "ObjectRotationalMass1D": (CoreRotor, "inertia", [0.4]),
+    "ObjectConnectorGravity": (GravityConnector, "mass1", 2.5),
 }
 
 
@@ -144,9 +148,14 @@ def add_planar(mbs, ground):
                                             constrainRotation=False))
     generic = mbs.AddNode(ii.NodePoint2D(referenceCoordinates=[0.0, 2.0]))
     mbs.AddObject(ii.ObjectGenericODE2(nodeNumbers=[generic], massMatrix=np.eye(2), stiffnessMatrix=np.eye(2)))
+    angle = mbs.AddNode(ii.Node1D(referenceCoordinates=[0.0]))
+    rotor = mbs.AddObject(ii.ObjectRotationalMass1D(nodeNumber=angle, inertia=0.4))
+    mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=rotor, localPosition=[0.1, 0, 0]))
     point = mbs.AddNode(ii.NodePoint2D(referenceCoordinates=[0.5, -1.0]))
     mbs.AddObject(ii.ObjectMassPoint2D(nodeNumber=point, mass=0.7))
-    mbs.AddMarker(ii.MarkerNodePosition(nodeNumber=point))
+    attracted = mbs.AddMarker(ii.MarkerNodePosition(nodeNumber=point))
+    mbs.AddObject(ii.ObjectConnectorGravity(markerNumbers=[hinge[1], attracted], mass0=1.0, mass1=2.5,
+                                            gravitationalConstant=1e-3))
 
 
 def add_joints(mbs, ground):
@@ -236,8 +245,8 @@ def expected_size(item, variable):
                             "GenericData") \
             or variable == "Distance" or (item.type_string, variable) in scalars:
         return 1
-    if (item.family, item.type_string, variable) == ("object", "RigidBody2D", "Rotation"):
-        return 1                                         # the change of the angle, as in Exudyn
+    if item.family == "object" and item.type_string in ("RigidBody2D", "RotationalMass1D") and variable == "Rotation":
+        return 1                                         # the angle (its change on a 2D body), as in Exudyn
     if variable.startswith("Coordinates") or (item.type_string.startswith("FFRF") and variable == "Force"):
         return {"RigidBodyEP": 7, "Point": 3, "PointGround": 0, "FFRF": 13, "GenericODE2": 2, "1D": 1,
                 "FFRFreducedOrder": 9, "Point2D": 2, "RigidBody2D": 3}[item.type_string]
@@ -272,7 +281,7 @@ def test_outputs_a_kind_does_not_list_are_refused_with_the_supported_ones(assemb
 
 
 @pytest.mark.parametrize("family, data, kind", [
-    ("object", {"objectType": "RotationalMass1D", "physicsInertia": 1.0}, "RotationalMass1D"),
+    ("object", {"objectType": "ConnectorLinearSpringDamper", "stiffness": 1.0}, "ConnectorLinearSpringDamper"),
     ("object", {"objectType": "JointSliding2D"}, "JointSliding2D"),
     ("marker", {"markerType": "BodyCable2DShape", "bodyNumber": 0}, "BodyCable2DShape"),
     ("node", {"nodeType": "RigidBodyRxyz"}, "RigidBodyRxyz"),
@@ -287,14 +296,14 @@ def test_a_kind_outside_the_table_raises_naming_it_and_the_supported_kinds(famil
 
 
 def test_an_item_class_outside_the_table_does_not_fall_through():
-    class ObjectRotationalMass1D(Item):
-        family, type_string, parameters = "object", "RotationalMass1D", {"physicsInertia": 0.0}
+    class ObjectConnectorLinearSpringDamper(Item):
+        family, type_string, parameters = "object", "ConnectorLinearSpringDamper", {"stiffness": 0.0}
 
     mbs = exu.SystemContainer().AddSystem()
-    with pytest.raises(ExudynLayerError, match="unknown object type 'RotationalMass1D'"):
-        mbs.AddObject(ObjectRotationalMass1D(physicsInertia=1.0))
-    with pytest.raises(ExudynLayerError, match="unknown object type 'RotationalMass1D'"):
-        translate(ObjectRotationalMass1D(), 0, mbs)
+    with pytest.raises(ExudynLayerError, match="unknown object type 'ConnectorLinearSpringDamper'"):
+        mbs.AddObject(ObjectConnectorLinearSpringDamper(stiffness=1.0))
+    with pytest.raises(ExudynLayerError, match="unknown object type 'ConnectorLinearSpringDamper'"):
+        translate(ObjectConnectorLinearSpringDamper(), 0, mbs)
 
 
 @pytest.mark.parametrize("make, old, new, value", [
@@ -327,8 +336,8 @@ def test_only_supported_items_have_visualization_classes():
     assert set(VISUALIZATION_CLASSES) == expected
     assert set(SUPPORTED_NAMES) == {cls.__name__ for cls in ITEM_CLASSES} | set(SHORT_NAMES) | expected
     assert exu.VObjectRigidBody is ii.VRigidBody
-    for name in ("VObjectRotationalMass1D", "VObjectConnectorReevingSystemSprings", "VObjectConnectorGravity", "VObjectJointSliding",
-                 "VObjectConnectorLinearSpringDamper", "VObjectConnectorCoordinateSpringDamperExt"):
+    for name in ("VObjectConnectorLinearSpringDamper", "VObjectConnectorReevingSystemSprings", "VSensorUserFunction",
+                 "VObjectJointSliding", "VObjectConnectorCoordinateSpringDamperExt"):
         assert not hasattr(ii, name)
         with pytest.raises(AttributeError, match=f"'{name}'.*closest supported name"):
             getattr(exu, name)
