@@ -10,6 +10,77 @@ from pathlib import Path
 import numpy as np
 
 
+# The unit of each output variable (SI; "-" dimensionless, "SI" the unit of the coordinate itself: m, rad, ...).
+OUTPUT_UNITS = {
+    "Position": "m", "Displacement": "m", "DisplacementLocal": "m", "Distance": "m",
+    "Velocity": "m/s", "VelocityLocal": "m/s", "Acceleration": "m/s^2", "AccelerationLocal": "m/s^2",
+    "Rotation": "rad", "Angle": "rad", "RotationMatrix": "-", "HomogeneousTransformation": "m or -",
+    "AngularVelocity": "rad/s", "AngularVelocityLocal": "rad/s",
+    "AngularAcceleration": "rad/s^2", "AngularAccelerationLocal": "rad/s^2",
+    "Force": "N", "ForceLocal": "N", "Torque": "N m", "TorqueLocal": "N m",
+    "StressLocal": "Pa", "StrainLocal": "-",
+    "Coordinates": "SI", "CoordinatesTotal": "SI", "Coordinates_t": "SI/s", "Coordinates_tt": "SI/s^2",
+    "Load": "N or N m",
+}
+_COMPONENTS = {3: ("x", "y", "z"), 6: ("xx", "yy", "zz", "yz", "xz", "xy"),
+               9: tuple(f"A{i}{j}" for i in range(3) for j in range(3)),
+               16: tuple(f"T{i}{j}" for i in range(4) for j in range(4))}
+_VOIGT_VARIABLES = ("StressLocal", "StrainLocal")
+
+
+def column_name(quantity: str, unit: str) -> str:
+    """One column of floatframe's tables: ``"quantity [unit]"`` ("-" for a dimensionless quantity)."""
+    return f"{quantity} [{unit or '-'}]"
+
+
+def sensor_columns(name: str, variable: str, size: int) -> list[str]:
+    """Column names of a sensor of ``size`` values: ``"<name> <variable> <component> [<unit>]"``, e.g.
+    ``"tip Position x [m]"``, ``"hinge Angle [rad]"``; components x, y, z of 3-vectors, xx ... xy (Voigt) of
+    stresses and strains, A00 ... A22 of rotation matrices, else 0, 1, ...; the unit from ``OUTPUT_UNITS``
+    ("?" for a variable it does not know)."""
+    label = " ".join(part for part in (name, variable) if part) or "sensor"
+    unit = OUTPUT_UNITS.get(variable, "?")
+    if size == 1:
+        return [column_name(label, unit)]
+    components = _COMPONENTS.get(size) if size != 6 or variable in _VOIGT_VARIABLES else None
+    components = components or tuple(str(i) for i in range(size))
+    return [column_name(f"{label} {component}", unit) for component in components]
+
+
+def write_table(path, columns, values, owner: str = "write_table") -> Path:
+    """Write a table as CSV in floatframe's one header style: a first line of comma-separated column names, each
+    ``"quantity [unit]"`` (:func:`column_name`), then one row per line with every digit of the floats (repr).
+
+    ``numpy.loadtxt(path, delimiter=",", skiprows=1)`` and ``pandas.read_csv(path)`` read it; :func:`read_table`
+    gives the names and values back. An OutputPathError (an OSError) naming ``owner``, the path and the cause
+    if it cannot be written there; a ValueError if the names do not match the columns or lack a unit."""
+    from floatframe.paths import check_output_file
+
+    values = np.asarray(values, dtype=float)
+    values = values.reshape(-1, 1) if values.ndim == 1 else values
+    columns = [str(name) for name in columns]
+    if values.ndim != 2 or values.shape[1] != len(columns):
+        raise ValueError(f"{owner}: {len(columns)} column names for values of shape {values.shape}")
+    without_unit = [name for name in columns if not (name.endswith("]") and " [" in name)]
+    if without_unit:
+        raise ValueError(f"{owner}: column names need a unit, 'quantity [unit]': {without_unit}")
+    path = check_output_file(path, owner)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="") as stream:
+        writer = csv.writer(stream)
+        writer.writerow(columns)
+        writer.writerows(values.tolist())
+    return path
+
+
+def read_table(path) -> tuple[list[str], np.ndarray]:
+    """(column names, values (k, columns)) of a CSV written by :func:`write_table` or
+    :meth:`SimulationResult.write_csv`."""
+    with Path(path).open(newline="") as stream:
+        names = next(csv.reader(stream))
+    return names, np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2)
+
+
 class UnknownSensorError(IndexError):
     """``SimulationResult.sensor`` was given a number that is not one of the result's sensors."""
 
@@ -51,6 +122,8 @@ class SimulationResult:
     ``sensors`` a list (one per sensor, in sensor order) of (k, size) arrays, ``sensor_names`` their
     names, ``statistics``. ``stopped`` is True when a ``pre_step`` function ended the solve early;
     ``failure`` is the message of the SolverError whose partial result this is ('' for a finished solve).
+    ``sensor_variables`` the output variable of each sensor (e.g. "Position"), which gives the units of
+    :meth:`write_csv`'s columns (empty where the solver did not record them).
     """
 
     t: np.ndarray
@@ -65,6 +138,7 @@ class SimulationResult:
     sensor_names: list = field(default_factory=list)
     stopped: bool = False
     failure: str = ""
+    sensor_variables: list = field(default_factory=list)
 
     def sensor(self, number: int, with_time: bool = False) -> np.ndarray:
         """Values of sensor ``number`` (k, size); with a leading time column if ``with_time``.
@@ -80,9 +154,20 @@ class SimulationResult:
         values = self.sensors[number]
         return np.column_stack([self.t, values]) if with_time else values
 
+    def sensor_columns(self, number: int) -> list[str]:
+        """The column names of sensor ``number`` with their units (:func:`sensor_columns`), e.g.
+        ``["tip Position x [m]", "tip Position y [m]", "tip Position z [m]"]``."""
+        values = self.sensor(number)
+        name = self.sensor_names[number] if number < len(self.sensor_names) else ""
+        variable = self.sensor_variables[number] if number < len(self.sensor_variables) else ""
+        return sensor_columns(name, variable, values.shape[1])
+
     def write_csv(self, path, number: int) -> Path:
         """Write one sensor as CSV (time first), for spreadsheets and other tools; an OutputPathError (an OSError)
-        naming the path and the cause if it cannot be written there."""
+        naming the path and the cause if it cannot be written there.
+
+        The header is still ``t,value0,value1,...`` (``floatframe plot`` reads that); :meth:`sensor_columns` and
+        :func:`write_table` give the names with units of floatframe's one header style."""
         from floatframe.paths import check_output_file
 
         path = check_output_file(path, "write_csv")
