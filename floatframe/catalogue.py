@@ -4,9 +4,10 @@ Every component class exported by :mod:`floatframe.components` is described by w
 the parameters of its ``__init__`` (names and defaults from the signature, type, shape, unit and meaning from
 the NumPy-style ``Parameters`` section of its docstring), the coordinates it owns and the equations it adds
 (class attributes ``n_coordinates`` / ``n_constraints`` where they are fixed, else the count of an instance
-made with the default parameters), the output variables its ``output`` method accepts, and the Exudyn item
-names that the Exudyn layer (:mod:`floatframe.exudyn`) translates into it. Where a class docstring refers
-to its module's docstring for the equations, that docstring is shown too.
+made with the default parameters), the output variables it declares (``output_variables``: the names its
+``output`` method accepts), and the Exudyn item names that the Exudyn layer (:mod:`floatframe.exudyn`)
+translates into it. Where a class docstring refers to its module's docstring for the equations, that
+docstring is shown too.
 
 :func:`catalogue_markdown` writes the catalogue page; :func:`undocumented_parameters` lists the parameters
 without a docstring entry (the documentation test requires that list to be empty).
@@ -26,10 +27,7 @@ FAMILIES = ("node", "body", "connector", "marker", "load", "sensor")
 FAMILY_TITLES = {"node": "Nodes", "body": "Bodies", "connector": "Connectors", "marker": "Markers",
                  "load": "Loads", "sensor": "Sensors"}
 _SECTION = re.compile(r"^(\s*)([A-Z][A-Za-z ]+)\n\1-{3,}\s*$", re.MULTILINE)
-_OUTPUT_KEY = re.compile(r"\"([A-Z][A-Za-z_]+)\"\s*:\s*lambda")
-_POSITION_OUTPUTS = ("Position", "Displacement", "Velocity", "Acceleration")
 _ENTRY = re.compile(r"^(?P<names>\*{0,2}\w+(?:\s*,\s*\*{0,2}\w+)*)\s*(?::(?P<type>.*))?$")
-_QUOTED = re.compile(r"\"([A-Z][A-Za-z_]+)\"")
 
 
 @dataclass
@@ -176,23 +174,9 @@ def _method_source(cls, name: str) -> str:
 
 
 def output_variables(cls) -> tuple:
-    """The output variable names that ``cls.output`` (or, for FFRF bodies, its mesh nodes) accepts."""
-    from floatframe.exudyn._names import OutputVariableType
-
-    known = set(OutputVariableType.__members__)
-    if cls.family == "sensor":
-        return ()
-    names = []
-    source = _method_source(cls, "output")
-    keys = _OUTPUT_KEY.findall(source)
-    if not keys:
-        keys = [name for name in _QUOTED.findall(source) if name in known]
-    names.extend(keys)
-    if "extra_outputs" in source:
-        names.extend(_OUTPUT_KEY.findall(_method_source(cls, "extra_outputs")))
-    if family_of(cls) == "node" and "raise self.error" in _method_source(cls, "position"):
-        names = [name for name in names if name not in _POSITION_OUTPUTS]
-    return tuple(dict.fromkeys(name for name in names if name in known))
+    """The output variables that ``cls.output`` accepts: the class's declaration ``output_variables`` (the
+    mesh-node outputs of an FFRF body are its ``mesh_outputs``)."""
+    return tuple(cls.output_variables)
 
 
 def _count(cls, attribute: str):
@@ -343,9 +327,9 @@ def catalogue_markdown() -> str:
     entries = [describe(cls, names) for cls in component_classes()]
     lines = ["# Component catalogue", "",
              "Generated from the code when the site is built (`floatframe/catalogue.py`): parameters and defaults "
-             "from each `__init__` signature, their type, shape and unit from the docstring, outputs from the "
-             "`output` methods, Exudyn names from the Exudyn layer's item table. Units are SI "
-             "([Conventions](conventions.md)).", ""]
+             "from each `__init__` signature, their type, shape and unit from the docstring, outputs from each "
+             "class's `output_variables` declaration, Exudyn names from the Exudyn layer's item table. Units are "
+             "SI ([Conventions](conventions.md)).", ""]
     for family in FAMILIES:
         members = [entry for entry in entries if entry.family == family]
         if not members:

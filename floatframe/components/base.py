@@ -99,10 +99,21 @@ class Component:
     ----------
     name : str, default ""
         Label of the item, used in error messages and by the Exudyn layer.
+
+    Attributes
+    ----------
+    output_variables : tuple of str
+        The output variables the component's ``output`` method accepts (names of Exudyn's OutputVariableType,
+        e.g. "Position"), declared by each class as data: ``output`` evaluates exactly these and refuses every
+        other name with the component's error, and the catalogue lists them. Empty for a component without
+        outputs (loads, sensors). The set belongs to the class, not to an instance's parameters (a joint's
+        ``Angle`` is declared by the joints with one free rotation about z). The mesh-node outputs of an FFRF
+        body are its ``mesh_outputs``.
     """
 
     family = "component"  # one of: node, object, marker, load, sensor
     type_name = "Component"
+    output_variables: tuple = ()  # the names ``output`` accepts (see Attributes)
 
     def __init_subclass__(cls, **kwargs):
         """A wrong keyword of any component's constructor names the component and the nearest valid keyword."""

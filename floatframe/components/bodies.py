@@ -11,10 +11,20 @@ from floatframe.components.nodes import Node1D, NodeGenericODE2, NodePoint, Node
 from floatframe.parameters import Parameter
 
 
+BODY_OUTPUTS = ("Position", "Displacement", "Velocity", "VelocityLocal", "Acceleration", "AccelerationLocal",
+                "AngularVelocity", "AngularVelocityLocal", "AngularAcceleration", "AngularAccelerationLocal",
+                "RotationMatrix", "Rotation")
+
+
 class Body(Component):
-    """A body with body-fixed points; its outputs are those of a point fixed on it (Exudyn's body outputs)."""
+    """A body with body-fixed points; its outputs are those of a point fixed on it (Exudyn's body outputs).
+
+    Every body gives all of ``BODY_OUTPUTS``; on a body that does not turn (ground, mass point, 1D mass) the
+    rotation outputs are those of its fixed axes (the identity unless it has a reference rotation) and the
+    angular velocities and accelerations are zero."""
 
     family = "object"
+    output_variables = BODY_OUTPUTS
 
     def local_position(self, ctx, local_position):
         """Global position of a body-fixed point [m]."""
@@ -54,8 +64,10 @@ class Body(Component):
         Position, Displacement, Velocity, Acceleration: of the point, global; VelocityLocal and
         AccelerationLocal: the same in body axes (A^T v, A^T a); AngularVelocity(Local) [rad/s],
         AngularAcceleration(Local) [rad/s^2]; RotationMatrix (A row by row, 9 entries); Rotation
-        (Tait-Bryan xyz angles of A [rad]).
+        (Tait-Bryan xyz angles of A [rad]). Any other name is refused (``output_variables``).
         """
+        if variable not in self.output_variables:
+            raise self.error(f"has no output variable '{variable}'; available: {list(self.output_variables)}")
         point = np.asarray(local_position, dtype=float)
         position = self.local_position(ctx, point)
         rotation = self.rotation_matrix(ctx)
@@ -73,8 +85,6 @@ class Body(Component):
             "RotationMatrix": lambda: rotations.rotation_matrix_rows(rotation),
             "Rotation": lambda: rotations.rot_xyz_from_rotation_matrix(rotation),
         }
-        if variable not in outputs:
-            raise self.error(f"has no output variable '{variable}'; available: {sorted(outputs)}")
         return outputs[variable]()
 
 

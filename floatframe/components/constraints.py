@@ -33,6 +33,7 @@ class CoordinateConstraint(Connector):
 
     type_name = "CoordinateConstraint"
     marker_kinds = ("coordinates",)
+    output_variables = ("Displacement", "Velocity", "Force")
 
     def __init__(self, marker_numbers, offset=0.0, factor1=1.0, name="", *, velocity_level=False, active=True):
         super().__init__(marker_numbers, name)
@@ -57,11 +58,11 @@ class CoordinateConstraint(Connector):
 
     def output(self, ctx, variable):
         """Displacement q_m1 - q_m0 and Velocity (without factor1, as Exudyn's), Force lambda (0 if inactive)."""
+        if variable not in self.output_variables:
+            raise self.error(f"has no output variable '{variable}'; available: {list(self.output_variables)}")
         q0, q1 = (m.coordinates(ctx) for m in self.markers)
         outputs = {"Displacement": lambda: q1 - q0, "Velocity": lambda: ctx.time_derivative(q1 - q0),
                    "Force": lambda: ctx.multipliers(self) if self.active else ca.SX.zeros(1)}
-        if variable not in outputs:
-            raise self.error(f"has no output variable '{variable}'; available: {sorted(outputs)}")
         return outputs[variable]()
 
 
@@ -167,6 +168,7 @@ class SphericalJoint(Connector):
     """
 
     type_name = "SphericalJoint"
+    output_variables = ("Position", "Velocity", "Displacement", "Force")
 
     def __init__(self, marker_numbers, constrained_axes=(1, 1, 1), name="", *, active=True):
         super().__init__(marker_numbers, name)
@@ -188,11 +190,11 @@ class SphericalJoint(Connector):
 
     def output(self, ctx, variable):
         """Position and Velocity of marker 0, Displacement x1 - x0 (global), Force (as Exudyn's)."""
+        if variable not in self.output_variables:
+            raise self.error(f"has no output variable '{variable}'; available: {list(self.output_variables)}")
         x0, x1 = (m.position(ctx) for m in self.markers)
         outputs = {"Position": lambda: x0, "Velocity": lambda: ctx.time_derivative(x0),
                    "Displacement": lambda: x1 - x0, "Force": lambda: self.force(ctx)}
-        if variable not in outputs:
-            raise self.error(f"has no output variable '{variable}'; available: {sorted(outputs)}")
         return outputs[variable]()
 
     def force(self, ctx):
@@ -228,6 +230,7 @@ class DistanceConstraint(Connector):
     """
 
     type_name = "DistanceConstraint"
+    output_variables = ("Distance", "Displacement", "Velocity", "Force")
 
     def __init__(self, marker_numbers, distance, name="", *, active=True):
         super().__init__(marker_numbers, name)
@@ -248,10 +251,10 @@ class DistanceConstraint(Connector):
                 ctx.add_velocity_constraint(self, ca.dot((x1 - x0) / ca.norm_2(x1 - x0), v1 - v0))
 
     def output(self, ctx, variable):
+        if variable not in self.output_variables:
+            raise self.error(f"has no output variable '{variable}'; available: {list(self.output_variables)}")
         x0, x1 = (m.position(ctx) for m in self.markers)
         outputs = {"Distance": lambda: ca.norm_2(x1 - x0), "Displacement": lambda: x1 - x0,
                    "Velocity": lambda: ctx.time_derivative(x1 - x0),
                    "Force": lambda: ctx.multipliers(self) if self.active else ca.SX.zeros(1)}
-        if variable not in outputs:
-            raise self.error(f"has no output variable '{variable}'; available: {sorted(outputs)}")
         return outputs[variable]()

@@ -141,6 +141,7 @@ class FloatingFrameBody(Component):
     """
 
     family = "object"
+    output_variables = ("Coordinates", "Coordinates_t", "Coordinates_tt", "Force")
     mesh_outputs = ("Position", "Displacement", "Velocity", "Acceleration", "DisplacementLocal", "VelocityLocal",
                     "AccelerationLocal")
 

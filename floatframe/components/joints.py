@@ -135,6 +135,8 @@ class GenericJoint(_JointFrameMixin, Connector):
     """
 
     type_name = "GenericJoint"
+    output_variables = ("Position", "Velocity", "DisplacementLocal", "VelocityLocal", "Rotation",
+                        "AngularVelocityLocal", "ForceLocal", "TorqueLocal")
 
     def __init__(self, marker_numbers, constrained_axes=(1, 1, 1, 1, 1, 1), rotation_marker0=np.eye(3),
                  rotation_marker1=np.eye(3), offset=(0.0,) * 6, name="", *, active=True):
@@ -257,6 +259,7 @@ class RevoluteJoint(TurnCounting, GenericJoint):
     """
 
     type_name = "RevoluteJoint"
+    output_variables = GenericJoint.output_variables + ("Angle",)  # Angle: the one free rotation, about z
     free_axes = (0, 0, 0, 0, 0, 1)
 
     def __init__(self, marker_numbers, rotation_marker0=np.eye(3), rotation_marker1=np.eye(3), name="", *,
@@ -295,6 +298,7 @@ class PrismaticJoint(RevoluteJoint):
     (constrained_axes [0,1,1,1,1,1]; the equations of Exudyn's ObjectJointPrismaticX)."""
 
     type_name = "PrismaticJoint"
+    output_variables = GenericJoint.output_variables  # no Angle
     free_axes = (1, 0, 0, 0, 0, 0)
 
 
@@ -303,6 +307,7 @@ class UniversalJoint(RevoluteJoint):
     are free; the one equation is t_x0 . t_y1 = 0 (constrained_axes [1,1,1,0,0,1])."""
 
     type_name = "UniversalJoint"
+    output_variables = GenericJoint.output_variables  # no Angle
     free_axes = (0, 0, 0, 1, 1, 0)
 
 
@@ -310,6 +315,7 @@ class CylindricalJoint(RevoluteJoint):
     """Rotation about and translation along the joint z axis are free (constrained_axes [1,1,0,1,1,0])."""
 
     type_name = "CylindricalJoint"
+    output_variables = RevoluteJoint.output_variables
     free_axes = (0, 0, 1, 0, 0, 1)
 
 

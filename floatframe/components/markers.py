@@ -15,12 +15,34 @@ from floatframe.components.ffrf import FloatingFrameBody
 from floatframe.components.nodes import NodePointGround, NodeRigidBodyEP
 
 
+# The output variables of each kind of marker (those of Exudyn's SensorMarker); a kind not named has none
+OUTPUTS_OF_KIND = {
+    "position": ("Position", "Displacement", "Velocity"),
+    "rigid": ("Position", "Displacement", "Velocity", "Rotation", "RotationMatrix", "AngularVelocity",
+              "AngularVelocityLocal", "HomogeneousTransformation"),
+    "coordinates": ("Coordinates", "Coordinates_t"),
+}
+
+
 class Marker(Component):
+    """Base of the markers: the points, frames and coordinates that connectors and loads act on.
+
+    A marker's ``output_variables`` are those of its ``kind`` (``OUTPUTS_OF_KIND``), set when its class is
+    made unless the class declares its own: position markers Position, Displacement, Velocity; rigid markers
+    also Rotation, RotationMatrix, AngularVelocity(Local) and HomogeneousTransformation; coordinate markers
+    Coordinates and Coordinates_t; the body-mass marker none."""
+
     family = "marker"
     kind = ""  # "position", "rigid" (position and orientation) or "coordinates"
 
     # True where the marker has its own index-2 point velocity (ObjectRigidBody.point_velocity)
     has_index2_velocity = False
+
+    def __init_subclass__(cls, **kwargs):
+        """The output variables of the class's kind, unless the class declares its own."""
+        super().__init_subclass__(**kwargs)
+        if "output_variables" not in cls.__dict__:
+            cls.output_variables = OUTPUTS_OF_KIND.get(cls.kind, ())
 
     def velocity_index2(self, ctx):
         """The point's velocity [m/s] for the index-2 schemes: dx/dt = x_q v + x_t unless a marker says otherwise."""
@@ -38,14 +60,9 @@ class Marker(Component):
     def coordinates(self, ctx):
         raise self.error("gives no coordinates")
 
-    OUTPUTS = {"position": ("Position", "Displacement", "Velocity"),
-               "rigid": ("Position", "Displacement", "Velocity", "Rotation", "RotationMatrix", "AngularVelocity",
-                         "AngularVelocityLocal", "HomogeneousTransformation"),
-               "coordinates": ("Coordinates", "Coordinates_t")}
-
     def available_outputs(self) -> tuple:
-        """The output variables of the marker (those of Exudyn's SensorMarker for its kind)."""
-        return self.OUTPUTS.get(self.kind, ())
+        """The output variables of the marker (its ``output_variables``: Exudyn's SensorMarker's for its kind)."""
+        return self.output_variables
 
     def output(self, ctx, variable: str):
         """An output variable of the marker (Exudyn's SensorMarker): Position [m], Displacement from the position
@@ -53,24 +70,23 @@ class Marker(Component):
         Rotation (Tait-Bryan x-y-z angles of the marker frame [rad]), RotationMatrix (row by row),
         AngularVelocity and AngularVelocityLocal (global, marker frame) [rad/s], HomogeneousTransformation (4x4,
         row by row); coordinate markers Coordinates (change from reference) and Coordinates_t."""
-        if variable not in self.available_outputs():
-            raise self.error(f"has no output variable '{variable}'; available: {list(self.available_outputs())}")
-        if self.kind == "coordinates":
-            coordinates = self.coordinates(ctx)
-            return coordinates if variable == "Coordinates" else ctx.time_derivative(coordinates)
-        if variable in ("Position", "Displacement", "Velocity"):
-            position = self.position(ctx)
-            return {"Position": lambda: position,
-                    "Displacement": lambda: position - ca.substitute(position, ctx.q, ca.DM.zeros(ctx.q.numel())),
-                    "Velocity": lambda: self.velocity(ctx)}[variable]()
-        rotation = self.rotation_matrix(ctx)
-        if variable == "HomogeneousTransformation":
-            transformation = ca.vertcat(ca.horzcat(rotation, self.position(ctx)), ca.DM([[0, 0, 0, 1]]))
-            return ca.vec(transformation.T)
-        return {"Rotation": lambda: rotations.rot_xyz_from_rotation_matrix(rotation),
-                "RotationMatrix": lambda: rotations.rotation_matrix_rows(rotation),
-                "AngularVelocity": lambda: self.angular_velocity(ctx),
-                "AngularVelocityLocal": lambda: rotation.T @ self.angular_velocity(ctx)}[variable]()
+        if variable not in self.output_variables:
+            raise self.error(f"has no output variable '{variable}'; available: {list(self.output_variables)}")
+        outputs = {
+            "Coordinates": lambda: self.coordinates(ctx),
+            "Coordinates_t": lambda: ctx.time_derivative(self.coordinates(ctx)),
+            "Position": lambda: self.position(ctx),
+            "Displacement": lambda: self.position(ctx) - ca.substitute(self.position(ctx), ctx.q,
+                                                                      ca.DM.zeros(ctx.q.numel())),
+            "Velocity": lambda: self.velocity(ctx),
+            "Rotation": lambda: rotations.rot_xyz_from_rotation_matrix(self.rotation_matrix(ctx)),
+            "RotationMatrix": lambda: rotations.rotation_matrix_rows(self.rotation_matrix(ctx)),
+            "AngularVelocity": lambda: self.angular_velocity(ctx),
+            "AngularVelocityLocal": lambda: self.rotation_matrix(ctx).T @ self.angular_velocity(ctx),
+            "HomogeneousTransformation": lambda: ca.vec(ca.vertcat(
+                ca.horzcat(self.rotation_matrix(ctx), self.position(ctx)), ca.DM([[0, 0, 0, 1]])).T),
+        }
+        return outputs[variable]()
 
     def apply_force(self, ctx, force):
         """Apply a global force [N] at the marker's point."""
@@ -442,7 +458,7 @@ class MarkerBodyMass(Marker):
     """
 
     type_name = "MarkerBodyMass"
-    kind = "body mass"
+    kind = "body mass"  # no output variables: it stands for the body's mass, not a point or frame
 
     def __init__(self, body_number, name=""):
         super().__init__(name)

@@ -12,6 +12,11 @@ from floatframe import rotations
 from floatframe.components.base import Component, Context
 
 
+COORDINATE_OUTPUTS = ("Coordinates", "Coordinates_t", "Coordinates_tt", "CoordinatesTotal")
+POSITION_OUTPUTS = ("Position", "Displacement", "Velocity", "Acceleration")
+ORIENTATION_OUTPUTS = ("AngularVelocity", "AngularVelocityLocal", "AngularAcceleration", "RotationMatrix", "Rotation")
+
+
 class Node(Component):
     """Base of the nodes: the owners of coordinates, stored as change from their reference values.
 
@@ -28,6 +33,7 @@ class Node(Component):
     family = "node"
     n_coordinates = 0
     n_constraints = 0
+    output_variables = COORDINATE_OUTPUTS  # a node with a position adds POSITION_OUTPUTS
 
     def __init__(self, reference_coordinates, initial_coordinates=None, initial_velocities=None, name=""):
         super().__init__(name)
@@ -53,12 +59,16 @@ class Node(Component):
         raise self.error("has no orientation")
 
     def output(self, ctx: Context, variable: str):
-        """An output variable of the node as a CasADi expression (names of Exudyn's OutputVariableType).
+        """An output variable of the node as a CasADi expression, one of its ``output_variables`` (names of
+        Exudyn's OutputVariableType).
 
         Coordinates(_t, _tt) are changes from the reference values, CoordinatesTotal includes them (both
         empty for a node without coordinates, as in Exudyn);
-        Position, Displacement, Velocity, Acceleration are global 3-vectors [m, m/s, m/s^2].
+        Position, Displacement, Velocity, Acceleration are global 3-vectors [m, m/s, m/s^2] (nodes with a
+        position); the orientation outputs are those of :meth:`extra_outputs`.
         """
+        if variable not in self.output_variables:
+            raise self.error(f"has no output variable '{variable}'; available: {list(self.output_variables)}")
         kinematic = {
             "Coordinates": lambda: ctx.coordinates(self),
             "CoordinatesTotal": lambda: ctx.total_coordinates(self),
@@ -71,11 +81,11 @@ class Node(Component):
                                               ca.vertcat(ctx.v, ctx.a)),
         }
         kinematic.update(self.extra_outputs(ctx))
-        if variable not in kinematic:
-            raise self.error(f"has no output variable '{variable}'; available: {sorted(kinematic)}")
         return kinematic[variable]()
 
     def extra_outputs(self, ctx: Context) -> dict:
+        """{output variable: function returning its expression} of the outputs a node type adds to the
+        coordinate and position outputs (each also named in its ``output_variables``)."""
         return {}
 
     def reference_position(self) -> np.ndarray:
@@ -97,6 +107,7 @@ class NodePoint(Node):
 
     type_name = "NodePoint"
     n_coordinates = 3
+    output_variables = COORDINATE_OUTPUTS + POSITION_OUTPUTS
 
     def position(self, ctx):
         return ctx.total_coordinates(self)
@@ -117,6 +128,7 @@ class NodePointGround(Node):
 
     type_name = "NodePointGround"
     n_coordinates = 0
+    output_variables = COORDINATE_OUTPUTS + POSITION_OUTPUTS
 
     @property
     def n_reference(self) -> int:
@@ -159,6 +171,7 @@ class NodeRigidBodyEP(Node):
     type_name = "NodeRigidBodyEP"
     n_coordinates = 7
     n_constraints = 1
+    output_variables = COORDINATE_OUTPUTS + POSITION_OUTPUTS + ORIENTATION_OUTPUTS
 
     def __init__(self, reference_coordinates, initial_coordinates=None, initial_velocities=None, name="", *,
                  unit_form=False):
@@ -223,6 +236,7 @@ class NodeGenericODE2(Node):
     """
 
     type_name = "NodeGenericODE2"
+    output_variables = COORDINATE_OUTPUTS
 
     def __init__(self, reference_coordinates, initial_coordinates=None, initial_velocities=None, name=""):
         self.n_coordinates = int(np.size(reference_coordinates))
@@ -249,9 +263,4 @@ class Node1D(Node):
 
     type_name = "Node1D"
     n_coordinates = 1
-
-    def output(self, ctx, variable):
-        if variable not in ("Coordinates", "Coordinates_t", "Coordinates_tt", "CoordinatesTotal"):
-            raise self.error(f"has no output variable '{variable}'; available: Coordinates, Coordinates_t, "
-                             f"Coordinates_tt, CoordinatesTotal")
-        return super().output(ctx, variable)
+    output_variables = COORDINATE_OUTPUTS

@@ -43,6 +43,7 @@ class NodePoint2D(Node):
     """
 
     type_name = "NodePoint2D"
+    output_variables = Node.output_variables + ("Position", "Displacement", "Velocity", "Acceleration")
     n_coordinates = 2
     planar = True
 
@@ -70,6 +71,8 @@ class NodeRigidBody2D(Node):
     """
 
     type_name = "NodeRigidBody2D"
+    output_variables = NodePoint2D.output_variables + ("Rotation", "AngularVelocity", "AngularVelocityLocal",
+                                                       "AngularAcceleration", "RotationMatrix")
     n_coordinates = 3
     planar = True
 
@@ -318,6 +321,7 @@ class RevoluteJoint2D(Connector):
     """
 
     type_name = "RevoluteJoint2D"
+    output_variables = ("Position", "Velocity", "ForceLocal")
 
     def __init__(self, marker_numbers, name="", *, active=True):
         super().__init__(marker_numbers, name)
@@ -361,6 +365,7 @@ class PrismaticJoint2D(Connector):
     """
 
     type_name = "PrismaticJoint2D"
+    output_variables = ("Position", "Velocity", "ForceLocal")
     marker_kinds = ("rigid",)
 
     def __init__(self, marker_numbers, axis_marker0=(1.0, 0.0, 0.0), normal_marker1=(0.0, 1.0, 0.0),

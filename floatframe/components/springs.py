@@ -52,6 +52,7 @@ class CartesianSpringDamper(Connector):
     """
 
     type_name = "CartesianSpringDamper"
+    output_variables = ("Force", "Displacement", "Velocity")
 
     def __init__(self, marker_numbers, stiffness, damping=(0.0, 0.0, 0.0), offset=(0.0, 0.0, 0.0), name="", *,
                  force_user_function=None, active=True, allow_negative=False):
@@ -118,6 +119,7 @@ class CoordinateSpringDamper(Connector):
     """
 
     type_name = "CoordinateSpringDamper"
+    output_variables = ("Force", "Displacement", "Velocity")
     marker_kinds = ("coordinates",)
 
     def __init__(self, marker_numbers, stiffness, damping=0.0, offset=0.0, name="", *, force_user_function=None,
@@ -195,6 +197,7 @@ class SpringDamper(Connector):
     """
 
     type_name = "SpringDamper"
+    output_variables = ("Distance", "Displacement", "Velocity", "Force", "ForceLocal")
 
     def __init__(self, marker_numbers, stiffness, damping=0.0, force=0.0, reference_length=0.0,
                  force_user_function=None, name="", *, velocity_offset=0.0, active=True):
@@ -296,6 +299,8 @@ class RigidBodySpringDamper(_JointFrameMixin, Connector):
     """
 
     type_name = "RigidBodySpringDamper"
+    output_variables = ("DisplacementLocal", "VelocityLocal", "Rotation", "AngularVelocityLocal", "ForceLocal",
+                        "TorqueLocal")
 
     def __init__(self, marker_numbers, stiffness, damping=None, rotation_marker0=np.eye(3),
                  rotation_marker1=np.eye(3), offset=(0.0,) * 6, force_user_function=None, name="", *,
@@ -413,6 +418,7 @@ class TorsionalSpringDamper(TurnCounting, _JointFrameMixin, Connector):
     """
 
     type_name = "TorsionalSpringDamper"
+    output_variables = ("Rotation", "AngularVelocityLocal", "TorqueLocal")
 
     def __init__(self, marker_numbers, stiffness, damping=0.0, rotation_marker0=np.eye(3), rotation_marker1=np.eye(3),
                  offset=0.0, velocity_offset=0.0, torque=0.0, force_user_function=None, name="", *, active=True,

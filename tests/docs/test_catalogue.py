@@ -87,6 +87,26 @@ def test_page_lists_components_parameters_outputs_and_exudyn_names():
     assert "`ObjectJointRevoluteZ`" in revolute
 
 
+def test_page_lists_each_class_s_declared_outputs():
+    """The output line of every entry is the class's declaration (``output_variables``): the joints list theirs
+    (Angle where the one free rotation is about z), a position marker lists no rotation output."""
+    page = catalogue.catalogue_markdown()
+
+    def output_line(name):
+        section = page.split(f"### {name}\n", 1)[1].split("\n### ", 1)[0]
+        return section.split("**Output variables:** ", 1)[1].split("\n", 1)[0]
+
+    for cls in CLASSES:
+        if catalogue.family_of(cls) != "sensor":
+            assert output_line(cls.__name__) == (", ".join(f"`{name}`" for name in cls.output_variables) or "none")
+    assert "`Angle`" in output_line("RevoluteJoint") and "`TorqueLocal`" in output_line("RevoluteJoint")
+    assert "`Angle`" not in output_line("PrismaticJoint") and "`ForceLocal`" in output_line("PrismaticJoint")
+    assert output_line("MarkerNodePosition") == "`Position`, `Displacement`, `Velocity`"
+    assert "`HomogeneousTransformation`" in output_line("MarkerBodyRigid")
+    assert output_line("MarkerBodyMass") == "none" and output_line("LoadForceVector") == "none"
+    assert "`Position`" not in output_line("NodeGenericODE2")
+
+
 def test_outputs_are_accepted_by_the_component():
     """The outputs the catalogue lists for a rigid body are the ones its output method evaluates."""
     import floatframe as ff
