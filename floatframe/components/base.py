@@ -137,6 +137,11 @@ class Component:
     def error(self, fault: str) -> ModelError:
         return ModelError(f"{self.label}: {fault}")
 
+    def check_output(self, variable: str) -> None:
+        """Refuse an output variable that this component does not declare (``output_variables``)."""
+        if variable not in self.output_variables:
+            raise self.error(f"has no output variable '{variable}'; available: {list(self.output_variables)}")
+
     # --- parameter checks used by subclasses --------------------------------------------------
     def vector(self, value, size: int | None, what: str, symbolic: bool = False):
         """A finite float vector of the given size (None: any size).

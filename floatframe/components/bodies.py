@@ -66,8 +66,7 @@ class Body(Component):
         AngularAcceleration(Local) [rad/s^2]; RotationMatrix (A row by row, 9 entries); Rotation
         (Tait-Bryan xyz angles of A [rad]). Any other name is refused (``output_variables``).
         """
-        if variable not in self.output_variables:
-            raise self.error(f"has no output variable '{variable}'; available: {list(self.output_variables)}")
+        self.check_output(variable)
         point = np.asarray(local_position, dtype=float)
         position = self.local_position(ctx, point)
         rotation = self.rotation_matrix(ctx)

@@ -58,8 +58,7 @@ class CoordinateConstraint(Connector):
 
     def output(self, ctx, variable):
         """Displacement q_m1 - q_m0 and Velocity (without factor1, as Exudyn's), Force lambda (0 if inactive)."""
-        if variable not in self.output_variables:
-            raise self.error(f"has no output variable '{variable}'; available: {list(self.output_variables)}")
+        self.check_output(variable)
         q0, q1 = (m.coordinates(ctx) for m in self.markers)
         outputs = {"Displacement": lambda: q1 - q0, "Velocity": lambda: ctx.time_derivative(q1 - q0),
                    "Force": lambda: ctx.multipliers(self) if self.active else ca.SX.zeros(1)}
@@ -190,8 +189,7 @@ class SphericalJoint(Connector):
 
     def output(self, ctx, variable):
         """Position and Velocity of marker 0, Displacement x1 - x0 (global), Force (as Exudyn's)."""
-        if variable not in self.output_variables:
-            raise self.error(f"has no output variable '{variable}'; available: {list(self.output_variables)}")
+        self.check_output(variable)
         x0, x1 = (m.position(ctx) for m in self.markers)
         outputs = {"Position": lambda: x0, "Velocity": lambda: ctx.time_derivative(x0),
                    "Displacement": lambda: x1 - x0, "Force": lambda: self.force(ctx)}
@@ -251,8 +249,7 @@ class DistanceConstraint(Connector):
                 ctx.add_velocity_constraint(self, ca.dot((x1 - x0) / ca.norm_2(x1 - x0), v1 - v0))
 
     def output(self, ctx, variable):
-        if variable not in self.output_variables:
-            raise self.error(f"has no output variable '{variable}'; available: {list(self.output_variables)}")
+        self.check_output(variable)
         x0, x1 = (m.position(ctx) for m in self.markers)
         outputs = {"Distance": lambda: ca.norm_2(x1 - x0), "Displacement": lambda: x1 - x0,
                    "Velocity": lambda: ctx.time_derivative(x1 - x0),

@@ -70,8 +70,7 @@ class Marker(Component):
         Rotation (Tait-Bryan x-y-z angles of the marker frame [rad]), RotationMatrix (row by row),
         AngularVelocity and AngularVelocityLocal (global, marker frame) [rad/s], HomogeneousTransformation (4x4,
         row by row); coordinate markers Coordinates (change from reference) and Coordinates_t."""
-        if variable not in self.output_variables:
-            raise self.error(f"has no output variable '{variable}'; available: {list(self.output_variables)}")
+        self.check_output(variable)
         outputs = {
             "Coordinates": lambda: self.coordinates(ctx),
             "Coordinates_t": lambda: ctx.time_derivative(self.coordinates(ctx)),

@@ -67,8 +67,7 @@ class Node(Component):
         Position, Displacement, Velocity, Acceleration are global 3-vectors [m, m/s, m/s^2] (nodes with a
         position); the orientation outputs are those of :meth:`extra_outputs`.
         """
-        if variable not in self.output_variables:
-            raise self.error(f"has no output variable '{variable}'; available: {list(self.output_variables)}")
+        self.check_output(variable)
         kinematic = {
             "Coordinates": lambda: ctx.coordinates(self),
             "CoordinatesTotal": lambda: ctx.total_coordinates(self),
