@@ -2,6 +2,7 @@
 caraxis.f (subroutine FEVAL) and its published solution at t = 3 (subroutine SOLN)."""
 import numpy as np
 import pytest
+from scipy.integrate import solve_ivp
 
 import floatframe as ff
 from floatframe.compare import ComparisonModel, mixed_significant_correct_digits, significant_correct_digits
@@ -24,6 +25,30 @@ def fortran_right_hand_side(t, y):
                      (L0 - lr) * (yr - yb) / lr - 2 * lam2 * (yl - yr) - k * G,
                      xb * xl + yb * yl,
                      (xl - xr) ** 2 + (yl - yr) ** 2 - L * L])
+
+
+def state_space_solution(t_end, rtol):
+    """The test set's y(1..10) at ``t_end`` from its equations alone (caraxis.f's FEVAL written out above), without
+    floatframe: the ODE in (p, u) with the constraints at acceleration level, k a = f(t, p, lambda), phi_pp a = -rest,
+    integrated by DOP853; lambda from the same linear system at the end."""
+    k = M * EPS * EPS / 2
+
+    def accelerations_and_multipliers(t, y):
+        xl, yl, xr, yr, ul, vl, ur, vr = y
+        yb, yb_t, yb_tt = R * np.sin(OMEGA * t), R * OMEGA * np.cos(OMEGA * t), -R * OMEGA ** 2 * np.sin(OMEGA * t)
+        xb = np.sqrt(L * L - yb * yb)
+        xb_t = -yb * yb_t / xb
+        xb_tt = -(yb_t ** 2 + yb * yb_tt) / xb - (yb * yb_t) ** 2 / xb ** 3
+        jacobian = np.array([[xb, yb, 0.0, 0.0], 2 * np.array([xl - xr, yl - yr, xr - xl, yr - yl])])
+        rest = np.array([2 * (xb_t * ul + yb_t * vl) + xb_tt * xl + yb_tt * yl, 2 * ((ul - ur) ** 2 + (vl - vr) ** 2)])
+        forces = fortran_right_hand_side(t, np.concatenate([y, [0.0, 0.0]]))[4:8]
+        matrix = np.block([[k * np.eye(4), -jacobian.T], [jacobian, np.zeros((2, 2))]])
+        return np.linalg.solve(matrix, np.concatenate([forces, -rest]))
+
+    solution = solve_ivp(lambda t, y: np.concatenate([y[4:], accelerations_and_multipliers(t, y)[:4]]), (0.0, t_end),
+                         INITIAL, method="DOP853", rtol=rtol, atol=rtol / 100)
+    end = solution.y[:, -1]
+    return np.concatenate([end, accelerations_and_multipliers(t_end, end)[4:]])
 
 
 @pytest.fixture(scope="module")
@@ -98,6 +123,13 @@ def test_idas_at_tight_tolerances_reaches_the_test_sets_solution_at_t_3(car):
     assert significant_correct_digits(y[:8], REFERENCE[:8]) >= 9.0
     assert significant_correct_digits(y, REFERENCE) >= 7.0
     assert mixed_significant_correct_digits(y, REFERENCE) >= 9.5
+    # the test set's equations solved without floatframe give the published positions and velocities to 9.2 digits
+    # or more and the same 7.5 and 7.1 digits of its multipliers; floatframe's multipliers agree with that solution
+    # to 10.1 and 9.7 digits (measured): the published multipliers at t = 3 hold about 7 correct digits
+    independent = state_space_solution(T_END, 1e-13)
+    assert significant_correct_digits(independent[:8], REFERENCE[:8]) >= 9.0
+    assert significant_correct_digits(independent[8:], REFERENCE[8:]) < 7.6
+    assert significant_correct_digits(y[8:], independent[8:]) >= 9.5
 
 
 def test_comparison_gives_compare_its_model(car):
