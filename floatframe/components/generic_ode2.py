@@ -35,6 +35,7 @@ class ObjectGenericODE2(Component):
 
     family = "object"
     type_name = "ObjectGenericODE2"
+    output_variables = ("Coordinates", "Coordinates_t", "Coordinates_tt")
 
     def __init__(self, node_numbers, mass_matrix=None, stiffness_matrix=None, damping_matrix=None,
                  force_vector=None, force_user_function=None, mass_matrix_user_function=None, name=""):

@@ -27,6 +27,7 @@ class GravityConnector(Connector):
     """
 
     type_name = "GravityConnector"
+    output_variables = ("Distance", "Displacement", "Force")
 
     def __init__(self, marker_numbers, gravitational_constant=6.6743e-11, mass0=0.0, mass1=0.0, min_distance=0.0,
                  name="", *, active=True):

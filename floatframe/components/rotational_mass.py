@@ -36,6 +36,8 @@ class ObjectRotationalMass1D(Body):
 
     type_name = "ObjectRotationalMass1D"
     has_orientation = True
+    output_variables = ("Position", "Displacement", "Velocity", "RotationMatrix", "Rotation", "AngularVelocity",
+                        "AngularVelocityLocal")
 
     def __init__(self, node_number, inertia, reference_position=(0.0, 0.0, 0.0), reference_rotation=np.eye(3),
                  name=""):

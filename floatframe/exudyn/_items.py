@@ -24,6 +24,7 @@ import numpy as np
 
 import floatframe.components as fc
 from floatframe.components import planar
+from floatframe.components import rigid_rxyz
 from floatframe.components.gravity_connector import GravityConnector
 from floatframe.components.rotational_mass import MarkerBodyRigidRotor, ObjectRotationalMass1D as CoreRotor
 from floatframe.components.generic_ode2 import MarkerGenericODE2Position, ObjectGenericODE2 as CoreGenericODE2
@@ -207,6 +208,14 @@ def NodeRigidBodyEP(item, number, mbs):
                               name=item.name, unit_form=True)   # Exudyn's A_E, point velocities and forces
 
 
+@register("NodeRigidBodyRxyz", "node", "RigidBodyRxyz", dict(
+    referenceCoordinates=[0.0] * 6, initialCoordinates=[0.0] * 6, initialVelocities=[0.0] * 6), short="RigidRxyz",
+    outputs=dict(node=RIGID_NODE_OUTPUTS))
+def NodeRigidBodyRxyz(item, number, mbs):
+    return rigid_rxyz.NodeRigidBodyRxyz(item.referenceCoordinates, item.initialCoordinates, item.initialVelocities,
+                                        name=item.name)
+
+
 @register("NodeGenericODE2", "node", "GenericODE2", dict(
     referenceCoordinates=[], initialCoordinates=[], initialCoordinates_t=[], numberOfODE2Coordinates=0),
     outputs=dict(node=("Coordinates", "Coordinates_t", "Coordinates_tt", "CoordinatesTotal")))
@@ -282,6 +291,9 @@ def ObjectGround(item, number, mbs):
           deprecated=dict(physicsMass="mass", physicsInertia="inertia", physicsCenterOfMass="centerOfMass"),
           outputs=dict(body=RIGID_BODY_OUTPUTS))
 def ObjectRigidBody(item, number, mbs):
+    if _target_type(mbs, "node", item.nodeNumber, item, number, "nodeNumber") == "RigidBodyRxyz":
+        return rigid_rxyz.ObjectRigidBodyRxyz(item.nodeNumber, item.mass, item.inertia, item.centerOfMass,
+                                              name=item.name)
     return fc.ObjectRigidBody(item.nodeNumber, item.mass, item.inertia, item.centerOfMass, name=item.name)
 
 
@@ -725,6 +737,9 @@ def MarkerNodeRigid(item, number, mbs):
         if not np.allclose(rotation, np.eye(3)):
             raise unsupported(item, number, "localHT", "must be the identity on a planar node")
         return planar.MarkerNodeRigid2D(item.nodeNumber, name=item.name)
+    if _target_type(mbs, "node", item.nodeNumber, item, number, "nodeNumber") == "RigidBodyRxyz":
+        return rigid_rxyz.MarkerNodeRigidRxyz(item.nodeNumber, core_rotation(item, number, "localHT", rotation),
+                                              name=item.name)
     return fc.MarkerNodeRigid(item.nodeNumber, core_rotation(item, number, "localHT", rotation), name=item.name)
 
 
@@ -750,6 +765,11 @@ def MarkerNodeCoordinates(item, number, mbs):
           outputs=dict(marker=RIGID_MARKER_OUTPUTS))
 def MarkerBodyRigid(item, number, mbs):
     position, rotation = frame_parameters(item, number, "localHT", "localPosition")
+    body = mbs.item("object", item.bodyNumber) if _target_type(mbs, "object", item.bodyNumber, item, number,
+                                                                "bodyNumber") == "RigidBody" else None
+    if body is not None and _target_type(mbs, "node", body.nodeNumber, item, number, "body node") == "RigidBodyRxyz":
+        return rigid_rxyz.MarkerBodyRigidRxyz(item.bodyNumber, position, core_rotation(item, number, "localHT", rotation),
+                                              name=item.name)
     if _target_type(mbs, "object", item.bodyNumber, item, number, "bodyNumber") == "RotationalMass1D":
         return MarkerBodyRigidRotor(item.bodyNumber, position, core_rotation(item, number, "localHT", rotation),
                                     name=item.name)

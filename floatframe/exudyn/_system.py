@@ -102,6 +102,12 @@ class SystemData:
         """ODE2 coordinates of a configuration: changes from the reference values (Reference: these values)."""
         return self._get("GetODE2Coordinates", configuration)
 
+    def GetODE2CoordinatesTotal(self, configuration=ConfigurationType.Current) -> np.ndarray:
+        """Reference values plus the ODE2 coordinates of a configuration (Reference: the reference values)."""
+        kind = member_name(configuration, ConfigurationType, "systemData.GetODE2CoordinatesTotal", "configuration")
+        reference = self._mbs.reference_coordinates()
+        return reference if kind == "Reference" else reference + self._get("GetODE2Coordinates", configuration)
+
     def GetODE2Coordinates_t(self, configuration=ConfigurationType.Current) -> np.ndarray:
         """ODE2 velocities of a configuration (Reference: empty, as Exudyn)."""
         return self._get("GetODE2Coordinates_t", configuration)

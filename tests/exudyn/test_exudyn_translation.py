@@ -11,7 +11,7 @@ import floatframe.exudyn.itemInterface as ii
 from floatframe.exudyn import ExudynLayerError
 from floatframe.exudyn._items import (ITEM_CLASSES, REDUCED_ORDER_MATRICES, SHORT_NAMES, SUPPORTED_NAMES,
                                       VISUALIZATION_CLASSES, Item, translate)
-from floatframe.components import planar
+from floatframe.components import planar, rigid_rxyz
 from floatframe.components.generic_ode2 import ObjectGenericODE2 as CoreGenericODE2
 from floatframe.components.gravity_connector import GravityConnector
 from floatframe.components.rotational_mass import ObjectRotationalMass1D as CoreRotor
@@ -76,6 +76,7 @@ EXPECTED = {
     "ObjectGenericODE2": (CoreGenericODE2, "n_object_coordinates", 2),
     "ObjectRotationalMass1D": (CoreRotor, "inertia", [0.4]),
     "ObjectConnectorGravity": (GravityConnector, "mass1", 2.5),
+    "NodeRigidBodyRxyz": (rigid_rxyz.NodeRigidBodyRxyz, "reference_coordinates", [0, 0, 3, 0.1, 0.2, 0.3]),
 }
 
 
@@ -148,6 +149,9 @@ def add_planar(mbs, ground):
                                             constrainRotation=False))
     generic = mbs.AddNode(ii.NodePoint2D(referenceCoordinates=[0.0, 2.0]))
     mbs.AddObject(ii.ObjectGenericODE2(nodeNumbers=[generic], massMatrix=np.eye(2), stiffnessMatrix=np.eye(2)))
+    tilted = mbs.AddNode(ii.NodeRigidBodyRxyz(referenceCoordinates=[0, 0, 3, 0.1, 0.2, 0.3]))
+    mbs.AddObject(ii.ObjectRigidBody(nodeNumber=tilted, mass=1.0, inertia=[1, 1, 1, 0, 0, 0]))
+    mbs.AddMarker(ii.MarkerNodeRigid(nodeNumber=tilted))
     angle = mbs.AddNode(ii.Node1D(referenceCoordinates=[0.0]))
     rotor = mbs.AddObject(ii.ObjectRotationalMass1D(nodeNumber=angle, inertia=0.4))
     mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=rotor, localPosition=[0.1, 0, 0]))
@@ -249,7 +253,7 @@ def expected_size(item, variable):
         return 1                                         # the angle (its change on a 2D body), as in Exudyn
     if variable.startswith("Coordinates") or (item.type_string.startswith("FFRF") and variable == "Force"):
         return {"RigidBodyEP": 7, "Point": 3, "PointGround": 0, "FFRF": 13, "GenericODE2": 2, "1D": 1,
-                "FFRFreducedOrder": 9, "Point2D": 2, "RigidBody2D": 3}[item.type_string]
+                "FFRFreducedOrder": 9, "Point2D": 2, "RigidBody2D": 3, "RigidBodyRxyz": 6}[item.type_string]
     return 3
 
 
@@ -284,7 +288,7 @@ def test_outputs_a_kind_does_not_list_are_refused_with_the_supported_ones(assemb
     ("object", {"objectType": "ConnectorLinearSpringDamper", "stiffness": 1.0}, "ConnectorLinearSpringDamper"),
     ("object", {"objectType": "JointSliding2D"}, "JointSliding2D"),
     ("marker", {"markerType": "BodyCable2DShape", "bodyNumber": 0}, "BodyCable2DShape"),
-    ("node", {"nodeType": "RigidBodyRxyz"}, "RigidBodyRxyz"),
+    ("node", {"nodeType": "RigidBodyRotVecLG"}, "RigidBodyRotVecLG"),
 ])
 def test_a_kind_outside_the_table_raises_naming_it_and_the_supported_kinds(family, data, kind):
     mbs = exu.SystemContainer().AddSystem()
