@@ -1,5 +1,7 @@
 """Solvers: each takes an AssembledSystem. The time integrators return a SimulationResult; the static
 solver the static states, ``eigenmodes`` a ModalResult."""
+from floatframe.solvers.explicit import RK33, RK44, RK67, ExplicitEuler, ExplicitMidpoint, VelocityVerlet
+from floatframe.solvers.explicit_adaptive import DOPRI5, ODE23
 from floatframe.solvers.genalpha import GeneralizedAlpha
 from floatframe.solvers.genalpha_ggl import GeneralizedAlphaGGL
 from floatframe.solvers.hht import HHTAlpha
@@ -11,4 +13,5 @@ from floatframe.solvers.result import SimulationResult, SolverError, SolverStati
 from floatframe.solvers.static import StaticSolver
 
 __all__ = ["GeneralizedAlpha", "GeneralizedAlphaGGL", "HHTAlpha", "IDAS", "Newmark", "RadauIIA", "AdaptiveRadauIIA", "Trapezoidal", "StaticSolver", "eigenmodes", "linearize",
-           "ModalResult", "SimulationResult", "SolverError", "SolverStatistics"]
+           "ModalResult", "SimulationResult", "SolverError", "SolverStatistics",
+           "ExplicitEuler", "ExplicitMidpoint", "RK33", "RK44", "RK67", "VelocityVerlet", "ODE23", "DOPRI5"]

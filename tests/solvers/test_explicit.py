@@ -1,0 +1,238 @@
+"""The explicit schemes (floatframe/solvers/explicit.py, explicit_adaptive.py): each scheme's declared order
+against the measured order, the step-size control against its tolerance, the elimination of fixed coordinates
+and the refusal of other constraints, and agreement with exudyn 1.13.6's explicit solvers on the same model and
+step (same tableau, same numbers)."""
+import numpy as np
+import pytest
+
+from floatframe.assembly import System
+from floatframe.components import (CartesianSpringDamper, CoordinateConstraint, CoordinateSpringDamper,
+                                   LoadForceVector, LoadTorqueVector, MarkerBodyPosition, MarkerNodeCoordinate,
+                                   MarkerNodePosition, NodePoint, NodePointGround, ObjectGround, ObjectMassPoint)
+from floatframe.components.planar import MarkerBodyRigid2D, NodeRigidBody2D, ObjectRigidBody2D
+from floatframe.models.pendulum import build_pendulum
+from floatframe.solvers import contract
+from floatframe.solvers.explicit import (TABLEAUX, ExplicitEuler, ExplicitMidpoint, ExplicitRungeKutta, RK33, RK44,
+                                         RK67, VelocityVerlet)
+from floatframe.solvers.explicit_adaptive import DOPRI5, ODE23
+
+MASS, STIFFNESS, START = 2.0, 100.0, 0.1
+FIXED = [ExplicitEuler, ExplicitMidpoint, RK33, RK44, RK67, VelocityVerlet]
+
+
+def oscillator(damping=0.0, fixed_y=False):
+    """A mass point on a coordinate spring (x), optionally with y fixed to the ground and a load on it."""
+    system = System()
+    ground = system.add(NodePointGround([0.0, 0.0, 0.0]))
+    node = system.add(NodePoint([0.0, 0.0, 0.0], [START, 0.0, 0.0]))
+    system.add(ObjectMassPoint(node, MASS))
+    system.add(CoordinateSpringDamper([system.add(MarkerNodeCoordinate(ground, 0)),
+                                       system.add(MarkerNodeCoordinate(node, 0))], STIFFNESS, damping))
+    if fixed_y:
+        system.add(CoordinateConstraint([system.add(MarkerNodeCoordinate(ground, 1)),
+                                         system.add(MarkerNodeCoordinate(node, 1))]))
+        system.add(LoadForceVector(system.add(MarkerNodePosition(node)), [0.0, -3.0, 1.0]))
+    return system.assemble()
+
+
+def planar_body():
+    """A planar rigid body, its centre of mass off the node (M depends on the angle), on a Cartesian spring to the
+    ground, with a weight and a torque: it swings and spins."""
+    system = System()
+    node = system.add(NodeRigidBody2D([0.0, 0.0, 0.0], initial_velocities=[0.3, 0.0, 2.0]))
+    body = system.add(ObjectRigidBody2D(node, 2.0, 0.5, center_of_mass=(0.2, 0.1)))
+    ground = system.add(ObjectGround())
+    system.add(CartesianSpringDamper([system.add(MarkerBodyPosition(ground, [0.5, 0.0, 0.0])),
+                                      system.add(MarkerBodyRigid2D(body, [0.5, 0.0, 0.0]))],
+                                     [50.0, 80.0, 0.0], [0.5, 0.5, 0.0]))
+    system.add(LoadForceVector(system.add(MarkerBodyRigid2D(body, [0.2, 0.1, 0.0])), [0.0, -19.62, 0.0]))
+    system.add(LoadTorqueVector(system.add(MarkerBodyRigid2D(body)), [0.0, 0.0, 0.3]))
+    return system.assemble()
+
+
+def exact_position(t, damping=0.0):
+    """x(t) of the oscillator (under-damped, from rest at START)."""
+    decay = damping / (2.0 * MASS)
+    omega = np.sqrt(STIFFNESS / MASS - decay ** 2)
+    return START * np.exp(-decay * t) * (np.cos(omega * t) + decay / omega * np.sin(omega * t))
+
+
+def measured_orders(scheme_class, damping, steps):
+    errors = [abs(scheme_class().solve(oscillator(damping), 1.0, k).q[-1, 0] - exact_position(1.0, damping))
+              for k in steps]
+    return np.log2(np.array(errors[:-1]) / np.array(errors[1:])), errors
+
+
+@pytest.mark.parametrize("scheme_class, steps", [
+    (ExplicitEuler, (400, 800, 1600)), (ExplicitMidpoint, (200, 400, 800)), (RK33, (200, 400, 800)),
+    (RK44, (100, 200, 400)), (RK67, (50, 100, 200)), (VelocityVerlet, (200, 400, 800))])
+def test_each_fixed_step_scheme_converges_with_its_declared_order(scheme_class, steps):
+    # undamped oscillator, x(1 s) against the exact solution; measured: Euler 1.03, 1.02; midpoint 1.98, 1.99;
+    # RK33 3.02, 3.01; RK44 3.95, 3.98; RK67 5.88, 5.95; Verlet 2.00, 2.00
+    orders, errors = measured_orders(scheme_class, 0.0, steps)
+    assert np.all(np.abs(orders - scheme_class.order) < 0.15), (errors, orders)
+
+
+@pytest.mark.parametrize("scheme_class, order", [(RK44, 4), (RK67, 6), (VelocityVerlet, 1)])
+def test_with_damping_the_runge_kutta_orders_hold_and_velocity_verlet_drops_to_one(scheme_class, order):
+    # Exudyn's velocity Verlet takes the end accelerations at the half-step velocities: first order with damping
+    # measured: RK44 3.98, 3.99; RK67 5.98, 5.99; Verlet 1.01, 1.01
+    steps = {RK44: (100, 200, 400), RK67: (50, 100, 200), VelocityVerlet: (400, 800, 1600)}[scheme_class]
+    orders, errors = measured_orders(scheme_class, 3.0, steps)
+    assert np.all(np.abs(orders - order) < 0.15), (errors, orders)
+
+
+def test_the_tableaux_meet_their_order_conditions():
+    # sum b = 1, b.c = 1/2, b.c^2 = 1/3, b.A c = 1/6, ... up to order 4 (and row sums of A = c)
+    for key, tableau in TABLEAUX.items():
+        c, a, b, embedded = tableau.arrays()
+        assert a.sum(axis=1) == pytest.approx(c, abs=1e-15), key
+        for weights, order in ((b, tableau.order), (embedded, tableau.embedded_order)):
+            if weights is None:
+                continue
+            conditions = [weights.sum() - 1.0, weights @ c - 1 / 2, weights @ c ** 2 - 1 / 3,
+                          weights @ (a @ c) - 1 / 6, weights @ c ** 3 - 1 / 4, weights @ (c * (a @ c)) - 1 / 8,
+                          weights @ (a @ c ** 2) - 1 / 12, weights @ (a @ (a @ c)) - 1 / 24]
+            needed = {1: 1, 2: 2, 3: 4, 4: 8}[min(order, 4)]
+            assert np.abs(conditions[:needed]).max() < 1e-14, (key, order, conditions)
+
+
+@pytest.mark.parametrize("scheme_class", [ODE23, DOPRI5])
+@pytest.mark.parametrize("tolerance", [1e-6, 1e-9])
+def test_the_adaptive_pairs_meet_their_tolerance(scheme_class, tolerance):
+    # damped oscillator over 1 s with 10 output times: the largest error over the outputs within 10 tolerances
+    # (the control bounds the error per step; measured ODE23 8.1e-6 and 8.3e-9, DOPRI5 8.5e-7 and 1.1e-9, x ~ 0.1 m)
+    system = oscillator(0.5)
+    result = scheme_class(rtol=tolerance, atol=tolerance).solve(system, 1.0, 10)
+    error = np.abs(result.q[:, 0] - exact_position(result.t, 0.5)).max()
+    assert error < 10 * tolerance * START / 0.1, error
+    assert result.statistics.steps > 10
+    # a tighter tolerance takes more steps and gets closer
+    tighter = scheme_class(rtol=tolerance / 100, atol=tolerance / 100).solve(system, 1.0, 10)
+    assert tighter.statistics.steps > result.statistics.steps
+    assert np.abs(tighter.q[:, 0] - exact_position(tighter.t, 0.5)).max() < error
+
+
+def test_dopri5_without_step_size_control_takes_fixed_steps_of_order_five():
+    errors = [abs(DOPRI5(automatic_step_size=False).solve(oscillator(), 1.0, k).q[-1, 0] - exact_position(1.0))
+              for k in (20, 40, 80)]
+    orders = np.log2(np.array(errors[:-1]) / np.array(errors[1:]))   # measured 5.20, 5.15
+    assert np.all(np.abs(orders - 5.0) < 0.25), (errors, orders)
+
+
+def test_a_coordinate_fixed_to_the_ground_is_eliminated_and_its_multiplier_is_the_reaction():
+    system = oscillator(0.5, fixed_y=True)
+    assert system.n_multipliers == 1
+    result = RK44().solve(system, 1.0, 100)
+    assert np.all(result.q[:, 1] == 0.0) and np.all(result.v[:, 1] == 0.0) and np.all(result.a[:, 1] == 0.0)
+    assert result.lam[:, 0] == pytest.approx(-3.0, abs=1e-12)        # the load -3 N on y, held by the constraint
+    assert result.a[:, 2] == pytest.approx(0.5, abs=1e-12)           # z is free: 1 N / 2 kg
+    assert result.q[-1, 0] == pytest.approx(exact_position(1.0, 0.5), abs=1e-7)
+    assert result.info["eliminated_coordinates"] == 1
+
+
+def test_other_constraints_are_refused_naming_the_solver_and_their_owners():
+    system, _ = build_pendulum()
+    assembled = system.assemble()
+    with pytest.raises(ValueError, match=r"rk44: .* 4 of the model's 4 constraint rows .*pivot"):
+        RK44().solve(assembled, 0.1, 10)
+    with pytest.raises(ValueError, match="dopri5: .*Euler-parameter"):
+        DOPRI5().solve(assembled, 0.1, 10)
+
+
+def test_options_are_checked():
+    with pytest.raises(ValueError, match="a0 and lam0 are not options"):
+        RK44().solve(oscillator(), 0.1, 10, a0=np.zeros(3))
+    with pytest.raises(ValueError, match="chooses its own steps"):
+        DOPRI5().solve(oscillator(), 0.1, 10, h=0.01)
+    with pytest.raises(ValueError, match="constraints must be one of"):
+        RK44(constraints="drop")
+    with pytest.raises(ValueError, match="no embedded weights"):
+        from floatframe.solvers.explicit_adaptive import EmbeddedRungeKutta
+        EmbeddedRungeKutta(TABLEAUX["RK44"])
+
+
+class ContractOnly:
+    """The assembled system seen through the DAE contract only (as tests/solvers/test_contract.py)."""
+
+    def __init__(self, system):
+        object.__setattr__(self, "_system", system)
+
+    def __getattr__(self, name):
+        if name not in contract.CONTRACT:
+            raise AttributeError(f"'{name}' is not part of the DAE contract")
+        return getattr(object.__getattribute__(self, "_system"), name)
+
+    def __setattr__(self, name, value):
+        if name not in contract.CONTRACT:
+            raise AttributeError(f"'{name}' is not part of the DAE contract")
+        setattr(object.__getattribute__(self, "_system"), name, value)
+
+
+@pytest.mark.parametrize("scheme_class", FIXED + [ODE23, DOPRI5])
+def test_every_explicit_scheme_runs_on_the_contract_alone(scheme_class):
+    for system in (planar_body(), oscillator(0.5, fixed_y=True)):
+        full = scheme_class().solve(system, 0.2, 20)
+        seen = scheme_class().solve(ContractOnly(system), 0.2, 20)
+        assert np.array_equal(full.q, seen.q) and np.array_equal(full.lam, seen.lam)
+
+
+# --- agreement with exudyn 1.13.6 ---------------------------------------------------------------------------------
+def exudyn_run(build, solver_type, steps, t_end, **explicit):
+    """Final (q, v, a) of exudyn's solver on the model ``build(mbs, exu)`` builds."""
+    exu = pytest.importorskip("exudyn")
+    container = exu.SystemContainer()
+    mbs = container.AddSystem()
+    build(mbs, exu)
+    mbs.Assemble()
+    settings = exu.SimulationSettings()
+    settings.timeIntegration.numberOfSteps = steps
+    settings.timeIntegration.endTime = t_end
+    settings.timeIntegration.verboseMode = 0
+    for name, value in explicit.items():
+        setattr(settings.timeIntegration.explicit, name, value)
+    mbs.SolveDynamic(settings, solverType=getattr(exu.DynamicSolverType, solver_type))
+    data = mbs.systemData
+    return (np.array(data.GetODE2Coordinates()), np.array(data.GetODE2Coordinates_t()),
+            np.array(data.GetODE2Coordinates_tt()))
+
+
+def exudyn_oscillator(mbs, exu):
+    from exudyn.itemInterface import (CoordinateSpringDamper as Spring, MarkerNodeCoordinate as Coordinate,
+                                      MassPoint, NodePoint as Point, NodePointGround as Ground)
+    ground = mbs.AddNode(Ground(referenceCoordinates=[0, 0, 0]))
+    node = mbs.AddNode(Point(referenceCoordinates=[0, 0, 0], initialCoordinates=[START, 0, 0]))
+    mbs.AddObject(MassPoint(nodeNumber=node, mass=MASS))
+    mbs.AddObject(Spring(markerNumbers=[mbs.AddMarker(Coordinate(nodeNumber=ground, coordinate=0)),
+                                        mbs.AddMarker(Coordinate(nodeNumber=node, coordinate=0))],
+                         stiffness=STIFFNESS, damping=0.5))
+
+
+def exudyn_planar_body(mbs, exu):
+    from exudyn.itemInterface import (CartesianSpringDamper as Spring, LoadForceVector as Force,
+                                      LoadTorqueVector as Torque, MarkerBodyPosition, MarkerBodyRigid,
+                                      NodeRigidBody2D as Node, ObjectGround, ObjectRigidBody2D as Body)
+    node = mbs.AddNode(Node(referenceCoordinates=[0, 0, 0], initialVelocities=[0.3, 0, 2.0]))
+    body = mbs.AddObject(Body(nodeNumber=node, mass=2.0, inertia=0.5, centerOfMass=[0.2, 0.1]))
+    ground = mbs.AddObject(ObjectGround())
+    mbs.AddObject(Spring(markerNumbers=[mbs.AddMarker(MarkerBodyPosition(bodyNumber=ground, localPosition=[0.5, 0, 0])),
+                                        mbs.AddMarker(MarkerBodyRigid(bodyNumber=body, localPosition=[0.5, 0, 0]))],
+                         stiffness=[50, 80, 0], damping=[0.5, 0.5, 0]))
+    mbs.AddLoad(Force(markerNumber=mbs.AddMarker(MarkerBodyRigid(bodyNumber=body, localPosition=[0.2, 0.1, 0])),
+                      loadVector=[0, -19.62, 0]))
+    mbs.AddLoad(Torque(markerNumber=mbs.AddMarker(MarkerBodyRigid(bodyNumber=body)), loadVector=[0, 0, 0.3]))
+
+
+@pytest.mark.parametrize("scheme_class", FIXED)
+@pytest.mark.parametrize("model", ["oscillator", "planar body"])
+def test_the_fixed_step_schemes_agree_with_exudyn_to_round_off(scheme_class, model):
+    # same tableau, same stages, same step: the final q, v, a agree to 1e-13 relative (measured at most 2e-15)
+    steps, t_end = 200, 2.0
+    system, build = ((oscillator(0.5), exudyn_oscillator) if model == "oscillator"
+                     else (planar_body(), exudyn_planar_body))
+    exudyn_type = {"explicit-euler": "ExplicitEuler", "explicit-midpoint": "ExplicitMidpoint", "rk33": "RK33",
+                   "rk44": "RK44", "rk67": "RK67", "velocity-verlet": "VelocityVerlet"}[scheme_class.name]
+    q, v, a = exudyn_run(build, exudyn_type, steps, t_end)
+    result = scheme_class().solve(system, t_end, steps)
+    for ours, theirs in ((result.q[-1], q), (result.v[-1], v), (result.a[-1], a)):
+        assert np.abs(ours - theirs).max() <= 1e-13 * max(1.0, np.abs(theirs).max()), (ours, theirs)
