@@ -56,6 +56,53 @@ def CSRtoScipySparseCSR(sparseMatrixCSR):
     return SparseTripletsToScipySparseCSR(sparseMatrixCSR)
 
 
+def _variable_name(value) -> str:
+    return str(getattr(value, "name", value)).split(".")[-1]
+
+
+def _von_mises(stresses: np.ndarray) -> np.ndarray:
+    """Von Mises stress of rows (xx, yy, zz, yz, xz, xy)."""
+    xx, yy, zz, yz, xz, xy = stresses.T
+    return np.sqrt(0.5 * ((xx - yy) ** 2 + (yy - zz) ** 2 + (zz - xx) ** 2) + 3 * (yz ** 2 + xz ** 2 + xy ** 2))
+
+
+def CMSObjectComputeNorm(mbs, objectNumber, outputVariableType, norm="max", nodeNumberList=[]):  # noqa: B006
+    """A norm over the mesh nodes of an ObjectFFRFreducedOrder's current nodal values, as Exudyn's.
+
+    outputVariableType: the body's ``outputVariableTypeModeBasis`` (StressLocal or StrainLocal: the post-processing
+    modes times the modal coordinates, 6 components per node), DisplacementLocal or VelocityLocal (the mode basis
+    times the modal coordinates or their rates); ``nodeNumberList`` restricts the nodes (empty: all). norm: 'max'
+    and 'min' component-wise over the nodes, 'maxNorm' the largest Euclidean norm of a node's values, 'Mises' the
+    largest von Mises stress (StressLocal only).
+    """
+    modal_node = mbs.GetObjectParameter(objectNumber, "nodeNumbers")[1]
+    wanted = _variable_name(outputVariableType)
+    if _variable_name(mbs.GetObjectParameter(objectNumber, "outputVariableTypeModeBasis")) == wanted:
+        coordinates = np.asarray(mbs.GetNodeOutput(modal_node, "Coordinates"), dtype=float).reshape(-1)
+        modes = np.asarray(mbs.GetObjectParameter(objectNumber, "outputVariableModeBasis"), dtype=float)
+        values = modes.reshape(modes.shape[0], -1, 6).transpose(0, 2, 1) @ coordinates          # (nodes, 6)
+    elif wanted in ("DisplacementLocal", "VelocityLocal"):
+        rates = "Coordinates" if wanted == "DisplacementLocal" else "Coordinates_t"
+        coordinates = np.asarray(mbs.GetNodeOutput(modal_node, rates), dtype=float).reshape(-1)
+        basis = np.asarray(mbs.GetObjectParameter(objectNumber, "modeBasis"), dtype=float)
+        values = (basis @ coordinates).reshape(-1, 3)
+    else:
+        raise ValueError("CMSObjectComputeNorm: illegal outputVariableType")
+    if len(nodeNumberList):
+        values = values[np.asarray(nodeNumberList, dtype=int)]
+    if norm == "max":
+        return np.max(values, axis=0)
+    if norm == "min":
+        return np.min(values, axis=0)
+    if norm == "maxNorm":
+        return np.max(np.linalg.norm(values, axis=1))
+    if norm == "Mises":
+        if wanted != "StressLocal":
+            raise ValueError("CMSObjectComputeNorm: norm = 'Mises' only possible for outputVariableType == StressLocal")
+        return np.max(_von_mises(values))
+    raise ValueError(f"CMSObjectComputeNorm: unknown norm {norm!r} (max, min, maxNorm, Mises)")
+
+
 def ConvertHexToTrigs(nodeNumbers) -> list:
     """The 12 surface triangles (node-number triples) of one 8-node hexahedron (corner nodes only)."""
     return [[int(nodeNumbers[i]) for i in triangle] for triangle in _HEX_TRIANGLES]

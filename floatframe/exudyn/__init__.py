@@ -27,6 +27,8 @@ from floatframe.exudyn._analysis import ComputeODE2Eigenvalues, SolveStatic  # a
 
 __version__ = "1.13.6-floatframe"
 
+sys = {}   # Exudyn's exu.sys: a dictionary scripts keep their own state in (e.g. a renderer state)
+
 
 def GetVersionString(addDetails: bool = False) -> str:
     """The layer's version; with ``addDetails`` as Exudyn: '<version>; Python<x.y.z>; <system> <machine> FLOAT64'."""
@@ -78,7 +80,7 @@ __all__ = ["SystemContainer", "MainSystem", "SolveDynamic", "SimulationSettings"
            "MatrixContainer", "OutputVariableType", "ConfigurationType", "DynamicSolverType", "LinearSolverType",
            "ItemType", "ExudynLayerError", "Print", "StartRenderer", "StopRenderer", "DoRendererIdleTasks",
            "GetVersionString", "SetWriteToConsole", "SetWriteToFile", "NodeType",
-           "SolveStatic", "ComputeODE2Eigenvalues", "config"]
+           "SolveStatic", "ComputeODE2Eigenvalues", "config", "sys"]
 
 # Top-level names of exudyn 1.13.6 that floatframe.exudyn does not have (taken from dir(exudyn)).
 EXUDYN_NAMES = [

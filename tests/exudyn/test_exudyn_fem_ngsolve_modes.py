@@ -86,3 +86,39 @@ def test_boundary_node_sets_and_mean_positions_equal_exudyns():
         order_a, order_b = np.argsort(a), np.argsort(b)
         np.testing.assert_allclose(np.asarray(wa)[order_a], np.asarray(wb)[order_b], rtol=1e-12, atol=0)
         np.testing.assert_allclose(ours.GetNodePositionsMean(a), theirs.GetNodePositionsMean(b), rtol=1e-14)
+
+
+class FakeSystem:
+    """The three MainSystem calls CMSObjectComputeNorm makes, answering with fixed arrays."""
+
+    def __init__(self, output_type, rng):
+        self.parameters = {"nodeNumbers": [0, 1], "outputVariableTypeModeBasis": output_type,
+                           "outputVariableModeBasis": rng.normal(size=(7, 6 * 3)), "modeBasis": rng.normal(size=(21, 3))}
+        self.outputs = {"Coordinates": rng.normal(size=3), "Coordinates_t": rng.normal(size=3)}
+
+    def GetObjectParameter(self, number, name):
+        return self.parameters[name]
+
+    def GetNodeOutput(self, number, variableType):
+        return self.outputs[str(variableType).split(".")[-1]]
+
+
+def test_cms_object_compute_norm_equals_exudyns():
+    import exudyn
+    import exudyn.FEM as exudyn_fem
+
+    rng = np.random.default_rng(5)
+    variables = exudyn.OutputVariableType
+    system = FakeSystem(variables.StressLocal, rng)
+    for variable in (variables.StressLocal, variables.DisplacementLocal, variables.VelocityLocal):
+        for norm in ("max", "min", "maxNorm", "Mises"):
+            for nodes in ([], [1, 4, 6]):
+                if norm == "Mises" and variable != variables.StressLocal:
+                    with pytest.raises(ValueError, match="'Mises' only possible"):
+                        layer_fem.CMSObjectComputeNorm(system, 0, variable, norm, nodes)
+                    continue
+                ours = layer_fem.CMSObjectComputeNorm(system, 0, variable, norm, nodes)
+                theirs = exudyn_fem.CMSObjectComputeNorm(system, 0, variable, norm, nodes)
+                np.testing.assert_allclose(ours, theirs, rtol=1e-13, atol=0)
+    with pytest.raises(ValueError, match="illegal outputVariableType"):
+        layer_fem.CMSObjectComputeNorm(system, 0, variables.Position)
