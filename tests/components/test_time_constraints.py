@@ -82,3 +82,21 @@ def test_functions_that_do_not_trace_and_wrong_sizes_are_refused_naming_the_cons
         system.assemble()
     with pytest.raises(ModelError, match=r"give scaling_marker0, scaling_marker1 or both"):
         TimeDependentCoordinateConstraint([0, 1], None, None)
+
+
+def test_a_matrix_function_on_marker_0_turns_one_point_into_another():
+    """q_B - R(t) q_A = 0 with R(t) the rotation by t and A driven round the unit circle at 1 rad/s: B goes round
+    at 2 rad/s, (cos 2t, sin 2t); the matrix is given as rows of CasADi/NumPy expressions of t."""
+    system, _ = driven_point()
+    node_a = system.nodes[0]
+    node_b = system.add(NodePoint2D([0.0, 0.0], initial_coordinates=[1.0, 0.0], initial_velocities=[0.0, 2.0]))
+    system.add(ObjectMassPoint2D(node_b, MASS))
+    markers = [system.add(ff.MarkerNodeCoordinates(node)) for node in (node_a, node_b)]
+    system.add(TimeDependentCoordinateConstraint(
+        markers, lambda t: [[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]], np.eye(2), name="turned"))
+    assembled = system.assemble()
+    times = np.linspace(0.0, 1.0, 11)
+    result = ff.IDAS(rtol=1e-6, atol=1e-8, drift="projection").solve_grid(assembled, times)
+    rows = system.nodes[node_b].coordinate_indices
+    assert np.max(np.abs(result.q[:, rows] - np.column_stack([np.cos(2 * times), np.sin(2 * times)]))) < 1e-13
+    assert np.max(np.abs(result.v[:, rows] - 2 * np.column_stack([-np.sin(2 * times), np.cos(2 * times)]))) < 1e-12
