@@ -114,8 +114,10 @@ def stiffening_terms(body, ctx, used, matrices, flexible, dense_limit: int = 0):
 # --- the warning where linear FFRF is invalid ----------------------------------------------------------------
 def lowest_elastic_frequency(body) -> float:
     """The lowest elastic angular frequency omega_1 [rad/s] of a body, computed once and kept: of K_red, M_red for
-    an ObjectFFRFReducedOrder (its modes' own supports), of the free mesh (six rigid-body modes removed) for an
-    ObjectFFRF, whose constraints it does not see (a clamped mesh's omega_1 is lower; pass your own)."""
+    an ObjectFFRFReducedOrder (its modes' own supports); for an ObjectFFRF of its mesh with the coordinates that its
+    constraints hold (``held_mesh_coordinates``, found at assembly: a clamped root gives the clamped omega_1), the
+    rigid-body motions that these leave free removed; without held coordinates (the Tisserand frame, or before
+    assembly) of the free mesh, six rigid-body modes removed."""
     cached = getattr(body, "_lowest_elastic_frequency", None)
     if cached is not None:
         return cached
@@ -124,12 +126,56 @@ def lowest_elastic_frequency(body) -> float:
     if hasattr(body, "invariants"):
         values = scipy.linalg.eigvalsh(body.invariants.stiffness_reduced, body.invariants.mass_reduced)
     else:
-        from floatframe.fem.modes import eigenmodes
-
-        positions = body.reference_positions.reshape(-1, 3)
-        values = eigenmodes(body.mass_matrix_ff, body.stiffness_matrix_ff, 1, 6, node_positions=positions).eigenvalues
+        values = supported_mesh_eigenvalues(body, getattr(body, "held_mesh_coordinates", None))
     body._lowest_elastic_frequency = float(np.sqrt(max(values[0], 0.0)))
     return body._lowest_elastic_frequency
+
+
+def held_mesh_coordinates(body, constraint_jacobian) -> np.ndarray | None:
+    """The mesh coordinates (indices into q_f) of a full FFRF ``body`` that constraints hold on their own: rows of the
+    constraint Jacobian C_q (m, n) of the assembled system whose only nonzero is one of the body's mesh coordinates
+    (a CoordinateConstraint to ground, a clamped face). Rows that couple coordinates (the Tisserand frame, joints
+    to other bodies) hold none. None where C_q is not finite (a parameter without value)."""
+    jacobian = sp.csr_matrix(constraint_jacobian)
+    if not np.all(np.isfinite(jacobian.data)):
+        return None
+    jacobian.eliminate_zeros()
+    flexible = np.asarray(body.coordinate_indices[7:])
+    mesh_coordinate = np.full(jacobian.shape[1], -1)
+    mesh_coordinate[flexible] = np.arange(flexible.size)
+    single = np.flatnonzero(np.diff(jacobian.indptr) == 1)
+    held = mesh_coordinate[jacobian.indices[jacobian.indptr[single]]]
+    return np.unique(held[held >= 0])
+
+
+def rigid_body_motions(positions) -> np.ndarray:
+    """The six rigid-body motions (n_f, 6) of mesh nodes at ``positions`` (k, 3) [m]: translations along x, y, z and
+    rotations about them through the origin."""
+    positions = np.asarray(positions, dtype=float).reshape(-1, 3)
+    motions = np.zeros((positions.size, 6))
+    for k, axis in enumerate(np.eye(3)):
+        motions[:, k] = np.tile(axis, positions.shape[0])
+        motions[:, 3 + k] = np.cross(axis, positions).reshape(-1)
+    return motions
+
+
+def supported_mesh_eigenvalues(body, held) -> np.ndarray:
+    """The lowest elastic eigenvalue omega^2 [1/s^2] (as a 1-array) of a full body's mesh (K, M) with the mesh
+    coordinates ``held`` (indices into q_f, or None / empty: the free mesh) fixed; the rigid-body motions that
+    ``held`` leaves free (6 minus the rank of their rows at ``held``) are removed as zero modes."""
+    from floatframe.fem.modes import eigenmodes
+
+    positions = body.reference_positions.reshape(-1, 3)
+    if held is None or not len(held):
+        return eigenmodes(body.mass_matrix_ff, body.stiffness_matrix_ff, 1, 6, node_positions=positions).eigenvalues
+    held = np.asarray(held, dtype=int)
+    motions = rigid_body_motions(positions)
+    scale = np.abs(motions).max()
+    free_motions = 6 - np.linalg.matrix_rank(motions[held] / scale, tol=1e-9)
+    kept = np.setdiff1d(np.arange(body.mass_matrix_ff.shape[0]), held)
+    mass = sp.csr_matrix(body.mass_matrix_ff)[kept][:, kept]
+    stiffness = sp.csr_matrix(body.stiffness_matrix_ff)[kept][:, kept]
+    return eigenmodes(mass, stiffness, 1, free_motions).eigenvalues
 
 
 def check_spin_rate(body, time: float, angular_velocity, lowest_frequency=lowest_elastic_frequency,

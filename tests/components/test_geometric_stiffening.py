@@ -242,3 +242,30 @@ def test_spin_check_of_an_assembled_system(blade):
     assert len(caught) == 1
     text = str(caught[0].message)
     assert "'tilted'" in text and "t = 1.5 s" in text and f"{0.5 * first:.4g} rad/s" in text
+
+
+def test_full_body_spin_warning_uses_its_clamped_frequency(blade):
+    """A full body clamped by CoordinateConstraints on its root face: the constraints hold those 3 x (root nodes)
+    mesh coordinates, and omega_1 of the warning is the clamped beam's (3.516 sqrt(EI / rho A L^4) within 0.5 %),
+    not the free mesh's (22.37, 6.4 times higher): at 0.5 of the clamped omega_1 the body is warned about."""
+    from floatframe.components.geometric_stiffening import check_spin_rates
+
+    mesh, mass, stiffness, root, _, _, scale = blade
+    system = ff.System()
+    body = add_ffrf_body(system, mesh.nodes, mass, stiffness, name="clamped")
+    ground = system.add(MarkerNodeCoordinate(system.add(NodePointGround((0.0, 0.0, 0.0))), 0))
+    for node in root:
+        for k in range(3):
+            system.add(CoordinateConstraint([ground, system.add(MarkerNodeCoordinate(body.node_numbers[1 + node], k))]))
+    assembled = system.assemble()
+    assert body.held_mesh_coordinates.tolist() == sorted(3 * node + k for node in root for k in range(3))
+    first = lowest_elastic_frequency(body)
+    assert first / scale == pytest.approx(WRIGHT[0], rel=5e-3)
+    free = np.sqrt(spla.eigsh(stiffness.tocsc(), 7, mass.tocsc(), sigma=-1.0)[0].max())     # 6 zeros, then omega_1
+    assert free / first > 6.0
+    v = assembled.v_initial.copy()
+    v[body.rigid_node.coordinate_indices[3:7]] = 0.5 * 0.5 * first * np.array([0.0, 0.0, 0.0, 1.0])  # omega_z
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_spin_rates(assembled, 0.5, assembled.q_initial, v)
+    assert len(caught) == 1 and f"lowest elastic frequency {first:.4g} rad/s" in str(caught[0].message)
