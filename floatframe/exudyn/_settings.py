@@ -228,12 +228,13 @@ CLASSIFICATION = {
     "solution.sensors.append": (UNSUPPORTED, "floatframe writes each sensor file anew"),
     "solution.sensors.writeFooter": (UNSUPPORTED, "floatframe writes no footer in sensor files"),
     "staticSolver": (NO_EFFECT, "read by SolveStatic, not by SolveDynamic"),
-    "timeIntegration": (NO_EFFECT, "settings of explicit solvers with automatic step size control; floatframe's "
-                                   "implicit fixed-step solvers do not read them"),
+    "timeIntegration": (NO_EFFECT, "settings of explicit solvers with automatic step size control (ODE23, DOPRI5 "
+                                   "read them); floatframe's implicit fixed-step solvers do not"),
     "timeIntegration.endTime": (HONOURED, "end time"),
     "timeIntegration.startTime": (HONOURED, "start time"),
     "timeIntegration.numberOfSteps": (HONOURED, "number of equal steps"),
-    "timeIntegration.solverType": (HONOURED, "GeneralizedAlpha or TrapezoidalIndex2; explicit solvers raise"),
+    "timeIntegration.solverType": (HONOURED, "GeneralizedAlpha, TrapezoidalIndex2, or an explicit solver "
+                                             "(floatframe.solvers.explicit)"),
     "timeIntegration.verboseMode": (NO_EFFECT, "console output (>= 1 a summary, >= 2 a progress bar)"),
     "timeIntegration.verboseModeFile": (NO_EFFECT, "solver information file floatframe does not write"),
     "timeIntegration.stepInformation": (NO_EFFECT, "console output"),
@@ -242,7 +243,8 @@ CLASSIFICATION = {
     "timeIntegration.computeLoadsJacobian": (NO_EFFECT, "floatframe's Jacobian always contains the loads"),
     "timeIntegration.discontinuous": (NO_EFFECT, "floatframe has no items with discontinuous iterations "
                                                  "(contact, friction)"),
-    "timeIntegration.explicit": (NO_EFFECT, "explicit solvers only; explicit solverTypes raise"),
+    "timeIntegration.explicit": (NO_EFFECT, "explicit solverTypes only (eliminateConstraints, "
+                                            "computeEndOfStepAccelerations are read by them)"),
     "timeIntegration.adaptiveStep": (HONOURED, "False: a failed Newton iteration stops the solve instead of "
                                                "halving the step"),
     "timeIntegration.minimumStepSize": (HONOURED, "smallest step the halving may reach"),

@@ -6,7 +6,9 @@ The settings choose the scheme as Exudyn does:
   ``generalizedAlpha.useNewmark`` ``Newmark(gamma=newmarkGamma, beta=newmarkBeta)``; index 2 with
   ``generalizedAlpha.useIndex2Constraints``;
 - ``TrapezoidalIndex2``: Exudyn sets useNewmark and useIndex2Constraints for the run, i.e. Newmark with
-  newmarkBeta, newmarkGamma (default 1/4, 1/2: the trapezoidal rule) on the index-2 DAE.
+  newmarkBeta, newmarkGamma (default 1/4, 1/2: the trapezoidal rule) on the index-2 DAE;
+- the explicit solverTypes (ExplicitEuler, ..., RK67, ODE23, DOPRI5, VelocityVerlet): floatframe's explicit
+  schemes with Exudyn's settings (``floatframe.exudyn._explicit``).
 
 Every other field is honoured, has no effect on the numbers, or raises (see ``_settings.CLASSIFICATION``).
 """
@@ -17,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from floatframe.exudyn._explicit import EXPLICIT, explicit_solver
 from floatframe.exudyn._names import DynamicSolverType, ExudynLayerError, OutputVariableType, member_name
 from floatframe.exudyn._settings import HONOURED, SimulationSettings, changed_fields, check_dynamic, classify
 from floatframe.solvers import GeneralizedAlpha, Newmark, SolverError
@@ -148,9 +151,9 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
     check_dynamic(settings)
     kind = member_name(solverType if solverType is not None else settings.get("timeIntegration.solverType"),
                        DynamicSolverType, "SolveDynamic", "solverType")
-    if kind not in IMPLICIT:
+    if kind not in IMPLICIT + EXPLICIT:
         raise ExudynLayerError(f"SolveDynamic: solverType {kind} is not supported (supported: "
-                               f"{', '.join(IMPLICIT)}, or pass a floatframe solver as solver=...)")
+                               f"{', '.join(IMPLICIT + EXPLICIT)}, or pass a floatframe solver as solver=...)")
     assemble_if_needed(mbs, autoAssemble)
     options = solver_options(settings)
     steps = _steps(options)
@@ -160,7 +163,7 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
     # stored state before the last one; a solver of one's own may also refuse the hook (IDAS without projection)
     record_start = solver is None and mbs._pre_step_function is not None
     if solver is None:
-        solver = dynamic_solver(settings, kind)
+        solver = explicit_solver(settings, kind, mbs) if kind in EXPLICIT else dynamic_solver(settings, kind)
     else:
         _check_no_scheme_settings(settings, solverType)
         initial = "check"   # a floatframe solver keeps its own check of the initial state
@@ -169,7 +172,7 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
     start = dict(q0=None, v0=None)
     if mbs._initial_state is not None:
         start.update(q0=mbs._initial_state[1], v0=mbs._initial_state[2])
-    if not options["compute_initial_accelerations"]:
+    if not options["compute_initial_accelerations"] and kind not in EXPLICIT:   # explicit: a from the state
         n, m = mbs._assembled.n_coordinates, mbs._assembled.n_multipliers
         keep = mbs._initial_state is not None and not options["reset_accelerations"]
         start.update(a0=mbs._initial_state[3] if keep else np.zeros(n),

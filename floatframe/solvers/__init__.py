@@ -1,7 +1,7 @@
 """Solvers: each takes an AssembledSystem. The time integrators return a SimulationResult; the static
 solver the static states, ``eigenmodes`` a ModalResult."""
 from floatframe.solvers.explicit import RK33, RK44, RK67, ExplicitEuler, ExplicitMidpoint, VelocityVerlet
-from floatframe.solvers.explicit_adaptive import DOPRI5, ODE23
+from floatframe.solvers.explicit_adaptive import DOPRI5, DVERK6, ODE23
 from floatframe.solvers.genalpha import GeneralizedAlpha
 from floatframe.solvers.genalpha_ggl import GeneralizedAlphaGGL
 from floatframe.solvers.hht import HHTAlpha
@@ -14,4 +14,4 @@ from floatframe.solvers.static import StaticSolver
 
 __all__ = ["GeneralizedAlpha", "GeneralizedAlphaGGL", "HHTAlpha", "IDAS", "Newmark", "RadauIIA", "AdaptiveRadauIIA", "Trapezoidal", "StaticSolver", "eigenmodes", "linearize",
            "ModalResult", "SimulationResult", "SolverError", "SolverStatistics",
-           "ExplicitEuler", "ExplicitMidpoint", "RK33", "RK44", "RK67", "VelocityVerlet", "ODE23", "DOPRI5"]
+           "ExplicitEuler", "ExplicitMidpoint", "RK33", "RK44", "RK67", "VelocityVerlet", "ODE23", "DOPRI5", "DVERK6"]

@@ -12,8 +12,10 @@ and the first-order system (q, v)' = (v, a(t, q, v)) takes an explicit Runge-Kut
 and the step is q + h sum_i b_i V_i, v + h sum_i b_i A_i (Exudyn's explicit solvers take the same stages).
 The tableaux (``TABLEAUX``): explicit Euler (1 stage, order 1), the explicit midpoint rule (2, order 2), Heun's
 third-order method (3, order 3), the classical Runge-Kutta method (4, order 4), Butcher's seven-stage method of
-order 6 (1964), and the embedded pairs of Bogacki and Shampine (3(2), MATLAB's ode23) and Dormand and Prince
-(5(4)) with step-size control (:class:`ODE23`, :class:`DOPRI5`).
+order 6 (1964), and the embedded pairs of Bogacki and Shampine (3(2), MATLAB's ode23), Dormand and Prince (5(4))
+and Verner's 6(5) pair of Hull, Enright and Jackson's DVERK with step-size control (``explicit_adaptive``:
+:class:`ODE23`, :class:`DOPRI5`, :class:`DVERK6`; Exudyn 1.13.6 lists DVERK6 but refuses it as not
+implemented).
 
 Constraints. An explicit scheme has no multipliers to solve for. Constraint rows that fix one coordinate (C_q has
 one nonzero in the row and C does not depend on time: a CoordinateConstraint of a node coordinate to the ground)
@@ -108,6 +110,16 @@ TABLEAUX = {
         (35.0 / 384.0, 0.0, 500.0 / 1113.0, 125.0 / 192.0, -2187.0 / 6784.0, 11.0 / 84.0, 0.0), 5,
         (5179.0 / 57600.0, 0.0, 7571.0 / 16695.0, 393.0 / 640.0, -92097.0 / 339200.0, 187.0 / 2100.0, 1.0 / 40.0),
         4),
+    "DVERK6": ButcherTableau(
+        "dverk6", (0.0, 1.0 / 6.0, 4.0 / 15.0, 2.0 / 3.0, 5.0 / 6.0, 1.0, 1.0 / 15.0, 1.0),
+        _lower([[1.0 / 6.0], [4.0 / 75.0, 16.0 / 75.0], [5.0 / 6.0, -8.0 / 3.0, 2.5],
+                [-165.0 / 64.0, 55.0 / 6.0, -425.0 / 64.0, 85.0 / 96.0],
+                [2.4, -8.0, 4015.0 / 612.0, -11.0 / 36.0, 88.0 / 255.0],
+                [-8263.0 / 15000.0, 124.0 / 75.0, -643.0 / 680.0, -81.0 / 250.0, 2484.0 / 10625.0, 0.0],
+                [3501.0 / 1720.0, -300.0 / 43.0, 297275.0 / 52632.0, -319.0 / 2322.0, 24068.0 / 84065.0, 0.0,
+                 3850.0 / 26703.0]], 8),
+        (3.0 / 40.0, 0.0, 875.0 / 2244.0, 23.0 / 72.0, 264.0 / 1955.0, 0.0, 125.0 / 11592.0, 43.0 / 616.0), 6,
+        (13.0 / 160.0, 0.0, 2375.0 / 5984.0, 5.0 / 16.0, 12.0 / 85.0, 3.0 / 44.0, 0.0, 0.0), 5),
 }
 
 CONSTRAINT_MODES = ("eliminate", "ignore")
@@ -190,19 +202,28 @@ class Accelerations:
             v[self.fixed] = 0.0
 
 
+def _structure(matrix) -> sp.csr_matrix:
+    """The stored entries of a sparse matrix as ones (explicit zeros included)."""
+    matrix = sp.csr_matrix(matrix)
+    return sp.csr_matrix((np.ones(matrix.nnz), matrix.indices, matrix.indptr), shape=matrix.shape)
+
+
 def fixed_coordinates(system, t0, q0, solver: str):
     """(rows, coordinates, pivots) of the constraint rows that fix one coordinate each (C_q has one nonzero in the
     row, C does not depend on time); ValueError naming the solver and the owners of any other row."""
     m = system.n_multipliers
     jacobian = sp.csr_matrix(system.constraint_jacobian(t0, q0))
-    jacobian.eliminate_zeros()
-    counts = np.diff(jacobian.indptr)
+    # the stored entries (the structure) at q0 and at a perturbed state: a row may have one nonzero value only at
+    # q0, as the Euler-parameter norm theta^T theta - 1 at theta = [1, 0, 0, 0]
+    perturbed = q0 + 1e-3 * (1.0 + np.abs(q0 + system.q_reference)) * np.cos(np.arange(q0.size) + 0.5)
+    pattern = _structure(jacobian) + _structure(system.constraint_jacobian(t0, perturbed))
+    counts = np.diff(pattern.indptr)
     rate = (np.abs(system.constraint_velocity(t0, q0, np.zeros(system.n_coordinates)))
             + np.abs(system.constraint_input_rate(t0, q0)))
     scale = max(1.0, float(np.abs(q0 + system.q_reference).max(initial=0.0)))
     refused = [r for r in range(m) if counts[r] != 1 or rate[r] > 1e-12 * scale]
     rows = np.array([r for r in range(m) if r not in set(refused)], dtype=int)
-    coordinates = np.array([jacobian.indices[jacobian.indptr[r]] for r in rows], dtype=int)
+    coordinates = np.array([pattern.indices[pattern.indptr[r]] for r in rows], dtype=int)
     values, counts_per_coordinate = np.unique(coordinates, return_counts=True)
     doubled = [int(r) for r, c in zip(rows, coordinates) if counts_per_coordinate[np.searchsorted(values, c)] > 1]
     if refused or doubled:
@@ -213,7 +234,10 @@ def fixed_coordinates(system, t0, q0, solver: str):
                          f"not of that kind (owners: {named}). Euler-parameter nodes carry a norm constraint and "
                          f"joints couple coordinates: use an implicit scheme (GeneralizedAlpha, RadauIIA, IDAS) "
                          f"for them, or constraints='ignore' to integrate as if they were absent")
-    pivots = np.array([jacobian.data[jacobian.indptr[r]] for r in rows]) if rows.size else np.zeros(0)
+    pivots = np.array([jacobian[r, c] for r, c in zip(rows, coordinates)]) if rows.size else np.zeros(0)
+    if np.any(pivots == 0.0):
+        raise ValueError(f"{solver}: a constraint row that fixes one coordinate has a zero derivative at the "
+                         f"initial state (owners: {system.describe_constraints(rows[pivots == 0.0])})")
     return rows, coordinates, pivots
 
 

@@ -1,5 +1,5 @@
-"""Embedded explicit Runge-Kutta pairs with step-size control: ODE23 (Bogacki-Shampine 3(2)) and DOPRI5
-(Dormand-Prince 5(4)), on the stages of ``floatframe.solvers.explicit``.
+"""Embedded explicit Runge-Kutta pairs with step-size control: ODE23 (Bogacki-Shampine 3(2)), DOPRI5
+(Dormand-Prince 5(4)) and DVERK6 (Verner 6(5)), on the stages of ``floatframe.solvers.explicit``.
 
 A step of size h gives the solution y_1 = (q, v) of the method (order p, propagated) and the embedded one y^_1
 (order p - 1). The error of the step is
@@ -35,7 +35,7 @@ class EmbeddedRungeKutta(ExplicitRungeKutta):
 
     Parameters
     ----------
-    tableau : a ButcherTableau with embedded weights (``TABLEAUX["ODE23"]``, ``TABLEAUX["DOPRI5"]``).
+    tableau : a ButcherTableau with embedded weights (``TABLEAUX["ODE23"]``, ``["DOPRI5"]``, ``["DVERK6"]``).
     rtol, atol : relative and absolute tolerance of the error estimate (atol in the units of q and v); > 0.
     automatic_step_size : False: fixed steps on the loop's grid with the propagated weights, no control
         (Exudyn's automaticStepSize = False).
@@ -159,5 +159,6 @@ def _embedded_family(key: str, doc: str):
 
 ODE23 = _embedded_family("ODE23", "Bogacki and Shampine's pair (MATLAB's ode23)")
 DOPRI5 = _embedded_family("DOPRI5", "Dormand and Prince's pair")
+DVERK6 = _embedded_family("DVERK6", "Verner's pair of DVERK (Hull, Enright and Jackson 1976)")
 
-__all__ = ["EmbeddedRungeKutta", "ODE23", "DOPRI5"]
+__all__ = ["EmbeddedRungeKutta", "ODE23", "DOPRI5", "DVERK6"]

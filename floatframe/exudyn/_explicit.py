@@ -1,0 +1,55 @@
+"""Exudyn's explicit solverTypes mapped onto floatframe's explicit schemes (``floatframe.solvers.explicit``).
+
+- ExplicitEuler, ExplicitMidpoint, RK33, RK44, RK67: the same Butcher tableaux with fixed steps
+  (endTime - startTime) / numberOfSteps; ``timeIntegration.explicit.computeEndOfStepAccelerations`` chooses the
+  stored accelerations (the end state's, or the last stage's);
+- ODE23, DOPRI5 (and DVERK6, which Exudyn 1.13.6 lists but refuses as not implemented): the embedded pairs with
+  ``timeIntegration.automaticStepSize`` (False: fixed steps), relativeTolerance, absoluteTolerance,
+  stepSizeSafety, stepSizeMaxIncrease, initialStepSize (0: the output step), minimumStepSize, and the output step
+  as the largest step;
+- VelocityVerlet: Exudyn's form (``floatframe.solvers.explicit.VelocityVerlet``).
+
+``timeIntegration.explicit.eliminateConstraints`` True eliminates CoordinateConstraints to the ground and
+refuses other constraints (Exudyn refuses them too); False integrates as if there were no constraints.
+``useLieGroupIntegration`` changes only Lie-group nodes (NodeRigidBodyRotVecLG), which are refused with it;
+``computeMassMatrixInversePerBody`` and ``reuseConstantMassMatrix`` change how M is inverted, not a.
+"""
+from __future__ import annotations
+
+from floatframe.exudyn._names import ExudynLayerError
+from floatframe.solvers.explicit import RK33, RK44, RK67, ExplicitEuler, ExplicitMidpoint, VelocityVerlet
+from floatframe.solvers.explicit_adaptive import DOPRI5, DVERK6, ODE23
+
+FIXED_STEP = {"ExplicitEuler": ExplicitEuler, "ExplicitMidpoint": ExplicitMidpoint, "RK33": RK33, "RK44": RK44,
+              "RK67": RK67}
+EMBEDDED = {"ODE23": ODE23, "DOPRI5": DOPRI5, "DVERK6": DVERK6}
+EXPLICIT = (*FIXED_STEP, *EMBEDDED, "VelocityVerlet")
+
+
+def explicit_solver(settings, solver_type: str, mbs=None):
+    """floatframe's scheme for Exudyn's explicit ``solver_type`` with the settings' parameters."""
+    explicit = "timeIntegration.explicit."
+    if mbs is not None and settings.get(explicit + "useLieGroupIntegration"):
+        lie = [number for number, node in enumerate(mbs.items("node")) if node.type_string.endswith("LG")]
+        if lie:
+            raise ExudynLayerError(f"SolveDynamic: solverType {solver_type} with timeIntegration.explicit."
+                                   f"useLieGroupIntegration = True integrates the rotations of Lie-group nodes "
+                                   f"{lie} on the group, which floatframe's explicit schemes do not; set it False "
+                                   f"(the rotation vectors are then integrated as coordinates)")
+    constraints = "eliminate" if settings.get(explicit + "eliminateConstraints") else "ignore"
+    end_accelerations = bool(settings.get(explicit + "computeEndOfStepAccelerations"))
+    if solver_type == "VelocityVerlet":
+        return VelocityVerlet(constraints=constraints)
+    if solver_type in FIXED_STEP:
+        return FIXED_STEP[solver_type](end_accelerations=end_accelerations, constraints=constraints)
+    get = settings.get
+    step = (float(get("timeIntegration.endTime")) - float(get("timeIntegration.startTime"))) / \
+        float(get("timeIntegration.numberOfSteps"))
+    first = float(get("timeIntegration.initialStepSize"))
+    return EMBEDDED[solver_type](
+        rtol=float(get("timeIntegration.relativeTolerance")), atol=float(get("timeIntegration.absoluteTolerance")),
+        automatic_step_size=bool(get("timeIntegration.automaticStepSize")), first_step=first if first > 0 else None,
+        max_step=step, min_step=float(get("timeIntegration.minimumStepSize")),
+        safety=float(get("timeIntegration.stepSizeSafety")),
+        max_increase=float(get("timeIntegration.stepSizeMaxIncrease")), end_accelerations=end_accelerations,
+        constraints=constraints)

@@ -1,0 +1,192 @@
+"""Exudyn's explicit solverTypes (issue 28, blocker 7) on the layer, against exudyn 1.13.6.
+
+Claims: one script (a planar rigid body with its centre of mass off the node, a 2D mass point and a 3D mass point
+whose y coordinate a CoordinateConstraint fixes to the ground, on springs, with loads) solved with each fixed-step
+solverType gives exudyn's node coordinates and sensor series to 1e-12 of their scale (same tableau, same stages);
+computeEndOfStepAccelerations = False stores the last stage's accelerations as exudyn does; ODE23 and DOPRI5 end
+within their tolerance of exudyn's result; a free tumbling rigid body on NodeRigidBodyRxyz agrees as well; an
+Euler-parameter body and a joint are refused naming the constraint, as exudyn refuses them."""
+import numpy as np
+import pytest
+
+import floatframe.exudyn as ffexu
+from floatframe.exudyn import itemInterface as ffitems
+
+exu = pytest.importorskip("exudyn")
+from exudyn import itemInterface as exitems  # noqa: E402
+
+FIXED = ["ExplicitEuler", "ExplicitMidpoint", "RK33", "RK44", "RK67", "VelocityVerlet"]
+VARIABLES = ["Position", "Velocity", "Acceleration"]
+
+
+def free_bodies(exu, items):
+    """The model and its sensors (no constraint but one CoordinateConstraint to the ground)."""
+    mbs = exu.SystemContainer().AddSystem()
+    ground = mbs.AddObject(items.ObjectGround())
+    anchor = mbs.AddMarker(items.MarkerBodyRigid(bodyNumber=ground, localPosition=[0.5, 0, 0]))
+    node = mbs.AddNode(items.NodeRigidBody2D(referenceCoordinates=[0, 0, 0], initialVelocities=[0.3, 0, 2.0]))
+    body = mbs.AddObject(items.ObjectRigidBody2D(nodeNumber=node, mass=2.0, inertia=0.5, centerOfMass=[0.2, 0.1]))
+    end = mbs.AddMarker(items.MarkerBodyRigid(bodyNumber=body, localPosition=[0.5, 0, 0]))
+    mbs.AddObject(items.CartesianSpringDamper(markerNumbers=[anchor, end], stiffness=[50, 80, 0],
+                                              damping=[0.5, 0.5, 0]))
+    mbs.AddLoad(items.LoadMassProportional(markerNumber=mbs.AddMarker(items.MarkerBodyMass(bodyNumber=body)),
+                                           loadVector=[0, -9.81, 0]))
+    mbs.AddLoad(items.LoadTorqueVector(markerNumber=end, loadVector=[0, 0, 0.3]))
+    point2d = mbs.AddNode(items.NodePoint2D(referenceCoordinates=[0.0, -1.0], initialVelocities=[0.3, 0.1]))
+    mass2d = mbs.AddObject(items.ObjectMassPoint2D(nodeNumber=point2d, mass=0.7))
+    mbs.AddObject(items.ObjectConnectorSpringDamper(
+        markerNumbers=[anchor, mbs.AddMarker(items.MarkerNodePosition(nodeNumber=point2d))], referenceLength=0.8,
+        stiffness=100, damping=0.5))
+    point = mbs.AddNode(items.NodePoint(referenceCoordinates=[1, 0, 0], initialCoordinates=[0.1, 0, 0],
+                                        initialVelocities=[0, 0, 0.2]))
+    mbs.AddObject(items.MassPoint(nodeNumber=point, mass=1.5))
+    fixed = mbs.AddNode(items.NodePointGround(referenceCoordinates=[1, 0, 0]))
+    coordinate = lambda n, k: mbs.AddMarker(items.MarkerNodeCoordinate(nodeNumber=n, coordinate=k))  # noqa: E731
+    mbs.AddObject(items.CoordinateSpringDamper(markerNumbers=[coordinate(fixed, 0), coordinate(point, 0)],
+                                               stiffness=300, damping=1.0))
+    mbs.AddObject(items.CoordinateConstraint(markerNumbers=[coordinate(fixed, 1), coordinate(point, 1)]))
+    mbs.AddLoad(items.LoadForceVector(markerNumber=mbs.AddMarker(items.MarkerNodePosition(nodeNumber=point)),
+                                      loadVector=[0, -4.0, 1.0]))
+    sensors = [mbs.AddSensor(items.SensorBody(bodyNumber=body, localPosition=[0.1, 0.2, 0], storeInternal=True,
+                                              outputVariableType=getattr(exu.OutputVariableType, v)))
+               for v in VARIABLES]
+    sensors += [mbs.AddSensor(items.SensorBody(bodyNumber=mass2d, storeInternal=True,
+                                               outputVariableType=getattr(exu.OutputVariableType, v)))
+                for v in VARIABLES]
+    sensors += [mbs.AddSensor(items.SensorNode(nodeNumber=point, storeInternal=True,
+                                               outputVariableType=getattr(exu.OutputVariableType, v)))
+                for v in VARIABLES]
+    mbs.Assemble()
+    return mbs, sensors
+
+
+def solve(exu, items, solver_type, build=free_bodies, steps=200, t_end=1.0, **fields):
+    """(coordinates, velocities, accelerations, sensor series) after SolveDynamic with ``solver_type``."""
+    mbs, sensors = build(exu, items)
+    settings = exu.SimulationSettings()
+    settings.timeIntegration.numberOfSteps = steps
+    settings.timeIntegration.endTime = t_end
+    settings.timeIntegration.verboseMode = 0
+    for path, value in fields.items():
+        *branches, name = path.split(".")
+        node = settings.timeIntegration
+        for part in branches:
+            node = getattr(node, part)
+        setattr(node, name, value)
+    mbs.SolveDynamic(settings, solverType=getattr(exu.DynamicSolverType, solver_type))
+    data = mbs.systemData
+    series = [np.array(mbs.GetSensorStoredData(s)) for s in sensors]
+    return (np.array(data.GetODE2Coordinates()), np.array(data.GetODE2Coordinates_t()),
+            np.array(data.GetODE2Coordinates_tt()), series)
+
+
+def assert_close(ours, theirs, relative, what):
+    scale = max(1.0, float(np.abs(theirs).max()))
+    assert np.abs(np.asarray(ours) - np.asarray(theirs)).max() <= relative * scale, (what, ours, theirs)
+
+
+@pytest.mark.parametrize("solver_type", FIXED)
+def test_fixed_step_solver_types_give_exudyns_numbers(solver_type):
+    # measured: at most 3e-15 of scale in coordinates, velocities, accelerations and the 9 sensors
+    ours, theirs = solve(ffexu, ffitems, solver_type), solve(exu, exitems, solver_type)
+    for k, what in enumerate(("coordinates", "velocities", "accelerations")):
+        assert_close(ours[k], theirs[k], 1e-12, what)
+    for number, (mine, reference) in enumerate(zip(ours[3], theirs[3])):
+        assert mine.shape == reference.shape
+        first = 1 if number % 3 == 2 else 0   # exudyn's a(0): zero for RK, without the fixed coordinate for Verlet
+        assert_close(mine[first:], reference[first:], 1e-12, f"sensor {number}")
+    assert ours[0][6] == 0.0 and ours[1][6] == 0.0 and theirs[0][6] == 0.0   # the 3D point's y, fixed
+
+
+def test_without_end_of_step_accelerations_the_last_stage_is_stored():
+    fields = {"explicit.computeEndOfStepAccelerations": False}
+    ours, theirs = solve(ffexu, ffitems, "RK44", **fields), solve(exu, exitems, "RK44", **fields)
+    assert_close(ours[2], theirs[2], 1e-12, "accelerations")
+    end = solve(ffexu, ffitems, "RK44")[2]
+    assert np.abs(end - ours[2]).max() > 1e-6            # the end-of-step accelerations differ from the stage's
+
+
+@pytest.mark.parametrize("solver_type", ["ODE23", "DOPRI5"])
+def test_automatic_step_size_solver_types_end_within_their_tolerance(solver_type):
+    # both codes control the error per step to 1e-8 (relativeTolerance, absoluteTolerance); measured differences
+    # of the end coordinates: ODE23 3e-7, DOPRI5 2e-8 (exudyn scales by the signed maximum, floatframe by |.|)
+    ours, theirs = solve(ffexu, ffitems, solver_type, steps=20), solve(exu, exitems, solver_type, steps=20)
+    exact = solve(ffexu, ffitems, "RK67", steps=400)
+    for result in (ours, theirs):
+        assert_close(result[0], exact[0], 2e-6, "coordinates against RK67")
+    assert_close(ours[0], theirs[0], 2e-6, "coordinates")
+
+
+def test_without_automatic_step_size_dopri5_takes_fixed_steps_as_exudyn():
+    # exudyn still rejects a step whose error estimate exceeds its tolerances (and goes on with a smaller one);
+    # with tolerances it never exceeds, both take the same fixed steps (with 1e-8: 2e-11 apart)
+    fields = {"automaticStepSize": False, "relativeTolerance": 1.0, "absoluteTolerance": 1.0}
+    ours, theirs = solve(ffexu, ffitems, "DOPRI5", **fields), solve(exu, exitems, "DOPRI5", **fields)
+    for k in range(3):
+        assert_close(ours[k], theirs[k], 1e-12, "state")
+
+
+def tumbling_body(exu, items):
+    """A free rigid body on NodeRigidBodyRxyz spinning about all three axes, on a spring, with gravity."""
+    mbs = exu.SystemContainer().AddSystem()
+    node = mbs.AddNode(items.NodeRigidBodyRxyz(referenceCoordinates=[0, 0, 0, 0, 0, 0],
+                                               initialVelocities=[0.1, 0, 0, 3.0, 1.0, 0.5]))
+    body = mbs.AddObject(items.ObjectRigidBody(nodeNumber=node, mass=2.0,
+                                               inertia=[0.3, 0.5, 0.7, 0.01, 0.0, 0.02],
+                                               centerOfMass=[0.05, 0.0, 0.02]))
+    ground = mbs.AddObject(items.ObjectGround())
+    mbs.AddObject(items.CartesianSpringDamper(markerNumbers=[
+        mbs.AddMarker(items.MarkerBodyPosition(bodyNumber=ground, localPosition=[0.4, 0, 0])),
+        mbs.AddMarker(items.MarkerBodyPosition(bodyNumber=body, localPosition=[0.4, 0, 0]))],
+        stiffness=[40, 40, 40], damping=[0.2, 0.2, 0.2]))
+    mbs.AddLoad(items.LoadMassProportional(markerNumber=mbs.AddMarker(items.MarkerBodyMass(bodyNumber=body)),
+                                           loadVector=[0, 0, -9.81]))
+    sensors = [mbs.AddSensor(items.SensorBody(bodyNumber=body, storeInternal=True,
+                                              outputVariableType=getattr(exu.OutputVariableType, v)))
+               for v in ("Position", "AngularVelocity")]
+    mbs.Assemble()
+    return mbs, sensors
+
+
+@pytest.mark.parametrize("solver_type", ["RK44", "RK67"])
+def test_a_tumbling_rigid_body_on_rxyz_agrees(solver_type):
+    if not hasattr(ffitems, "NodeRigidBodyRxyz"):
+        pytest.skip("the layer has no NodeRigidBodyRxyz")
+    ours = solve(ffexu, ffitems, solver_type, build=tumbling_body)
+    theirs = solve(exu, exitems, solver_type, build=tumbling_body)
+    for k, what in enumerate(("coordinates", "velocities", "accelerations")):
+        assert_close(ours[k], theirs[k], 1e-11, what)
+
+
+def rigid_body_on_euler_parameters(code, items):
+    mbs = code.SystemContainer().AddSystem()
+    node = mbs.AddNode(items.NodeRigidBodyEP(referenceCoordinates=[0, 0, 0, 1, 0, 0, 0],
+                                             initialVelocities=[0, 0, 0, 0, 0.5, 0.2, 0.1]))
+    mbs.AddObject(items.ObjectRigidBody(nodeNumber=node, mass=1.0, inertia=[0.1, 0.2, 0.3, 0, 0, 0]))
+    return mbs
+
+
+def two_points_at_a_distance(code, items):
+    mbs = code.SystemContainer().AddSystem()
+    nodes = [mbs.AddNode(items.NodePoint(referenceCoordinates=[x, 0, 0], initialVelocities=[0, x, 0]))
+             for x in (0.0, 1.0)]
+    for node in nodes:
+        mbs.AddObject(items.MassPoint(nodeNumber=node, mass=1.0))
+    mbs.AddObject(items.DistanceConstraint(markerNumbers=[mbs.AddMarker(items.MarkerNodePosition(nodeNumber=node))
+                                                          for node in nodes], distance=1.0))
+    return mbs
+
+
+@pytest.mark.parametrize("build, owner, exudyn_says", [
+    (rigid_body_on_euler_parameters, "Euler-parameter", "algebraic variables"),
+    (two_points_at_a_distance, "DistanceConstraint", "constraints that cannot be solved")])
+def test_euler_parameters_and_joints_are_refused_as_exudyn_refuses_them(build, owner, exudyn_says):
+    for code, items in ((exu, exitems), (ffexu, ffitems)):
+        mbs = build(code, items)
+        mbs.Assemble()
+        settings = code.SimulationSettings()
+        settings.timeIntegration.verboseMode = 0
+        with pytest.raises(Exception) as refusal:
+            mbs.SolveDynamic(settings, solverType=code.DynamicSolverType.RK44)
+        assert (f"rk44: " in str(refusal.value) and owner in str(refusal.value)) if code is ffexu \
+            else exudyn_says in str(refusal.value)
