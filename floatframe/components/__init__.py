@@ -16,6 +16,7 @@ from floatframe.components.markers import (MarkerBodyMass, MarkerBodyPosition, M
                                            MarkerObjectODE2Coordinates, MarkerSuperElementPosition,
                                            MarkerSuperElementRigid)
 from floatframe.components.nodes import Node1D, NodeGenericODE2, NodePoint, NodePointGround, NodeRigidBodyEP
+from floatframe.components.time_constraints import TimeDependentCoordinateConstraint
 from floatframe.components.sensors import (SensorBody, SensorLoad, SensorMarker, SensorNode, SensorObject,
                                           SensorSuperElement)
 
@@ -33,6 +34,7 @@ __all__ = [
     "CoordinateVectorConstraint",
     "SphericalJoint",
     "DistanceConstraint",
+    "TimeDependentCoordinateConstraint",
     "RigidBodySpringDamper",
     "SpringDamper",
     "TorsionalSpringDamper",

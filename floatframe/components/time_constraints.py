@@ -177,6 +177,5 @@ class TimeDependentCoordinateConstraint(Connector):
 
     def output(self, ctx, variable):
         """Force: the multipliers lambda (m,), zero if inactive."""
-        if variable not in self.output_variables:
-            raise self.error(f"has no output variable '{variable}'; available: {list(self.output_variables)}")
+        self.check_output(variable)
         return ctx.multipliers(self) if self.active else ca.SX.zeros(self.n_equations)

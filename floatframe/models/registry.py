@@ -56,6 +56,8 @@ READY_MODELS = (
                compare="floatframe.models.pendulum:comparison", study="pendulum_period"),
     ReadyModel("andrews", "Andrews' squeezing mechanism of the IVP test set, 7 bodies on revolute joints",
                ("compare",), "benchmark", compare="floatframe.models.andrews:comparison"),
+    ReadyModel("car-axis", "the car axis of the IVP test set: two mass points on an axle over a bumpy road, index 3",
+               ("compare",), "benchmark", compare="floatframe.models.car_axis:comparison"),
     ReadyModel("rotor-disc-supports", "the rotor disc's largest displacement against its supports' stiffness and "
                "damping, built once per worker", ("study",), "study", study="rotor_disc_supports"),
     ReadyModel("oscillator", "a spring-mass oscillator with a stiffness fit", ("study",), "study",

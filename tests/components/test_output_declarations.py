@@ -80,6 +80,10 @@ def build_model():
     generic = add(fc.NodeGenericODE2([0.1, 0.2], [0.01, -0.02], [1.0, -1.0]))
     add(fc.MarkerNodeCoordinates(generic))
     add(fc.CoordinateSpringDamper([add(fc.MarkerNodeCoordinate(generic, 1)), ground_coordinate], 50.0, 0.5))
+    driven_node = add(fc.Node1D([0.0], [0.0], [0.1]))
+    add(fc.ObjectMass1D(driven_node, 1.0, [0.0, 0.0, -1.0], ROTATION))
+    add(fc.TimeDependentCoordinateConstraint([ground_coordinate, add(fc.MarkerNodeCoordinate(driven_node, 0))],
+                                             None, [[1.0]], offset=lambda t: [0.1 * t]))
 
     # a full FFRF body (its Tisserand frame adds the coordinate-vector constraint and the object marker) and a
     # reduced-order body on the same 12-node mesh

@@ -51,7 +51,7 @@ def test_compare_builds_a_row_by_its_name_and_names_its_rows_for_another():
     model = load_model("pendulum")
     assert model.name == "pendulum" and model.t_end == 2.0 and model.n_outputs == 40
     assert model.system.n_coordinates == 7
-    with pytest.raises(ValueError, match="give rotor-disc, rotor-disc-constrained, pendulum, andrews or a Python file"):
+    with pytest.raises(ValueError, match="give rotor-disc, rotor-disc-constrained, pendulum, andrews, car-axis or a Python file"):
         load_model("double-pendulum")
 
 
