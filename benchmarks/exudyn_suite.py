@@ -309,11 +309,45 @@ def child(spec_path: str) -> None:
         record.update(result=numbers(result), result_source="testResult")
     elif "mbs" in last:
         try:
-            record.update(result=numbers(last["mbs"].systemData.GetODE2Coordinates()), result_source="ODE2")
+            result, source = basis_free_coordinates(last["mbs"], module)
+            record.update(result=numbers(result), result_source=source)
         except Exception as exc:   # a system that cannot give its coordinates: no result to compare
             record["result_source"] = f"none ({type(exc).__name__})"
     record["printed"] = printed.getvalue()[-2000:]
     Path(spec["output"]).write_text(json.dumps(record))
+
+
+def basis_free_coordinates(mbs, module):
+    """(the ODE2 coordinates, 'ODE2'); where the system has ObjectFFRFreducedOrder bodies, their modal coordinates
+    are replaced by the mesh displacements they give (mode basis times modal coordinates), as the modes' signs (and
+    their basis in repeated eigenvalues) are arbitrary and differ between the codes' eigensolvers."""
+    import numpy as np
+    coordinates = np.asarray(mbs.systemData.GetODE2Coordinates(), dtype=float)
+    offsets, start = [], 0
+    nodes = mbs.systemData.NumberOfNodes()
+    for number in range(nodes):
+        node = mbs.GetNode(number)
+        kind = str(node.get("nodeType", ""))
+        size = 0 if kind.endswith(("PointGround", "GenericData")) else len(node.get("referenceCoordinates", []))
+        offsets.append((start, size))
+        start += size
+    replaced = {}
+    for number in range(mbs.systemData.NumberOfObjects()):
+        item = mbs.GetObject(number)
+        if str(item.get("objectType", "")).endswith("FFRFreducedOrder"):
+            modal = int(item["nodeNumbers"][1])
+            first, size = offsets[modal]
+            field = np.asarray(item["modeBasis"], dtype=float) @ coordinates[first:first + size]
+            replaced[first] = (size, field)
+    if not replaced or start != coordinates.size:
+        return coordinates, "ODE2"
+    parts, position = [], 0
+    for first in sorted(replaced):
+        size, field = replaced[first]
+        parts += [coordinates[position:first], field]
+        position = first + size
+    parts.append(coordinates[position:])
+    return np.concatenate(parts), "ODE2, modal coordinates as mesh displacements"
 
 
 def numbers(value):
@@ -432,6 +466,21 @@ def markdown(rows, command) -> str:
     return "\n".join(lines) + "\n"
 
 
+NUMERIC = ("relative difference", "solve exudyn [s]", "solve floatframe [s]")
+
+
+def merged_rows(earlier_csv: Path, rows) -> list:
+    """The rows of an earlier table (its CSV) in their order, those of the scripts run now replaced."""
+    with open(earlier_csv, newline="") as stream:
+        earlier = list(csv.DictReader(stream))
+    for row in earlier:
+        for key in NUMERIC:
+            row[key] = float(row[key]) if row.get(key) not in (None, "") else None
+    new = {(row["group"], row["script"]): row for row in rows}
+    merged = [new.pop((row["group"], row["script"]), row) for row in earlier]
+    return merged + list(new.values())
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repository", help=f"Exudyn's repository copy (default: EXUDYN_REPOSITORY or "
@@ -441,6 +490,8 @@ def main(argv=None) -> int:
     parser.add_argument("--output", default="output/exudyn-suite", help="folder for the table (Markdown, CSV)")
     parser.add_argument("--codes", default="exudyn,floatframe", help="the codes to run (exudyn, floatframe)")
     parser.add_argument("--keep", help="folder for the prepared scripts and their logs (default: a temporary one)")
+    parser.add_argument("--update", help="folder of an earlier table (exudyn_suite.csv): its rows are kept for the "
+                                         "scripts not run now, and the scripts run now replace theirs")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     arguments = parser.parse_args(argv)
     if arguments.child:
@@ -478,6 +529,8 @@ def main(argv=None) -> int:
         rows.append(row)
         print(f"[{index}/{len(scripts)}] {row['script']}: exudyn {row['exudyn'][:60]} | floatframe "
               f"{row['floatframe'][:80]} | difference {number(row['relative difference'], 2)}", flush=True)
+    if arguments.update:
+        rows = merged_rows(Path(arguments.update) / "exudyn_suite.csv", rows)
     output = Path(arguments.output)
     output.mkdir(parents=True, exist_ok=True)
     command = "python benchmarks/exudyn_suite.py " + " ".join(argv if argv is not None else sys.argv[1:])

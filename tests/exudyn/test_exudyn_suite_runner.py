@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -91,3 +92,64 @@ def test_the_adjustments_for_exudyn_1_11_names_are_the_same_for_both_codes():
         return [line for line in text.splitlines() if not re.match(r"\s*(import|from) ", line)]
     assert other_lines(switched) == other_lines(adjusted)                                # nothing else changed
     assert not re.search(r"^\s*(import|from) exudyn\b", switched, flags=re.MULTILINE)   # every import switched
+
+
+class FakeSystemData:
+    def __init__(self, coordinates, nodes, objects):
+        self.coordinates, self.nodes, self.objects = coordinates, nodes, objects
+
+    def GetODE2Coordinates(self):
+        return self.coordinates
+
+    def NumberOfNodes(self):
+        return len(self.nodes)
+
+    def NumberOfObjects(self):
+        return len(self.objects)
+
+
+class FakeSystem:
+    """A ground point, a rigid node (7) and a modal node (2) of a reduced-order body, as item dicts."""
+
+    def __init__(self, sign):
+        nodes = [{"nodeType": "PointGround", "referenceCoordinates": [0, 0, 0]},
+                 {"nodeType": "RigidBodyEP", "referenceCoordinates": [0] * 7},
+                 {"nodeType": "GenericODE2", "referenceCoordinates": [0, 0]}]
+        basis = sign * np.array([[1.0, 0], [0, 2], [3, 1]])
+        objects = [{"objectType": "FFRFreducedOrder", "nodeNumbers": [1, 2], "modeBasis": basis}]
+        coordinates = np.array([*range(7), sign * 0.5, sign * -1.0])
+        self.systemData = FakeSystemData(coordinates, nodes, objects)
+
+    def GetNode(self, number):
+        return self.systemData.nodes[number]
+
+    def GetObject(self, number):
+        return self.systemData.objects[number]
+
+
+def test_modal_coordinates_are_compared_as_mesh_displacements():
+    runner = runner_module()
+    results = [runner.basis_free_coordinates(FakeSystem(sign), None) for sign in (1.0, -1.0)]
+    for result, source in results:
+        assert source == "ODE2, modal coordinates as mesh displacements"
+        np.testing.assert_array_equal(result, [0, 1, 2, 3, 4, 5, 6, 0.5, -2.0, 0.5])
+    plain = FakeSystem(1.0)
+    plain.systemData.objects = []
+    result, source = runner.basis_free_coordinates(plain, None)
+    assert source == "ODE2" and result.size == 9
+
+
+def test_update_keeps_earlier_rows_and_replaces_those_run_now(tmp_path):
+    runner = runner_module()
+    earlier = [{"script": name, "group": "TestModels", "exudyn": "runs", "floatframe": status, "compared": "ODE2",
+                "relative difference": difference, "solve exudyn [s]": 0.1, "solve floatframe [s]": 0.2}
+               for name, status, difference in (("a", "runs", 1e-9), ("b", "refused: x", None))]
+    with open(tmp_path / "exudyn_suite.csv", "w", newline="") as stream:
+        writer = runner.csv.DictWriter(stream, fieldnames=list(earlier[0]))
+        writer.writeheader()
+        writer.writerows(earlier)
+    now = [dict(earlier[1], floatframe="runs", **{"relative difference": 2e-12})]
+    merged = runner.merged_rows(tmp_path / "exudyn_suite.csv", now)
+    assert [row["script"] for row in merged] == ["a", "b"]
+    assert merged[0]["relative difference"] == 1e-9 and merged[0]["solve floatframe [s]"] == 0.2
+    assert merged[1]["floatframe"] == "runs" and merged[1]["relative difference"] == 2e-12
