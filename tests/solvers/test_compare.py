@@ -103,3 +103,18 @@ def test_the_work_precision_plot_labels_its_axes_without_overlap(times, errors):
         assert len(boxes) >= 2
         assert not any(a.overlaps(b) for k, a in enumerate(boxes) for b in boxes[k + 1:])
     plt.close(figure)
+
+
+def test_the_warm_up_compiles_the_kernel_so_that_no_timed_row_pays_the_compiler(tmp_path, monkeypatch):
+    """With an empty kernel cache, genalpha's warm-up run compiles (compile=True instead of "auto"); the timed runs
+    then find the kernel compiled from their first step."""
+    from floatframe.compare import warmup_time
+    from floatframe.solvers.dense import dense_kernel
+
+    monkeypatch.setenv("FLOATFRAME_CACHE", str(tmp_path))
+    model = load_model("pendulum")
+    kernel = dense_kernel(model.system, 3, False)
+    assert not kernel.is_compiled and not kernel.is_cached()
+    grid = np.linspace(0.0, model.t_end, model.n_outputs + 1)
+    assert warmup_time(model, "genalpha", "h", grid[1] / 4, grid) > 0
+    assert kernel.is_compiled and kernel.is_cached()
