@@ -38,11 +38,12 @@ import numpy as np
 import scipy.sparse as sp
 
 from floatframe.errors import UserFunctionError
-from floatframe.solvers.linear import factorize
+from floatframe.solvers.linear import LapackLU, factorize
 from floatframe.solvers.loop import Scheme, State
 from floatframe.solvers.result import SolverError
 from floatframe.solvers.safeguards import user_function_failure
 
+DENSE_LIMIT = 200     # free coordinates up to which M_ff is sliced and factorized dense
 EPS = np.finfo(float).eps
 SQRT5 = math.sqrt(5.0)
 
@@ -155,13 +156,10 @@ class Accelerations:
         system = self.system
         system.current_state = (t, q, v, self.acceleration_zero, self.lam_zero)
         right = -system.residual(t, q, v, self.acceleration_zero, self.lam_zero)
-        mass = sp.csc_matrix(system.mass_matrix(t, q, v))
+        lu = self._factorized(system.mass_matrix(t, q, v), t)
         self.evaluations += 1
-        if self.fixed.size:
-            mass = mass[self.free][:, self.free]
-            right = right[self.free]
         a = np.zeros(system.n_coordinates)
-        a[self.free] = self._factorized(mass, t).solve(right)
+        a[self.free] = lu.solve(right[self.free] if self.fixed.size else right)
         if not np.all(np.isfinite(a)):
             rows = self.free[~np.isfinite(a[self.free])]
             raise SolverError(f"{self.solver}: the accelerations are not finite at t = {t:.6g} "
@@ -170,15 +168,27 @@ class Accelerations:
         return a
 
     def _factorized(self, mass, t):
+        """The LU of M_ff, the last one while M's entries are unchanged (M constant, or q-independent parts)."""
+        if not sp.isspmatrix_csc(mass):
+            mass = sp.csc_matrix(mass)
         key = (mass.data, mass.indices, mass.indptr)
-        if self._mass is None or not all(np.array_equal(x, y) for x, y in zip(key, self._mass)):
-            try:
-                self._lu = factorize(mass)
-            except RuntimeError:
-                raise SolverError(f"{self.solver}: singular mass matrix at t = {t:.6g}; {self._massless(mass)}",
-                                  t) from None
-            self._mass = tuple(x.copy() for x in key)
-            self.factorizations += 1
+        if self._mass is not None and all(x.shape == y.shape and np.array_equal(x, y)
+                                          for x, y in zip(key, self._mass)):
+            return self._lu
+        if self.free.size <= DENSE_LIMIT:       # small: dense slicing and LAPACK (sparse slicing costs more)
+            block = mass.toarray()
+            if self.fixed.size:
+                block = block[np.ix_(self.free, self.free)]
+            block = np.asfortranarray(block)
+        else:
+            block = mass[self.free][:, self.free] if self.fixed.size else mass
+        try:
+            self._lu = LapackLU(block) if isinstance(block, np.ndarray) else factorize(block)
+        except RuntimeError:
+            raise SolverError(f"{self.solver}: singular mass matrix at t = {t:.6g}; "
+                              f"{self._massless(sp.csc_matrix(block))}", t) from None
+        self._mass = tuple(x.copy() for x in key)
+        self.factorizations += 1
         return self._lu
 
     def _massless(self, mass) -> str:
