@@ -20,11 +20,12 @@ from floatframe.exudyn._items import (MarkerBodyPosition, MarkerBodyRigid, Objec
                                       ObjectConnectorDistance, ObjectConnectorRigidBodySpringDamper,
                                       ObjectConnectorSpringDamper, ObjectConnectorTorsionalSpringDamper,
                                       ObjectJointGeneric, ObjectJointPrismaticX, ObjectJointRevoluteZ,
-                                      ObjectJointSpherical, NodeGenericData)
+                                      ObjectJointSpherical, NodeGenericData, NodeRigidBodyRxyz)
 from floatframe.exudyn._names import ExudynLayerError, closest, enumeration, member_name, out_of_scope
 from floatframe.exudyn._system import MainSystem
-from floatframe.exudyn.rigidBodyUtilities import (AngularVelocity2EulerParameters_t, RigidBodyInertia,
-                                                  RotationMatrix2EulerParameters)
+from floatframe.exudyn.rigidBodyUtilities import (AngularVelocity2EulerParameters_t, AngularVelocity2RotXYZ_t,
+                                                  RigidBodyInertia, RotationMatrix2EulerParameters,
+                                                  RotationMatrix2RotXYZ)
 from floatframe.exudyn.rigidBodyUtilities import (ComputeOrthonormalBasis, EulerParameters2RotationMatrix,
                                                   HomogeneousTransformation)
 
@@ -86,10 +87,10 @@ def _check_inertia(inertia, owner):
 
 
 def _add_rigid_body(mbs, name, position, theta, theta_initial, displacement, velocity, theta_t, inertia, gravity,
-                    node_visualization, body_visualization) -> dict:
-    """Node (NodeRigidBodyEP), body (ObjectRigidBody) and, for gravity != 0, a MarkerBodyMass with a
-    LoadMassProportional: the items Exudyn adds."""
-    node = mbs.AddNode(NodeRigidBodyEP(name=f"Node:{name}" if name else "",
+                    node_visualization, body_visualization, node_class=None) -> dict:
+    """Node (NodeRigidBodyEP, or ``node_class``), body (ObjectRigidBody) and, for gravity != 0, a MarkerBodyMass
+    with a LoadMassProportional: the items Exudyn adds."""
+    node = mbs.AddNode((node_class or NodeRigidBodyEP)(name=f"Node:{name}" if name else "",
                                        referenceCoordinates=[*position, *theta],
                                        initialCoordinates=[*displacement, *theta_initial],
                                        initialVelocities=[*velocity, *theta_t], visualization=node_visualization))
@@ -127,9 +128,13 @@ def MainSystemCreateRigidBody(mbs, name="", referencePosition=None, referenceRot
     """
     owner = "MainSystem.CreateRigidBody"
     node_type = member_name(nodeType, NodeType, owner, "nodeType")
-    if node_type != "RotationEulerParameters":
-        raise ExudynLayerError(f"{owner}: nodeType {node_type} is not supported: floatframe's rigid-body node is "
-                               f"NodeRigidBodyEP (use nodeType=exu.NodeType.RotationEulerParameters)")
+    if node_type not in ("RotationEulerParameters", "RotationRxyz"):
+        raise ExudynLayerError(f"{owner}: nodeType {node_type} is not supported: floatframe's rigid-body nodes are "
+                               f"NodeRigidBodyEP and NodeRigidBodyRxyz (nodeType RotationEulerParameters or "
+                               f"RotationRxyz)")
+    tait_bryan = node_type == "RotationRxyz"
+    to_parameters = RotationMatrix2RotXYZ if tait_bryan else RotationMatrix2EulerParameters
+    to_rates = AngularVelocity2RotXYZ_t if tait_bryan else AngularVelocity2EulerParameters_t
     if create2D:
         raise ExudynLayerError(f"{owner}: create2D=True is not supported: floatframe has no planar rigid body "
                                f"(NodeRigidBody2D, ObjectRigidBody2D)")
@@ -146,13 +151,13 @@ def MainSystemCreateRigidBody(mbs, name="", referencePosition=None, referenceRot
     _vector(color, owner, "color", 4)
     graphics_list = _graphics_list(list(graphicsDataList) if isinstance(graphicsDataList, tuple) else graphicsDataList,
                                    owner)
-    theta = RotationMatrix2EulerParameters(rotation)
-    theta_t = AngularVelocity2EulerParameters_t(angular_velocity, theta)
-    theta_initial = np.zeros(4)
+    theta = to_parameters(rotation)
+    theta_t = to_rates(angular_velocity, theta)
+    theta_initial = np.zeros(len(theta))
     if displacement is not None or initial_rotation is not None:
         initial_rotation = np.eye(3) if initial_rotation is None else _matrix(initial_rotation, owner,
                                                                               "initialRotationMatrix")
-        theta_initial = RotationMatrix2EulerParameters(rotation @ initial_rotation) - theta  # relative to reference
+        theta_initial = to_parameters(rotation @ initial_rotation) - theta  # relative to reference
     displacement = _vector(ZERO3 if displacement is None else displacement, owner, "initialDisplacement")
     if not graphics_list:
         shape = inertia.GetGraphics(list(color))
@@ -160,7 +165,8 @@ def MainSystemCreateRigidBody(mbs, name="", referencePosition=None, referenceRot
     node_visualization = dict(show=show, drawSize=0 if graphics_list else drawSize, color=list(color))
     body_visualization = dict(show=show, graphicsDataUserFunction=graphicsDataUserFunction, graphicsData=graphics_list)
     numbers = _add_rigid_body(mbs, name, position, theta, theta_initial, displacement, velocity, theta_t, inertia,
-                              gravity, node_visualization, body_visualization)
+                              gravity, node_visualization, body_visualization,
+                              node_class=NodeRigidBodyRxyz if tait_bryan else None)
     return numbers if returnDict else numbers["bodyNumber"]
 
 

@@ -69,3 +69,39 @@ def test_tops_equal_exudyns():
     for mine, reference in zip(our_totals, their_totals):
         np.testing.assert_allclose(mine, reference, rtol=0, atol=1e-9 * np.abs(reference).max())
     assert np.abs(their_totals[1] - their_totals[0]).max() > 0.5            # it turned
+
+
+def created(exu, utilities):
+    mbs = exu.SystemContainer().AddSystem()
+    body = mbs.CreateRigidBody(inertia=utilities.InertiaCuboid(1000, [0.1, 0.2, 0.3]), referencePosition=[1, 2, 3],
+                               referenceRotationMatrix=utilities.RotationMatrixY(0.4) @ utilities.RotationMatrixZ(0.2),
+                               initialRotationMatrix=utilities.RotationMatrixX(0.1), initialVelocity=[0.1, 0, 0],
+                               initialAngularVelocity=[0.5, -1.0, 2.0], gravity=[0, 0, -9.81],
+                               nodeType=exu.NodeType.RotationRxyz)
+    node = mbs.GetObject(body)["nodeNumber"]
+    data = {key: np.asarray(mbs.GetNode(node)[key], dtype=float)
+            for key in ("referenceCoordinates", "initialCoordinates", "initialVelocities")}
+    sensor = mbs.AddSensor(exu.itemInterface.SensorBody(bodyNumber=body, localPosition=[0.05, 0, 0], storeInternal=True,
+                                                         outputVariableType=exu.OutputVariableType.Velocity))
+    mbs.Assemble()
+    settings = exu.SimulationSettings()
+    settings.timeIntegration.numberOfSteps = 100
+    settings.timeIntegration.endTime = 0.5
+    settings.timeIntegration.newton.useModifiedNewton = False
+    settings.timeIntegration.newton.relativeTolerance = 1e-12
+    settings.solution.file.write = False
+    exu.SolveDynamic(mbs, settings)
+    return mbs.GetNode(node)["nodeType"], data, mbs.GetSensorStoredData(sensor)
+
+
+def test_create_rigid_body_on_tait_bryan_angles_equals_exudyns():
+    import exudyn.utilities as exudyn_utilities
+    import floatframe.exudyn.itemInterface  # noqa: F401  (exu.itemInterface)
+    import floatframe.exudyn.utilities as layer_utilities
+
+    (our_type, ours, our_velocity), (their_type, theirs, their_velocity) = (
+        created(ffexu, layer_utilities), created(exudyn, exudyn_utilities))
+    assert str(our_type).endswith("RigidBodyRxyz") and str(their_type).endswith("RigidBodyRxyz")
+    for key in ours:
+        np.testing.assert_allclose(ours[key], theirs[key], rtol=0, atol=1e-14)
+    assert np.abs(our_velocity - their_velocity).max() <= 1e-9 * np.abs(their_velocity[:, 1:]).max()
