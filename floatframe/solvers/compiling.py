@@ -26,24 +26,11 @@ import casadi as ca
 # rest of the solve would take longer than compiling.
 # Beyond COMPILE_INSTRUCTION_LIMIT instructions gcc's time grows faster than linearly (a 240,000-instruction
 # kernel had not compiled after 8 minutes), so "auto" does not compile such kernels.
-# Kernels above LARGE_KERNEL_INSTRUCTIONS are compiled without optimization (-O0): gcc -O1 took 2.6 to 3.5 times
-# as long on the 41,000-instruction kernel of the reduced rotor disc (11.5 s against 4.4 s), whose steps then ran
-# as fast within noise (its Newton matrix, most of the code, is formed rarely); a first run then gets its compiled
-# kernel within the run (docs/performance.md, "Cold start").
 COMPILE_SECONDS = 0.1
-COMPILE_SECONDS_PER_INSTRUCTION = 1.6e-4            # gcc -O1
-COMPILE_SECONDS_PER_INSTRUCTION_UNOPTIMIZED = 6e-5  # gcc -O0
+COMPILE_SECONDS_PER_INSTRUCTION = 1.6e-4
 COMPILE_INSTRUCTION_LIMIT = 100_000
-LARGE_KERNEL_INSTRUCTIONS = 20_000
 DECISION_STEPS = 64
 COMPILER_FLAGS = ["-O1", "-fPIC", "-shared", "-ffp-contract=off"]  # no fused multiply-adds: IEEE as the VM
-LARGE_KERNEL_FLAGS = ["-O0", *COMPILER_FLAGS[1:]]
-
-
-def compiler_flags(n_instructions: int) -> list[str]:
-    """gcc's flags for a kernel of ``n_instructions`` SX instructions: -O1, or -O0 above LARGE_KERNEL_INSTRUCTIONS
-    (both without fused multiply-adds, so both give the virtual machine's bits)."""
-    return LARGE_KERNEL_FLAGS if n_instructions > LARGE_KERNEL_INSTRUCTIONS else COMPILER_FLAGS
 
 
 class CompiledKernel:
@@ -68,20 +55,13 @@ class CompiledKernel:
 
     def compile_seconds(self) -> float:
         """Estimated time to compile this kernel [s] (constants at the top of this module)."""
-        instructions = self.n_instructions()
-        per_instruction = (COMPILE_SECONDS_PER_INSTRUCTION if instructions <= LARGE_KERNEL_INSTRUCTIONS
-                           else COMPILE_SECONDS_PER_INSTRUCTION_UNOPTIMIZED)
-        return COMPILE_SECONDS + per_instruction * instructions
+        return COMPILE_SECONDS + COMPILE_SECONDS_PER_INSTRUCTION * self.n_instructions()
 
     def library(self) -> Path:
         """The cached library of this kernel's code (which may not exist yet)."""
         if self._library is None:
-            self._library = library_path(generated_code(self.functions), flags=self.flags())
+            self._library = library_path(generated_code(self.functions))
         return self._library
-
-    def flags(self) -> list[str]:
-        """The compiler flags of this kernel (``compiler_flags``)."""
-        return compiler_flags(self.n_instructions())
 
     def is_cached(self) -> bool:
         """Whether the compiled library of this kernel is in the cache."""
@@ -90,7 +70,7 @@ class CompiledKernel:
     def start_compiling(self) -> None:
         """Compile in the background; ``poll`` switches to the library once it is there."""
         if self._compilation is None:
-            self._compilation = Compilation(generated_code(self.functions), self.library(), self.flags())
+            self._compilation = Compilation(generated_code(self.functions), self.library())
 
     def poll(self) -> None:
         """Switch to the compiled library if a background compilation has finished; warn if it failed
@@ -181,9 +161,9 @@ def generated_code(functions) -> str:
     return generator.dump()
 
 
-def library_path(code: str, prefix: str = "kernel", flags=COMPILER_FLAGS) -> Path:
+def library_path(code: str, prefix: str = "kernel") -> Path:
     """The cached shared library of ``code``, named ``prefix`` and the SHA-256 of code and compiler flags."""
-    digest = hashlib.sha256((code + " ".join(flags)).encode()).hexdigest()[:32]
+    digest = hashlib.sha256((code + " ".join(COMPILER_FLAGS)).encode()).hexdigest()[:32]
     return cache_directory() / f"{prefix}_{digest}.so"
 
 
@@ -192,7 +172,7 @@ class Compilation:
     of the cache and a shell moves the library into place when it is done, atomically (so concurrent
     solves see the whole library or none, and a compilation outlives a Python session that ends first)."""
 
-    def __init__(self, code: str, library: Path, flags=COMPILER_FLAGS):
+    def __init__(self, code: str, library: Path):
         self.library = library
         library.parent.mkdir(parents=True, exist_ok=True)
         self.scratch = Path(tempfile.mkdtemp(prefix="build_", dir=library.parent))
@@ -201,7 +181,7 @@ class Compilation:
         source.write_text(code)
         command = ['"$0" "$@" 2> "$ERRORS" && mv "$BUILT" "$LIBRARY"']
         environment = dict(os.environ, ERRORS=str(self.errors), BUILT=str(built), LIBRARY=str(library))
-        self.process = subprocess.Popen(["sh", "-c", *command, compiler(), *flags, str(source), "-o",
+        self.process = subprocess.Popen(["sh", "-c", *command, compiler(), *COMPILER_FLAGS, str(source), "-o",
                                          str(built)], env=environment, stdin=subprocess.DEVNULL,
                                         stdout=subprocess.DEVNULL)
 
