@@ -38,6 +38,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from floatframe.errors import UserFunctionError
+from floatframe.solvers.explicit_batch import BatchedLoop, batchable
 from floatframe.solvers.linear import LapackLU, factorize
 from floatframe.solvers.loop import Scheme, State
 from floatframe.solvers.result import SolverError
@@ -264,6 +265,7 @@ class ExplicitRungeKutta(Scheme):
     """
 
     adaptive = False
+    batched = True     # False: always the Python step loop (for comparison)
 
     def __init__(self, tableau: ButcherTableau, end_accelerations: bool = True, constraints: str = "eliminate"):
         super().__init__()
@@ -318,6 +320,17 @@ class ExplicitRungeKutta(Scheme):
 
     def finish(self, system, states, info, prepared) -> None:
         info["eliminated_coordinates"] = int(self._accelerations.fixed.size) if self._accelerations else 0
+
+    def native_loop(self, system, prepared):
+        """The batched step loop (``floatframe.solvers.explicit_batch``) where it applies (``batched`` True,
+        fixed steps, a small model without Input signals or user functions), else None."""
+        if self.adaptive or not self.batched or not batchable(self, system):
+            return None
+        return BatchedLoop(self, system)
+
+    def evaluations_per_step(self) -> int:
+        """Acceleration evaluations a step (with end accelerations the next step's first stage is reused)."""
+        return self.tableau.stages
 
     # --- one step -----------------------------------------------------------------------------
     def _count(self):
@@ -420,6 +433,14 @@ class VelocityVerlet(ExplicitRungeKutta):
 
     def describe(self, h) -> dict:
         return dict(h=h, constraints=self.constraints)
+
+    def evaluations_per_step(self) -> int:
+        return 1
+
+    def _first_stage(self, state: State) -> np.ndarray:
+        """The accelerations stored with the state (those of the previous step's end, at its half-step
+        velocities)."""
+        return state.a
 
     def step(self, system, state: State, h: float, prepared=None) -> State:
         """The state at state.t + h (the accelerations of the state are those of the previous step's end)."""

@@ -1,0 +1,134 @@
+"""Many fixed explicit steps in one CasADi call: the batched step loop of the explicit schemes.
+
+On a small model one explicit stage is a residual and a mass-matrix evaluation of a few microseconds, and the
+Python around it (``ExplicitRungeKutta.step``, ``Scheme.advance``, NumPy and SciPy calls) costs some 100 us a
+stage. Here a whole step is one CasADi Function of (q, v, a, t, h, u, p) built from the contract's
+``residual_with_jacobian`` (a = M^-1 (-R(t, q, v, 0, 0)), M its exact a-Jacobian, solved by LAPACK's LU), and
+``mapaccum`` chains it over the steps of many grid intervals per call: the same stages, the same arithmetic up
+to the order of the sums (results within a few 1e-16 relative a step of the Python loop's). The shared loop
+(``floatframe.solvers.loop.integrate``) hands the grid to it through ``ExplicitRungeKutta.native_loop`` where
+the model has at most ``BATCH_LIMIT`` free coordinates, no Input signals and no Python user functions, and no
+``pre_step`` is given; elsewhere the Python loop runs.
+"""
+from __future__ import annotations
+
+import casadi as ca
+import numpy as np
+
+from floatframe.solvers.loop import State
+
+BATCH_LIMIT = 100          # free coordinates up to which the steps are batched (dense LU a stage)
+STEPS_PER_CALL = 20_000    # steps chained in one call (memory: 3 n of them kept)
+
+
+def batchable(scheme, system) -> bool:
+    """Whether ``scheme``'s steps on ``system`` can run batched (see the module docstring)."""
+    accelerations = scheme._accelerations
+    return (accelerations is not None and accelerations.free.size <= BATCH_LIMIT and not system.inputs
+            and not system.has_user_functions)
+
+
+class BatchedLoop:
+    """The batched steps of one solve of an explicit fixed-step ``scheme`` (an ExplicitRungeKutta or
+    VelocityVerlet): ``ready()``, and ``run(...)``, a generator of (k, State) as the shared loop takes them."""
+
+    def __init__(self, scheme, system):
+        self.scheme, self.system = scheme, system
+        self.step_function = None
+        self.chained = {}        # number of steps -> mapaccum'd Function
+        self.grid = None
+
+    def ready(self) -> bool:
+        if self.step_function is None:
+            self.step_function = step_function(self.scheme, self.system)
+        return True
+
+    def _chained(self, count: int) -> ca.Function:
+        if count not in self.chained:
+            self.chained[count] = self.step_function.mapaccum("explicit_steps", count, 3)
+        return self.chained[count]
+
+    def run(self, state: State, grid, counts, first: int, store_every: int, check_every: int, bound):
+        """Advance from ``state`` (at grid time first - 1) over the next grid intervals (up to STEPS_PER_CALL
+        steps, at least one interval); yields (k, State) at the grid times the shared loop stores or checks,
+        and at the last one of the call."""
+        scheme, system = self.scheme, self.system
+        spacing = np.diff(grid)
+        last, total = first, int(counts[first - 1])
+        while last + 1 < grid.size and total + int(counts[last]) <= STEPS_PER_CALL:
+            total += int(counts[last])
+            last += 1
+        times, steps, ends = [], [], []
+        for k in range(first, last + 1):
+            count = int(counts[k - 1])
+            targets = [grid[k] if j == count else grid[k - 1] + j * spacing[k - 1] / count
+                       for j in range(1, count + 1)]
+            starts = [grid[k - 1]] + targets[:-1]
+            times.extend(starts)
+            steps.extend(target - start for target, start in zip(targets, starts))
+            ends.append(len(times) - 1)
+        a = scheme._first_stage(state) if scheme.end_accelerations else state.a   # the first stage's, if used
+        outputs = self._chained(len(times))(state.q, state.v, a, np.array(times)[None, :],
+                                            np.array(steps)[None, :], np.zeros(0), system.parameters_now())
+        q_all, v_all, a_all = (np.array(x) for x in outputs)
+        stats = scheme.statistics
+        stats.steps += len(times)
+        stats.residual_evaluations += len(times) * scheme.evaluations_per_step()
+        for k, column in zip(range(first, last + 1), ends):
+            wanted = k % store_every == 0 or k == grid.size - 1 or k == last or (
+                bound is not None and k % check_every == 0)
+            if not wanted:
+                continue
+            t, q, v, a = float(grid[k]), q_all[:, column].copy(), v_all[:, column].copy(), a_all[:, column].copy()
+            lam = scheme._accelerations.multipliers(t, q, v, a)
+            scheme._start = (q, v, a) if scheme.end_accelerations else None
+            yield k, State(t, q, v, a, a, lam)
+
+
+def step_function(scheme, system) -> ca.Function:
+    """The step (q, v, a, t, h, u, p) -> (q1, v1, a1) of ``scheme`` as a CasADi Function (a: the accelerations
+    stored with the state; used as the first stage where they are the state's own)."""
+    n, m = system.n_coordinates, system.n_multipliers
+    residual = system.residual_with_jacobian()
+    sym = ca.MX.sym
+    q, v, a_in, t, h = sym("q", n), sym("v", n), sym("a", n), sym("t"), sym("h")
+    u, p = sym("u", residual.size1_in(5)), sym("p", residual.size1_in(6))
+    accelerations = scheme._accelerations
+    free = [int(i) for i in accelerations.free]
+    held = np.zeros(n)
+    held[accelerations.fixed] = 1.0
+    kept, q_fixed = ca.DM(1.0 - held), np.zeros(n)
+    q_fixed[accelerations.fixed] = scheme._q_fixed
+
+    a_sym = sym("a_any", n)
+    value = residual(t, q, v, a_sym, ca.DM.zeros(m), u, p)
+    rows = ca.Function("rows", [t, q, v, a_sym, u, p], [value, ca.jacobian(value, a_sym)])
+    right, mass = rows(t, q, v, ca.DM.zeros(n), u, p)
+    a_free = ca.solve(mass[free, free], -right[free], "lapacklu")
+    if len(free) < n:     # zeros at the fixed coordinates
+        a_free = ca.mtimes(ca.DM(ca.Sparsity.triplet(n, len(free), free, list(range(len(free)))), 1.0), a_free)
+    evaluate = ca.Function("explicit_accelerations", [t, q, v, u, p], [a_free])
+
+    def hold(x, value_fixed):
+        return x * kept + ca.DM(value_fixed) if accelerations.fixed.size else x
+
+    if scheme.name == "velocity-verlet":
+        v_half = hold(v + (0.5 * h) * a_in, np.zeros(n))
+        q1 = hold(q + h * v_half, q_fixed)
+        a1 = evaluate(t + h, q1, v_half, u, p)
+        return ca.Function("explicit_step", [q, v, a_in, t, h, u, p], [q1, v_half + (0.5 * h) * a1, a1])
+    c, a, b = scheme.c, scheme.a, scheme.b
+    velocities, stages = [], []
+    for i in range(c.size):
+        if i == 0:
+            q_i, v_i = q, v
+            stages.append(a_in if scheme.end_accelerations else evaluate(t, q, v, u, p))
+        else:
+            q_i = hold(q + sum((a[i, j] * h) * velocities[j] for j in range(i) if a[i, j] != 0.0), q_fixed)
+            v_i = hold(v + sum((a[i, j] * h) * stages[j] for j in range(i) if a[i, j] != 0.0), np.zeros(n))
+            stages.append(evaluate(t + c[i] * h, q_i, v_i, u, p))
+        velocities.append(v_i)
+    q1 = hold(q + sum((b[i] * h) * velocities[i] for i in range(c.size) if b[i] != 0.0), q_fixed)
+    v1 = hold(v + sum((b[i] * h) * stages[i] for i in range(c.size) if b[i] != 0.0), np.zeros(n))
+    a1 = evaluate(t + h, q1, v1, u, p) if scheme.end_accelerations else hold(stages[-1], np.zeros(n))
+    return ca.Function("explicit_step", [q, v, a_in, t, h, u, p], [q1, v1, a1])
