@@ -3,7 +3,8 @@
 On a small model one explicit stage is a residual and a mass-matrix evaluation of a few microseconds, and the
 Python around it (``ExplicitRungeKutta.step``, ``Scheme.advance``, NumPy and SciPy calls) costs some 100 us a
 stage. Here a whole step is one CasADi Function of (q, v, a, t, h, u, p) built from the contract's
-``residual_with_jacobian`` (a = M^-1 (-R(t, q, v, 0, 0)), M its exact a-Jacobian, solved by LAPACK's LU), and
+``residual_with_jacobian`` (a = M^-1 (-R(t, q, v, 0, 0)), M its exact a-Jacobian, solved by LAPACK's LU; up to
+``SYMBOLIC_SOLVE_LIMIT`` free coordinates an SX Function with M_ff solved symbolically), and
 ``mapaccum`` chains it over the steps of many grid intervals per call: the same stages, the same arithmetic up
 to the order of the sums (results within a few 1e-16 relative a step of the Python loop's). The shared loop
 (``floatframe.solvers.loop.integrate``) hands the grid to it through ``ExplicitRungeKutta.native_loop`` where
@@ -19,6 +20,7 @@ from floatframe.solvers.loop import State
 
 BATCH_LIMIT = 100          # free coordinates up to which the steps are batched (dense LU a stage)
 STEPS_PER_CALL = 20_000    # steps chained in one call (memory: 3 n of them kept)
+SYMBOLIC_SOLVE_LIMIT = 12  # free coordinates up to which a step is one SX Function
 
 
 def batchable(scheme, system) -> bool:
@@ -49,36 +51,36 @@ class BatchedLoop:
         return self.chained[count]
 
     def run(self, state: State, grid, counts, first: int, store_every: int, check_every: int, bound):
-        """Advance from ``state`` (at grid time first - 1) over the next grid intervals (up to STEPS_PER_CALL
-        steps, at least one interval); yields (k, State) at the grid times the shared loop stores or checks,
-        and at the last one of the call."""
+        """Advance from ``state`` (at grid time first - 1) over the next grid intervals of the same step count
+        (up to STEPS_PER_CALL steps, at least one interval); yields (k, State) at the grid times the shared loop
+        stores or checks, and at the last one of the call."""
         scheme, system = self.scheme, self.system
-        spacing = np.diff(grid)
-        last, total = first, int(counts[first - 1])
-        while last + 1 < grid.size and total + int(counts[last]) <= STEPS_PER_CALL:
-            total += int(counts[last])
-            last += 1
-        times, steps, ends = [], [], []
-        for k in range(first, last + 1):
-            count = int(counts[k - 1])
-            targets = [grid[k] if j == count else grid[k - 1] + j * spacing[k - 1] / count
-                       for j in range(1, count + 1)]
-            starts = [grid[k - 1]] + targets[:-1]
-            times.extend(starts)
-            steps.extend(target - start for target, start in zip(targets, starts))
-            ends.append(len(times) - 1)
+        if self.grid is not grid:
+            self.grid, self.spacing = grid, np.diff(grid)
+        spacing = self.spacing
+        count = int(counts[first - 1])             # the intervals of this call: all of this step count
+        length = max(1, min(STEPS_PER_CALL // count, grid.size - first))
+        same = np.flatnonzero(counts[first - 1:first - 1 + length] != count)
+        length = int(same[0]) if same.size else length
+        last = first + length - 1
+        intervals = np.arange(first, last + 1)
+        # the step ends as Scheme.advance takes them: grid[k-1] + j spacing / count, the last one grid[k]
+        targets = grid[intervals - 1][:, None] + np.arange(1, count + 1)[None, :] * spacing[intervals - 1][:, None] \
+            / count
+        targets[:, -1] = grid[intervals]
+        starts = np.concatenate([grid[intervals - 1][:, None], targets[:, :-1]], axis=1)
+        times, steps = starts.reshape(1, -1), (targets - starts).reshape(1, -1)
+        ends = np.arange(1, length + 1) * count - 1
         a = scheme._first_stage(state) if scheme.end_accelerations else state.a   # the first stage's, if used
-        outputs = self._chained(len(times))(state.q, state.v, a, np.array(times)[None, :],
-                                            np.array(steps)[None, :], np.zeros(0), system.parameters_now())
+        outputs = self._chained(times.size)(state.q, state.v, a, times, steps, np.zeros(0), system.parameters_now())
         q_all, v_all, a_all = (np.array(x) for x in outputs)
         stats = scheme.statistics
-        stats.steps += len(times)
-        stats.residual_evaluations += len(times) * scheme.evaluations_per_step()
-        for k, column in zip(range(first, last + 1), ends):
-            wanted = k % store_every == 0 or k == grid.size - 1 or k == last or (
-                bound is not None and k % check_every == 0)
-            if not wanted:
-                continue
+        stats.steps += times.size
+        stats.residual_evaluations += times.size * scheme.evaluations_per_step()
+        wanted = (intervals % store_every == 0) | (intervals == grid.size - 1) | (intervals == last)
+        if bound is not None:
+            wanted |= intervals % check_every == 0
+        for k, column in zip(intervals[wanted].tolist(), ends[wanted].tolist()):
             t, q, v, a = float(grid[k]), q_all[:, column].copy(), v_all[:, column].copy(), a_all[:, column].copy()
             lam = scheme._accelerations.multipliers(t, q, v, a)
             scheme._start = (q, v, a) if scheme.end_accelerations else None
@@ -90,10 +92,13 @@ def step_function(scheme, system) -> ca.Function:
     stored with the state; used as the first stage where they are the state's own)."""
     n, m = system.n_coordinates, system.n_multipliers
     residual = system.residual_with_jacobian()
-    sym = ca.MX.sym
+    accelerations = scheme._accelerations
+    # an SX step (the residual inlined, M_ff solved symbolically) for a few free coordinates: 1.5-5 times faster
+    # than the MX graph; else MX with LAPACK's LU
+    symbolic = residual.is_a("SXFunction") and accelerations.free.size <= SYMBOLIC_SOLVE_LIMIT
+    sym = ca.SX.sym if symbolic else ca.MX.sym
     q, v, a_in, t, h = sym("q", n), sym("v", n), sym("a", n), sym("t"), sym("h")
     u, p = sym("u", residual.size1_in(5)), sym("p", residual.size1_in(6))
-    accelerations = scheme._accelerations
     free = [int(i) for i in accelerations.free]
     held = np.zeros(n)
     held[accelerations.fixed] = 1.0
@@ -104,7 +109,8 @@ def step_function(scheme, system) -> ca.Function:
     value = residual(t, q, v, a_sym, ca.DM.zeros(m), u, p)
     rows = ca.Function("rows", [t, q, v, a_sym, u, p], [value, ca.jacobian(value, a_sym)])
     right, mass = rows(t, q, v, ca.DM.zeros(n), u, p)
-    a_free = ca.solve(mass[free, free], -right[free], "lapacklu")
+    a_free = ca.solve(mass[free, free], -right[free]) if symbolic else ca.solve(mass[free, free], -right[free],
+                                                                                "lapacklu")
     if len(free) < n:     # zeros at the fixed coordinates
         a_free = ca.mtimes(ca.DM(ca.Sparsity.triplet(n, len(free), free, list(range(len(free)))), 1.0), a_free)
     evaluate = ca.Function("explicit_accelerations", [t, q, v, u, p], [a_free])
