@@ -107,3 +107,23 @@ def exact_function_errors(function, seed: int) -> tuple[float, float]:
                                for e in step * np.eye(point.size)])
     return (float(np.abs(given - by_ad).max() / np.abs(by_ad).max()),
             float(np.abs(given - numeric).max() / np.abs(given).max()))
+
+
+class ContractOnly:
+    """An assembled system seen through the DAE contract only (floatframe.solvers.contract.CONTRACT): any other
+    member is an AttributeError, so a solver run on it shows that the solver needs nothing else."""
+
+    def __init__(self, system):
+        object.__setattr__(self, "_system", system)
+
+    def __getattr__(self, name):
+        from floatframe.solvers import contract
+        if name not in contract.CONTRACT:
+            raise AttributeError(f"'{name}' is not part of the DAE contract")
+        return getattr(object.__getattribute__(self, "_system"), name)
+
+    def __setattr__(self, name, value):
+        from floatframe.solvers import contract
+        if name not in contract.CONTRACT:
+            raise AttributeError(f"'{name}' is not part of the DAE contract")
+        setattr(object.__getattribute__(self, "_system"), name, value)

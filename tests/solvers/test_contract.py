@@ -8,23 +8,7 @@ import floatframe as ff
 from floatframe.models.pendulum import build_pendulum
 from floatframe.solvers import contract
 from floatframe.solvers.modal import eigenmodes
-
-
-class ContractOnly:
-    """The assembled system seen through the contract: any other member is an AttributeError."""
-
-    def __init__(self, system):
-        object.__setattr__(self, "_system", system)
-
-    def __getattr__(self, name):
-        if name not in contract.CONTRACT:
-            raise AttributeError(f"'{name}' is not part of the DAE contract")
-        return getattr(object.__getattribute__(self, "_system"), name)
-
-    def __setattr__(self, name, value):
-        if name not in contract.CONTRACT:
-            raise AttributeError(f"'{name}' is not part of the DAE contract")
-        setattr(object.__getattribute__(self, "_system"), name, value)
+from model_helpers import ContractOnly
 
 
 def pendulum():

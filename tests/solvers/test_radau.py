@@ -9,8 +9,8 @@ import pytest
 import floatframe as ff
 from floatframe.compare import make_solver, mixed_significant_correct_digits, scheme_class, solver_kind
 from floatframe.models.andrews import T_END, build_andrews
-from floatframe.solvers import contract
 from floatframe.solvers.radau import BUTCHER, NODES, AdaptiveRadauIIA, RadauIIA
+from model_helpers import ContractOnly
 
 TIGHT = dict(relative_tolerance=1e-15, absolute_tolerance=1e-17, max_iterations=30)
 
@@ -175,23 +175,6 @@ def test_adaptive_settings_outside_their_range_are_refused_naming_them():
         AdaptiveRadauIIA(rtol=0.0)
     with pytest.raises(ValueError, match="first_step"):
         AdaptiveRadauIIA(first_step=-1e-6)
-
-
-class ContractOnly:
-    """The assembled system seen through the DAE contract only (as in tests/solvers/test_contract.py)."""
-
-    def __init__(self, system):
-        object.__setattr__(self, "_system", system)
-
-    def __getattr__(self, name):
-        if name not in contract.CONTRACT:
-            raise AttributeError(f"'{name}' is not part of the DAE contract")
-        return getattr(object.__getattribute__(self, "_system"), name)
-
-    def __setattr__(self, name, value):
-        if name not in contract.CONTRACT:
-            raise AttributeError(f"'{name}' is not part of the DAE contract")
-        setattr(object.__getattribute__(self, "_system"), name, value)
 
 
 @pytest.mark.parametrize("solver", [RadauIIA(), AdaptiveRadauIIA(rtol=1e-8)], ids=["fixed", "adaptive"])
