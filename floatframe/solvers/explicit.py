@@ -283,6 +283,7 @@ class ExplicitRungeKutta(Scheme):
         self._accelerations = None
         self._q_fixed = None
         self._start = None        # (q, v, a) of the last step's end, computed there (reused as the first stage)
+        self._n_steps = 0         # the steps of the solve under way
 
     # --- the loop's hooks ---------------------------------------------------------------------
     def check_options(self, h, a0, lam0, pre_step) -> None:
@@ -326,7 +327,11 @@ class ExplicitRungeKutta(Scheme):
         fixed steps, a small model without Input signals or user functions), else None."""
         if self.adaptive or not self.batched or not batchable(self, system):
             return None
-        return BatchedLoop(self, system)
+        return BatchedLoop(self, system, self._n_steps)
+
+    def start(self, system, state, grid, n_steps):
+        self._n_steps = n_steps
+        return super().start(system, state, grid, n_steps)
 
     def evaluations_per_step(self) -> int:
         """Acceleration evaluations a step (with end accelerations the next step's first stage is reused)."""

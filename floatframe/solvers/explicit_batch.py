@@ -5,7 +5,7 @@ Python around it (``ExplicitRungeKutta.step``, ``Scheme.advance``, NumPy and Sci
 stage. Here a whole step is one CasADi Function of (q, v, a, t, h, u, p) built from the contract's
 ``residual_with_jacobian`` (a = M^-1 (-R(t, q, v, 0, 0)), M its exact a-Jacobian, solved by LAPACK's LU; up to
 ``SYMBOLIC_SOLVE_LIMIT`` free coordinates an SX Function with M_ff solved symbolically), and
-``mapaccum`` chains it over the steps of many grid intervals per call: the same stages, the same arithmetic up
+``mapaccum`` chains it over a block of steps a CasADi call (``BLOCKS``), many grid intervals a call of ``run``: the same stages, the same arithmetic up
 to the order of the sums (results within a few 1e-16 relative a step of the Python loop's). The shared loop
 (``floatframe.solvers.loop.integrate``) hands the grid to it through ``ExplicitRungeKutta.native_loop`` where
 the model has at most ``BATCH_LIMIT`` free coordinates, no Input signals and no Python user functions, and no
@@ -19,7 +19,9 @@ import numpy as np
 from floatframe.solvers.loop import State
 
 BATCH_LIMIT = 100          # free coordinates up to which the steps are batched (dense LU a stage)
-STEPS_PER_CALL = 20_000    # steps chained in one call (memory: 3 n of them kept)
+STEPS_PER_CALL = 16_384    # steps of one call of ``run`` (memory: 3 n of them kept)
+BLOCKS = (256, 1024, 4096, 16_384)   # steps chained in one CasADi call: CasADi unrolls mapaccum, so its build
+# grows with them; a solve takes the largest block of at most 1/256 of its steps (256 at least)
 SYMBOLIC_SOLVE_LIMIT = 12  # free coordinates up to which a step is one SX Function
 
 
@@ -34,8 +36,9 @@ class BatchedLoop:
     """The batched steps of one solve of an explicit fixed-step ``scheme`` (an ExplicitRungeKutta or
     VelocityVerlet): ``ready()``, and ``run(...)``, a generator of (k, State) as the shared loop takes them."""
 
-    def __init__(self, scheme, system):
+    def __init__(self, scheme, system, n_steps: int = 0):
         self.scheme, self.system = scheme, system
+        self.block = max([BLOCKS[0]] + [block for block in BLOCKS if 256 * block <= n_steps])
         self.step_function = None
         self.chained = {}        # number of steps -> mapaccum'd Function
         self.grid = None
@@ -72,8 +75,15 @@ class BatchedLoop:
         times, steps = starts.reshape(1, -1), (targets - starts).reshape(1, -1)
         ends = np.arange(1, length + 1) * count - 1
         a = scheme._first_stage(state) if scheme.end_accelerations else state.a   # the first stage's, if used
-        outputs = self._chained(times.size)(state.q, state.v, a, times, steps, np.zeros(0), system.parameters_now())
-        q_all, v_all, a_all = (np.array(x) for x in outputs)
+        blocks, parameters, inputs = [], system.parameters_now(), np.zeros(0)
+        q, v = state.q, state.v
+        for begin in range(0, times.size, self.block):
+            size = min(self.block, times.size - begin)
+            block = [np.array(x) for x in self._chained(size)(q, v, a, times[:, begin:begin + size],
+                                                              steps[:, begin:begin + size], inputs, parameters)]
+            blocks.append(block)
+            q, v, a = (x[:, -1] for x in block)
+        q_all, v_all, a_all = (np.hstack([block[i] for block in blocks]) for i in range(3))
         stats = scheme.statistics
         stats.steps += times.size
         stats.residual_evaluations += times.size * scheme.evaluations_per_step()
