@@ -4,6 +4,7 @@ from floatframe.solvers.explicit import RK33, RK44, RK67, ExplicitEuler, Explici
 from floatframe.solvers.explicit_adaptive import DOPRI5, DVERK6, ODE23
 from floatframe.solvers.genalpha import GeneralizedAlpha
 from floatframe.solvers.genalpha_ggl import GeneralizedAlphaGGL
+from floatframe.solvers.genalpha_lie import LieGroupGeneralizedAlpha
 from floatframe.solvers.hht import HHTAlpha
 from floatframe.solvers.idas import IDAS
 from floatframe.solvers.modal import ModalResult, eigenmodes, linearize
@@ -12,6 +13,6 @@ from floatframe.solvers.radau import AdaptiveRadauIIA, RadauIIA
 from floatframe.solvers.result import SimulationResult, SolverError, SolverStatistics
 from floatframe.solvers.static import StaticSolver
 
-__all__ = ["GeneralizedAlpha", "GeneralizedAlphaGGL", "HHTAlpha", "IDAS", "Newmark", "RadauIIA", "AdaptiveRadauIIA", "Trapezoidal", "StaticSolver", "eigenmodes", "linearize",
+__all__ = ["GeneralizedAlpha", "GeneralizedAlphaGGL", "LieGroupGeneralizedAlpha", "HHTAlpha", "IDAS", "Newmark", "RadauIIA", "AdaptiveRadauIIA", "Trapezoidal", "StaticSolver", "eigenmodes", "linearize",
            "ModalResult", "SimulationResult", "SolverError", "SolverStatistics",
            "ExplicitEuler", "ExplicitMidpoint", "RK33", "RK44", "RK67", "VelocityVerlet", "ODE23", "DOPRI5", "DVERK6"]

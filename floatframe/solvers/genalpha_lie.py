@@ -110,7 +110,7 @@ class LieGroupGeneralizedAlpha(GeneralizedAlpha):
                 update = factorize(matrix).solve(residual)
             except RuntimeError as exc:
                 raise SolverError(f"{self.name}: singular iteration matrix at t = {t:.6g} ({exc}); "
-                                  f"{singular_cause(system, t, newton.full_matrix)}", t) from None
+                                  f"{singular_cause(system, t, newton.standard_matrix())}", t) from None
             x -= update
             stats.newton_iterations += 1
             size = _norm(update[:accelerations])
@@ -145,7 +145,7 @@ class _LieNewton:
                                     dtype=int).reshape(-1)
         self._block_columns = np.array([[self.other.size + 3 * i + c for _ in range(4) for c in range(3)]
                                         for i in range(k)], dtype=int).reshape(-1)
-        self.full_matrix = None
+        self.evaluated = None   # (t, q, v, a, lambda) of the last iteration matrix
 
     # --- the step ---------------------------------------------------------------------------
     def start(self, state: State, h, c_q, c_v, kappa):
@@ -155,11 +155,8 @@ class _LieNewton:
                           solver.gamma)
         self.q_known, self.v_known, self.abar_known = (part[self.other] for part in known)
         self.reference = system.q_reference
-        self.q_template = np.zeros(self.n)
-        # each node at step n: theta, omega, omega_t, abar (columns)
-        thetas = np.column_stack([state.q[r] + self.reference[r] for r in self.rotation_rows]) if self.k else None
-        if self.k:
-            self.theta_n = thetas
+        if self.k:   # each node at step n (a column each): theta, omega, omega_t, abar
+            self.theta_n = thetas = np.column_stack([state.q[r] + self.reference[r] for r in self.rotation_rows])
             self.omega_n = np.column_stack([rotations.g_local(thetas[:, i]) @ state.v[r]
                                             for i, r in enumerate(self.rotation_rows)])
             self.omega_t_n = np.column_stack([rotations.g_local(thetas[:, i]) @ state.a[r]
@@ -204,7 +201,7 @@ class _LieNewton:
         r_a = system.newton_matrix(t, q, v, a, lam, 1.0, 0.0, 0.0).tocsc()
         r_v = system.newton_matrix(t, q, v, a, lam, 0.0, 1.0, 0.0).tocsc()[:n, :n]
         r_q = system.newton_matrix(t, q, v, a, lam, 0.0, 0.0, 1.0).tocsc()
-        self.full_matrix = system.newton_matrix(t, q, v, a, lam, 1.0, self.c_v, self.c_q)
+        self.evaluated = (t, q, v, a, lam)
         d_q, d_v, d_a = (self._other_selection * factor for factor in (self.c_q, self.c_v, 1.0))
         if blocks is not None:
             shape = (n, self.n_unknowns)
@@ -216,6 +213,10 @@ class _LieNewton:
         bottom = (r_q[n:, :n][self.kept_rows] @ d_q) / self.c_q
         matrix = sp.bmat([[top, r_a[:n, n:]], [bottom, None]], format="csc")
         return rows, matrix
+
+    def standard_matrix(self):
+        """The standard scheme's iteration matrix at the last iterate, for the diagnosis of a singular matrix."""
+        return self.system.newton_matrix(*self.evaluated, 1.0, self.c_v, self.c_q)
 
     def finish(self, x) -> State:
         q, v, a, abar, _ = self._states(x)
