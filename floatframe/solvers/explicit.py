@@ -45,7 +45,6 @@ from floatframe.solvers.result import SolverError
 from floatframe.solvers.safeguards import user_function_failure
 
 DENSE_LIMIT = 200     # free coordinates up to which M_ff is sliced and factorized dense
-EPS = np.finfo(float).eps
 SQRT5 = math.sqrt(5.0)
 
 
@@ -239,12 +238,12 @@ def fixed_coordinates(system, t0, q0, solver: str):
     doubled = [int(r) for r, c in zip(rows, coordinates) if counts_per_coordinate[np.searchsorted(values, c)] > 1]
     if refused or doubled:
         named = system.describe_constraints(sorted(set(refused) | set(doubled)))
-        raise ValueError(f"{solver}: an explicit scheme integrates M(q) a = f(t, q, v) and solves for no multipliers; "
-                         f"it eliminates only constraints that fix one coordinate to a constant (a CoordinateConstraint "
-                         f"to the ground), but {len(refused) + len(doubled)} of the model's {m} constraint rows are "
-                         f"not of that kind (owners: {named}). Euler-parameter nodes carry a norm constraint and "
-                         f"joints couple coordinates: use an implicit scheme (GeneralizedAlpha, RadauIIA, IDAS) "
-                         f"for them, or constraints='ignore' to integrate as if they were absent")
+        raise ValueError(f"{solver}: an explicit scheme integrates M(q) a = f(t, q, v) and solves for no "
+                         f"multipliers; it eliminates only constraints that fix one coordinate to a constant (a "
+                         f"CoordinateConstraint to the ground), but {len(refused) + len(doubled)} of the model's "
+                         f"{m} constraint rows are not of that kind (owners: {named}). Euler-parameter nodes carry a "
+                         f"norm constraint and joints couple coordinates: use an implicit scheme (GeneralizedAlpha, "
+                         f"RadauIIA, IDAS) for them, or constraints='ignore' to integrate as if they were absent")
     pivots = np.array([jacobian[r, c] for r, c in zip(rows, coordinates)]) if rows.size else np.zeros(0)
     if np.any(pivots == 0.0):
         raise ValueError(f"{solver}: a constraint row that fixes one coordinate has a zero derivative at the "

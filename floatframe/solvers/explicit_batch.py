@@ -4,12 +4,12 @@ On a small model one explicit stage is a residual and a mass-matrix evaluation o
 Python around it (``ExplicitRungeKutta.step``, ``Scheme.advance``, NumPy and SciPy calls) costs some 100 us a
 stage. Here a whole step is one CasADi Function of (q, v, a, t, h, u, p) built from the contract's
 ``residual_with_jacobian`` (a = M^-1 (-R(t, q, v, 0, 0)), M its exact a-Jacobian, solved by LAPACK's LU; up to
-``SYMBOLIC_SOLVE_LIMIT`` free coordinates an SX Function with M_ff solved symbolically), and
-``mapaccum`` chains it over a block of steps a CasADi call (``BLOCKS``), many grid intervals a call of ``run``: the same stages, the same arithmetic up
-to the order of the sums (results within a few 1e-16 relative a step of the Python loop's). The shared loop
-(``floatframe.solvers.loop.integrate``) hands the grid to it through ``ExplicitRungeKutta.native_loop`` where
-the model has at most ``BATCH_LIMIT`` free coordinates, no Input signals and no Python user functions, and no
-``pre_step`` is given; elsewhere the Python loop runs.
+``SYMBOLIC_SOLVE_LIMIT`` free coordinates an SX Function with M_ff solved symbolically), and ``mapaccum`` chains
+it over a block of steps a CasADi call (``BLOCKS``), many grid intervals a call of ``run``: the same stages, the
+same arithmetic up to the order of the sums (results within a few 1e-16 relative a step of the Python loop's).
+The shared loop (``floatframe.solvers.loop.integrate``) hands the grid to it through
+``ExplicitRungeKutta.native_loop`` where the model has at most ``BATCH_LIMIT`` free coordinates, no Input
+signals and no Python user functions, and no ``pre_step`` is given; elsewhere the Python loop runs.
 """
 from __future__ import annotations
 

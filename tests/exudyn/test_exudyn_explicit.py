@@ -196,5 +196,5 @@ def test_euler_parameters_and_joints_are_refused_as_exudyn_refuses_them(build, o
         settings.timeIntegration.verboseMode = 0
         with pytest.raises(Exception) as refusal:
             mbs.SolveDynamic(settings, solverType=code.DynamicSolverType.RK44)
-        assert (f"rk44: " in str(refusal.value) and owner in str(refusal.value)) if code is ffexu \
+        assert ("rk44: " in str(refusal.value) and owner in str(refusal.value)) if code is ffexu \
             else exudyn_says in str(refusal.value)

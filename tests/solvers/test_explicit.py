@@ -12,7 +12,7 @@ from floatframe.components import (CartesianSpringDamper, CoordinateConstraint, 
 from floatframe.components.planar import MarkerBodyRigid2D, NodeRigidBody2D, ObjectRigidBody2D
 from floatframe.models.pendulum import build_pendulum
 from floatframe.solvers import contract
-from floatframe.solvers.explicit import (TABLEAUX, ExplicitEuler, ExplicitMidpoint, ExplicitRungeKutta, RK33, RK44,
+from floatframe.solvers.explicit import (TABLEAUX, ExplicitEuler, ExplicitMidpoint, RK33, RK44,
                                          RK67, VelocityVerlet)
 from floatframe.solvers.explicit_adaptive import DOPRI5, DVERK6, ODE23
 
