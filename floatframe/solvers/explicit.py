@@ -291,9 +291,12 @@ class ExplicitRungeKutta(Scheme):
                              f"multipliers of fixed coordinates) from the state: a0 and lam0 are not options")
 
     def init(self, system, t0, q, v, accelerations=None, multipliers=None) -> State:
-        """The initial state with a = a(t0, q, v) (a0 is not taken: ``check_options``)."""
-        self._accelerations = Accelerations(system, t0, q, self.name, self.constraints)
-        self._q_fixed = q[self._accelerations.fixed].copy()
+        """The initial state with a = a(t0, q, v) (a0 is not taken: ``check_options``); a fixed coordinate is
+        held where its constraint row is zero (one Newton step from q: exact for a CoordinateConstraint), at rest."""
+        accelerations = self._accelerations = Accelerations(system, t0, q, self.name, self.constraints)
+        self._q_fixed = q[accelerations.fixed].copy()
+        if accelerations.fixed.size:
+            self._q_fixed -= system.constraints(t0, q)[accelerations.rows] / accelerations.pivots
         q, v = q.copy(), v.copy()
         self._accelerations.hold(q, v, self._q_fixed)
         a = self._accelerations(t0, q, v)

@@ -198,3 +198,12 @@ def test_euler_parameters_and_joints_are_refused_as_exudyn_refuses_them(build, o
             mbs.SolveDynamic(settings, solverType=code.DynamicSolverType.RK44)
         assert ("rk44: " in str(refusal.value) and owner in str(refusal.value)) if code is ffexu \
             else exudyn_says in str(refusal.value)
+
+
+def test_without_constraint_elimination_both_ignore_the_constraint():
+    # eliminateConstraints = False: exudyn warns and integrates as if the CoordinateConstraint were absent
+    fields = {"explicit.eliminateConstraints": False}
+    ours, theirs = solve(ffexu, ffitems, "RK44", **fields), solve(exu, exitems, "RK44", **fields)
+    for k, what in enumerate(("coordinates", "velocities", "accelerations")):
+        assert_close(ours[k], theirs[k], 1e-12, what)
+    assert ours[0][6] < -0.1                      # the 3D point's y falls under its load of -4 N

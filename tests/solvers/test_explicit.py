@@ -148,6 +148,15 @@ def test_a_coordinate_fixed_to_the_ground_is_eliminated_and_its_multiplier_is_th
     assert result.info["eliminated_coordinates"] == 1
 
 
+def test_a_fixed_coordinate_starts_where_its_constraint_holds():
+    # q0 violates y = 0 by 0.2 (initial='accept'): the scheme holds y where C = 0, at rest
+    system = oscillator(0.5, fixed_y=True)
+    q0 = system.q_initial.copy()
+    q0[1] = 0.2
+    result = RK44().solve(system, 0.1, 10, q0=q0, v0=np.array([0.0, 1.0, 0.0]), initial="accept")
+    assert np.all(result.q[:, 1] == 0.0) and np.all(result.v[:, 1] == 0.0)
+
+
 def test_other_constraints_are_refused_naming_the_solver_and_their_owners():
     system, _ = build_pendulum()
     assembled = system.assemble()
