@@ -19,7 +19,7 @@ implemented).
 
 Constraints. An explicit scheme has no multipliers to solve for. Constraint rows that fix one coordinate (C_q has
 one nonzero in the row and C does not depend on time: a CoordinateConstraint of a node coordinate to the ground)
-are eliminated: that coordinate keeps its initial value with v = a = 0, the other accelerations solve
+are eliminated: that coordinate is held where its row is zero, with v = a = 0, the other accelerations solve
 M_ff a_f = -R_f(t, q, v, 0, 0), and each multiplier follows from its coordinate's row of R. Every other
 constraint row (joints, the Euler-parameter norm of a NodeRigidBodyEP) is refused with an error naming its
 owners (``constraints="ignore"`` integrates as if they were absent, lambda = 0, as Exudyn's
@@ -27,7 +27,12 @@ eliminateConstraints = False). Exudyn 1.13.6 does the same in kind: it refuses n
 (Euler parameters) and any constraint other than a CoordinateConstraint to the ground, which it eliminates by
 setting the coordinate and its velocity to zero after each step (its stages let the coordinate move within the
 step; here it does not move at all, so results on such models agree with Exudyn's to the discretisation error,
-not to round-off, where a force couples the fixed coordinate to the free ones).
+not to round-off, where a force couples the fixed coordinate to the free ones). An explicit step would also drift
+off the unit norm of Euler parameters, with nothing to bring it back: free rotations take nodes without
+constraints (NodeRigidBody2D, NodeRigidBodyRxyz).
+
+On small models without Input signals or user functions the fixed-step schemes take their steps in batches of
+one CasADi call (``floatframe.solvers.explicit_batch``, the same numbers); the Python steps here otherwise.
 """
 from __future__ import annotations
 
@@ -293,10 +298,10 @@ class ExplicitRungeKutta(Scheme):
     def init(self, system, t0, q, v, accelerations=None, multipliers=None) -> State:
         """The initial state with a = a(t0, q, v) (a0 is not taken: ``check_options``); a fixed coordinate is
         held where its constraint row is zero (one Newton step from q: exact for a CoordinateConstraint), at rest."""
-        accelerations = self._accelerations = Accelerations(system, t0, q, self.name, self.constraints)
-        self._q_fixed = q[accelerations.fixed].copy()
-        if accelerations.fixed.size:
-            self._q_fixed -= system.constraints(t0, q)[accelerations.rows] / accelerations.pivots
+        evaluator = self._accelerations = Accelerations(system, t0, q, self.name, self.constraints)
+        self._q_fixed = q[evaluator.fixed].copy()
+        if evaluator.fixed.size:
+            self._q_fixed -= system.constraints(t0, q)[evaluator.rows] / evaluator.pivots
         q, v = q.copy(), v.copy()
         self._accelerations.hold(q, v, self._q_fixed)
         a = self._accelerations(t0, q, v)
