@@ -26,7 +26,7 @@ factors (1, 0, 0), (0, 1, 0), (0, 0, 1) gives R_a, R_v, R_q, C_q and R_lambda, c
 (q, v, a) with respect to x; the rotation blocks (4 x 3 per node) are CasADi's derivatives of the update
 above, which contain the tangent operator of the exponential map: d theta_{n+1} = G_local(theta_{n+1})^T
 T(h Delta) h d Delta / 4 (``floatframe.rotations.t_exp_so3``). Full Newton, a new matrix every iteration,
-sparse LU; fixed step (a failed step is halved, as in every fixed-step scheme of ``floatframe.solvers.loop``).
+dense LAPACK LU up to DENSE_SIZE unknowns, sparse LU above; fixed step (a failed step is halved, as in every fixed-step scheme of ``floatframe.solvers.loop``).
 
 The algorithmic accelerations of a node are stored in ``State.abar``'s theta rows in Euler-parameter form,
 G_local(theta)^T abar / 4, from which G_local(theta) gives them back (G_local G_local^T = 4 I on |theta| = 1).
@@ -42,10 +42,11 @@ import scipy.sparse as sp
 from floatframe import rotations
 from floatframe.solvers.alpha import not_converged, not_finite, predictor, step_factors
 from floatframe.solvers.genalpha import EPS, GeneralizedAlpha, _norm
-from floatframe.solvers.linear import factorize, singular_cause
+from floatframe.solvers.linear import LapackLU, factorize, singular_cause
 from floatframe.solvers.loop import State
 from floatframe.solvers.result import SolverError
 
+DENSE_SIZE = 200             # models of at most this many coordinates and multipliers: dense iteration matrix
 NORM_ROW_TOLERANCE = 1e-10   # a constraint row is a node's norm constraint where C_q's row is 2 theta to this
 
 
@@ -67,7 +68,7 @@ class LieGroupGeneralizedAlpha(GeneralizedAlpha):
     def __init__(self, spectral_radius=0.9, relative_tolerance=1e-10, absolute_tolerance=1e-12,
                  max_iterations=25, min_step=None):
         super().__init__(spectral_radius, False, relative_tolerance, absolute_tolerance, max_iterations, 3,
-                         min_step, "sparse", False, native=False)
+                         min_step, "auto", False, native=False)
 
     def prepare(self, system, n_steps: int = 0):
         return _LieNewton(self, system)
@@ -103,11 +104,11 @@ class LieGroupGeneralizedAlpha(GeneralizedAlpha):
             stats.residual_evaluations += 1
             stats.jacobian_evaluations += 1
             residual, matrix = newton.rows_and_matrix(x)
-            if not np.isfinite(residual).all() or not np.isfinite(matrix.data).all():
+            if not np.isfinite(residual).all() or not np.isfinite(matrix.data if sp.issparse(matrix) else matrix).all():
                 raise SolverError(not_finite(t, iteration), t)
             stats.factorizations += 1
             try:
-                update = factorize(matrix).solve(residual)
+                update = (factorize(matrix) if sp.issparse(matrix) else LapackLU(matrix)).solve(residual)
             except RuntimeError as exc:
                 raise SolverError(f"{self.name}: singular iteration matrix at t = {t:.6g} ({exc}); "
                                   f"{singular_cause(system, t, newton.standard_matrix())}", t) from None
@@ -193,15 +194,28 @@ class _LieNewton:
         return q, v, a, abar, blocks
 
     def rows_and_matrix(self, x):
-        """The Newton rows [R; C_kept / beta'] and their exact Jacobian in x (sparse)."""
+        """The Newton rows [R; C_kept / beta'] and their exact Jacobian in x: a NumPy array for models of at most
+        DENSE_SIZE coordinates and multipliers (SciPy's sparse overhead dominates there), else sparse."""
         system, t, n = self.system, self.t, self.n
         lam = x[self.n_unknowns:]
         q, v, a, _, blocks = self._states(x)
         rows = np.concatenate([system.residual(t, q, v, a, lam), system.constraints(t, q)[self.kept_rows] / self.c_q])
-        r_a = system.newton_matrix(t, q, v, a, lam, 1.0, 0.0, 0.0).tocsc()
-        r_v = system.newton_matrix(t, q, v, a, lam, 0.0, 1.0, 0.0).tocsc()[:n, :n]
-        r_q = system.newton_matrix(t, q, v, a, lam, 0.0, 0.0, 1.0).tocsc()
         self.evaluated = (t, q, v, a, lam)
+        r_a, r_v, r_q = (system.newton_matrix(t, q, v, a, lam, *factors)
+                         for factors in ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)))
+        if self.n + self.m <= DENSE_SIZE:
+            r_a, r_v, r_q = (matrix.toarray() for matrix in (r_a, r_v, r_q))
+            d_q, d_v, d_a = (np.zeros((n, self.n_unknowns)) for _ in range(3))
+            columns = np.arange(self.other.size)
+            for d, factor in zip((d_q, d_v, d_a), (self.c_q, self.c_v, 1.0)):
+                d[self.other, columns] = factor
+            if blocks is not None:
+                for d, block in zip((d_q, d_v, d_a), blocks):
+                    d[self._block_rows, self._block_columns] = block.reshape(4, self.k, 3).transpose(1, 0, 2).reshape(-1)
+            top = r_a[:n, :n] @ d_a + r_v[:n, :n] @ d_v + r_q[:n, :n] @ d_q
+            bottom = r_q[n:, :n][self.kept_rows] @ d_q / self.c_q
+            return rows, np.block([[top, r_a[:n, n:]], [bottom, np.zeros((bottom.shape[0], self.m))]])
+        r_a, r_v, r_q = (matrix.tocsc() for matrix in (r_a, r_v, r_q))
         d_q, d_v, d_a = (self._other_selection * factor for factor in (self.c_q, self.c_v, 1.0))
         if blocks is not None:
             shape = (n, self.n_unknowns)
@@ -209,10 +223,9 @@ class _LieNewton:
             d_q, d_v, d_a = (d + sp.csc_matrix((block.reshape(4, self.k, 3).transpose(1, 0, 2).reshape(-1),
                                                 (self._block_rows, self._block_columns)), shape=shape)
                              for d, block in zip((d_q, d_v, d_a), blocks))
-        top = r_a[:n, :n] @ d_a + r_v @ d_v + r_q[:n, :n] @ d_q
+        top = r_a[:n, :n] @ d_a + r_v[:n, :n] @ d_v + r_q[:n, :n] @ d_q
         bottom = (r_q[n:, :n][self.kept_rows] @ d_q) / self.c_q
-        matrix = sp.bmat([[top, r_a[:n, n:]], [bottom, None]], format="csc")
-        return rows, matrix
+        return rows, sp.bmat([[top, r_a[:n, n:]], [bottom, None]], format="csc")
 
     def standard_matrix(self):
         """The standard scheme's iteration matrix at the last iterate, for the diagnosis of a singular matrix."""

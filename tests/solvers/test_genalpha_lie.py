@@ -128,6 +128,17 @@ def test_newton_matrix_contains_the_tangent_operator_of_the_exponential_map():
     assert abs(np.linalg.norm(theta) - 1.0) <= 1e-15
 
 
+def test_sparse_iteration_matrix_gives_the_dense_one_s_steps(tumbling, monkeypatch):
+    """Models above DENSE_SIZE unknowns take the sparse matrix: forced here on the tumbling body."""
+    from floatframe.solvers import genalpha_lie
+    system, _, _ = tumbling
+    dense = LieGroupGeneralizedAlpha().solve_grid(system, TUMBLE_GRID, h=0.02)
+    monkeypatch.setattr(genalpha_lie, "DENSE_SIZE", 0)
+    sparse = LieGroupGeneralizedAlpha().solve_grid(system, TUMBLE_GRID, h=0.02)
+    assert np.abs(sparse.q - dense.q).max() <= 1e-14 and np.abs(sparse.v - dense.v).max() <= 1e-13
+    assert np.abs(dense.q).max() > 0.1
+
+
 def test_exact_iteration_matrix_takes_no_more_newton_iterations_than_the_standard_scheme(tumbling):
     system, _, _ = tumbling
     lie, standard = LieGroupGeneralizedAlpha(), ff.GeneralizedAlpha(linear_algebra="sparse")
