@@ -114,10 +114,11 @@ def stiffening_terms(body, ctx, used, matrices, flexible, dense_limit: int = 0):
 # --- the warning where linear FFRF is invalid ----------------------------------------------------------------
 def lowest_elastic_frequency(body) -> float:
     """The lowest elastic angular frequency omega_1 [rad/s] of a body, computed once and kept: of K_red, M_red for
-    an ObjectFFRFReducedOrder (its modes' own supports); for an ObjectFFRF of its mesh with the coordinates that its
-    constraints hold (``held_mesh_coordinates``, found at assembly: a clamped root gives the clamped omega_1), the
-    rigid-body motions that these leave free removed; without held coordinates (the Tisserand frame, or before
-    assembly) of the free mesh, six rigid-body modes removed."""
+    an ObjectFFRFReducedOrder (its modes' own supports); for an ObjectFFRF whose frame the constraints fix, of its mesh
+    with the coordinates that its constraints hold (``held_mesh_coordinates``, found at assembly: a root clamped to a
+    driven hub gives the clamped omega_1), the rigid-body motions that these leave free removed; for a floating
+    frame (reference conditions only, the Tisserand frame) or before assembly, of the free mesh, six rigid-body modes
+    removed."""
     cached = getattr(body, "_lowest_elastic_frequency", None)
     if cached is not None:
         return cached
@@ -132,14 +133,24 @@ def lowest_elastic_frequency(body) -> float:
 
 
 def held_mesh_coordinates(body, constraint_jacobian) -> np.ndarray | None:
-    """The mesh coordinates (indices into q_f) of a full FFRF ``body`` that constraints hold on their own: rows of the
-    constraint Jacobian C_q (m, n) of the assembled system whose only nonzero is one of the body's mesh coordinates
-    (a CoordinateConstraint to ground, a clamped face). Rows that couple coordinates (the Tisserand frame, joints
-    to other bodies) hold none. None where C_q is not finite (a parameter without value)."""
+    """The mesh coordinates (indices into q_f) of a full FFRF ``body`` that hold it to a fixed frame: where the
+    constraints fix the body's frame node (rows of C_q (m, n) on its 7 coordinates alone, rank 7 with the
+    Euler-parameter norm: a driven or clamped hub), the mesh coordinates that rows hold on their own (rows whose only
+    nonzero is one of them: a clamped root face). Otherwise none (an empty array): mesh coordinates held relative to
+    a floating frame are reference conditions, which choose the frame and leave the body's elastic frequencies
+    those of the free mesh (the rotor disc's 3-2-1 set-up). None where C_q is not finite (a parameter without
+    value)."""
     jacobian = sp.csr_matrix(constraint_jacobian)
     if not np.all(np.isfinite(jacobian.data)):
         return None
     jacobian.eliminate_zeros()
+    frame = np.asarray(body.coordinate_indices[:7])
+    on_frame = np.zeros(jacobian.shape[1], dtype=bool)
+    on_frame[frame] = True
+    frame_rows = [row for row in range(jacobian.shape[0]) if jacobian.indptr[row + 1] > jacobian.indptr[row]
+                  and on_frame[jacobian.indices[jacobian.indptr[row]:jacobian.indptr[row + 1]]].all()]
+    if not frame_rows or np.linalg.matrix_rank(jacobian[frame_rows][:, frame].toarray()) < frame.size:
+        return np.zeros(0, dtype=int)
     flexible = np.asarray(body.coordinate_indices[7:])
     mesh_coordinate = np.full(jacobian.shape[1], -1)
     mesh_coordinate[flexible] = np.arange(flexible.size)
