@@ -28,12 +28,19 @@ class MatrixContainer:
             raise ExudynLayerError(f"MatrixContainer.SetWithDenseMatrix: expected a 2D array, got shape {array.shape}")
         self.matrix = array.copy() if useDenseMatrix else sp.csr_matrix(array)
 
-    def SetWithSparseMatrix(self, sparseMatrix, numberOfRowsInit=-1, numberOfColumnsInit=-1, useDenseMatrix=False,
+    def SetWithSparseMatrix(self, sparseMatrix, numberOfRows=-1, numberOfColumns=-1, useDenseMatrix=False,
                             factor=1.0):
-        """Store a scipy.sparse matrix (times ``factor``)."""
+        """Store a scipy.sparse matrix, or sparse triplets [row, column, value] (a list of lists or an array) of a
+        numberOfRows x numberOfColumns matrix (ignored for a scipy matrix), times ``factor`` (Exudyn 1.13.6)."""
         if not sp.issparse(sparseMatrix):
-            raise ExudynLayerError("MatrixContainer.SetWithSparseMatrix: expected a scipy.sparse matrix, got "
-                                   f"{type(sparseMatrix).__name__}")
+            if not isinstance(sparseMatrix, (list, tuple, np.ndarray)):
+                raise ExudynLayerError("MatrixContainer.SetWithSparseMatrix: expected a scipy.sparse matrix or sparse "
+                                       f"triplets, got {type(sparseMatrix).__name__}")
+            if int(numberOfRows) < 0 or int(numberOfColumns) < 0:
+                raise ExudynLayerError("MatrixContainer.SetWithSparseMatrix: sparse triplets need numberOfRows and "
+                                       "numberOfColumns")
+            self.SetWithSparseMatrixCSR(numberOfRows, numberOfColumns, sparseMatrix, useDenseMatrix, factor)
+            return
         matrix = sp.csr_matrix(sparseMatrix, dtype=float) * float(factor)
         self.matrix = matrix.toarray() if useDenseMatrix else matrix
 

@@ -203,3 +203,15 @@ def test_reset_empties_the_system_and_keeps_its_variables():
 
 def test_config_gives_the_layer_version():
     assert exu.config.Version() == exu.GetVersionString() == exu.__version__
+
+
+def test_set_with_sparse_matrix_takes_exudyns_triplets_and_names():
+    exudyn = pytest.importorskip("exudyn")
+    triplets = [[0, 0, 13.3], [1, 1, 4.2], [1, 2, 42.0]]
+    for dense in (True, False):
+        ours, theirs = exu.MatrixContainer(), exudyn.MatrixContainer()
+        for container in (ours, theirs):
+            container.SetWithSparseMatrix(triplets, numberOfRows=2, numberOfColumns=3, useDenseMatrix=dense, factor=2.0)
+        np.testing.assert_array_equal(ours.Convert2DenseMatrix(), theirs.Convert2DenseMatrix())
+    with pytest.raises(ValueError, match="sparse triplets need numberOfRows and numberOfColumns"):
+        exu.MatrixContainer().SetWithSparseMatrix(triplets)
