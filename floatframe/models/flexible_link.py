@@ -86,11 +86,12 @@ def add_flexible_link(system, length=0.5, width=0.02, n_elements=50, modes: int 
                       angular_velocity=(0.0, 0.0, 0.0), name="link", element="Hex8") -> FlexibleLink:
     """Add a flexible link; ``position`` and ``euler_parameters`` place its frame (the root face centre).
 
-    ``n_elements`` along the bar, 2 x 2 across, so that a node lies on the axis; ``element`` "Hex20" (21 n_elements
-    + 9 (2 n_elements + 1) nodes; elements about 2.5 widths long bend as beam theory says, see the module text:
-    the slider-crank and the arm use it) or "Hex8" (9 (n_elements + 1) nodes; the default, kept for the models
-    built on it, too stiff in bending unless the elements are much shorter than wide); ``material`` a dict of youngs_modulus [Pa], poissons_ratio, density [kg/m^3] (default
-    aluminium); ``stiffness_scale`` multiplies the stiffness matrix (a stiffer or softer link of the same mass).
+    ``n_elements`` along the bar, 2 x 2 across, so that a node lies on the axis; ``element`` "Hex20" (30 n_elements
+    + 21 nodes; elements about 2.5 widths long bend as beam theory says, see the module text: the slider-crank's
+    rod) or "Hex8" (9 (n_elements + 1) nodes; the default, kept for the models built on it, too stiff in bending
+    unless the elements are much shorter than wide); ``material`` a dict of youngs_modulus [Pa], poissons_ratio,
+    density [kg/m^3] (default aluminium); ``stiffness_scale`` multiplies the stiffness matrix (a stiffer or
+    softer link of the same mass).
     """
     if int(n_elements) != n_elements or n_elements < 1:
         raise ValueError(f"add_flexible_link: n_elements must be a positive integer, got {n_elements!r}")
