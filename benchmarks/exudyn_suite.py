@@ -492,6 +492,9 @@ def main(argv=None) -> int:
     parser.add_argument("--keep", help="folder for the prepared scripts and their logs (default: a temporary one)")
     parser.add_argument("--update", help="folder of an earlier table (exudyn_suite.csv): its rows are kept for the "
                                          "scripts not run now, and the scripts run now replace theirs")
+    parser.add_argument("--reuse-exudyn", help="folder of an earlier run's --keep: exudyn's records found there "
+                                               "(<folder>/exudyn/<script>/record.json) are taken instead of running "
+                                               "exudyn again (the reference does not change between runs)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     arguments = parser.parse_args(argv)
     if arguments.child:
@@ -523,8 +526,12 @@ def main(argv=None) -> int:
     absent = {"status": "not run", "message": "", "solve_time": None, "result": None, "result_source": ""}
     rows = []
     for index, (group, path) in enumerate(scripts, 1):
-        records = {code: run_one(repository, data_folders, group, path, code, folder, arguments.timeout)
-                   for code in codes}
+        records = {}
+        for code in codes:
+            kept = Path(arguments.reuse_exudyn) / code / Path(path).stem / "record.json" \
+                if arguments.reuse_exudyn and code == "exudyn" else None
+            records[code] = json.loads(kept.read_text()) if kept is not None and kept.is_file() else \
+                run_one(repository, data_folders, group, path, code, folder, arguments.timeout)
         row = row_of(group, path, records.get("exudyn", absent), records.get("floatframe", absent))
         rows.append(row)
         print(f"[{index}/{len(scripts)}] {row['script']}: exudyn {row['exudyn'][:60]} | floatframe "

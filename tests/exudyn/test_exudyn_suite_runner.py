@@ -153,3 +153,23 @@ def test_update_keeps_earlier_rows_and_replaces_those_run_now(tmp_path):
     assert [row["script"] for row in merged] == ["a", "b"]
     assert merged[0]["relative difference"] == 1e-9 and merged[0]["solve floatframe [s]"] == 0.2
     assert merged[1]["floatframe"] == "runs" and merged[1]["relative difference"] == 2e-12
+
+
+def test_exudyns_records_of_an_earlier_run_are_reused(tmp_path):
+    """With --reuse-exudyn the exudyn column comes from the earlier record (a deliberately wrong result here, so
+    that the reuse shows), floatframe runs; a script without a record would run exudyn again."""
+    import json
+
+    repository, output = repository_copy(tmp_path / "EXUDYN"), tmp_path / "table"
+    kept = tmp_path / "earlier" / "exudyn" / "sphericalJointTest"
+    kept.mkdir(parents=True)
+    kept.joinpath("record.json").write_text(json.dumps(
+        {"status": "ran", "message": "", "solve_time": 0.5, "solves": 1, "result": [1.0], "result_source": "testResult"}))
+    finished = subprocess.run([sys.executable, str(RUNNER), "--repository", str(repository), "--output", str(output),
+                               "--only", "sphericalJointTest", "--reuse-exudyn", str(tmp_path / "earlier"),
+                               "--timeout", "300"], capture_output=True, text=True, cwd=tmp_path)
+    assert finished.returncode == 0, finished.stderr[-2000:]
+    with open(output / "exudyn_suite.csv") as stream:
+        (row,) = list(csv.DictReader(stream))
+    assert (row["exudyn"], row["floatframe"], row["solve exudyn [s]"]) == ("runs", "runs", "0.5")
+    assert float(row["relative difference"]) > 1.0          # floatframe's 4.409... against the record's 1.0
