@@ -35,6 +35,8 @@ from floatframe.paths import OutputPathError, check_output_file, output_folder_a
 from floatframe.solvers.genalpha import GeneralizedAlpha
 from floatframe.solvers.genalpha_ggl import GeneralizedAlphaGGL
 from floatframe.solvers.hht import HHTAlpha
+from floatframe.solvers.explicit import RK44, RK67
+from floatframe.solvers.explicit_adaptive import DOPRI5
 from floatframe.solvers.idas import IDAS, constraint_violation
 from floatframe.solvers.loop import Scheme
 from floatframe.solvers.newmark import Newmark, Trapezoidal
@@ -53,6 +55,9 @@ SOLVERS = {
     "hht": (lambda h: HHTAlpha(0.1, modified_newton=True), "h"),
     "radau5": (lambda rtol: AdaptiveRadauIIA(rtol=rtol, atol=rtol * 1e-3), "rtol"),
     "radau5-fixed": (lambda h: RadauIIA(), "h"),
+    "rk44": (lambda h: RK44(), "h"),                  # explicit: models without constraints (docs/solvers.md)
+    "rk67": (lambda h: RK67(), "h"),
+    "dopri5": (lambda rtol: DOPRI5(rtol=rtol, atol=rtol * 1e-3), "rtol"),
 }
 DEFAULT_TOLERANCES = (1e-4, 1e-6, 1e-8)
 DEFAULT_REFINEMENTS = (1, 2, 4, 8)   # fixed steps per output interval
@@ -310,7 +315,7 @@ def warmup_time(model: ComparisonModel, name: str, kind: str, value: float, t_gr
     started = time.perf_counter()
     try:
         solve(solver, model.system, t_grid[:2], value if kind == "rtol" else min(value, t_grid[1]))
-    except SolverError:
+    except (SolverError, ValueError):   # the timed run then says why
         return np.nan
     return time.perf_counter() - started
 
@@ -327,6 +332,9 @@ def comparison_run(model: ComparisonModel, name: str, kind: str, value: float, t
     except SolverError as failure:
         return Run(name, f"{kind}={value:.3g}", value, time.perf_counter() - started, 0.0, 0, 0, 0,
                    np.nan, np.nan, np.nan, status=f"failed: {failure}")
+    except ValueError as refusal:   # a scheme that does not take this model (an explicit one and constraints)
+        return Run(name, f"{kind}={value:.3g}", value, 0.0, 0.0, 0, 0, 0, np.nan, np.nan, np.nan,
+                   status=f"refused: {refusal}")
     states = [_State(*row) for row in zip(result.t, result.q, result.v)]
     position, velocity = constraint_violation(model.system, states)
     error = np.abs(result.sensor(model.sensor) - reference_values).max() / scale

@@ -193,10 +193,19 @@ def test_static_solver_fields_are_left_to_solve_static():
 
 
 @pytest.mark.parametrize("solver_type", ["ExplicitEuler", "RK44", "DOPRI5"])
-def test_explicit_solver_types_raise(solver_type):
+def test_explicit_solver_types_refuse_euler_parameter_nodes_as_exudyn_does(solver_type):
+    """Exudyn's explicit solvers refuse nodes with algebraic equations; the layer's explicit schemes name the node's
+    norm constraint and the implicit schemes to use (tests/exudyn/test_exudyn_explicit.py runs what they accept)."""
     mbs, settings = falling_block()
     settings.timeIntegration.solverType = getattr(exu.DynamicSolverType, solver_type)
-    with pytest.raises(exu.ExudynLayerError, match=f"solverType {solver_type} is not supported"):
+    with pytest.raises(ValueError, match=r"explicit scheme .*owners: NodeRigidBodyEP 0 .*use an implicit scheme"):
+        mbs.SolveDynamic(settings)
+
+
+def test_solver_type_none_raises():
+    mbs, settings = falling_block()
+    settings.timeIntegration.solverType = exu.DynamicSolverType._None
+    with pytest.raises(exu.ExudynLayerError, match="solverType _None is not supported"):
         mbs.SolveDynamic(settings)
 
 

@@ -118,3 +118,12 @@ def test_the_warm_up_compiles_the_kernel_so_that_no_timed_row_pays_the_compiler(
     grid = np.linspace(0.0, model.t_end, model.n_outputs + 1)
     assert warmup_time(model, "genalpha", "h", grid[1] / 4, grid) > 0
     assert kernel.is_compiled and kernel.is_cached()
+
+
+def test_a_scheme_that_refuses_the_model_is_a_refused_row_naming_why():
+    """An explicit scheme on the constrained pendulum: each of its rows says 'refused' with the scheme's reason; the
+    other solvers' rows are computed as usual."""
+    rows = run_comparison(load_model("pendulum"), solvers=["rk44", "genalpha"], refinements=[1])
+    refused = [row for row in rows if row.solver == "rk44"]
+    assert refused and all(row.status.startswith("refused: rk44: an explicit scheme") for row in refused)
+    assert all(row.status == "ok" for row in rows if row.solver == "genalpha")
