@@ -25,8 +25,13 @@ accelerations and its norm multiplier). The iteration matrix is exact: the contr
 factors (1, 0, 0), (0, 1, 0), (0, 0, 1) gives R_a, R_v, R_q, C_q and R_lambda, chained with the derivatives of
 (q, v, a) with respect to x; the rotation blocks (4 x 3 per node) are CasADi's derivatives of the update
 above, which contain the tangent operator of the exponential map: d theta_{n+1} = G_local(theta_{n+1})^T
-T(h Delta) h d Delta / 4 (``floatframe.rotations.t_exp_so3``). Full Newton, a new matrix every iteration,
-dense LAPACK LU up to DENSE_SIZE unknowns, sparse LU above; fixed step (a failed step is halved, as in every fixed-step scheme of ``floatframe.solvers.loop``).
+T(h Delta) h d Delta / 4 (``floatframe.rotations.t_exp_so3``). Models of at most DENSE_SIZE coordinates and
+multipliers without Python user functions evaluate rows and matrix in one CasADi Function (the node updates
+composed with the contract's ``residual_with_jacobian`` and ``functions["constraints"]``, differentiated by
+CasADi); the others through ``residual`` and ``newton_matrix``. Full Newton, a new matrix every iteration (a
+modified Newton was measured slower: the rows cost as much as the matrix here), dense LAPACK LU up to DENSE_SIZE
+unknowns, sparse LU above; fixed steps (a failed step is halved, as in every fixed-step scheme of
+``floatframe.solvers.loop``).
 
 The algorithmic accelerations of a node are stored in ``State.abar``'s theta rows in Euler-parameter form,
 G_local(theta)^T abar / 4, from which G_local(theta) gives them back (G_local G_local^T = 4 I on |theta| = 1).
@@ -137,7 +142,10 @@ class _LieNewton:
         self.n_unknowns = self.other.size + 3 * k      # accelerations: other coordinates, then 3 per node
         self.norm_rows = _norm_constraint_rows(system, self.rotation_rows)
         self.kept_rows = np.setdiff1d(np.arange(m), self.norm_rows)
-        self.node_update = _node_update(solver.alpha_m, solver.alpha_f, solver.beta, solver.gamma).map(max(k, 1))
+        self.node_update = _node_update(solver.alpha_m, solver.alpha_f, solver.beta, solver.gamma)
+        self.node_updates = self.node_update.map(max(k, 1))
+        inputs = self.node_update.sx_in()
+        self.node_states = ca.Function("lie_node_states", inputs, self.node_update(*inputs)[:4]).map(max(k, 1))
         # d(q, v, a)/dx: the other coordinates' columns (times c_q, c_v, 1), and where each node's 4 x 3 block goes
         columns = np.arange(self.other.size)
         self._other_selection = sp.csc_matrix((np.ones(self.other.size), (self.other, columns)),
@@ -147,6 +155,8 @@ class _LieNewton:
         self._block_columns = np.array([[self.other.size + 3 * i + c for _ in range(4) for c in range(3)]
                                         for i in range(k)], dtype=int).reshape(-1)
         self.evaluated = None   # (t, q, v, a, lambda) of the last iteration matrix
+        self.kernel = (_newton_kernel(self, system) if self.n + m <= DENSE_SIZE and not system.has_user_functions
+                       else None)
 
     # --- the step ---------------------------------------------------------------------------
     def start(self, state: State, h, c_q, c_v, kappa):
@@ -164,6 +174,9 @@ class _LieNewton:
                                               for i, r in enumerate(self.rotation_rows)])
             self.abar_n = np.column_stack([rotations.g_local(thetas[:, i]) @ state.abar[r]
                                            for i, r in enumerate(self.rotation_rows)])
+            self.nodes_n = (self.theta_n, self.omega_n, self.omega_t_n, self.abar_n)
+        else:
+            self.nodes_n = (np.zeros((4, 0)), np.zeros((3, 0)), np.zeros((3, 0)), np.zeros((3, 0)))
 
     def initial_unknowns(self, state: State) -> np.ndarray:
         """x = (a of the other coordinates, omega_t of each node, lambda) of the step's start."""
@@ -173,8 +186,9 @@ class _LieNewton:
         parts.append(state.lam)
         return np.concatenate(parts)
 
-    def _states(self, x):
-        """q, v, a, abar (n,) and the rotation blocks (d theta, d theta_t, d theta_tt)/d omega_t (4, 3k)."""
+    def _states(self, x, derivatives=True):
+        """q, v, a, abar (n,) and (with ``derivatives``, else None) the rotation blocks (d theta, d theta_t,
+        d theta_tt)/d omega_t (4, 3k)."""
         n_other = self.other.size
         a_other = x[:n_other]
         q, v, a, abar = (np.zeros(self.n) for _ in range(4))
@@ -185,18 +199,25 @@ class _LieNewton:
         blocks = None
         if self.k:
             omega_t = x[n_other:self.n_unknowns].reshape(self.k, 3).T
-            out = self.node_update(self.theta_n, self.omega_n, self.omega_t_n, self.abar_n, omega_t, self.h)
-            theta, theta_t, theta_tt, abar_theta, d_theta, d_theta_t, d_theta_tt = (np.asarray(o) for o in out)
+            update = self.node_updates if derivatives else self.node_states
+            out = [np.asarray(o) for o in update(self.theta_n, self.omega_n, self.omega_t_n, self.abar_n, omega_t, self.h)]
+            theta, theta_t, theta_tt, abar_theta = out[:4]
             for i, rows in enumerate(self.rotation_rows):
                 q[rows] = theta[:, i] - self.reference[rows]
                 v[rows], a[rows], abar[rows] = theta_t[:, i], theta_tt[:, i], abar_theta[:, i]
-            blocks = d_theta, d_theta_t, d_theta_tt
+            blocks = tuple(out[4:]) if derivatives else None
         return q, v, a, abar, blocks
 
     def rows_and_matrix(self, x):
         """The Newton rows [R; C_kept / beta'] and their exact Jacobian in x: a NumPy array for models of at most
         DENSE_SIZE coordinates and multipliers (SciPy's sparse overhead dominates there), else sparse."""
         system, t, n = self.system, self.t, self.n
+        if self.kernel is not None:
+            self.evaluated = x.copy()
+            rows, matrix = self.kernel(x, t, self.h, self.c_q, self.c_v, self.kappa, self.q_known, self.v_known,
+                                       self.abar_known, *self.nodes_n, system.input_vector(float(t)),
+                                       system.parameters_now())
+            return np.asarray(rows).ravel(), matrix.full()
         lam = x[self.n_unknowns:]
         q, v, a, _, blocks = self._states(x)
         rows = np.concatenate([system.residual(t, q, v, a, lam), system.constraints(t, q)[self.kept_rows] / self.c_q])
@@ -229,13 +250,48 @@ class _LieNewton:
 
     def standard_matrix(self):
         """The standard scheme's iteration matrix at the last iterate, for the diagnosis of a singular matrix."""
+        if self.kernel is not None:   # evaluated holds x
+            q, v, a, _, _ = self._states(self.evaluated)
+            return self.system.newton_matrix(self.t, q, v, a, self.evaluated[self.n_unknowns:], 1.0, self.c_v, self.c_q)
         return self.system.newton_matrix(*self.evaluated, 1.0, self.c_v, self.c_q)
 
     def finish(self, x) -> State:
-        q, v, a, abar, _ = self._states(x)
+        q, v, a, abar, _ = self._states(x, derivatives=False)
         lam = x[self.n_unknowns:].copy()
         self.system.current_state = (self.t, q, v, a, lam)
         return State(self.t, q, v, a, abar, lam)
+
+
+def _newton_kernel(newton, system) -> ca.Function:
+    """One CasADi Function of the Newton iteration of a small model without Python user functions:
+    (x, t, h, c_q, c_v, kappa, q_known, v_known, abar_known, theta_n, omega_n, omega_t_n, abar_n, u, p) ->
+    (the rows, their Jacobian in x), the node updates composed with the contract's complete residual
+    (``residual_with_jacobian``) and constraint Functions and differentiated by CasADi: the same numbers as the
+    evaluation through ``residual`` and ``newton_matrix``, without their per-call overhead."""
+    n, m, k, other = newton.n, newton.m, newton.k, newton.other
+    x = ca.SX.sym("x", newton.n_unknowns + m)
+    t, h, c_q, c_v, kappa = (ca.SX.sym(name) for name in ("t", "h", "c_q", "c_v", "kappa"))
+    q_known, v_known, abar_known = (ca.SX.sym(name, other.size) for name in ("q_known", "v_known", "abar_known"))
+    theta_n, omega_n, omega_t_n, abar_n = (ca.SX.sym(name, rows, k) for name, rows in
+                                           (("theta_n", 4), ("omega_n", 3), ("omega_t_n", 3), ("abar_n", 3)))
+    u, p = ca.SX.sym("u", system.input_vector(0.0).size), ca.SX.sym("p", system.parameters_now().size)
+    a_other, lam = x[:other.size], x[newton.n_unknowns:]
+    q, v, a = ([None] * n for _ in range(3))
+    for j, i in enumerate(other):
+        q[i], v[i], a[i] = q_known[j] + c_q * a_other[j], v_known[j] + c_v * a_other[j], a_other[j]
+    node = newton.node_update
+    for i, rows in enumerate(newton.rotation_rows):
+        omega_t = x[other.size + 3 * i:other.size + 3 * i + 3]
+        theta, theta_t, theta_tt = node(theta_n[:, i], omega_n[:, i], omega_t_n[:, i], abar_n[:, i], omega_t, h)[:3]
+        for r, row in enumerate(rows):
+            q[row], v[row], a[row] = theta[r] - system.q_reference[row], theta_t[r], theta_tt[r]
+    q, v, a = (ca.vertcat(*entries) for entries in (q, v, a))
+    residual = system.residual_with_jacobian()(t, q, v, a, lam, u, p)
+    constraints = system.functions["constraints"](t, q, u, p)
+    rows = ca.vertcat(residual, constraints[[int(r) for r in newton.kept_rows]] / c_q) if newton.kept_rows.size \
+        else residual
+    return ca.Function("lie_group_newton", [x, t, h, c_q, c_v, kappa, q_known, v_known, abar_known, theta_n, omega_n,
+                                            omega_t_n, abar_n, u, p], [rows, ca.jacobian(rows, x)])
 
 
 def _norm_constraint_rows(system, rotation_rows) -> np.ndarray:
