@@ -29,7 +29,7 @@ T(h Delta) h d Delta / 4 (``floatframe.rotations.t_exp_so3``). Models of at most
 multipliers without Python user functions evaluate rows and matrix in one CasADi Function (the node updates
 composed with the contract's ``residual_with_jacobian`` and ``functions["constraints"]``, differentiated by
 CasADi); the others through ``residual`` and ``newton_matrix``. Full Newton, a new matrix every iteration (a
-modified Newton was measured slower: the rows cost as much as the matrix here), dense LAPACK LU up to DENSE_SIZE
+modified Newton was measured no faster: the rows cost as much as the matrix here), dense LAPACK LU up to DENSE_SIZE
 unknowns, sparse LU above; fixed steps (a failed step is halved, as in every fixed-step scheme of
 ``floatframe.solvers.loop``).
 
