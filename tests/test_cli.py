@@ -31,7 +31,7 @@ def usage_error(capsys, argv) -> str:
     (["run", "rotor-disc", "--refinement", "0"], "argument --refinement: must be a positive integer, got 0"),
     (["run", "rotor-dsc"], "unknown model 'rotor-dsc'; did you mean 'rotor-disc'?"),
     (["run", "pendulum"], "unknown model 'pendulum'; did you mean 'double-pendulum'? (choose from rotor-disc, rotor-disc-constrained, double-pendulum, slider-crank, flexible-arm, bracket, spin-up-beam)"),
-    (["compare", "pendulum", "--solvers", "idas,rk4"], "argument --solvers: unknown solver 'rk4' (choose from idas,"),
+    (["compare", "pendulum", "--solvers", "idas,rk4"], "argument --solvers: unknown solver 'rk4'; did you mean 'rk44'? (choose from idas,"),
     (["compare", "pendulum", "--tolerances", "1e-6,-1"], "argument --tolerances: must be a positive number, got -1"),
     (["compare", "pendulum", "--refinements", "2,0"], "argument --refinements: must be a positive integer, got 0"),
     (["compare", "pendulm"], "unknown model 'pendulm'; did you mean 'pendulum'?"),
@@ -204,11 +204,13 @@ def test_ocp_slew_optimises_the_reduced_beam_and_re_simulates_on_the_full_mesh(c
                               "6 constraints")
     assert "the same torques on the full FFRF mesh (211 coordinates)" in summary
     header = (tmp_path / "slew.csv").read_text().splitlines()[0]
-    assert header.endswith("tip_reference,tip_optimal_full_mesh,tip_reference_full_mesh")
+    assert header == ("t [s],torque optimal [N m],hub angle optimal [rad],tip deflection optimal [m],"
+                      "torque reference [N m],hub angle reference [rad],tip deflection reference [m],"
+                      "tip deflection optimal full mesh [m],tip deflection reference full mesh [m]")
     assert (tmp_path / "slew.png").is_file()
     # the summary's re-simulated hub angle at T is the one the CSV holds (not only the OCP grid's)
     at_end = float(re.search(r"re-simulated with 4x finer steps: at T hub ([-0-9.]+) deg \(target 30,", summary)[1])
-    table = np.loadtxt(tmp_path / "slew.csv", delimiter=",")
+    table = np.loadtxt(tmp_path / "slew.csv", delimiter=",", skiprows=1)
     assert at_end == pytest.approx(np.degrees(np.interp(2.0, table[:, 0], table[:, 2])), abs=0.006)
 
 
@@ -219,7 +221,9 @@ def test_ocp_arm_optimises_the_controlled_arm_and_writes_its_plot(capsys, tmp_pa
     assert summary.startswith("arm: reduced forearm (2 modes), 16 coordinates, 12 constraints; target 60 / 45 deg")
     assert "IPOPT: Solve_Succeeded" in summary and "residual tip vibration after T (4x finer steps)" in summary
     header = (tmp_path / "arm.csv").read_text().splitlines()[0]
-    assert header == "# t,shoulder_optimal,elbow_optimal,tip_optimal,shoulder_computed,elbow_computed,tip_computed"
+    assert header == ("t [s],shoulder angle optimal [rad],elbow angle optimal [rad],tip deflection optimal [m],"
+                      "shoulder angle computed torque [rad],elbow angle computed torque [rad],"
+                      "tip deflection computed torque [m]")
     assert (tmp_path / "arm.png").is_file()
 
 

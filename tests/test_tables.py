@@ -63,3 +63,27 @@ def test_a_result_names_its_sensor_columns_by_their_variables():
                                          sensor_names=["tip", "hinge"], sensor_variables=["Velocity", "Angle"])
     assert result.sensor_columns(0) == ["tip Velocity x [m/s]", "tip Velocity y [m/s]", "tip Velocity z [m/s]"]
     assert result.sensor_columns(1) == ["hinge Angle [rad]"]
+
+
+def test_write_csv_names_the_columns_of_a_solved_sensor_with_their_units(tmp_path):
+    """A pendulum solved and written: the header is 't [s]' and the sensor's named components with units, the
+    rows are the stored values; 'floatframe plot' reads the file and labels the axis with the unit."""
+    from floatframe.pictures.render import read_sensor
+
+    system = ff.System()
+    node = system.add(ff.NodeRigidBodyEP([0.0, -1.0, 0.0, 1.0, 0.0, 0.0, 0.0]))
+    body = system.add(ff.ObjectRigidBody(node, 1.0, [0.1, 0.1, 0.1, 0.0, 0.0, 0.0]))
+    ground = system.add(ff.ObjectGround())
+    system.add(ff.SphericalJoint([system.add(ff.MarkerBodyRigid(ground)),
+                                  system.add(ff.MarkerBodyRigid(body, [0.0, 1.0, 0.0]))]))
+    system.add(ff.Gravity([3.0, -9.81, 0.0]))                         # it swings out towards +x
+    sensor = system.add(ff.SensorBody(body, "Velocity", name="bob"))
+    result = ff.GeneralizedAlpha(0.9).solve(system.assemble(), 0.05, 5)
+    path = result.write_csv(tmp_path / "bob.csv", sensor)
+    assert path.read_text().splitlines()[0] == "t [s],bob Velocity x [m/s],bob Velocity y [m/s],bob Velocity z [m/s]"
+    names, values = read_table(path)
+    np.testing.assert_array_equal(values, result.sensor(sensor, with_time=True))
+    t, read, _, label = read_sensor(path)
+    np.testing.assert_array_equal(read, result.sensor(sensor))
+    assert np.abs(read[-1, 0]) > 0.1
+    assert label == "value [m/s]"

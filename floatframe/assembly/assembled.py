@@ -102,6 +102,11 @@ class AssembledSystem:
         return [sensor.name or sensor.type_name for sensor in self.system.sensors]
 
     @property
+    def sensor_variables(self) -> list[str]:
+        """Each sensor's output variable (e.g. "Position"), which gives the units of its CSV columns."""
+        return [str(getattr(sensor, "output_variable_type", "")) for sensor in self.system.sensors]
+
+    @property
     def sensor_slices(self) -> np.ndarray:
         """(k + 1,) bounds of each sensor's rows in the stacked sensor output."""
         return self._sensor_slices

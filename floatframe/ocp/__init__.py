@@ -162,9 +162,13 @@ def run_arm(arguments) -> int:
     figure.savefig(plot, dpi=120)
     csv = output / OUTPUT_FILES["arm"][1]
     optimal, computed = motions
-    np.savetxt(csv, np.column_stack([optimal.t, optimal.angles, optimal.deflection, computed.angles,
-                                     computed.deflection]), delimiter=",",
-               header="t,shoulder_optimal,elbow_optimal,tip_optimal,shoulder_computed,elbow_computed,tip_computed")
+    from floatframe.solvers.result import write_table
+
+    write_table(csv, ["t [s]", "shoulder angle optimal [rad]", "elbow angle optimal [rad]",
+                      "tip deflection optimal [m]", "shoulder angle computed torque [rad]",
+                      "elbow angle computed torque [rad]", "tip deflection computed torque [m]"],
+                np.column_stack([optimal.t, optimal.angles, optimal.deflection, computed.angles, computed.deflection]),
+                "ocp arm")
     print(f"wrote {plot} and {csv}")
     return 0
 
@@ -230,10 +234,13 @@ def run_slew(arguments) -> int:
     csv = output / OUTPUT_FILES["slew"][1]
     columns = [optimal.t, optimal.torque, optimal.hub_angle, optimal.tip, reference.torque, reference.hub_angle,
                reference.tip]
-    header = "t,torque_optimal,angle_optimal,tip_optimal,torque_reference,angle_reference,tip_reference"
+    names = ["t [s]", "torque optimal [N m]", "hub angle optimal [rad]", "tip deflection optimal [m]",
+             "torque reference [N m]", "hub angle reference [rad]", "tip deflection reference [m]"]
     if full:
         columns += [full[0].tip, full[1].tip]
-        header += ",tip_optimal_full_mesh,tip_reference_full_mesh"
-    np.savetxt(csv, np.column_stack(columns), delimiter=",", header=header)
+        names += ["tip deflection optimal full mesh [m]", "tip deflection reference full mesh [m]"]
+    from floatframe.solvers.result import write_table
+
+    write_table(csv, names, np.column_stack(columns), "ocp slew")
     print(f"wrote {plot} and {csv}")
     return 0

@@ -237,14 +237,15 @@ def read_sensor(source, number: int = 0):
             raise FileNotFoundError(f"{source}: no such file")
         with source.open(newline="") as stream:
             rows = list(csv.reader(stream))
-        if len(rows) < 2 or not rows[0] or rows[0][0] != "t":
-            raise ValueError(f"{source}: not a sensor CSV (a header 't,value0,...' and one row a time)")
+        if len(rows) < 2 or not rows[0] or rows[0][0] not in ("t [s]", "t"):
+            raise ValueError(f"{source}: not a sensor CSV (a header 't [s],...' and one row a time)")
         for line, row in enumerate(rows[1:], start=2):
             if len(row) != len(rows[0]) or not all(_is_number(value) for value in row):
                 raise ValueError(f"{source}, line {line}: not a sensor CSV row ({len(rows[0])} numbers, as the "
                                  f"header has names): {','.join(row)!r}")
         data = np.array(rows[1:], dtype=float)
-        return data[:, 0], data[:, 1:], source.stem, "value"
+        units = {name.rsplit(" [", 1)[1][:-1] for name in rows[0][1:] if name.endswith("]") and " [" in name}
+        return data[:, 0], data[:, 1:], source.stem, f"value [{units.pop()}]" if len(units) == 1 else "value"
     from floatframe.export import load_result
 
     saved = load_result(source)

@@ -33,7 +33,7 @@ CONTRACT = (
     "form_name", "constraint_rows_name", "numeric_function", "use_numeric", "evaluation_work",
     "iteration_matrix_nonzeros", "functions", "symbols", "residual_with_jacobian",
     # sensors
-    "sensor_values", "sensor_names", "sensor_slices",
+    "sensor_values", "sensor_names", "sensor_variables", "sensor_slices",
     # parameters and inputs
     "parameters", "parameter_vector", "parameters_now", "inputs", "input_signals", "input_vector",
     # user functions, and the monitors a solver calls at its stored states
@@ -57,8 +57,8 @@ class DAE(Protocol):
         (they may query outputs of the state being solved for).
     parameters, inputs : the symbolic Parameter and Input objects, in the order of p and u;
         input_signals : name -> signal t -> values.
-    sensor_names : one name per sensor; sensor_slices : (k + 1,) bounds of each sensor's rows in the
-        stacked sensor output.
+    sensor_names : one name per sensor; sensor_variables : each sensor's output variable ("Position", ...: the
+        units of its columns); sensor_slices : (k + 1,) bounds of each sensor's rows in the stacked sensor output.
     constraint_owners : the label of the item that owns each constraint row (m,).
     has_user_functions : whether Python user functions (CasADi callbacks) enter the residual: such a model
         is evaluated through ``residual`` and ``newton_matrix`` only (no buffered or compiled kernels);
@@ -84,6 +84,9 @@ class DAE(Protocol):
 
     @property
     def sensor_names(self) -> list[str]: ...
+
+    @property
+    def sensor_variables(self) -> list[str]: ...
 
     @property
     def sensor_slices(self) -> np.ndarray: ...

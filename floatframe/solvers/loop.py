@@ -307,4 +307,4 @@ def collect(system, states, statistics, solver, info, with_sensors: bool = True)
         t=np.array([s.t for s in states]), q=np.vstack([s.q for s in states]),
         v=np.vstack([s.v for s in states]), a=np.vstack([s.a for s in states]),
         lam=np.vstack([s.lam for s in states]), sensors=sensors, statistics=statistics, solver=solver, info=info,
-        sensor_names=names)
+        sensor_names=names, sensor_variables=list(system.sensor_variables))

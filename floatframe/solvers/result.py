@@ -163,21 +163,12 @@ class SimulationResult:
         return sensor_columns(name, variable, values.shape[1])
 
     def write_csv(self, path, number: int) -> Path:
-        """Write one sensor as CSV (time first), for spreadsheets and other tools; an OutputPathError (an OSError)
-        naming the path and the cause if it cannot be written there.
-
-        The header is still ``t,value0,value1,...`` (``floatframe plot`` reads that); :meth:`sensor_columns` and
-        :func:`write_table` give the names with units of floatframe's one header style."""
-        from floatframe.paths import check_output_file
-
-        path = check_output_file(path, "write_csv")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        data = self.sensor(number, with_time=True)
-        with path.open("w", newline="") as stream:
-            writer = csv.writer(stream)
-            writer.writerow(["t"] + [f"value{i}" for i in range(data.shape[1] - 1)])
-            writer.writerows(data.tolist())
-        return path
+        """Write sensor ``number`` as CSV, time first, in floatframe's one header style (:func:`write_table`):
+        ``t [s],tip Position x [m],tip Position y [m],tip Position z [m]``, then one row per stored step.
+        ``numpy.loadtxt(path, delimiter=",", skiprows=1)`` or ``pandas.read_csv(path)`` read it. An
+        OutputPathError (an OSError) naming the path and the cause if it cannot be written there."""
+        return write_table(path, [column_name("t", "s")] + self.sensor_columns(number),
+                           self.sensor(number, with_time=True), "write_csv")
 
 
 def time_grid(owner: str, t_end=None, n_steps=None, t_grid=None, t0: float = 0.0) -> np.ndarray:
