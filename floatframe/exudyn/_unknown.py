@@ -50,13 +50,14 @@ class Unsupported:
     way (items, iteration, arithmetic, conversion), raises an ExudynLayerError naming it and the
     closest of the ``supported`` names."""
 
-    def __init__(self, name: str, module: str, supported):
+    def __init__(self, name: str, module: str, supported, scope_of: str | None = None):
         object.__setattr__(self, "_about", (name, module, suggestions(supported)))
+        object.__setattr__(self, "_scope", out_of_scope(scope_of or name))
 
     def _refuse(self, *arguments, **keywords):
         name, module, supported = object.__getattribute__(self, "_about")
         raise ExudynLayerError(f"floatframe.exudyn does not support {module}.{name}{closest(name, supported)}"
-                               f"{out_of_scope(name)}")
+                               f"{object.__getattribute__(self, '_scope')}")
 
     def __getattr__(self, attribute):
         if attribute.startswith("__"):

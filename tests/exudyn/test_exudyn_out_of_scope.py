@@ -47,3 +47,25 @@ def test_visualization_placeholders_are_exudyn_names():
     placeholders = [name for name in ffu.UNSUPPORTED_NAMES if name[0] == "V" and name[1].isupper()]
     assert len(placeholders) >= 40
     assert set(placeholders) <= set(exudyn_utilities.__all__)
+
+
+@pytest.mark.parametrize("module, name", [("beams", "GenerateStraightLineANCFCable2D"), ("beams", "CreateReevingCurve"),
+                                          ("shells", "ShellMesh")])
+def test_beam_and_shell_generators_are_placeholders_that_name_the_scope(module, name):
+    namespace = {}
+    exec(f"from floatframe.exudyn.{module} import *", namespace)
+    with pytest.raises(exu.ExudynLayerError, match=rf"exudyn\.{module}\.{name}; beams as bodies.*outside"):
+        namespace[name]()
+
+
+def test_beam_and_shell_generators_are_exudyns_names():
+    import importlib
+
+    for module in ("beams", "shells"):
+        theirs = importlib.import_module(f"exudyn.{module}") if importlib.util.find_spec("exudyn") else None
+        if theirs is None:
+            pytest.skip("exudyn is not installed")
+        ours = importlib.import_module(f"floatframe.exudyn.{module}")
+        public = {n for n in dir(theirs) if not n.startswith("_") and callable(getattr(theirs, n))
+                  and getattr(getattr(theirs, n), "__module__", "") == f"exudyn.{module}"}
+        assert set(ours.EXUDYN_NAMES) == public
