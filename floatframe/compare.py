@@ -34,6 +34,7 @@ from floatframe.optional import require
 from floatframe.paths import OutputPathError, check_output_file, output_folder_argument
 from floatframe.solvers.genalpha import GeneralizedAlpha
 from floatframe.solvers.genalpha_ggl import GeneralizedAlphaGGL
+from floatframe.solvers.genalpha_lie import LieGroupGeneralizedAlpha
 from floatframe.solvers.hht import HHTAlpha
 from floatframe.solvers.explicit import RK44, RK67
 from floatframe.solvers.explicit_adaptive import DOPRI5
@@ -50,6 +51,7 @@ SOLVERS = {
     "genalpha": (lambda h: GeneralizedAlpha(0.5, modified_newton=True), "h"),
     "genalpha-index2": (lambda h: GeneralizedAlphaGGL(0.5, modified_newton=True), "h"),
     "genalpha-velocity": (lambda h: GeneralizedAlpha(0.5, modified_newton=True, index=2), "h"),
+    "genalpha-lie": (lambda h: LieGroupGeneralizedAlpha(0.5), "h"),
     "trapezoidal": (lambda h: Trapezoidal(modified_newton=True), "h"),
     "newmark": (lambda h: Newmark(0.6, modified_newton=True), "h"),
     "hht": (lambda h: HHTAlpha(0.1, modified_newton=True), "h"),
