@@ -24,6 +24,7 @@ import numpy as np
 
 import floatframe.components as fc
 from floatframe.components import planar
+from floatframe.components.user_sensor import SensorFromRecord
 from floatframe.components import rigid_rxyz
 from floatframe.components.gravity_connector import GravityConnector
 from floatframe.components.rotational_mass import MarkerBodyRigidRotor, ObjectRotationalMass1D as CoreRotor
@@ -887,6 +888,20 @@ def SensorSuperElement(item, number, mbs):
 def SensorLoad(item, number, mbs):
     mbs.item("load", item.loadNumber, label(item, number), "loadNumber")
     return fc.SensorLoad(item.loadNumber, name=item.name)
+
+
+@register("SensorUserFunction", "sensor", "UserFunction", dict(
+    sensorNumbers=[], factors=[], writeToFile=True, fileName="", sensorUserFunction=0, storeInternal=False))
+def SensorUserFunction(item, number, mbs):
+    """Evaluated after each solve at every stored step (``_solve.user_function_sensors``): Exudyn calls
+    sensorUserFunction(mbs, t, sensorNumbers, factors, configuration) when it records the sensors; there the other
+    sensors' values and the outputs are those of that step."""
+    if is_unset(item.sensorUserFunction) or not callable(item.sensorUserFunction):
+        raise unsupported(item, number, "sensorUserFunction", "must be a function (mbs, t, sensorNumbers, factors, "
+                          "configuration) returning a list of values")
+    for i, sensor in enumerate(item.sensorNumbers):
+        mbs.item("sensor", sensor, label(item, number), f"sensorNumbers[{i}]")
+    return SensorFromRecord([int(s) for s in item.sensorNumbers], name=item.name)
 
 
 # --- what the package exports ---------------------------------------------------------------------

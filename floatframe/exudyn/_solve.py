@@ -20,7 +20,8 @@ from pathlib import Path
 import numpy as np
 
 from floatframe.exudyn._explicit import EXPLICIT, explicit_solver
-from floatframe.exudyn._names import DynamicSolverType, ExudynLayerError, OutputVariableType, member_name
+from floatframe.exudyn._names import (ConfigurationType, DynamicSolverType, ExudynLayerError, OutputVariableType,
+                                      member_name)
 from floatframe.exudyn._settings import HONOURED, SimulationSettings, changed_fields, check_dynamic, classify
 from floatframe.solvers import GeneralizedAlpha, Newmark, SolverError
 
@@ -215,11 +216,39 @@ def store_result(mbs, result, options):
     mbs._state = (float(result.t[-1]), result.q[-1].copy(), result.v[-1].copy(), result.a[-1].copy(),
                   result.lam[-1].copy())
     mbs._sensor_data = {i: result.sensor(i, with_time=True) for i in range(len(result.sensors))}
+    user_function_sensors(mbs, result)
     if not options["sensors_active"]:
         return
     for number, item in enumerate(mbs.items("sensor")):
         if item.writeToFile and item.fileName:
             write_sensor_file(item, number, mbs._sensor_data[number], options)
+
+
+def user_function_sensors(mbs, result):
+    """The values of the SensorUserFunction sensors at every stored step: their functions are called with the state
+    of that step as the current one, and GetSensorValues of the other sensors gives their values recorded there."""
+    users = [(number, item) for number, item in enumerate(mbs.items("sensor")) if item.type_string == "UserFunction"]
+    if not users:
+        return
+    saved = mbs._state
+    try:
+        for k, t in enumerate(result.t):
+            mbs._state = (float(t), result.q[k], result.v[k], result.a[k], result.lam[k])
+            mbs._recorded_sensors = {number: data[min(k, len(data) - 1), 1:] for number, data in mbs._sensor_data.items()}
+            for number, item in users:
+                values = np.asarray(item.sensorUserFunction(mbs, float(t), list(item.sensorNumbers),
+                                                            list(item.factors), ConfigurationType.Current),
+                                    dtype=float).reshape(-1)
+                mbs._recorded_sensors[number] = values
+                rows = mbs._sensor_data.get(number)
+                if rows is None or rows.shape[1] != values.size + 1:
+                    rows = np.zeros((result.t.size, values.size + 1))
+                    rows[:, 0] = result.t
+                rows[k, 1:] = values
+                mbs._sensor_data[number] = rows
+    finally:
+        mbs._state = saved
+        mbs._recorded_sensors = None
 
 
 def check_sensor_files(mbs, options):

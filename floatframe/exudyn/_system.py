@@ -530,7 +530,16 @@ class MainSystem:
     def GetSensorValues(self, sensorNumber, configuration=ConfigurationType.Current):
         """Current value of a sensor (as Exudyn: the output it records)."""
         item = self.item("sensor", sensorNumber, "GetSensorValues", "sensorNumber")
+        recorded = getattr(self, "_recorded_sensors", None)
+        if recorded is not None and int(sensorNumber) in recorded:    # inside a SensorUserFunction's evaluation
+            values = recorded[int(sensorNumber)]
+            return values[0] if values.size == 1 else values.copy()
         self._require_assembled("GetSensorValues")
+        if item.type_string == "UserFunction":
+            values = np.asarray(item.sensorUserFunction(self, float(self.state(
+                member_name(configuration, ConfigurationType, "GetSensorValues", "configuration"))[0]),
+                list(item.sensorNumbers), list(item.factors), configuration), dtype=float).reshape(-1)
+            return values[0] if values.size == 1 else values
         component = self._core.sensors[int(sensorNumber)]
         return self._evaluate(("GetSensorValues", int(sensorNumber), item.type_string),
                               component.expression, configuration)

@@ -12,6 +12,7 @@ from floatframe.exudyn import ExudynLayerError
 from floatframe.exudyn._items import (ITEM_CLASSES, REDUCED_ORDER_MATRICES, SHORT_NAMES, SUPPORTED_NAMES,
                                       VISUALIZATION_CLASSES, Item, translate)
 from floatframe.components import planar, rigid_rxyz
+from floatframe.components.user_sensor import SensorFromRecord
 from floatframe.components.generic_ode2 import ObjectGenericODE2 as CoreGenericODE2
 from floatframe.components.gravity_connector import GravityConnector
 from floatframe.components.rotational_mass import ObjectRotationalMass1D as CoreRotor
@@ -77,6 +78,7 @@ EXPECTED = {
     "ObjectRotationalMass1D": (CoreRotor, "inertia", [0.4]),
     "ObjectConnectorGravity": (GravityConnector, "mass1", 2.5),
     "NodeRigidBodyRxyz": (rigid_rxyz.NodeRigidBodyRxyz, "reference_coordinates", [0, 0, 3, 0.1, 0.2, 0.3]),
+    "SensorUserFunction": (SensorFromRecord, "sensor_numbers", [0]),
 }
 
 
@@ -131,6 +133,7 @@ def catalogue():
     add_joints(mbs, ground)
     mbs.AddSensor(ii.SensorMarker(markerNumber=m_body, outputVariableType=variables.AngularVelocityLocal))
     add_planar(mbs, ground)
+    mbs.AddSensor(ii.SensorUserFunction(sensorNumbers=[0], factors=[2.0], sensorUserFunction=lambda *a: [1.0]))
     mbs.Assemble()
     return mbs
 
@@ -280,7 +283,7 @@ def test_outputs_a_kind_does_not_list_are_refused_with_the_supported_ones(assemb
         assembled_catalogue.GetObjectOutput(6, exu.OutputVariableType.Distance)
     mbs = catalogue()
     mbs.AddSensor(ii.SensorObject(objectNumber=1, outputVariableType=exu.OutputVariableType.Position))
-    with pytest.raises(ExudynLayerError, match="SensorObject 6.*ObjectRigidBody 1.*SensorObject"):
+    with pytest.raises(ExudynLayerError, match="SensorObject 7.*ObjectRigidBody 1.*SensorObject"):
         mbs.Assemble()
 
 
@@ -340,7 +343,7 @@ def test_only_supported_items_have_visualization_classes():
     assert set(VISUALIZATION_CLASSES) == expected
     assert set(SUPPORTED_NAMES) == {cls.__name__ for cls in ITEM_CLASSES} | set(SHORT_NAMES) | expected
     assert exu.VObjectRigidBody is ii.VRigidBody
-    for name in ("VObjectConnectorLinearSpringDamper", "VObjectConnectorReevingSystemSprings", "VSensorUserFunction",
+    for name in ("VObjectConnectorLinearSpringDamper", "VObjectConnectorReevingSystemSprings", "VSensorKinematicTree",
                  "VObjectJointSliding", "VObjectConnectorCoordinateSpringDamperExt"):
         assert not hasattr(ii, name)
         with pytest.raises(AttributeError, match=f"'{name}'.*closest supported name"):
