@@ -65,6 +65,33 @@ class MatrixContainer:
             return np.column_stack([coo.row, coo.col, coo.data])
         return self.matrix.copy()
 
+    def Initialize(self, numberOfRows, numberOfColumns, useDenseMatrix=True):
+        """A zero numberOfRows x numberOfColumns matrix, dense or sparse."""
+        shape = (int(numberOfRows), int(numberOfColumns))
+        self.matrix = np.zeros(shape) if useDenseMatrix else sp.csr_matrix(shape)
+
+    def SetAllZero(self):
+        """Every entry zero, the size and the storage kept."""
+        if self.matrix is not None:
+            self.matrix = sp.csr_matrix(self.matrix.shape) if sp.issparse(self.matrix) else np.zeros(self.matrix.shape)
+
+    def AddSparseMatrix(self, sparseMatrix, factor=1.0):
+        """Add a scipy sparse matrix or sparse triplets [row, column, value] (times ``factor``) to the stored matrix
+        (Initialize it first); entries outside its size are an error."""
+        if self.matrix is None:
+            raise ExudynLayerError("MatrixContainer.AddSparseMatrix: the container is empty; call Initialize first")
+        shape = self.matrix.shape
+        if sp.issparse(sparseMatrix):
+            addition = sp.coo_matrix(sparseMatrix, dtype=float)
+            rows, columns, values = addition.row, addition.col, addition.data
+        else:
+            triplets = np.asarray(sparseMatrix, dtype=float).reshape(-1, 3)
+            rows, columns, values = triplets[:, 0].astype(int), triplets[:, 1].astype(int), triplets[:, 2]
+        if rows.size and (rows.max() >= shape[0] or columns.max() >= shape[1] or min(rows.min(), columns.min()) < 0):
+            raise ExudynLayerError(f"MatrixContainer.AddSparseMatrix: an entry lies outside the size {shape}")
+        addition = sp.csr_matrix((values * float(factor), (rows, columns)), shape=shape)
+        self.matrix = self.matrix + addition if sp.issparse(self.matrix) else self.matrix + addition.toarray()
+
     def Convert2DenseMatrix(self) -> np.ndarray:
         if self.matrix is None:
             return np.zeros((0, 0))

@@ -215,3 +215,23 @@ def test_set_with_sparse_matrix_takes_exudyns_triplets_and_names():
         np.testing.assert_array_equal(ours.Convert2DenseMatrix(), theirs.Convert2DenseMatrix())
     with pytest.raises(ValueError, match="sparse triplets need numberOfRows and numberOfColumns"):
         exu.MatrixContainer().SetWithSparseMatrix(triplets)
+
+
+def test_initialize_add_sparse_matrix_and_set_all_zero_as_exudyn():
+    exudyn = pytest.importorskip("exudyn")
+    for dense in (True, False):
+        results = []
+        for module in (exu, exudyn):
+            container = module.MatrixContainer()
+            container.Initialize(3, 3, useDenseMatrix=dense)
+            container.AddSparseMatrix(sp.csr_matrix(np.eye(2)), factor=0.5)
+            container.AddSparseMatrix([[0, 1, 2.0], [2, 2, -1.0]], factor=2)
+            first = container.Convert2DenseMatrix()
+            container.SetAllZero()
+            results.append((first, container.Convert2DenseMatrix()))
+        for ours, theirs in zip(*results):
+            np.testing.assert_array_equal(ours, theirs)
+    container = exu.MatrixContainer()
+    container.Initialize(2, 2)
+    with pytest.raises(ValueError, match="outside the size"):
+        container.AddSparseMatrix([[2, 0, 1.0]])
