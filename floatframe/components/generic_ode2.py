@@ -62,11 +62,9 @@ class ObjectGenericODE2(Component):
         self.n_object_coordinates = n
         for variable, what in (("a", "mass_matrix"), ("q", "stiffness_matrix"), ("v", "damping_matrix")):
             matrix = self.matrices[variable]
-            if matrix is not None and sp.issparse(matrix):
-                matrix = matrix.toarray()
             if matrix is not None:
-                matrix = np.asarray(matrix, dtype=float)
-                if matrix.size == 0:
+                matrix = sp.csr_matrix(matrix, dtype=float) if sp.issparse(matrix) else np.asarray(matrix, dtype=float)
+                if np.prod(matrix.shape) == 0:
                     matrix = None
                 elif matrix.shape != (n, n):
                     raise self.error(f"{what} has shape {matrix.shape}, but the nodes have {n} coordinates")

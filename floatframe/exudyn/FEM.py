@@ -485,6 +485,19 @@ class FEMinterface:
                     result[:, 6 * j + c] = values[block * n_nodes:(block + 1) * n_nodes]
         self.postProcessingModes = {"matrix": result, "outputVariableType": outputVariableType}
 
+    def CreateLinearFEMObjectGenericODE2(self, mbs, color=[0.9, 0.4, 0.4, 1.0]):  # noqa: B006 (Exudyn's default)
+        """The linear FE model as an ObjectGenericODE2 on one NodePoint per mesh node (sparse M and K), as Exudyn;
+        returns [object number, node numbers]."""
+        nodes = [mbs.AddNode(items.NodePoint(referenceCoordinates=list(position)))
+                 for position in self.GetNodePositionsAsArray()]
+        mass, stiffness = MatrixContainer(), MatrixContainer()
+        mass.SetWithSparseMatrix(self.GetMassMatrix(sparse=True))
+        stiffness.SetWithSparseMatrix(self.GetStiffnessMatrix(sparse=True))
+        number = mbs.AddObject(items.ObjectGenericODE2(
+            nodeNumbers=nodes, massMatrix=mass, stiffnessMatrix=stiffness,
+            visualization=dict(triangleMesh=self.GetSurfaceTriangles(), color=list(color))))
+        return [number, nodes]
+
     def GetBoundaryNodeSetsAsLists(self) -> list:
         """[node number lists, node weight lists] of the node sets of type 'boundary' (ImportMeshFromNGsolve makes
         one per boundary name), in their order: the arguments ComputeHurtyCraigBamptonModes takes."""

@@ -122,3 +122,39 @@ def test_cms_object_compute_norm_equals_exudyns():
                 np.testing.assert_allclose(ours, theirs, rtol=1e-13, atol=0)
     with pytest.raises(ValueError, match="illegal outputVariableType"):
         layer_fem.CMSObjectComputeNorm(system, 0, variables.Position)
+
+
+def test_linear_fem_generic_ode2_equals_exudyns():
+    """CreateLinearFEMObjectGenericODE2 on the bar, its left end on elastic supports, a force at the right end:
+    50 steps, the node coordinates equal exudyn's to 1e-9 of their scale."""
+    import exudyn
+    import ngsolve
+    import exudyn.FEM as exudyn_fem
+    import exudyn.itemInterface as exudyn_items
+    import floatframe.exudyn as layer
+    import floatframe.exudyn.itemInterface as layer_items
+
+    results, sizes = [], []
+    for exu, module, items in ((layer, layer_fem, layer_items), (exudyn, exudyn_fem, exudyn_items)):
+        fem = module.FEMinterface()
+        fem.ImportMeshFromNGsolve(ngsolve.Mesh(generated_bar().Copy()), meshOrder=1, **STEEL)
+        for node in fem.GetNodesInPlane([0, 0, 0], [1, 0, 0]):
+            fem.AddElasticSupportAtNode(node, springStiffness=[1e8, 1e8, 1e8])
+        mbs = exu.SystemContainer().AddSystem()
+        body, nodes = fem.CreateLinearFEMObjectGenericODE2(mbs)
+        tip = fem.GetNodeAtPoint([0.3, 0.05, 0.05])
+        mbs.AddLoad(items.LoadForceVector(markerNumber=mbs.AddMarker(items.MarkerNodePosition(nodeNumber=nodes[tip])),
+                                          loadVector=[0, -200.0, 50.0]))
+        mbs.Assemble()
+        settings = exu.SimulationSettings()
+        settings.timeIntegration.numberOfSteps = 50
+        settings.timeIntegration.endTime = 0.005
+        settings.timeIntegration.newton.relativeTolerance = 1e-12
+        settings.solution.file.write = False
+        exu.SolveDynamic(mbs, settings)
+        results.append(np.asarray(mbs.systemData.GetODE2Coordinates()))
+        sizes.append(len(nodes))
+    ours, theirs = results
+    assert sizes[0] == sizes[1] and ours.shape == theirs.shape
+    assert np.abs(theirs).max() > 1e-7
+    assert np.abs(ours - theirs).max() <= 1e-9 * np.abs(theirs).max()
