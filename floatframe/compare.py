@@ -64,6 +64,12 @@ SOLVERS = {
 DEFAULT_TOLERANCES = (1e-4, 1e-6, 1e-8)
 DEFAULT_REFINEMENTS = (1, 2, 4, 8)   # fixed steps per output interval
 OUTPUT_FILES = {"csv": "comparison.csv", "md": "comparison.md", "png": "work_precision.png"}
+# comparison.csv: Run field -> column name ("quantity [unit]", docs/conventions.md; solver, setting, status are text)
+CSV_COLUMNS = {"solver": "solver", "setting": "setting", "value": "rtol or h [-, s]", "wall_time": "wall time [s]",
+               "setup_time": "setup time [s]", "steps": "steps [-]", "newton_iterations": "Newton iterations [-]",
+               "jacobian_evaluations": "Jacobians [-]", "error": "error [-]",
+               "position_violation": "max abs C [m, rad]", "velocity_violation": "max abs dC/dt [m/s, rad/s]",
+               "scd": "scd [digits]", "mescd": "mescd [digits]", "warmup_time": "warm-up [s]", "status": "status"}
 
 
 def significant_correct_digits(values, reference) -> float:
@@ -379,12 +385,11 @@ def write_outputs(rows: list[Run], out_dir: Path, title: str, reference: str) ->
     """Write comparison.csv, comparison.md and work_precision.png; returns their paths."""
     paths = check_outputs(out_dir, "write_outputs")
     Path(out_dir).mkdir(parents=True, exist_ok=True)
-    fields = list(asdict(rows[0]).keys()) if rows else list(Run.__dataclass_fields__)
-    with paths["csv"].open("w", newline="") as stream:
-        writer = csv.DictWriter(stream, fieldnames=fields)
-        writer.writeheader()
+    with paths["csv"].open("w", newline="") as stream:   # the one header style, text columns without a unit
+        writer = csv.writer(stream)
+        writer.writerow(CSV_COLUMNS.values())
         for row in rows:
-            writer.writerow(asdict(row))
+            writer.writerow(asdict(row)[field] for field in CSV_COLUMNS)
     digits = any(np.isfinite(r.mescd) for r in rows)
     header = ["solver", "setting (rtol [-] or h [s])", "wall time [s]", "warm-up [s]", "setup [s]", "steps",
               "Newton it.", "Jacobians", "error [-]", *(["scd [digits]", "mescd [digits]"] if digits else []),

@@ -31,6 +31,7 @@ from floatframe.components.connectors import Connector
 from floatframe.components.ffrf import add_ffrf_body
 from floatframe.components.ffrf_reduced import add_reduced_ffrf_body
 from floatframe.components.nodes import NodeRigidBodyEP
+from floatframe.solvers.result import write_table
 from floatframe.fem import block_mesh, craig_bampton_modes, geometric_stiffness_cases, linear_elastic_matrices
 from floatframe.assembly import System
 
@@ -214,7 +215,7 @@ def spin_up_main(argv=None) -> int:
     plt.close(figure)
     times = next(iter(runs.values()))[0]
     columns = [times] + [np.interp(times, t, tip, right=np.nan) for t, tip in runs.values()]
-    np.savetxt(output / "spin_up_beam_tip.csv", np.column_stack(columns), delimiter=",",
-               header="t [s], " + ", ".join(f"tip deflection {label} [m]" for label in runs))
+    write_table(output / "spin_up_beam_tip.csv", ["t [s]", *(f"tip deflection {label} [m]" for label in runs)],
+                np.column_stack(columns), "run spin-up-beam")
     print(f"wrote {output / 'spin_up_beam.png'} and {output / 'spin_up_beam_tip.csv'}")
     return 0

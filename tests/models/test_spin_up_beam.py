@@ -47,7 +47,10 @@ def test_command_writes_the_plot_and_the_tip(tmp_path):
     from floatframe.cli import main
 
     assert main(["run", "spin-up-beam", "--spin", "4", "--no-stiffening", "--output", str(tmp_path)]) == 0
-    tip = np.loadtxt(tmp_path / "spin_up_beam_tip.csv", delimiter=",")
+    from floatframe.solvers.result import read_table
+
+    names, tip = read_table(tmp_path / "spin_up_beam_tip.csv")
+    assert names == ["t [s]", "tip deflection linear FFRF [m]"]       # the one header style (docs/conventions.md)
     assert (tmp_path / "spin_up_beam.png").stat().st_size > 0
     assert tip[:, 0].max() == pytest.approx(20.0) and tip[:, 1].min() < -10.0
 

@@ -18,8 +18,8 @@ def test_run_comparison_writes_table_and_plot(tmp_path):
     assert errors[("newmark", 0.025)] < errors[("newmark", 0.1)] / 3             # first order: ~ 4x
     with (tmp_path / "comparison.csv").open() as stream:
         table = list(csv.DictReader(stream))
-    assert len(table) == 6 and float(table[0]["wall_time"]) > 0
-    assert np.isfinite(float(table[0]["position_violation"]))
+    assert len(table) == 6 and float(table[0]["wall time [s]"]) > 0          # names with units (conventions.md)
+    assert np.isfinite(float(table[0]["max abs C [m, rad]"]))
     assert (tmp_path / "comparison.md").read_text().count("\n| ") == 7
     assert (tmp_path / "work_precision.png").stat().st_size > 10_000
 
@@ -127,3 +127,11 @@ def test_a_scheme_that_refuses_the_model_is_a_refused_row_naming_why():
     refused = [row for row in rows if row.solver == "rk44"]
     assert refused and all(row.status.startswith("refused: rk44: an explicit scheme") for row in refused)
     assert all(row.status == "ok" for row in rows if row.solver == "genalpha")
+
+
+def test_the_csv_has_a_named_column_with_its_unit_for_every_field_of_a_row():
+    from floatframe.compare import CSV_COLUMNS, Run
+
+    assert set(CSV_COLUMNS) == set(Run.__dataclass_fields__)
+    quantities = [name for field, name in CSV_COLUMNS.items() if field not in ("solver", "setting", "status")]
+    assert all(name.endswith("]") and " [" in name for name in quantities)
