@@ -485,6 +485,13 @@ class MainSystem:
             raise ExudynLayerError(f"{function}: call mbs.Assemble() first")
         return item, self._core.items(family)[int(number)], variable
 
+    def GetMarkerOutput(self, markerNumber, variableType, configuration=ConfigurationType.Current):
+        """An output variable of a marker (those SensorMarker records: Position, Displacement, Velocity; rigid markers
+        also Rotation, RotationMatrix, AngularVelocity(Local); coordinate markers Coordinates(_t))."""
+        _, marker, variable = self._output("GetMarkerOutput", "marker", markerNumber, variableType)
+        return self._evaluate(("GetMarkerOutput", int(markerNumber), variable),
+                              lambda ctx: marker.output(ctx, variable), configuration)
+
     def GetNodeOutput(self, nodeNumber, variableType, configuration=ConfigurationType.Current):
         """An output variable of a node (Position, Velocity, Displacement, Rotation, RotationMatrix, ...)."""
         _, node, variable = self._output("GetNodeOutput", "node", nodeNumber, variableType)

@@ -24,10 +24,11 @@ from floatframe.exudyn._names import ExudynLayerError, OutputVariableType, membe
 from floatframe.parameters import Parameter
 
 ACCESS_BY_FUNCTION = {"GetNodeOutput": "node", "GetObjectOutput": "object", "GetObjectOutputBody": "body",
-                      "GetObjectOutputSuperElement": "superElement"}
+                      "GetObjectOutputSuperElement": "superElement", "GetMarkerOutput": "marker"}
 ACCESS_NAMES = {"node": "GetNodeOutput and SensorNode", "object": "GetObjectOutput and SensorObject",
                 "body": "GetObjectOutputBody and SensorBody",
-                "superElement": "GetObjectOutputSuperElement and SensorSuperElement", "marker": "SensorMarker"}
+                "superElement": "GetObjectOutputSuperElement and SensorSuperElement",
+                "marker": "GetMarkerOutput and SensorMarker"}
 
 
 def label(item, number) -> str:

@@ -83,6 +83,28 @@ def test_sensor_marker_refuses_what_the_marker_does_not_have_naming_the_supporte
         mbs.Assemble()
     mbs, _, _ = tumbling_body(ffexu, ffitems)
     mass = mbs.AddMarker(ffitems.MarkerBodyMass(bodyNumber=0))
-    with pytest.raises(ExudynLayerError, match="no output variables for SensorMarker"):
+    with pytest.raises(ExudynLayerError, match="no output variables for GetMarkerOutput and SensorMarker"):
         mbs.AddSensor(ffitems.SensorMarker(markerNumber=mass, outputVariableType=ffexu.OutputVariableType.Position))
         mbs.Assemble()
+
+
+def test_get_marker_output_equals_exudyns_after_a_solve():
+    exudyn = pytest.importorskip("exudyn")
+    import exudyn.itemInterface as exitems
+
+    values = []
+    for exu, items in ((ffexu, ffitems), (exudyn, exitems)):
+        mbs, sensors, settings = tumbling_body(exu, items)
+        exu.SolveDynamic(mbs, settings)
+        markers = {"BodyRigid": 0, "BodyPosition": 1, "NodeRigid": 2, "NodePosition": 3, "NodeCoordinate": 4}
+        values.append({(kind, variable): np.asarray(mbs.GetMarkerOutput(markers[kind],
+                                                                        getattr(exu.OutputVariableType, variable)))
+                       for kind, variable in sensors
+                       if variable not in ("HomogeneousTransformation", "Displacement")})
+    ours, theirs = values
+    assert len(ours) == len(theirs) >= 15
+    for key, reference in theirs.items():
+        np.testing.assert_allclose(ours[key].reshape(-1), reference.reshape(-1), rtol=0,
+                                   atol=1e-9 * max(np.abs(reference).max(), 1.0), err_msg=str(key))
+    with pytest.raises(ExudynLayerError, match="GetMarkerOutput"):
+        ffexu.SystemContainer().AddSystem().GetMarkerOutput(0, ffexu.OutputVariableType.Position)

@@ -247,6 +247,8 @@ def test_every_registered_item_translates_to_its_component(assembled_catalogue, 
 def expected_size(item, variable):
     if variable == "RotationMatrix":
         return 9
+    if item.family == "marker":                          # GetMarkerOutput: a coordinate, or 3-vectors, or 4x4
+        return {"HomogeneousTransformation": 16, "Coordinates": 1, "Coordinates_t": 1}.get(variable, 3)
     scalars = (("ConnectorSpringDamper", "ForceLocal"), ("ConnectorDistance", "Force"))
     if item.type_string in ("ConnectorCoordinate", "ConnectorCoordinateSpringDamper", "ConnectorTorsionalSpringDamper",
                             "GenericData") \
