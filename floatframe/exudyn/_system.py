@@ -267,6 +267,9 @@ class MainSystem:
         """Change an item parameter. A live one (loads, connector offsets and coefficients) takes effect in
         the assembled system at once, also during a solve; any other one marks the system for assembly."""
         item = self.item(family, number)
+        if str(name)[:1] == "V" and str(name)[1:2].islower():   # a visualization entry ('Vshow'): kept, not drawn
+            item.visualization[str(name)[1:]] = value
+            return
         current = item.current_name(name, stacklevel=3)
         live = current in item.live and self._assembled is not None and not self._dirty
         if self._solving and not live:

@@ -89,3 +89,33 @@ def test_outside_a_solve_a_live_parameter_changes_the_assembled_system_without_a
     mbs.SetLoadParameter(0, "loadVector", [1.0, 2.0, 3.0])
     assembled = mbs.GetAssembledSystem()  # still assembled: no error
     np.testing.assert_allclose(assembled.parameter_values["load0.loadVector"], [1.0, 2.0, 3.0])
+
+
+def test_visualization_entries_are_set_also_during_a_solve_as_in_exudyn():
+    """Exudyn lets SetObjectParameter change 'Vshow' at any time (mainSystemUserFunctionsTest does it in a pre-step
+    function); the layer keeps the value (nothing is drawn) and does not re-assemble."""
+    exudyn = pytest.importorskip("exudyn")
+    import exudyn.itemInterface as exitems
+    import floatframe.exudyn as ffexu
+    import floatframe.exudyn.itemInterface as ffitems
+
+    shown = []
+    for exu, items in ((ffexu, ffitems), (exudyn, exitems)):
+        mbs = exu.SystemContainer().AddSystem()
+        node = mbs.AddNode(items.NodePoint(referenceCoordinates=[0, 0, 0], initialVelocities=[1, 0, 0]))
+        mbs.AddObject(items.ObjectMassPoint(nodeNumber=node, mass=1.0))
+
+        def pre_step(mbs, t):
+            mbs.SetObjectParameter(0, "Vshow", t < 0.05)
+            return True
+
+        mbs.SetPreStepUserFunction(pre_step)
+        mbs.Assemble()
+        settings = exu.SimulationSettings()
+        settings.timeIntegration.numberOfSteps = 10
+        settings.timeIntegration.endTime = 0.1
+        settings.solution.file.write = False
+        exu.SolveDynamic(mbs, settings)
+        shown.append((bool(mbs.GetObjectParameter(0, "Vshow")), mbs.systemData.GetODE2Coordinates()[0]))
+    assert shown[0][0] is shown[1][0] is False
+    assert shown[0][1] == pytest.approx(shown[1][1], rel=1e-12)
