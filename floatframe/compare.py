@@ -314,12 +314,11 @@ def run_comparison(model, solvers=("idas", "genalpha"), tolerances=DEFAULT_TOLER
 
 def warmup_time(model: ComparisonModel, name: str, kind: str, value: float, t_grid) -> float:
     """[s] of an untimed first run of solver ``name`` over the first output interval (function compilation,
-    buffers, caches): made before the timed runs so that no row's time holds it; NaN where it fails. A solver
-    with ``compile="auto"`` compiles its kernel here (``compile=True``), so that the timed runs find it cached
-    instead of compiling during one of them."""
+    buffers, caches): made before the timed runs so that no row's time holds it; NaN where it fails. A kernel
+    that ``compile="auto"`` decides to compile is compiled in the background during the timed runs (forcing it
+    here cost 100 s of gcc on Andrews' dense kernel, more than all its rows), so a model's first comparison may
+    time a row on the virtual machine that later comparisons time compiled."""
     solver = make_solver(name, value)
-    if getattr(solver, "compile", None) == "auto":
-        solver.compile = True
     started = time.perf_counter()
     try:
         solve(solver, model.system, t_grid[:2], value if kind == "rtol" else min(value, t_grid[1]))

@@ -105,21 +105,6 @@ def test_the_work_precision_plot_labels_its_axes_without_overlap(times, errors):
     plt.close(figure)
 
 
-def test_the_warm_up_compiles_the_kernel_so_that_no_timed_row_pays_the_compiler(tmp_path, monkeypatch):
-    """With an empty kernel cache, genalpha's warm-up run compiles (compile=True instead of "auto"); the timed runs
-    then find the kernel compiled from their first step."""
-    from floatframe.compare import warmup_time
-    from floatframe.solvers.dense import dense_kernel
-
-    monkeypatch.setenv("FLOATFRAME_CACHE", str(tmp_path))
-    model = load_model("pendulum")
-    kernel = dense_kernel(model.system, 3, False)
-    assert not kernel.is_compiled and not kernel.is_cached()
-    grid = np.linspace(0.0, model.t_end, model.n_outputs + 1)
-    assert warmup_time(model, "genalpha", "h", grid[1] / 4, grid) > 0
-    assert kernel.is_compiled and kernel.is_cached()
-
-
 def test_a_scheme_that_refuses_the_model_is_a_refused_row_naming_why():
     """An explicit scheme on the constrained pendulum: each of its rows says 'refused' with the scheme's reason; the
     other solvers' rows are computed as usual."""
