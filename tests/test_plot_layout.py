@@ -70,7 +70,9 @@ def layout_faults(figure) -> list[str]:
 
 @pytest.fixture
 def saved_figures(monkeypatch):
-    """Every figure saved during the test, checked for its layout as it is saved: the list of (path, faults)."""
+    """Every figure saved during the test, checked for its layout as it is saved: the list of (path, faults). At
+    matplotlib's default font size (the Exudyn layer's PlotSensor sets the global one, as exudyn does, for the
+    rest of a session)."""
     saved = []
     original = matplotlib.figure.Figure.savefig
 
@@ -79,7 +81,8 @@ def saved_figures(monkeypatch):
         return original(figure, path, *arguments, **options)
 
     monkeypatch.setattr(matplotlib.figure.Figure, "savefig", checked)
-    return saved
+    with matplotlib.rc_context({"font.size": matplotlib.rcParamsDefault["font.size"]}):
+        yield saved
 
 
 COMMANDS = {

@@ -2,6 +2,8 @@
 few dense rows and columns, consistent accelerations, and naming the cause of a singular matrix."""
 from __future__ import annotations
 
+import contextlib
+
 import warnings
 import zlib
 from collections import OrderedDict
@@ -10,7 +12,6 @@ import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
-from threadpoolctl import threadpool_limits
 
 from floatframe.linalg import sparse_lu
 from floatframe.solvers.result import SolverError
@@ -24,12 +25,21 @@ DENSE_LU_MAX_SIZE = 500     # up to this many unknowns, a matrix with at least D
 DENSE_LU_MIN_DENSITY = 0.15  # entries nonzero gets LAPACK's dense LU (faster than SuperLU there, docs/solvers.md)
 
 
-def single_threaded_blas():
-    """A context in which BLAS runs on one thread (threadpoolctl).
+SINGLE_THREAD_MIN_SIZE = 100   # unknowns from which the solvers' loops limit BLAS to one thread
+
+
+def single_threaded_blas(size: int | None = None):
+    """A context in which BLAS runs on one thread (threadpoolctl), for a system of ``size`` unknowns.
 
     A step's vector operations and triangular solves are too small for BLAS threads: on a shared 2-core
     machine OpenBLAS's thread hand-off made SuperLU's solves 6 times and np.dot 100 times slower at 12,000
-    unknowns (docs/performance.md). The solvers' loops run inside this context."""
+    unknowns (docs/performance.md). The solvers' loops run inside this context. Below SINGLE_THREAD_MIN_SIZE
+    unknowns (small models: pendulums, chains, reduced bodies) the context is empty: threadpoolctl's first limit
+    in a process cost such a model's solve 14 ms, more than its steps."""
+    if size is not None and size < SINGLE_THREAD_MIN_SIZE:
+        return contextlib.nullcontext()
+    from threadpoolctl import threadpool_limits
+
     return threadpool_limits(limits=1, user_api="blas")
 
 
