@@ -363,6 +363,7 @@ class ObjectMassPoint(Body):
 
     type_name = "ObjectMassPoint"
     has_orientation = False
+    node_class = NodePoint   # the node kind it sits on (ObjectMassPoint2D: NodePoint2D)
 
     def __init__(self, node_number, mass, name=""):
         super().__init__(name)
@@ -373,8 +374,8 @@ class ObjectMassPoint(Body):
 
     def connect(self, system):
         self.node = resolve(system, "node", self.node_number, self, "node_number")
-        if not isinstance(self.node, NodePoint):
-            raise self.error(f"node_number must refer to a NodePoint, got {self.node.label}")
+        if not isinstance(self.node, self.node_class):
+            raise self.error(f"node_number must refer to a {self.node_class.__name__}, got {self.node.label}")
 
     def add_terms(self, ctx):
         ctx.add_lhs(self.node.coordinate_indices, ctx.value(self.mass) * ctx.accelerations(self.node))  # m a

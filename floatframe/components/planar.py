@@ -11,7 +11,7 @@ from __future__ import annotations
 import casadi as ca
 import numpy as np
 
-from floatframe.components.bodies import Body
+from floatframe.components.bodies import Body, ObjectMassPoint
 from floatframe.components.base import resolve
 from floatframe.components.connectors import Connector, fixed_active_flag
 from floatframe.components.markers import Marker, MarkerBodyPosition, MarkerBodyRigid
@@ -103,9 +103,9 @@ class NodeRigidBody2D(Node):
                 "RotationMatrix": lambda: ca.vec(rotation.T)}
 
 
-class ObjectMassPoint2D(Body):
+class ObjectMassPoint2D(ObjectMassPoint):
     """A point mass ``mass`` [kg] on a NodePoint2D: m (x_tt, y_tt) = (f_x, f_y). Body-fixed points are offsets that
-    do not turn; forces along z do nothing.
+    do not turn; forces along z do nothing. An ObjectMassPoint on the plane's node.
 
     Parameters
     ----------
@@ -115,29 +115,11 @@ class ObjectMassPoint2D(Body):
     """
 
     type_name = "ObjectMassPoint2D"
-    has_orientation = False
-
-    def __init__(self, node_number, mass, name=""):
-        super().__init__(name)
-        self.node_number = node_number
-        self.mass = self.vector(mass, 1, "mass", symbolic=True)
-        if not isinstance(self.mass, Parameter) and self.mass[0] < 0:
-            raise self.error(f"mass must be >= 0, got {self.mass[0]}")
-
-    def connect(self, system):
-        self.node = resolve(system, "node", self.node_number, self, "node_number")
-        if not isinstance(self.node, NodePoint2D):
-            raise self.error(f"node_number must refer to a NodePoint2D, got {self.node.label}")
-
-    def add_terms(self, ctx):
-        ctx.add_lhs(self.node.coordinate_indices, ctx.value(self.mass) * ctx.accelerations(self.node))
+    node_class = NodePoint2D
 
     def add_mass_proportional_load(self, ctx, acceleration):
         """m (g_x, g_y) [N], g [m/s^2] global (its z part does nothing)."""
         ctx.add_force(self.node.coordinate_indices, ctx.value(self.mass) * acceleration[:2])
-
-    def local_position(self, ctx, local_position):
-        return self.node.position(ctx) + ca.DM(local_position)
 
     def origin_acceleration(self, ctx):
         return _in_plane(ctx.accelerations(self.node))

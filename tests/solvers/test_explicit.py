@@ -11,10 +11,10 @@ from floatframe.components import (CartesianSpringDamper, CoordinateConstraint, 
                                    MarkerNodePosition, NodePoint, NodePointGround, ObjectGround, ObjectMassPoint)
 from floatframe.components.planar import MarkerBodyRigid2D, NodeRigidBody2D, ObjectRigidBody2D
 from floatframe.models.pendulum import build_pendulum
-from floatframe.solvers import contract
 from floatframe.solvers.explicit import (TABLEAUX, ExplicitEuler, ExplicitMidpoint, RK33, RK44,
                                          RK67, VelocityVerlet)
 from floatframe.solvers.explicit_adaptive import DOPRI5, DVERK6, ODE23
+from model_helpers import ContractOnly
 
 MASS, STIFFNESS, START = 2.0, 100.0, 0.1
 FIXED = [ExplicitEuler, ExplicitMidpoint, RK33, RK44, RK67, VelocityVerlet]
@@ -176,23 +176,6 @@ def test_options_are_checked():
     with pytest.raises(ValueError, match="no embedded weights"):
         from floatframe.solvers.explicit_adaptive import EmbeddedRungeKutta
         EmbeddedRungeKutta(TABLEAUX["RK44"])
-
-
-class ContractOnly:
-    """The assembled system seen through the DAE contract only (as tests/solvers/test_contract.py)."""
-
-    def __init__(self, system):
-        object.__setattr__(self, "_system", system)
-
-    def __getattr__(self, name):
-        if name not in contract.CONTRACT:
-            raise AttributeError(f"'{name}' is not part of the DAE contract")
-        return getattr(object.__getattribute__(self, "_system"), name)
-
-    def __setattr__(self, name, value):
-        if name not in contract.CONTRACT:
-            raise AttributeError(f"'{name}' is not part of the DAE contract")
-        setattr(object.__getattribute__(self, "_system"), name, value)
 
 
 @pytest.mark.parametrize("scheme_class", FIXED + [ODE23, DOPRI5, DVERK6])
