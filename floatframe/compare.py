@@ -43,6 +43,7 @@ from floatframe.solvers.loop import Scheme
 from floatframe.solvers.newmark import Newmark, Trapezoidal
 from floatframe.solvers.radau import AdaptiveRadauIIA, RadauIIA
 from floatframe.solvers.result import SolverError
+from floatframe.solvers.sundae import SundialsIDA
 
 # name -> (factory(setting) -> solver, kind of setting)
 SOLVERS = {
@@ -60,6 +61,7 @@ SOLVERS = {
     "rk44": (lambda h: RK44(), "h"),                  # explicit: models without constraints (docs/solvers.md)
     "rk67": (lambda h: RK67(), "h"),
     "dopri5": (lambda rtol: DOPRI5(rtol=rtol, atol=rtol * 1e-3), "rtol"),
+    "sundae-ida": (lambda rtol: SundialsIDA(rtol=rtol, atol=rtol * 1e-3), "rtol"),   # needs scikit-sundae
 }
 DEFAULT_TOLERANCES = (1e-4, 1e-6, 1e-8)
 DEFAULT_REFINEMENTS = (1, 2, 4, 8)   # fixed steps per output interval
