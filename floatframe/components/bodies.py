@@ -394,6 +394,16 @@ class ObjectMassPoint(Body):
         return self.node.reference_coordinates + np.asarray(local_position, dtype=float)
 
 
+def one_coordinate_node(system, item):
+    """The node that ``item.node_number`` names, which must have one coordinate: a Node1D, or a NodeGenericODE2 with
+    one coordinate (as in Exudyn); else the item's error naming it."""
+    node = resolve(system, "node", item.node_number, item, "node_number")
+    if not (isinstance(node, Node1D) or (isinstance(node, NodeGenericODE2) and node.n_coordinates == 1)):
+        raise item.error(f"node_number must refer to a Node1D (or a NodeGenericODE2 with one coordinate), "
+                         f"got {node.label} with {node.n_coordinates} coordinates")
+    return node
+
+
 class ObjectMass1D(Body):
     """A mass ``mass`` [kg] on a Node1D (Exudyn's ObjectMass1D; a NodeGenericODE2 with one coordinate also
     does, as in Exudyn): m c_tt = f, with c the node's coordinate.
@@ -428,11 +438,7 @@ class ObjectMass1D(Body):
         self.reference_rotation = rotation_parameter(self, reference_rotation, "reference_rotation")
 
     def connect(self, system):
-        self.node = resolve(system, "node", self.node_number, self, "node_number")
-        one_coordinate = isinstance(self.node, NodeGenericODE2) and self.node.n_coordinates == 1
-        if not (isinstance(self.node, Node1D) or one_coordinate):
-            raise self.error(f"node_number must refer to a Node1D (or a NodeGenericODE2 with one coordinate), "
-                             f"got {self.node.label} with {self.node.n_coordinates} coordinates")
+        self.node = one_coordinate_node(system, self)
 
     def add_terms(self, ctx):
         ctx.add_lhs(self.node.coordinate_indices, ctx.value(self.mass) * ctx.accelerations(self.node))   # m c_tt

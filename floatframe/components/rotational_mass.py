@@ -9,10 +9,8 @@ from __future__ import annotations
 import casadi as ca
 import numpy as np
 
-from floatframe.components.base import resolve
-from floatframe.components.bodies import Body, rotation_parameter
+from floatframe.components.bodies import Body, one_coordinate_node, rotation_parameter
 from floatframe.components.markers import MarkerBodyPosition, MarkerBodyRigid
-from floatframe.components.nodes import Node1D, NodeGenericODE2
 from floatframe.components.planar import rotation_z
 from floatframe.parameters import Parameter
 
@@ -50,11 +48,7 @@ class ObjectRotationalMass1D(Body):
         self.reference_rotation = rotation_parameter(self, reference_rotation, "reference_rotation")
 
     def connect(self, system):
-        self.node = resolve(system, "node", self.node_number, self, "node_number")
-        one_coordinate = isinstance(self.node, NodeGenericODE2) and self.node.n_coordinates == 1
-        if not (isinstance(self.node, Node1D) or one_coordinate):
-            raise self.error(f"node_number must refer to a Node1D (or a NodeGenericODE2 with one coordinate), "
-                             f"got {self.node.label}")
+        self.node = one_coordinate_node(system, self)
 
     def angle(self, ctx):
         return ctx.total_coordinates(self.node)[0]
