@@ -23,7 +23,8 @@ from floatframe.exudyn._system import MainSystem, SystemContainer, renderer_call
 from floatframe.exudyn import graphics, itemInterface, plot, rigidBodyUtilities, utilities  # noqa: F401
 from floatframe.exudyn.mainSystemExtensions import NodeType
 from floatframe.exudyn._unknown import module_getattr
-from floatframe.exudyn._analysis import ComputeODE2Eigenvalues, SolveStatic  # also binds them to MainSystem
+from floatframe.exudyn._analysis import (ComputeLinearizedSystem, ComputeODE2Eigenvalues,  # also bound to MainSystem
+                                        ComputeSystemDegreeOfFreedom, SolveStatic)
 
 __version__ = "1.13.6-floatframe"
 
@@ -80,12 +81,13 @@ __all__ = ["SystemContainer", "MainSystem", "SolveDynamic", "SimulationSettings"
            "MatrixContainer", "OutputVariableType", "ConfigurationType", "DynamicSolverType", "LinearSolverType",
            "ItemType", "ExudynLayerError", "Print", "StartRenderer", "StopRenderer", "DoRendererIdleTasks",
            "GetVersionString", "SetWriteToConsole", "SetWriteToFile", "NodeType",
-           "SolveStatic", "ComputeODE2Eigenvalues", "config", "sys"]
+           "SolveStatic", "ComputeODE2Eigenvalues", "ComputeLinearizedSystem", "ComputeSystemDegreeOfFreedom", "config",
+           "sys"]
 
 # Top-level names of exudyn 1.13.6 that floatframe.exudyn does not have (taken from dir(exudyn)).
 EXUDYN_NAMES = [
     "AccessFunctionType", "BeamSection", "BeamSectionGeometry", "CSolverTimer", "ComputeItemType",
-    "ComputeLinearizedSystem", "ComputeSystemDegreeOfFreedom", "Config",
+    "Config",
     "ContactTypeIndex", "CrossSectionType", "DiscontinuousSettings", "Experimental", "ExplicitIntegrationSettings",
     "ExplicitIntegrationSettingsDeprecated", "ExudynArithmeticError", "ExudynError", "ExudynIndexError",
     "ExudynTypeError", "ExudynValueError", "GeneralContact", "GeneralizedAlphaSettings", "GraphicsMaterialList",

@@ -1,6 +1,7 @@
-"""``SolveStatic`` and ``ComputeODE2Eigenvalues``: Exudyn's static and eigenvalue calls on floatframe.
+"""``SolveStatic``, ``ComputeODE2Eigenvalues``, ``ComputeLinearizedSystem`` and ``ComputeSystemDegreeOfFreedom``:
+Exudyn's static and linear-analysis calls on floatframe.
 
-Both take Exudyn 1.13.6's arguments and return what it returns; they are also methods of
+All take Exudyn 1.13.6's arguments and return what it returns; they are also methods of
 :class:`MainSystem` (``mbs.SolveStatic(...)``). The work is done by the core's
 :class:`floatframe.solvers.static.StaticSolver` and :func:`floatframe.solvers.modal.eigenmodes`.
 """
@@ -175,5 +176,106 @@ def ComputeODE2Eigenvalues(mbs: MainSystem, simulationSettings=None, useSparseSo
     return [values, vectors]
 
 
+def ComputeLinearizedSystem(mbs: MainSystem, simulationSettings=None, projectIntoConstraintNullspace=False,
+                            singularValuesTolerance=1e-12, returnConstraintJacobian=False,
+                            returnConstraintNullspace=False, autoAssemble=True) -> list:
+    """[M, K, D] of the ODE2 equations linearized about the initial state, as Exudyn (dense arrays).
+
+    K = dR/dq and D = dR/dv of the residual R = M a - f, without the loads' Jacobian (as Exudyn's static
+    Jacobian). With returnConstraintJacobian or returnConstraintNullspace the list is [M, K, D, C, N]
+    (an entry not asked for is []), C = C_q^T (n x m) and N (rows) an orthonormal basis of C_q's null
+    space from the SVD of C; projectIntoConstraintNullspace returns N M N^T, N K N^T, N D N^T instead.
+    Without constraints the list is [M, K, D] whatever the flags. ``simulationSettings`` changes nothing
+    here (the matrices are exact). Unlike Exudyn, C has floatframe's multipliers as columns: Exudyn's
+    equations lambda = 0 (free axes, inactive connectors) and the rows removed as redundant at assembly
+    are not in it (N and the projected matrices are the same).
+    """
+    assembled = assemble_if_needed(mbs, autoAssemble, "ComputeLinearizedSystem")
+    t, q, v, _, lam = mbs.state(ConfigurationType.Initial)
+    linear = modal.linearize(assembled, t, q, v, lam, load_stiffness=False)
+    mass, stiffness, damping = (linear.mass.toarray(), linear.stiffness.toarray(), linear.damping.toarray())
+    wants_constraints = projectIntoConstraintNullspace or returnConstraintJacobian or returnConstraintNullspace
+    if assembled.n_multipliers == 0 or not wants_constraints:
+        return [mass, stiffness, damping]
+    from scipy.linalg import svd
+    jacobian_transposed = linear.constraint_jacobian.toarray().T
+    extra = [jacobian_transposed if returnConstraintJacobian else []]
+    null_rows = None
+    if projectIntoConstraintNullspace or returnConstraintNullspace:
+        left, singular_values, _ = svd(jacobian_transposed)
+        rank = int((np.abs(singular_values) > singularValuesTolerance).sum())
+        null_rows = left[:, rank:].T
+        extra.append(null_rows if returnConstraintNullspace else [])
+    if projectIntoConstraintNullspace:
+        return [null_rows @ mass @ null_rows.T, null_rows @ stiffness @ null_rows.T,
+                null_rows @ damping @ null_rows.T] + extra
+    return [mass, stiffness, damping] + extra
+
+
+# algebraic equations per constraint object in Exudyn 1.13.6 (all kept, lambda = 0 where inactive or free)
+EXUDYN_ALGEBRAIC_EQUATIONS = {"ObjectJointGeneric": 6, "ObjectJointRevoluteZ": 5, "ObjectJointPrismaticX": 5,
+                              "ObjectJointSpherical": 3, "ObjectConnectorCoordinate": 1, "ObjectConnectorDistance": 1}
+
+
+def pure_algebraic_equations(mbs: MainSystem) -> int:
+    """The number of Exudyn's equations lambda = 0 (a joint's free axes, inactive constraints), which
+    floatframe's constraints leave out."""
+    count = 0
+    for number, item in enumerate(mbs.items("object")):
+        kind = type(item).__name__
+        active = bool(getattr(item, "activeConnector", True))
+        if kind in EXUDYN_ALGEBRAIC_EQUATIONS:
+            if not active:
+                count += EXUDYN_ALGEBRAIC_EQUATIONS[kind]
+            elif hasattr(item, "constrainedAxes"):
+                axes = np.asarray(item.constrainedAxes).reshape(-1)
+                count += int(axes.size - axes.sum())
+        elif not active and kind.startswith(("ObjectJoint", "ObjectConnectorCoordinate")):
+            raise ExudynLayerError(f"ComputeSystemDegreeOfFreedom: object {number} ({kind}) is inactive and the "
+                                   "number of Exudyn's equations lambda = 0 for it is not known to floatframe.exudyn")
+    return count
+
+
+def ComputeSystemDegreeOfFreedom(mbs: MainSystem, simulationSettings=None, threshold=1e-12, verbose=False,
+                                 useSVD=False, autoAssemble=True) -> dict:
+    """Degrees of freedom of the system at its initial state, as Exudyn: a dict with 'degreeOfFreedom',
+    'redundantConstraints', 'nODE2', 'nODE1', 'nAE' and 'nPureAE'.
+
+    dof = nODE2 - (nAE - nPureAE) + redundant, with redundant = nAE - rank(C_q^T) (numpy's rank, or the
+    singular values at most ``threshold`` with useSVD). floatframe's constraints all act on ODE2
+    coordinates: the equations lambda = 0 that Exudyn keeps for a joint's free axes and for inactive
+    connectors are counted in nAE and nPureAE from the items, and the equations the assembly removed as
+    redundant are counted in nAE and redundantConstraints, so the counts are Exudyn's.
+    """
+    assembled = assemble_if_needed(mbs, autoAssemble, "ComputeSystemDegreeOfFreedom")
+    t, q, _, _, _ = mbs.state(ConfigurationType.Initial)
+    jacobian = assembled.constraint_jacobian(t, q).toarray()
+    n_ode2, n_kept = assembled.n_coordinates, assembled.n_multipliers
+    # rows that floatframe's assembly removed as redundant at the initial state (RedundantConstraintsWarning)
+    removed = sum(len(getattr(item, "removed_constraint_rows", ())) for item in mbs._core.items("object"))
+    n_coupled = n_kept + removed
+    if n_kept == 0:
+        redundant = removed
+    elif useSVD:
+        from scipy.linalg import svdvals
+        singular_values = svdvals(jacobian.T)
+        if verbose:
+            print("singular values ODE2+AE=" + str(singular_values))
+        redundant = removed + int(n_kept - (np.abs(singular_values) > threshold).sum())
+    else:
+        redundant = removed + int(n_kept - np.linalg.matrix_rank(jacobian.T))
+    pure = pure_algebraic_equations(mbs)
+    n_ae = n_coupled + pure
+    dof = n_ode2 - n_coupled + redundant
+    if verbose:
+        print(f"ODE2 coordinates          = {n_ode2}\ntotal constraints         = {n_ae}\n"
+              f"redundant constraints     = {redundant}\npure algebraic constraints= {pure}\n"
+              f"degree of freedom         = {dof}")
+    return {"degreeOfFreedom": dof, "redundantConstraints": redundant, "nODE2": n_ode2, "nODE1": 0,
+            "nAE": n_ae, "nPureAE": pure}
+
+
 MainSystem.SolveStatic = SolveStatic
 MainSystem.ComputeODE2Eigenvalues = ComputeODE2Eigenvalues
+MainSystem.ComputeLinearizedSystem = ComputeLinearizedSystem
+MainSystem.ComputeSystemDegreeOfFreedom = ComputeSystemDegreeOfFreedom

@@ -36,7 +36,6 @@ NodeType = enumeration("NodeType", [
 
 # MainSystem extensions of Exudyn 1.13.6 (its extension registry) that floatframe.exudyn does not have.
 UNSUPPORTED_EXTENSIONS = [
-    "ComputeLinearizedSystem", "ComputeSystemDegreeOfFreedom",
     "CreateDistanceSensor", "CreateDistanceSensorGeometry",
     "CreateFFRFReducedOrderObject", "CreateKinematicTree", "CreateLinearSpringDamper", "CreateRollingDisc",
     "CreateRollingDiscPenalty", "CreateSphereQuadContact", "CreateSphereSphereContact",
