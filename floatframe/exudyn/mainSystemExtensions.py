@@ -664,6 +664,100 @@ EXTENSIONS.update({"CreateForce": MainSystemCreateForce, "CreateTorque": MainSys
                    "CreateCoordinateConstraint": MainSystemCreateCoordinateConstraint})
 
 
+# --- deleting items (Exudyn's MainSystem.Delete*: later items move down by one, references follow) -------
+# parameters that hold item numbers of a family, in the item records of any family
+REFERENCE_FIELDS = {"node": ("nodeNumber", "nodeNumbers"), "object": ("bodyNumber", "objectNumber"),
+                    "marker": ("markerNumber", "markerNumbers"), "load": ("loadNumber",),
+                    "sensor": ("sensorNumbers",)}
+
+
+def _delete_item(mbs: MainSystem, family: str, number, suppressWarnings: bool, caller: str) -> None:
+    """Remove item ``number`` of ``family``; references to it become -1 (with a warning unless
+    suppressed), references to later items are decreased by one, default names follow their numbers."""
+    items = mbs.items(family)
+    try:
+        index = int(number)
+    except (TypeError, ValueError):
+        raise ExudynLayerError(f"{caller}: {family} number must be an integer, got {number!r}") from None
+    if not 0 <= index < len(items):
+        raise ExudynLayerError(f"{caller}: invalid {family} number {index} (the system has {len(items)} {family}s)")
+    del items[index]
+    for later in range(index, len(items)):
+        if items[later].name == f"{family}{later + 1}":
+            items[later].name = f"{family}{later}"
+
+    def moved(value, owner, position):
+        if int(value) == index:
+            if not suppressWarnings:
+                warnings.warn(f"{caller}: {owner} {position} references the deleted {family} {index}; its "
+                              "reference is set to -1 (invalid)", stacklevel=4)
+            return -1
+        return int(value) - 1 if int(value) > index else value
+
+    for owner_family, owners in mbs._items.items():
+        for position, owner in enumerate(owners):
+            for field in REFERENCE_FIELDS[family]:
+                if field not in owner.values:
+                    continue
+                value = owner.values[field]
+                if isinstance(value, (list, tuple, np.ndarray)):
+                    owner.values[field] = [moved(entry, owner_family, position) for entry in value]
+                elif value is not None and not isinstance(value, bool):
+                    owner.values[field] = moved(value, owner_family, position)
+    mbs._dirty = True
+    mbs._sensor_data = {}
+
+
+def _numbers(value) -> list:
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [int(entry) for entry in value]
+    return [] if value is None else [int(value)]
+
+
+def MainSystemDeleteObject(mbs, objectNumber, deleteDependentItems=True, suppressWarnings=False) -> None:
+    """Delete an object as Exudyn: with deleteDependentItems also its nodes and (a connector's) markers."""
+    record = mbs.item("object", objectNumber, "DeleteObject", "objectNumber")
+    nodes = markers = []
+    if deleteDependentItems:
+        nodes = sorted(set(_numbers(record.values.get("nodeNumber")) + _numbers(record.values.get("nodeNumbers"))))
+        markers = sorted(set(_numbers(record.values.get("markerNumbers"))))
+    _delete_item(mbs, "object", objectNumber, suppressWarnings, "DeleteObject")
+    for marker in reversed(markers):
+        if marker >= 0:
+            _delete_item(mbs, "marker", marker, suppressWarnings, "DeleteMarker")
+    for node in reversed(nodes):
+        if node >= 0:
+            _delete_item(mbs, "node", node, suppressWarnings, "DeleteNode")
+
+
+def MainSystemDeleteLoad(mbs, loadNumber, deleteDependentMarkers=True, suppressWarnings=False) -> None:
+    """Delete a load as Exudyn: with deleteDependentMarkers also its marker."""
+    marker = mbs.item("load", loadNumber, "DeleteLoad", "loadNumber").values.get("markerNumber")
+    _delete_item(mbs, "load", loadNumber, suppressWarnings, "DeleteLoad")
+    if deleteDependentMarkers and marker is not None and int(marker) >= 0:
+        _delete_item(mbs, "marker", marker, False, "DeleteMarker")
+
+
+def MainSystemDeleteMarker(mbs, markerNumber, suppressWarnings=False) -> None:
+    """Delete a marker as Exudyn (objects, loads and sensors referencing it get -1)."""
+    _delete_item(mbs, "marker", markerNumber, suppressWarnings, "DeleteMarker")
+
+
+def MainSystemDeleteNode(mbs, nodeNumber, suppressWarnings=False) -> None:
+    """Delete a node as Exudyn (objects, markers and sensors referencing it get -1)."""
+    _delete_item(mbs, "node", nodeNumber, suppressWarnings, "DeleteNode")
+
+
+def MainSystemDeleteSensor(mbs, sensorNumber, suppressWarnings=False) -> None:
+    """Delete a sensor as Exudyn."""
+    _delete_item(mbs, "sensor", sensorNumber, suppressWarnings, "DeleteSensor")
+
+
+EXTENSIONS.update({"DeleteObject": MainSystemDeleteObject, "DeleteLoad": MainSystemDeleteLoad,
+                   "DeleteMarker": MainSystemDeleteMarker, "DeleteNode": MainSystemDeleteNode,
+                   "DeleteSensor": MainSystemDeleteSensor})
+
+
 def install():
     """Attach the extensions to MainSystem; a name MainSystem defines itself is left alone."""
     for name, function in EXTENSIONS.items():

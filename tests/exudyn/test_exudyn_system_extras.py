@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import floatframe.exudyn as ffx
+from floatframe.errors import ModelError
 from floatframe.exudyn import utilities as ffu
 
 exudyn = pytest.importorskip("exudyn")
@@ -85,3 +86,70 @@ def test_degree_of_freedom_counts_redundant_constraints_as_exudyn():
     ours, reference = model(ffx, ffu), model(exudyn, exu_utilities)
     assert {key: int(value) for key, value in ours.items()} == {key: int(value) for key, value in reference.items()}
     assert ours["redundantConstraints"] == 2
+
+
+def chain_with_deletions(exu, utilities):
+    """Three mass points on distance constraints; a joint, a sensor, a load and a body deleted as in Exudyn's
+    deleteItemsTest, then a joint added again and the chain solved."""
+    mbs = exu.SystemContainer().AddSystem()
+    ground = mbs.CreateGround()
+    created, joints, sensors, last = [], [], [], ground
+    for i in range(3):
+        created.append(mbs.CreateMassPoint(referencePosition=[0.25 * (i + 1), 0, 0], initialVelocity=[0, -0.5, 0],
+                                           mass=0.5, gravity=[0, -9.81, 0], returnDict=True))
+        joints.append(mbs.CreateDistanceConstraint(itemNumbers=[last, created[-1]["bodyNumber"]]))
+        last = created[-1]["bodyNumber"]
+        sensors.append(mbs.AddSensor(utilities.SensorBody(bodyNumber=last, storeInternal=True,
+                                                          outputVariableType=exu.OutputVariableType.Position)))
+    mbs.DeleteObject(joints[0], suppressWarnings=True)
+    mbs.DeleteObject(joints[1] - 1, suppressWarnings=True)
+    mbs.DeleteSensor(sensors[0], suppressWarnings=True)
+    mbs.DeleteLoad(created[0]["loadNumber"], suppressWarnings=True)
+    mbs.DeleteObject(created[0]["bodyNumber"], suppressWarnings=True)
+    mbs.CreateDistanceConstraint(itemNumbers=[ground, created[0]["bodyNumber"]])
+    layout = {family: [dict(getter(i)) for i in range(count())] for family, getter, count in [
+        ("node", mbs.GetNode, mbs.systemData.NumberOfNodes), ("object", mbs.GetObject, mbs.systemData.NumberOfObjects),
+        ("marker", mbs.GetMarker, mbs.systemData.NumberOfMarkers), ("load", mbs.GetLoad, mbs.systemData.NumberOfLoads),
+        ("sensor", mbs.GetSensor, mbs.systemData.NumberOfSensors)]}
+    mbs.Assemble()
+    settings = exu.SimulationSettings()
+    settings.timeIntegration.numberOfSteps = 100
+    settings.timeIntegration.endTime = 0.2
+    mbs.SolveDynamic(settings)
+    return layout, mbs.GetSensorValues(mbs.systemData.NumberOfSensors() - 1), mbs.systemData.GetODE2Coordinates()
+
+
+def as_numbers(value):
+    if isinstance(value, str):
+        return value
+    return [int(entry) for entry in value] if isinstance(value, (list, tuple)) else int(value)
+
+
+def test_deleting_items_renumbers_and_solves_as_exudyn(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    ours, reference = chain_with_deletions(ffx, ffu), chain_with_deletions(exudyn, exu_utilities)
+    references = ("nodeNumber", "markerNumbers", "markerNumber", "bodyNumber", "name", "objectType", "markerType")
+    for family in ours[0]:
+        assert len(ours[0][family]) == len(reference[0][family]), family
+        for mine, theirs in zip(ours[0][family], reference[0][family]):
+            for key in references:
+                if key in theirs:
+                    assert as_numbers(mine[key]) == as_numbers(theirs[key]), (family, key, mine, theirs)
+    assert len(ours[2]) == len(reference[2]) == 6
+    np.testing.assert_allclose(ours[2], reference[2], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(ours[1], reference[1], rtol=1e-5, atol=1e-6)
+
+
+def test_deleting_a_referenced_marker_leaves_an_invalid_reference_named_at_assembly():
+    mbs = ffx.SystemContainer().AddSystem()
+    node = mbs.AddNode(ffu.NodePoint(referenceCoordinates=[1, 0, 0]))
+    body = mbs.AddObject(ffu.MassPoint(physicsMass=1.0, nodeNumber=node))
+    marker = mbs.AddMarker(ffu.MarkerBodyPosition(bodyNumber=body))
+    load = mbs.AddLoad(ffu.LoadForceVector(markerNumber=marker, loadVector=[1, 0, 0]))
+    with pytest.warns(UserWarning, match="load 0 references the deleted marker 0"):
+        mbs.DeleteMarker(marker)
+    assert mbs.GetLoad(load)["markerNumber"] == -1
+    with pytest.raises(ModelError, match="LoadForceVector 0 'load0': marker_number -1 is out of range"):
+        mbs.Assemble()
+    with pytest.raises(ffx.ExudynLayerError, match="DeleteNode: invalid node number 3"):
+        mbs.DeleteNode(3)
