@@ -153,3 +153,10 @@ def test_deleting_a_referenced_marker_leaves_an_invalid_reference_named_at_assem
         mbs.Assemble()
     with pytest.raises(ffx.ExudynLayerError, match="DeleteNode: invalid node number 3"):
         mbs.DeleteNode(3)
+
+
+def test_post_newton_user_function_is_refused_naming_the_missing_step_retake():
+    mbs = ffx.SystemContainer().AddSystem()
+    with pytest.raises(ffx.ExudynLayerError, match="SetPostNewtonUserFunction.*repeats the step.*cannot retake"):
+        mbs.SetPostNewtonUserFunction(lambda mbs, t: [0, -1])
+    assert callable(exudyn.SystemContainer().AddSystem().SetPostNewtonUserFunction)
