@@ -21,7 +21,8 @@ from floatframe.exudyn._items import (MarkerBodyPosition, MarkerBodyRigid, Objec
                                       ObjectConnectorSpringDamper, ObjectConnectorTorsionalSpringDamper,
                                       ObjectJointGeneric, ObjectJointPrismaticX, ObjectJointRevoluteZ,
                                       ObjectJointSpherical, NodeGenericData, NodeRigidBodyRxyz)
-from floatframe.exudyn._names import ExudynLayerError, closest, enumeration, member_name, out_of_scope
+from floatframe.exudyn._names import (ConfigurationType, ExudynLayerError, OutputVariableType, closest, enumeration,
+                                     member_name, out_of_scope)
 from floatframe.exudyn._system import MainSystem
 from floatframe.exudyn.rigidBodyUtilities import (AngularVelocity2EulerParameters_t, AngularVelocity2RotXYZ_t,
                                                   RigidBodyInertia, RotationMatrix2EulerParameters,
@@ -771,6 +772,26 @@ def MainSystemSetPostNewtonUserFunction(mbs, value) -> None:
 
 
 EXTENSIONS["SetPostNewtonUserFunction"] = MainSystemSetPostNewtonUserFunction
+
+
+def GetOtherMarker(mbs, bodyNumber, existingMarker, show=True) -> int:
+    """Add a MarkerBodyRigid on body ``bodyNumber`` at the reference position of ``existingMarker`` (as
+    Exudyn's basicUtilities.GetOtherMarker: the position only, the new marker's frame is the body's);
+    returns its number. The layer evaluates outputs on the assembled system, so an unassembled system
+    is assembled first (with the items added so far)."""
+    if mbs._dirty or mbs._core is None:
+        mbs.Assemble()
+    reference = ConfigurationType.Reference
+    body_position = np.asarray(mbs.GetObjectOutputBody(bodyNumber, OutputVariableType.Position,
+                                                       localPosition=[0, 0, 0], configuration=reference), dtype=float)
+    body_rotation = np.asarray(mbs.GetObjectOutputBody(bodyNumber, OutputVariableType.RotationMatrix,
+                                                       localPosition=[0, 0, 0], configuration=reference),
+                               dtype=float).reshape((3, 3))
+    marker_position = np.asarray(mbs.GetMarkerOutput(existingMarker, OutputVariableType.Position,
+                                                     configuration=reference), dtype=float)
+    local_position = body_rotation.T @ (marker_position - body_position)
+    return mbs.AddMarker(MarkerBodyRigid(bodyNumber=bodyNumber, localPosition=local_position.tolist(),
+                                         visualization={"show": bool(show)}))
 
 
 def install():

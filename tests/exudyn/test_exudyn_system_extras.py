@@ -160,3 +160,36 @@ def test_post_newton_user_function_is_refused_naming_the_missing_step_retake():
     with pytest.raises(ffx.ExudynLayerError, match="SetPostNewtonUserFunction.*repeats the step.*cannot retake"):
         mbs.SetPostNewtonUserFunction(lambda mbs, t: [0, -1])
     assert callable(exudyn.SystemContainer().AddSystem().SetPostNewtonUserFunction)
+
+
+def other_marker_joint(exu, utilities, get_other_marker):
+    """A rotated rigid body held by a spherical joint at a body-fixed point, its ground marker made by
+    GetOtherMarker; solved under gravity."""
+    mbs = exu.SystemContainer().AddSystem()
+    ground = mbs.CreateGround(referencePosition=[0.1, -0.2, 0.3])
+    body = mbs.CreateRigidBody(inertia=utilities.InertiaCuboid(density=1000, sideLengths=[0.4, 0.1, 0.05]),
+                               referencePosition=[1, 0.5, 0], referenceRotationMatrix=utilities.RotationMatrixZ(0.4),
+                               gravity=[0, -9.81, 0])
+    body_marker = mbs.AddMarker(utilities.MarkerBodyRigid(bodyNumber=body, localPosition=[-0.2, 0, 0]))
+    ground_marker = get_other_marker(mbs, bodyNumber=ground, existingMarker=body_marker, show=False)
+    local_position = [float(x) for x in mbs.GetMarker(ground_marker)["localPosition"]]
+    mbs.AddObject(utilities.SphericalJoint(markerNumbers=[ground_marker, body_marker]))
+    mbs.Assemble()
+    settings = exu.SimulationSettings()
+    settings.timeIntegration.numberOfSteps = 100
+    settings.timeIntegration.endTime = 0.2
+    mbs.SolveDynamic(settings)
+    return ground_marker, local_position, mbs.systemData.GetODE2Coordinates()
+
+
+def test_get_other_marker_matches_exudyn(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    from exudyn.basicUtilities import GetOtherMarker as ExudynGetOtherMarker
+
+    from floatframe.exudyn.mainSystemExtensions import GetOtherMarker
+    ours = other_marker_joint(ffx, ffu, GetOtherMarker)
+    reference = other_marker_joint(exudyn, exu_utilities, ExudynGetOtherMarker)
+    assert ours[0] == int(reference[0]) == 2  # after the gravity load's marker and the body marker
+    np.testing.assert_allclose(ours[1], reference[1], atol=1e-14)
+    assert abs(ours[1][0] - (1 - 0.2 * np.cos(0.4) - 0.1)) < 1e-14
+    np.testing.assert_allclose(ours[2], reference[2], rtol=1e-5, atol=1e-6)
