@@ -193,3 +193,19 @@ def test_get_other_marker_matches_exudyn(tmp_path, monkeypatch):
     np.testing.assert_allclose(ours[1], reference[1], atol=1e-14)
     assert abs(ours[1][0] - (1 - 0.2 * np.cos(0.4) - 0.1)) < 1e-14
     np.testing.assert_allclose(ours[2], reference[2], rtol=1e-5, atol=1e-6)
+
+
+def test_degree_of_freedom_of_revolute_and_spherical_joint_on_one_body_matches_exudyn():
+    def model(exu, utilities):
+        mbs = exu.SystemContainer().AddSystem()
+        ground = mbs.CreateGround()
+        body = mbs.CreateRigidBody(inertia=utilities.InertiaCuboid(density=1000, sideLengths=[0.4, 0.1, 0.05]),
+                                   referencePosition=[1, 0, 0])
+        mbs.CreateRevoluteJoint(itemNumbers=[ground, body], position=[0.8, 0, 0], axis=[0, 0, 1])
+        mbs.CreateSphericalJoint(itemNumbers=[ground, body], position=[1.2, 0, 0])
+        mbs.Assemble()
+        return {key: int(value) for key, value in mbs.ComputeSystemDegreeOfFreedom().items()}
+    with pytest.warns(UserWarning, match="redundant"):
+        ours = model(ffx, ffu)
+    assert ours == model(exudyn, exu_utilities)
+    assert (ours["degreeOfFreedom"], ours["redundantConstraints"], ours["nAE"]) == (0, 2, 9)
