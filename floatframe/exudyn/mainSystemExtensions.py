@@ -794,6 +794,86 @@ def GetOtherMarker(mbs, bodyNumber, existingMarker, show=True) -> int:
                                          visualization={"show": bool(show)}))
 
 
+def _homogeneous_matrix(value, position=None) -> np.ndarray:
+    """A 4 x 4 matrix from a localHT value (matrix, 16 values or an object with rotation and translation),
+    or from a local position when unset."""
+    matrix = np.eye(4)
+    if value is None:
+        if position is not None:
+            matrix[:3, 3] = np.asarray(position, dtype=float).reshape(3)
+        return matrix
+    if hasattr(value, "rotation") and hasattr(value, "translation"):
+        matrix[:3, :3] = np.asarray(value.rotation, dtype=float)
+        matrix[:3, 3] = np.asarray(value.translation, dtype=float).reshape(3)
+        return matrix
+    return np.asarray(value, dtype=float).reshape(4, 4)
+
+
+def _marker_with_rotation(mbs, marker, rotation):
+    """(marker, remaining rotation) as Exudyn 1.13.6's rigidBodyUtilities._MarkerWithRotation: the marker itself
+    for a unit rotation; for a marker with localHT a new copy whose localHT is turned by ``rotation``; else the
+    marker and the rotation, left to the joint's rotationMarker."""
+    rotation = np.asarray(rotation, dtype=float)
+    if np.linalg.norm(rotation - np.eye(3)) == 0:
+        return marker, np.eye(3)
+    data = mbs.GetMarker(marker)
+    if "localHT" not in data:
+        return marker, rotation
+    turn = np.eye(4)
+    turn[:3, :3] = rotation
+    local = _homogeneous_matrix(data["localHT"], data.get("localPosition"))
+    copy = {key: value for key, value in data.items() if key not in ("name", "localPosition", "offset", "localHT")
+            and not key.startswith("V")}
+    copy["localHT"] = local @ turn
+    return mbs.AddMarker(copy), np.eye(3)
+
+
+def GetJointArgs(mbs, markerNumber0=None, markerNumber1=None, rotationMarker0=None, rotationMarker1=None,
+                 bodyNumber0=None, bodyNumber1=None) -> dict:
+    """Joint arguments {'markerNumbers': [...]} from an existing marker and a body, as Exudyn 1.13.6's
+    basicUtilities.GetJointArgs: a new MarkerBodyRigid on the body at the existing marker's reference frame
+    (turned by the given rotationMarker), and the existing marker (a turned copy where it has a localHT;
+    otherwise 'rotationMarker0/1' is added to the arguments)."""
+    rotation = np.eye(3)
+    if markerNumber0 is not None:
+        if markerNumber1 is not None:
+            raise ExudynLayerError("GetJointArgs: with markerNumber0 given, markerNumber1 must be None")
+        if bodyNumber1 is None:
+            raise ExudynLayerError("GetJointArgs: with markerNumber0 given, bodyNumber1 is needed")
+        existing, body = markerNumber0, bodyNumber1
+        rotation = np.eye(3) if rotationMarker0 is None else np.asarray(rotationMarker0, dtype=float)
+    else:
+        if markerNumber1 is None:
+            raise ExudynLayerError("GetJointArgs: give markerNumber0 (with bodyNumber1) or markerNumber1 (with "
+                                   "bodyNumber0)")
+        if bodyNumber0 is None:
+            raise ExudynLayerError("GetJointArgs: with markerNumber1 given, bodyNumber0 is needed")
+        existing, body = markerNumber1, bodyNumber0
+        rotation = np.eye(3) if rotationMarker1 is None else np.asarray(rotationMarker1, dtype=float)
+    if mbs._dirty or mbs._core is None:
+        mbs.Assemble()
+    reference = ConfigurationType.Reference
+    body_position = np.asarray(mbs.GetObjectOutputBody(body, OutputVariableType.Position, localPosition=[0, 0, 0],
+                                                       configuration=reference), dtype=float)
+    body_rotation = np.asarray(mbs.GetObjectOutputBody(body, OutputVariableType.RotationMatrix,
+                                                       localPosition=[0, 0, 0], configuration=reference),
+                               dtype=float).reshape((3, 3))
+    marker_position = np.asarray(mbs.GetMarkerOutput(existing, OutputVariableType.Position, configuration=reference),
+                                 dtype=float)
+    marker_rotation = np.asarray(mbs.GetMarkerOutput(existing, OutputVariableType.RotationMatrix,
+                                                     configuration=reference), dtype=float).reshape((3, 3))
+    local = np.eye(4)
+    local[:3, :3] = body_rotation.T @ marker_rotation @ rotation
+    local[:3, 3] = body_rotation.T @ (marker_position - body_position)
+    new_marker = mbs.AddMarker(MarkerBodyRigid(bodyNumber=body, localHT=local))
+    turned, remaining = _marker_with_rotation(mbs, existing, rotation)
+    first = markerNumber0 is not None
+    args = {"markerNumbers": [turned, new_marker] if first else [new_marker, turned]}
+    if np.linalg.norm(remaining - np.eye(3)) != 0:
+        args["rotationMarker0" if first else "rotationMarker1"] = remaining
+    return args
+
+
 def install():
     """Attach the extensions to MainSystem; a name MainSystem defines itself is left alone."""
     for name, function in EXTENSIONS.items():

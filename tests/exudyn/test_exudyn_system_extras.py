@@ -209,3 +209,44 @@ def test_degree_of_freedom_of_revolute_and_spherical_joint_on_one_body_matches_e
         ours = model(ffx, ffu)
     assert ours == model(exudyn, exu_utilities)
     assert (ours["degreeOfFreedom"], ours["redundantConstraints"], ours["nAE"]) == (0, 2, 9)
+
+
+def joint_args_pendulum(exu, utilities, get_joint_args, turn_existing):
+    """A body on a revolute joint made by GetJointArgs from a ground marker with localHT (optionally turned by
+    rotationMarker0); returns the arguments, the markers' localHT and the solution."""
+    mbs = exu.SystemContainer().AddSystem()
+    ground = mbs.CreateGround(referencePosition=[0, 0, 0])
+    body = mbs.CreateRigidBody(inertia=utilities.InertiaCuboid(density=1000, sideLengths=[0.4, 0.1, 0.05]),
+                               referencePosition=[0.2, -0.1, 0.05], referenceRotationMatrix=utilities.RotationMatrixY(0.3),
+                               gravity=[0, -9.81, 0])
+    ground_frame = np.eye(4)
+    ground_frame[:3, :3] = utilities.RotationMatrixX(0.2)
+    ground_frame[:3, 3] = [0.05, 0.0, 0.1]
+    ground_marker = mbs.AddMarker(utilities.MarkerBodyRigid(bodyNumber=ground, localHT=ground_frame))
+    rotation = utilities.RotationMatrixZ(0.5) if turn_existing else None
+    args = get_joint_args(mbs, markerNumber0=ground_marker, bodyNumber1=body, rotationMarker0=rotation)
+    mbs.AddObject(utilities.RevoluteJointZ(**args))
+    frames = [np.asarray(mbs.GetMarker(marker)["localHT"], dtype=float).reshape(4, 4)
+              for marker in args["markerNumbers"]]
+    mbs.Assemble()
+    settings = exu.SimulationSettings()
+    settings.timeIntegration.numberOfSteps = 100
+    settings.timeIntegration.endTime = 0.2
+    mbs.SolveDynamic(settings)
+    return [int(marker) for marker in args["markerNumbers"]], sorted(args), frames, mbs.systemData.GetODE2Coordinates()
+
+
+@pytest.mark.parametrize("turn_existing", [False, True])
+def test_get_joint_args_matches_exudyn(tmp_path, monkeypatch, turn_existing):
+    monkeypatch.chdir(tmp_path)
+    from exudyn.basicUtilities import GetJointArgs as ExudynGetJointArgs
+
+    from floatframe.exudyn.mainSystemExtensions import GetJointArgs
+    ours = joint_args_pendulum(ffx, ffu, GetJointArgs, turn_existing)
+    reference = joint_args_pendulum(exudyn, exu_utilities, ExudynGetJointArgs, turn_existing)
+    assert ours[0] == reference[0] == ([3, 2] if turn_existing else [1, 2])
+    assert ours[1] == reference[1] == ["markerNumbers"]
+    for mine, theirs in zip(ours[2], reference[2]):
+        np.testing.assert_allclose(mine, theirs, atol=1e-14)
+    np.testing.assert_allclose(ours[3], reference[3], rtol=1e-5, atol=1e-6)
+    assert np.linalg.norm(ours[3][:3]) > 1e-3  # the body moved
