@@ -21,7 +21,7 @@ from floatframe.exudyn._names import out_of_scope
 from floatframe.exudyn._unknown import Unsupported, module_getattr
 from floatframe.exudyn.graphics import color  # noqa: F401  (scripts use it after a star import)
 from floatframe.exudyn.graphicsDataUtilities import color4list  # noqa: F401  (and the other color4... names)
-from floatframe.exudyn.mainSystemExtensions import AddRigidBody  # noqa: F401
+from floatframe.exudyn.mainSystemExtensions import AddRigidBody, GetJointArgs, GetOtherMarker  # noqa: F401
 from floatframe.exudyn.plot import PlotLineCode  # noqa: F401
 from floatframe.exudyn.rigidBodyUtilities import *  # noqa: F401,F403
 

@@ -34,8 +34,8 @@ def test_module_attributes_and_extensions_name_the_scope():
         mbs.CreateKinematicTree()
     with pytest.raises(exu.ExudynLayerError, match="mbs.CreateSphereSphereContact.*; contact"):
         mbs.CreateSphereSphereContact()
-    with pytest.raises(exu.ExudynLayerError, match="mbs.ComputeSystemDegreeOfFreedom.*; add the items") as missing:
-        mbs.ComputeSystemDegreeOfFreedom()
+    with pytest.raises(exu.ExudynLayerError, match="mbs.CreateDistanceSensor.*; add the items") as missing:
+        mbs.CreateDistanceSensor()
     assert "scope" not in str(missing.value)
     with pytest.raises(exu.ExudynLayerError) as missing:
         ffu.SweepSin(1)
