@@ -14,7 +14,7 @@ import numpy as np
 from floatframe.components.bodies import Body, ObjectMassPoint
 from floatframe.components.base import resolve
 from floatframe.components.connectors import Connector, fixed_active_flag
-from floatframe.components.markers import Marker, MarkerBodyPosition, MarkerBodyRigid
+from floatframe.components.markers import MarkerBodyPosition, MarkerBodyRigid, MarkerNodePosition
 from floatframe.components.nodes import Node
 from floatframe.parameters import Parameter
 
@@ -228,23 +228,14 @@ def _apply_planar_torque(ctx, node, torque):
     ctx.add_force(node.coordinate_indices[2:], torque[2])
 
 
-class MarkerNodePosition2D(Marker):
-    """The position of a planar node (NodePoint2D, NodeRigidBody2D), z = 0: forces act at it."""
-
-    type_name = "MarkerNodePosition"
-    kind = "position"
-
-    def __init__(self, node_number, name=""):
-        super().__init__(name)
-        self.node_number = node_number
+class MarkerNodePosition2D(MarkerNodePosition):
+    """The position of a planar node (NodePoint2D, NodeRigidBody2D), z = 0: forces act at it. A MarkerNodePosition
+    that takes planar nodes only."""
 
     def connect(self, system):
         self.node = resolve(system, "node", self.node_number, self, "node_number")
         if not getattr(self.node, "planar", False):
             raise self.error(f"node_number must refer to a planar node, got {self.node.label}")
-
-    def position(self, ctx):
-        return self.node.position(ctx)
 
 
 class MarkerNodeRigid2D(MarkerNodePosition2D):
