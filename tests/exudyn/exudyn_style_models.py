@@ -42,6 +42,18 @@ def tight_settings(exu, steps, h):
     return ss
 
 
+def full_newton_settings(exu, steps, end_time):
+    """``steps`` steps to ``end_time`` [s] with full Newton converged to a relative 1e-12 and no solution file: the
+    settings of the comparisons to round-off."""
+    ss = exu.SimulationSettings()
+    ss.timeIntegration.numberOfSteps = steps
+    ss.timeIntegration.endTime = end_time
+    ss.timeIntegration.newton.useModifiedNewton = False
+    ss.timeIntegration.newton.relativeTolerance = 1e-12
+    ss.solution.file.write = False
+    return ss
+
+
 def pendulum(exu, ii, offset=0.0, load_user_function=0, file_name=""):
     """A rigid body on a spherical joint 0.5 m from its centre of mass, under gravity (index-3 DAE); the centre
     started ``offset`` [m] further out, the gravity load given by ``load_user_function`` where given, the

@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+from exudyn_style_models import full_newton_settings
+
 import floatframe.exudyn as ffexu
 import floatframe.exudyn.FEM as fffem
 from floatframe.errors import ModelError
@@ -50,12 +52,7 @@ def chain(exu, items, user_mass):
     sensors.append(mbs.AddSensor(items.SensorMarker(markerNumber=marker, storeInternal=True,
                                                     outputVariableType=exu.OutputVariableType.Position)))
     mbs.Assemble()
-    settings = exu.SimulationSettings()
-    settings.timeIntegration.numberOfSteps = 200
-    settings.timeIntegration.endTime = 1.0
-    settings.timeIntegration.newton.useModifiedNewton = False
-    settings.timeIntegration.newton.relativeTolerance = 1e-12
-    settings.solution.file.write = False
+    settings = full_newton_settings(exu, 200, 1.0)
     exu.SolveDynamic(mbs, settings)
     return [mbs.GetSensorStoredData(s) for s in sensors]
 

@@ -8,6 +8,8 @@ Wrong nodes are refused naming the item."""
 import numpy as np
 import pytest
 
+from exudyn_style_models import full_newton_settings
+
 import floatframe.exudyn as ffexu
 from floatframe.errors import ModelError
 from floatframe.exudyn import itemInterface as ffitems
@@ -57,12 +59,7 @@ def planar_mechanism(exu, items):
                                                outputVariableType=exu.OutputVariableType.Coordinates))
                 for n in (*nodes, slider_node, point_node)]
     mbs.Assemble()
-    settings = exu.SimulationSettings()
-    settings.timeIntegration.numberOfSteps = 300
-    settings.timeIntegration.endTime = 0.6
-    settings.timeIntegration.newton.useModifiedNewton = False
-    settings.timeIntegration.newton.relativeTolerance = 1e-12
-    settings.solution.file.write = False
+    settings = full_newton_settings(exu, 300, 0.6)
     exu.SolveDynamic(mbs, settings)
     return [mbs.GetSensorStoredData(s) for s in sensors], mbs.systemData.GetODE2Coordinates()
 

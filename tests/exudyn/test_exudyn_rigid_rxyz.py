@@ -7,6 +7,8 @@ of their scale; GetODE2CoordinatesTotal equals exudyn's before and after a solve
 import numpy as np
 import pytest
 
+from exudyn_style_models import full_newton_settings
+
 import floatframe.exudyn as ffexu
 from floatframe.exudyn import itemInterface as ffitems
 
@@ -49,12 +51,7 @@ def tops(exu, items):
                 for b in (body, other) for v in BODY]
     mbs.Assemble()
     totals = [mbs.systemData.GetODE2CoordinatesTotal(configuration=exu.ConfigurationType.Initial)]
-    settings = exu.SimulationSettings()
-    settings.timeIntegration.numberOfSteps = 300
-    settings.timeIntegration.endTime = 0.6
-    settings.timeIntegration.newton.useModifiedNewton = False
-    settings.timeIntegration.newton.relativeTolerance = 1e-12
-    settings.solution.file.write = False
+    settings = full_newton_settings(exu, 300, 0.6)
     exu.SolveDynamic(mbs, settings)
     totals.append(mbs.systemData.GetODE2CoordinatesTotal())
     return [mbs.GetSensorStoredData(s) for s in sensors], totals
@@ -84,12 +81,7 @@ def created(exu, utilities):
     sensor = mbs.AddSensor(exu.itemInterface.SensorBody(bodyNumber=body, localPosition=[0.05, 0, 0], storeInternal=True,
                                                          outputVariableType=exu.OutputVariableType.Velocity))
     mbs.Assemble()
-    settings = exu.SimulationSettings()
-    settings.timeIntegration.numberOfSteps = 100
-    settings.timeIntegration.endTime = 0.5
-    settings.timeIntegration.newton.useModifiedNewton = False
-    settings.timeIntegration.newton.relativeTolerance = 1e-12
-    settings.solution.file.write = False
+    settings = full_newton_settings(exu, 100, 0.5)
     exu.SolveDynamic(mbs, settings)
     return mbs.GetNode(node)["nodeType"], data, mbs.GetSensorStoredData(sensor)
 

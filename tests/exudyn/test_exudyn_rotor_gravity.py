@@ -6,6 +6,8 @@ distance) over 300 steps: positions and the connector outputs equal exudyn's to 
 import numpy as np
 import pytest
 
+from exudyn_style_models import full_newton_settings
+
 import floatframe.exudyn as ffexu
 from floatframe.exudyn import itemInterface as ffitems
 
@@ -16,12 +18,7 @@ AXES = np.array([[0, 0, 1], [1, 0, 0], [0, 1, 0.0]])
 
 
 def settings_of(exu, steps, end):
-    settings = exu.SimulationSettings()
-    settings.timeIntegration.numberOfSteps = steps
-    settings.timeIntegration.endTime = end
-    settings.timeIntegration.newton.useModifiedNewton = False
-    settings.timeIntegration.newton.relativeTolerance = 1e-12
-    settings.solution.file.write = False
+    settings = full_newton_settings(exu, steps, end)
     return settings
 
 

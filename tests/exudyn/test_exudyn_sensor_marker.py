@@ -3,6 +3,8 @@ tumbling rigid body on a spring and a mass point, against exudyn's stored sensor
 import numpy as np
 import pytest
 
+from exudyn_style_models import full_newton_settings
+
 import floatframe.exudyn as ffexu
 from floatframe.exudyn import ExudynLayerError
 from floatframe.exudyn import itemInterface as ffitems
@@ -45,12 +47,7 @@ def tumbling_body(exu, items):
         markerNumber=markers[kind], outputVariableType=getattr(exu.OutputVariableType, variable), storeInternal=True))
         for kind, names in variables.items() for variable in names}
     mbs.Assemble()
-    settings = exu.SimulationSettings()
-    settings.timeIntegration.numberOfSteps = 200
-    settings.timeIntegration.endTime = 0.4
-    settings.timeIntegration.newton.useModifiedNewton = False
-    settings.timeIntegration.newton.relativeTolerance = 1e-12
-    settings.solution.file.write = False
+    settings = full_newton_settings(exu, 200, 0.4)
     return mbs, sensors, settings
 
 

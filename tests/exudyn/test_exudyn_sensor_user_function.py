@@ -7,6 +7,8 @@ function and a sensor number that does not exist are refused naming the item."""
 import numpy as np
 import pytest
 
+from exudyn_style_models import full_newton_settings
+
 import floatframe.exudyn as ffexu
 from floatframe.errors import ModelError
 from floatframe.exudyn import itemInterface as ffitems
@@ -42,12 +44,7 @@ def pendulum(exu, items):
              mbs.AddSensor(items.SensorUserFunction(sensorNumbers=[position], factors=[2.0], storeInternal=True,
                                                     sensorUserFunction=energy))]
     mbs.Assemble()
-    settings = exu.SimulationSettings()
-    settings.timeIntegration.numberOfSteps = 100
-    settings.timeIntegration.endTime = 0.5
-    settings.timeIntegration.newton.useModifiedNewton = False
-    settings.timeIntegration.newton.relativeTolerance = 1e-12
-    settings.solution.file.write = False
+    settings = full_newton_settings(exu, 100, 0.5)
     exu.SolveDynamic(mbs, settings)
     return [mbs.GetSensorStoredData(s) for s in users], [mbs.GetSensorValues(s) for s in users]
 
