@@ -1,6 +1,6 @@
 """Exudyn's own test suite and flexible-body Examples, run on exudyn and on floatframe.exudyn by changing imports.
 
-    python benchmarks/exudyn_suite.py [--repository PATH] [--only NAME,...] [--timeout S] [--output DIR]
+    python benchmarks/exudyn_suite.py [--repository PATH] [--only NAME,...] [--timeout S] [--output DIR] [--warm]
 
 The scripts come from a copy of Exudyn's public repository (https://github.com/jgerstmayr/EXUDYN): the top level
 and ``MiniExamples`` of ``main/pythonDev/TestModels`` and the flexible-body scripts of ``main/pythonDev/Examples``
@@ -18,7 +18,9 @@ module as Exudyn's test suite provides it, and matplotlib without windows. On ex
 Recorded per script and code: ran, refused (floatframe's ExudynLayerError or ModelError: the first line of its
 message), crashed (the exception type and where), timeout; the result (``exudynTestGlobals.testResult``, else the
 ODE2 coordinates after the last solve) and the relative difference max|ours - exudyn's| / max|exudyn's|; the time
-spent inside SolveDynamic/SolveStatic. Written to ``<output>/exudyn_suite.md`` and ``.csv`` (default
+spent inside SolveDynamic/SolveStatic (with ``--warm``: of floatframe's second run of the script on the machine,
+whose first run compiled its kernels ahead, FLOATFRAME_COMPILE_AHEAD=1; the first run's time is listed beside it).
+Written to ``<output>/exudyn_suite.md`` and ``.csv`` (default
 ``output/exudyn-suite``).
 """
 from __future__ import annotations
@@ -361,8 +363,33 @@ def numbers(value):
 
 
 # --- the parent: prepare, run, compare, write ----------------------------------------------------------------------
-def run_one(repository, data_folders, group, path, code, folder, timeout):
-    """Prepare the script for ``code`` in ``folder`` and run it in a subprocess; the child's record."""
+def run_warm(repository, data_folders, group, path, folder, timeout):
+    """floatframe's record of a script's second run on this machine: a first run with FLOATFRAME_COMPILE_AHEAD=1
+    (kernels whose compilation does not pay within one run are compiled in the background and cached) and, once
+    its compilers have ended, the timed run. The first run's solve time is kept as ``first_solve_time``."""
+    first = run_one(repository, data_folders, group, path, "floatframe", folder, timeout, compile_ahead=True)
+    if first["status"] != "ran":
+        return first
+    second = run_one(repository, data_folders, group, path, "floatframe", folder, timeout)
+    second["first_solve_time"] = first.get("solve_time")
+    return second
+
+
+def wait_for_session(process_group: int, limit: float) -> None:
+    """Wait (at most ``limit`` s) until no process of the session ``process_group`` is left: compilers that a
+    script started in the background outlive it."""
+    ends = time.perf_counter() + limit
+    while time.perf_counter() < ends:
+        try:
+            os.killpg(process_group, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+
+
+def run_one(repository, data_folders, group, path, code, folder, timeout, compile_ahead=False):
+    """Prepare the script for ``code`` in ``folder`` and run it in a subprocess; the child's record. With
+    ``compile_ahead`` (floatframe) the run compiles its kernels for later runs and this waits for the compilers."""
     name = Path(path).name
     work = folder / code / Path(path).stem
     (work / "solution").mkdir(parents=True, exist_ok=True)
@@ -382,10 +409,20 @@ def run_one(repository, data_folders, group, path, code, folder, timeout):
     started = time.perf_counter()
     environment = dict(os.environ, MPLBACKEND="Agg", OMP_NUM_THREADS="1", PYTHONWARNINGS="ignore")
     environment.pop("DISPLAY", None)
+    if compile_ahead:
+        environment["FLOATFRAME_COMPILE_AHEAD"] = "1"
     try:
         with open(work / "log.txt", "w") as log:
-            subprocess.run([sys.executable, __file__, "--child", str(spec)], cwd=work, stdout=log,
-                           stderr=subprocess.STDOUT, timeout=timeout, env=environment)
+            process = subprocess.Popen([sys.executable, __file__, "--child", str(spec)], cwd=work, stdout=log,
+                                       stderr=subprocess.STDOUT, env=environment, start_new_session=compile_ahead)
+            try:
+                process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+                raise
+        if compile_ahead:
+            wait_for_session(process.pid, timeout)
     except subprocess.TimeoutExpired:
         return {"status": "timeout", "message": f"more than {timeout:g} s", "solve_time": None, "result": None,
                 "result_source": "", "wall_time": timeout}
@@ -420,7 +457,8 @@ def row_of(group, path, exudyn_record, ours):
     return {"script": Path(path).stem, "group": group, "exudyn": describe(exudyn_record),
             "floatframe": describe(ours), "compared": ours.get("result_source") or "",
             "relative difference": difference, "solve exudyn [s]": exudyn_record.get("solve_time"),
-            "solve floatframe [s]": ours.get("solve_time")}
+            "solve floatframe [s]": ours.get("solve_time"),
+            "solve floatframe first run [s]": ours.get("first_solve_time")}
 
 
 def summary(rows) -> list[str]:
@@ -437,16 +475,23 @@ def summary(rows) -> list[str]:
                   len(both) - len(agree) - len(differ)]
         counts += [sum(row["floatframe"].startswith(kind) for row in chosen) for kind in ("refused", "crashed", "timeout")]
         lines.append(f"| {group} | " + " | ".join(str(c) for c in counts) + " |")
-    ratios = sorted(row["solve floatframe [s]"] / row["solve exudyn [s]"] for row in rows
-                    if row["exudyn"] == "runs" and row["floatframe"] == "runs" and row["solve exudyn [s]"]
-                    and row["solve floatframe [s]"] is not None)
-    if ratios:
-        median = ratios[len(ratios) // 2] if len(ratios) % 2 else 0.5 * (ratios[len(ratios) // 2 - 1]
-                                                                          + ratios[len(ratios) // 2])
-        lines.append("")
-        lines.append(f"Solve time floatframe/exudyn over the {len(ratios)} scripts that ran on both (time inside "
-                     f"SolveDynamic/SolveStatic): median {median:.3g}, range {ratios[0]:.3g} to {ratios[-1]:.3g}.")
+    for column, which in (("solve floatframe [s]", ""),
+                          ("solve floatframe first run [s]", ", floatframe's first run")):
+        ratios = sorted(row[column] / row["solve exudyn [s]"] for row in rows
+                        if row["exudyn"] == "runs" and row["floatframe"] == "runs" and row["solve exudyn [s]"]
+                        and row.get(column) is not None)
+        if ratios:
+            lines.append("")
+            lines.append(f"Solve time floatframe/exudyn{which} over the {len(ratios)} scripts that ran on both (time "
+                         f"inside SolveDynamic/SolveStatic): median {median_of(ratios):.3g}, range {ratios[0]:.3g} to "
+                         f"{ratios[-1]:.3g}.")
     return lines
+
+
+def median_of(values: list) -> float:
+    """The median of sorted ``values``."""
+    middle = len(values) // 2
+    return values[middle] if len(values) % 2 else 0.5 * (values[middle - 1] + values[middle])
 
 
 def number(value, digits=3) -> str:
@@ -457,16 +502,17 @@ def markdown(rows, command) -> str:
     lines = ["# Exudyn's test suite and flexible-body Examples on floatframe.exudyn", "",
              f"Made by `{command}` on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.", ""]
     lines += summary(rows) + ["", "| script | group | exudyn | floatframe | compared | relative difference | "
-                                  "solve exudyn [s] | solve floatframe [s] |", "|---|---|---|---|---|---|---|---|"]
+                                  "solve exudyn [s] | solve floatframe [s] | solve floatframe, first run [s] |",
+                                  "|---|---|---|---|---|---|---|---|---|"]
     for row in rows:
         cells = [row["script"], row["group"], row["exudyn"], row["floatframe"], row["compared"],
                  number(row["relative difference"], 2), number(row["solve exudyn [s]"]),
-                 number(row["solve floatframe [s]"])]
+                 number(row["solve floatframe [s]"]), number(row.get("solve floatframe first run [s]"))]
         lines.append("| " + " | ".join(str(c).replace("|", "/") for c in cells) + " |")
     return "\n".join(lines) + "\n"
 
 
-NUMERIC = ("relative difference", "solve exudyn [s]", "solve floatframe [s]")
+NUMERIC = ("relative difference", "solve exudyn [s]", "solve floatframe [s]", "solve floatframe first run [s]")
 
 
 def merged_rows(earlier_csv: Path, rows) -> list:
@@ -495,6 +541,9 @@ def main(argv=None) -> int:
     parser.add_argument("--reuse-exudyn", help="folder of an earlier run's --keep: exudyn's records found there "
                                                "(<folder>/exudyn/<script>/record.json) are taken instead of running "
                                                "exudyn again (the reference does not change between runs)")
+    parser.add_argument("--warm", action="store_true",
+                        help="time floatframe's second run of each script (the first with FLOATFRAME_COMPILE_AHEAD=1 "
+                             "compiles and caches its kernels); the first run's time is listed too")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     arguments = parser.parse_args(argv)
     if arguments.child:
@@ -530,8 +579,12 @@ def main(argv=None) -> int:
         for code in codes:
             kept = Path(arguments.reuse_exudyn) / code / Path(path).stem / "record.json" \
                 if arguments.reuse_exudyn and code == "exudyn" else None
-            records[code] = json.loads(kept.read_text()) if kept is not None and kept.is_file() else \
-                run_one(repository, data_folders, group, path, code, folder, arguments.timeout)
+            if kept is not None and kept.is_file():
+                records[code] = json.loads(kept.read_text())
+            elif code == "floatframe" and arguments.warm:
+                records[code] = run_warm(repository, data_folders, group, path, folder, arguments.timeout)
+            else:
+                records[code] = run_one(repository, data_folders, group, path, code, folder, arguments.timeout)
         row = row_of(group, path, records.get("exudyn", absent), records.get("floatframe", absent))
         rows.append(row)
         print(f"[{index}/{len(scripts)}] {row['script']}: exudyn {row['exudyn'][:60]} | floatframe "

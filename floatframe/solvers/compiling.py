@@ -57,12 +57,21 @@ class CompiledKernel:
         """Estimated time to compile this kernel [s] (constants at the top of this module)."""
         return COMPILE_SECONDS + COMPILE_SECONDS_PER_INSTRUCTION * self.n_instructions()
 
+    def library_key(self) -> str:
+        """A text that determines the kernel's code: its Functions' serialization (the same Functions give the same
+        code, and serializing costs a fraction of generating the C code, which only a compilation needs: 0.15 s of
+        a tiny Exudyn test model's solve went to the code for the name). A kernel that is composed from other
+        Functions by fixed code may name those instead (``DenseNewtonKernel``)."""
+        return "".join(function.serialize() for function in self.functions)
+
+    def function_names(self) -> list:
+        """The names of the kernel's Functions, as its compiled library exports them."""
+        return [function.name() for function in self.functions]
+
     def library(self) -> Path:
-        """The cached library of this kernel (which may not exist yet), named by its Functions' serialization:
-        the same Functions give the same code, and serializing costs a fraction of generating the C code, which
-        only a compilation needs (0.15 s of a tiny Exudyn test model's solve went to the code for the name)."""
+        """The cached library of this kernel (which may not exist yet), named by ``library_key``."""
         if self._library is None:
-            self._library = library_path("".join(function.serialize() for function in self.functions))
+            self._library = library_path(self.library_key())
         return self._library
 
     def is_cached(self) -> bool:
@@ -97,7 +106,7 @@ class CompiledKernel:
         self._use_library()
 
     def _use_library(self) -> None:
-        self._bind(external_functions(self.functions, self.library()))
+        self._bind(external_functions(self.function_names(), self.library()))
         self._compilation = None
         self.is_compiled = True
 
@@ -119,9 +128,9 @@ def apply_compile_option(kernel: CompiledKernel, compile) -> CompiledKernel:
 
 class CompilePolicy:
     """compile="auto" during one solve of ``n_steps`` steps: after DECISION_STEPS steps on the virtual
-    machine, compile in the background if the rest would take longer than compiling (estimated); between
-    two steps, switch to the library once it is there. The compiled code gives the same bits, so the
-    switch does not show in the results."""
+    machine, compile in the background if the rest would take longer than compiling (estimated), or ahead
+    for later runs (``compile_ahead``); between two steps, switch to the library once it is there. The
+    compiled code gives the same bits, so the switch does not show in the results."""
 
     def __init__(self, kernel: "CompiledKernel", n_steps: int):
         self.kernel, self.n_steps = kernel, n_steps
@@ -141,8 +150,16 @@ class CompilePolicy:
         if self.steps > DECISION_STEPS:
             self.deciding = False
             per_step = (time.perf_counter() - self.started) / DECISION_STEPS
-            if per_step * (self.n_steps - DECISION_STEPS) > kernel.compile_seconds():
+            if per_step * (self.n_steps - DECISION_STEPS) > kernel.compile_seconds() or compile_ahead():
                 kernel.start_compiling()
+
+
+def compile_ahead() -> bool:
+    """Whether $FLOATFRAME_COMPILE_AHEAD is set (to anything but 0): compile="auto" then also compiles a kernel
+    whose compilation does not pay within the solve, in the background, so that the model's later runs (in this
+    process or another: the library is cached under ``cache_directory``) start compiled. Off by default: it
+    starts a compiler for every new model of more than DECISION_STEPS steps."""
+    return os.environ.get("FLOATFRAME_COMPILE_AHEAD", "0") not in ("", "0")
 
 
 def compiler() -> str | None:
@@ -182,8 +199,10 @@ class Compilation:
         source, built = self.scratch / "kernel.c", self.scratch / library.name
         self.errors = self.scratch / "errors.txt"
         source.write_text(code)
-        command = ['"$0" "$@" 2> "$ERRORS" && mv "$BUILT" "$LIBRARY"']
-        environment = dict(os.environ, ERRORS=str(self.errors), BUILT=str(built), LIBRARY=str(library))
+        # on success the shell also removes the scratch folder: a compilation may outlive the Python session
+        command = ['"$0" "$@" 2> "$ERRORS" && mv "$BUILT" "$LIBRARY" && rm -rf "$SCRATCH"']
+        environment = dict(os.environ, ERRORS=str(self.errors), BUILT=str(built), LIBRARY=str(library),
+                           SCRATCH=str(self.scratch))
         self.process = subprocess.Popen(["sh", "-c", *command, compiler(), *COMPILER_FLAGS, str(source), "-o",
                                          str(built)], env=environment, stdin=subprocess.DEVNULL,
                                         stdout=subprocess.DEVNULL)
@@ -202,9 +221,9 @@ class Compilation:
         return True
 
 
-def external_functions(functions, library: Path) -> list[ca.Function]:
-    """``functions`` as loaded from their compiled ``library``."""
-    return [ca.external(function.name(), str(library)) for function in functions]
+def external_functions(names, library: Path) -> list[ca.Function]:
+    """The Functions called ``names`` as loaded from their compiled ``library``."""
+    return [ca.external(name, str(library)) for name in names]
 
 
 _sparse_kernels = weakref.WeakKeyDictionary()  # AssembledSystem -> {index: SparseNewtonFunctions}

@@ -201,3 +201,39 @@ def test_auto_does_not_compile_kernels_beyond_the_limit(kernel_cache, monkeypatc
     kernel = dense_kernel(system, 3)
     assert kernel.n_instructions() > 100
     assert not kernel.is_compiled and kernel._compilation is None
+
+
+def test_a_cached_kernel_is_loaded_without_building_its_graph(kernel_cache):
+    """The cache's name comes from the system Functions the kernel composes: a second build of the model finds the
+    library and binds it without composing the SX kernel, and solves to the same bits."""
+    system = build_pendulum()[0].assemble()
+    first = GeneralizedAlpha(compile=True).solve(system, 0.01, 10, progress=False)
+    again = build_pendulum()[0].assemble()
+    kernel = dense_kernel(again, 3, compile="auto")
+    assert kernel.is_compiled and kernel._functions is None
+    second = GeneralizedAlpha().solve(again, 0.01, 10, progress=False)
+    assert kernel._functions is None
+    for name in ("q", "v", "a", "lam"):
+        assert np.array_equal(getattr(first, name), getattr(second, name)), name
+
+
+def test_another_model_does_not_find_the_kernel(kernel_cache):
+    GeneralizedAlpha(compile=True).solve(build_pendulum()[0].assemble(), 0.01, 10, progress=False)
+    other = build_spinning_rotor()[0].assemble()
+    assert not dense_kernel(other, 3, compile="auto").is_compiled
+    assert not dense_kernel(build_pendulum()[0].assemble(), 2, compile="auto").is_compiled   # index 2: another kernel
+
+
+def test_compile_ahead_compiles_what_does_not_pay_for_the_next_run(kernel_cache, monkeypatch):
+    """FLOATFRAME_COMPILE_AHEAD=1: a kernel whose compilation would not pay within the solve is compiled anyway,
+    in the background, and a later build of the same model starts compiled; without it, nothing is compiled."""
+    monkeypatch.setattr(compiling, "COMPILE_SECONDS", 1e9)
+    for ahead, compiled_next in (("0", False), ("1", True)):
+        monkeypatch.setenv("FLOATFRAME_COMPILE_AHEAD", ahead)
+        system = build_pendulum()[0].assemble()
+        GeneralizedAlpha(0.5, modified_newton=True).solve(system, 0.1, compiling.DECISION_STEPS + 10, progress=False)
+        kernel = dense_kernel(system, 3)
+        if kernel._compilation is not None:
+            kernel._compilation.finished(wait=True)
+        assert dense_kernel(build_pendulum()[0].assemble(), 3, compile="auto").is_compiled == compiled_next
+    assert not list(kernel_cache.glob("build_*"))   # the scratch folders are gone
