@@ -10,12 +10,23 @@ same arithmetic up to the order of the sums (results within a few 1e-16 relative
 The shared loop (``floatframe.solvers.loop.integrate``) hands the grid to it through
 ``ExplicitRungeKutta.native_loop`` where the model has at most ``BATCH_LIMIT`` free coordinates, no Input
 signals and no Python user functions, and no ``pre_step`` is given; elsewhere the Python loop runs.
+
+A block of SX steps (the chained Function of ``block`` steps: its loop and the steps) is compiled to C as the
+implicit solvers' kernels are (``floatframe.solvers.compiling``: the same bits, cached across runs): at once
+where the library is cached, else in the background once the first call of ``run`` shows that the rest of the
+solve would take longer than compiling (or ahead, ``compile_ahead``), and the calls switch to it between two
+calls. (Compiling the step alone does not pay: CasADi's call of it from the chained Function costs as much as the
+virtual machine's evaluation, 0.6 us a step of a mass on a spring.)
 """
 from __future__ import annotations
+
+import time
 
 import casadi as ca
 import numpy as np
 
+from floatframe.buffers import BufferedFunction
+from floatframe.solvers.compiling import CompiledKernel, apply_compile_option, compile_ahead, compiler
 from floatframe.solvers.loop import State
 
 BATCH_LIMIT = 100          # free coordinates up to which the steps are batched (dense LU a stage)
@@ -32,21 +43,68 @@ def batchable(scheme, system) -> bool:
             and not system.has_user_functions)
 
 
+class BlockKernel(CompiledKernel):
+    """``block`` chained explicit steps (``mapaccum`` of an SX step) that can be switched to their compiled
+    library (``steps``)."""
+
+    def __init__(self, step: ca.Function, block: int):
+        chained = step.mapaccum("explicit_chain", block, 3)
+        # q, v, a (n,); t, h (1, block); u, p once: the same at every step
+        arguments = [ca.MX.sym(step.name_in(i), step.sparsity_in(i)) for i in range(3)] + \
+            [ca.MX.sym(step.name_in(i), 1, block) for i in (3, 4)] + \
+            [ca.MX.sym(step.name_in(i), step.sparsity_in(i)) for i in (5, 6)]
+        results = chained(*arguments[:5], *(ca.repmat(x, 1, block) for x in arguments[5:]))
+        self.functions = [ca.Function("explicit_steps", arguments, [ca.densify(x) for x in results])]  # dense: buffers
+        self._bind(self.functions)
+
+    def _bind(self, functions) -> None:
+        self.steps = functions[0]
+        self.buffered = BufferedFunction(self.steps)   # (q, v, a, t (1, block), h (1, block), u, p) -> (q, v, a)
+
+
 class BatchedLoop:
     """The batched steps of one solve of an explicit fixed-step ``scheme`` (an ExplicitRungeKutta or
     VelocityVerlet): ``ready()``, and ``run(...)``, a generator of (k, State) as the shared loop takes them."""
 
     def __init__(self, scheme, system, n_steps: int = 0):
-        self.scheme, self.system = scheme, system
+        self.scheme, self.system, self.n_steps = scheme, system, n_steps
         self.block = max([BLOCKS[0]] + [block for block in BLOCKS if 256 * block <= n_steps])
+        self.kernel = None       # BlockKernel of ``block`` SX steps, or None (MX steps: not compiled)
         self.step_function = None
-        self.chained = {}        # number of steps -> mapaccum'd Function
+        self.chained = {}        # number of steps -> mapaccum'd Function of step_function
         self.grid = None
+        self.steps_taken = 0
+        self.deciding = False    # whether the first call's time still decides about compiling
 
     def ready(self) -> bool:
         if self.step_function is None:
             self.step_function = step_function(self.scheme, self.system)
+            if self.step_function.is_a("SXFunction"):
+                self.kernel = apply_compile_option(BlockKernel(self.step_function, self.block), "auto")  # cached?
+                self.deciding = not self.kernel.is_compiled and compiler() is not None
         return True
+
+    def _switch(self, started: float, steps: int) -> None:
+        """After a call of ``steps`` steps since ``started``: decide about compiling (first call), or take the
+        compiled block once its background compilation has finished."""
+        kernel = self.kernel
+        if kernel is None:
+            return
+        if self.deciding:
+            self.deciding = False
+            rest = (time.perf_counter() - started) / max(steps, 1) * (self.n_steps - self.steps_taken)
+            if rest > kernel.compile_seconds() or compile_ahead():
+                kernel.start_compiling()
+        kernel.poll()
+
+    def _steps(self, count: int, q, v, a, times, steps, inputs, parameters) -> list:
+        """``count`` chained steps from (q, v, a): [q, v, a] (n, count) each; a full block through the kernel's
+        buffers (no conversion of its arrays: 0.3 of 0.9 us a step of a mass on a spring went to them)."""
+        if self.kernel is not None and count == self.block:
+            n = q.size
+            results = self.kernel.buffered(q, v, a, times, steps, inputs, parameters)
+            return [result.reshape(n, count, order="F").copy() for result in results]
+        return [np.array(x) for x in self._chained(count)(q, v, a, times, steps, inputs, parameters)]
 
     def _chained(self, count: int) -> ca.Function:
         if count not in self.chained:
@@ -77,13 +135,16 @@ class BatchedLoop:
         a = scheme._first_stage(state) if scheme.end_accelerations else state.a   # the first stage's, if used
         blocks, parameters, inputs = [], system.parameters_now(), np.zeros(0)
         q, v = state.q, state.v
+        started = time.perf_counter()
         for begin in range(0, times.size, self.block):
             size = min(self.block, times.size - begin)
-            block = [np.array(x) for x in self._chained(size)(q, v, a, times[:, begin:begin + size],
-                                                              steps[:, begin:begin + size], inputs, parameters)]
+            block = self._steps(size, q, v, a, times[:, begin:begin + size], steps[:, begin:begin + size], inputs,
+                                parameters)
             blocks.append(block)
             q, v, a = (x[:, -1] for x in block)
         q_all, v_all, a_all = (np.hstack([block[i] for block in blocks]) for i in range(3))
+        self.steps_taken += times.size
+        self._switch(started, times.size)
         stats = scheme.statistics
         stats.steps += times.size
         stats.residual_evaluations += times.size * scheme.evaluations_per_step()

@@ -270,6 +270,57 @@ def test_the_batched_loop_gives_the_python_loops_numbers(scheme_class, model):
     assert results[0].statistics.residual_evaluations == results[1].statistics.residual_evaluations
 
 
+@pytest.mark.parametrize("scheme_class", [RK44, VelocityVerlet])
+def test_the_compiled_step_gives_the_virtual_machines_bits(scheme_class, tmp_path, monkeypatch):
+    """A step compiled to C (gcc without fused multiply-adds) does the SX graph's IEEE operations; a later solve
+    of the same model finds it in the cache and takes every step compiled."""
+    from floatframe.solvers import compiling, explicit_batch
+    if compiling.compiler() is None:
+        pytest.skip("no C compiler")
+    monkeypatch.setenv("FLOATFRAME_CACHE", str(tmp_path))
+    monkeypatch.setattr(compiling, "COMPILE_SECONDS", 1e9)    # the first solve stays on the virtual machine
+    loops = []
+    ready = explicit_batch.BatchedLoop.ready
+
+    def keep(loop):
+        loops.append(loop)
+        return ready(loop)
+    monkeypatch.setattr(explicit_batch.BatchedLoop, "ready", keep)
+    system = planar_body()
+    plain = scheme_class().solve(system, 0.5, 500)
+    assert not loops[-1].kernel.is_compiled
+    loops[-1].kernel.compile()
+    compiled = scheme_class().solve(planar_body(), 0.5, 500)
+    assert loops[-1].kernel.is_compiled and loops[-1].kernel.steps.class_name() == "External"
+    for name in ("q", "v", "a"):
+        assert np.array_equal(getattr(plain, name), getattr(compiled, name)), name
+
+
+def test_a_long_explicit_solve_compiles_its_step_in_the_background(tmp_path, monkeypatch):
+    from floatframe.solvers import compiling, explicit_batch
+    if compiling.compiler() is None:
+        pytest.skip("no C compiler")
+    monkeypatch.setenv("FLOATFRAME_CACHE", str(tmp_path))
+    monkeypatch.setattr(compiling, "COMPILE_SECONDS", 0.0)
+    monkeypatch.setattr(compiling, "COMPILE_SECONDS_PER_INSTRUCTION", 0.0)
+    monkeypatch.setattr(explicit_batch, "STEPS_PER_CALL", 256)      # many calls: time to switch
+    loops = []
+    ready = explicit_batch.BatchedLoop.ready
+
+    def keep(loop):
+        loops.append(loop)
+        return ready(loop)
+    monkeypatch.setattr(explicit_batch.BatchedLoop, "ready", keep)
+    plain = RK44()
+    plain.batched = False
+    reference = plain.solve(oscillator(0.5), 2.0, 4000)
+    result = RK44().solve(oscillator(0.5), 2.0, 4000)
+    kernel = loops[-1].kernel
+    assert kernel.is_compiled or kernel._compilation is not None
+    assert abs(result.q[-1, 0] - exact_position(2.0, 0.5)) < 1e-9
+    assert np.abs(result.q - reference.q).max() <= 1e-13 * START
+
+
 def test_models_with_user_functions_or_inputs_take_the_python_loop():
     import floatframe as ff
     system = ff.System()
