@@ -6,7 +6,9 @@ solution (IDAS at tight tolerances, or generalized-alpha with a small step) and 
 violation at position and velocity level, and writes a table (CSV and Markdown) and a work-precision
 plot (error against wall time, log-log, PNG). ``compare_main(argv)`` is the command line
 ``python -m floatframe compare MODEL --solvers idas,genalpha,...`` (MODEL: ``pendulum``, ``rotor-disc``,
-``rotor-disc-constrained`` or a model file). With ``--workers K`` or ``--scheduler ADDRESS`` the runs are
+``rotor-disc-constrained`` or a model file). ``--external CSV`` sets rows measured elsewhere (a ``comparison.csv``
+of the same columns, e.g. benchmarks/testset_codes.py's Fortran RADAU5 and DASSL) beside the runs in the table and
+the plot. With ``--workers K`` or ``--scheduler ADDRESS`` the runs are
 tasks on dask.distributed (a LocalCluster, or a running cluster), set up as the parameter studies are
 (``floatframe.study.dask_client``); each worker loads the model once.
 
@@ -23,7 +25,7 @@ import importlib
 import importlib.util
 import time
 import warnings
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 import numpy as np
@@ -132,6 +134,29 @@ class Run:
     status: str = "ok"
 
 
+def read_runs(path) -> list[Run]:
+    """The rows of a CSV in the columns of ``comparison.csv`` (``CSV_COLUMNS``; further columns are ignored), to set
+    beside a comparison's own runs. ValueError naming the file, and the row and column where a value is wrong."""
+    types = {"str": str, "float": float, "int": int}
+    kinds = {field.name: types[str(field.type)] for field in fields(Run)}
+    with Path(path).open(newline="") as stream:
+        reader = csv.DictReader(stream)
+        missing = [column for column in CSV_COLUMNS.values() if column not in (reader.fieldnames or [])]
+        if missing:
+            raise ValueError(f"{path}: no column {', '.join(repr(c) for c in missing)} (the columns of comparison.csv)")
+        runs = []
+        for number, row in enumerate(reader, start=2):
+            values = {}
+            for name, column in CSV_COLUMNS.items():
+                try:
+                    values[name] = kinds[name](row[column])
+                except (TypeError, ValueError):
+                    raise ValueError(f"{path}, line {number}: {column} is {row[column]!r}, not a {kinds[name].__name__}"
+                                     ) from None
+            runs.append(Run(**values))
+    return runs
+
+
 def load_model(model: str, **options) -> ComparisonModel:
     """A ready model that ``compare`` offers (``floatframe.models.registry``: pendulum, rotor-disc,
     rotor-disc-constrained, andrews) or a Python file.
@@ -228,7 +253,7 @@ def reference_solution(model: ComparisonModel, t_grid, reference: str = "idas", 
 def run_comparison(model, solvers=("idas", "genalpha"), tolerances=DEFAULT_TOLERANCES,
                    refinements=DEFAULT_REFINEMENTS, t_end=None, n_outputs=None, reference="idas",
                    reference_rtol=1e-10, out_dir=None, progress=True, *, client=None, scheduler=None,
-                   workers=None, timeout=10.0) -> list[Run]:
+                   workers=None, timeout=10.0, external=()) -> list[Run]:
     """Run every solver over its settings; returns the rows and, with ``out_dir``, writes
     ``comparison.csv``, ``comparison.md`` and ``work_precision.png`` there.
 
@@ -257,6 +282,9 @@ def run_comparison(model, solvers=("idas", "genalpha"), tolerances=DEFAULT_TOLER
         as for a parameter study (:func:`floatframe.study.dask_client`): each worker loads the model once
         (``model`` must then be a name or a file that the workers can read) and a row's wall time is the
         worker's. Without them, the runs are made here one after the other.
+    external : sequence of Run
+        Rows measured elsewhere (:func:`read_runs`), written beside the runs in the table and the plot, not
+        returned.
 
     Returns
     -------
@@ -310,7 +338,7 @@ def run_comparison(model, solvers=("idas", "genalpha"), tolerances=DEFAULT_TOLER
             for k, row in run_on_dask(active, _run_on_worker, tasks, progress, f"compare {model.name}"):
                 rows[k] = row
     if out_dir is not None:
-        write_outputs(rows, Path(out_dir), model.name, reference)
+        write_outputs(rows + list(external), Path(out_dir), model.name, reference)
     return rows
 
 
@@ -462,6 +490,14 @@ def solver_argument(text: str) -> str:
     return text
 
 
+def external_argument(text: str) -> list[Run]:
+    """A --external entry: the rows of that CSV (:func:`read_runs`)."""
+    try:
+        return read_runs(text)
+    except (OSError, ValueError) as exc:
+        raise argparse.ArgumentTypeError(f"cannot read {text}: {exc}") from None
+
+
 def compare_main(argv=None) -> int:
     """``python -m floatframe compare MODEL --solvers idas,genalpha,...``"""
     from floatframe.command_line import HELP_FORMAT, comma_list, one_of, positive_float, positive_int
@@ -488,6 +524,9 @@ def compare_main(argv=None) -> int:
                         help="output folder of comparison.csv, comparison.md and work_precision.png")
     parser.add_argument("--out", type=output_folder_argument, default=None,
                         help="deprecated alias of --output")
+    parser.add_argument("--external", type=external_argument, action="append", default=[], metavar="CSV",
+                        help="rows measured elsewhere in the columns of comparison.csv, set beside the runs in the "
+                             "table and the plot (repeatable)")
     parser.add_argument("--scheduler", default=None, help="send the runs to the dask scheduler at this address")
     parser.add_argument("--workers", type=positive_int, default=None,
                         help="send the runs to a dask LocalCluster of this many worker processes")
@@ -506,7 +545,8 @@ def compare_main(argv=None) -> int:
         check_outputs(args.out, "--output")
         rows = run_comparison(args.model, args.solvers, args.tolerances, args.refinements, args.t_end, args.outputs,
                               args.reference, args.reference_rtol, args.out, scheduler=args.scheduler,
-                              workers=args.workers, timeout=args.timeout)
+                              workers=args.workers, timeout=args.timeout,
+                              external=[run for rows in args.external for run in rows])
     except (StudyError, OutputPathError, ModelError) as error:
         parser.error(str(error))
     print((Path(args.out) / "comparison.md").read_text())
