@@ -1,22 +1,23 @@
-"""Many fixed explicit steps in one CasADi call: the batched step loop of the explicit schemes.
+"""Many fixed explicit steps a call: the batched step loop of the explicit schemes.
 
 On a small model one explicit stage is a residual and a mass-matrix evaluation of a few microseconds, and the
 Python around it (``ExplicitRungeKutta.step``, ``Scheme.advance``, NumPy and SciPy calls) costs some 100 us a
 stage. Here a whole step is one CasADi Function of (q, v, a, t, h, u, p) built from the contract's
 ``residual_with_jacobian`` (a = M^-1 (-R(t, q, v, 0, 0)), M its exact a-Jacobian, solved by LAPACK's LU; up to
-``SYMBOLIC_SOLVE_LIMIT`` free coordinates an SX Function with M_ff solved symbolically), and ``mapaccum`` chains
-it over a block of steps a CasADi call (``BLOCKS``), many grid intervals a call of ``run``: the same stages, the
-same arithmetic up to the order of the sums (results within a few 1e-16 relative a step of the Python loop's).
-The shared loop (``floatframe.solvers.loop.integrate``) hands the grid to it through
-``ExplicitRungeKutta.native_loop`` where the model has at most ``BATCH_LIMIT`` free coordinates, no Input
-signals and no Python user functions, and no ``pre_step`` is given; elsewhere the Python loop runs.
+``SYMBOLIC_SOLVE_LIMIT`` free coordinates an SX Function with M_ff solved symbolically), evaluated through NumPy
+buffers; many grid intervals a call of ``run``: the same stages, the same arithmetic up to the order of the sums
+(results within a few 1e-16 relative a step of the Python loop's). The shared loop
+(``floatframe.solvers.loop.integrate``) hands the grid to it through ``ExplicitRungeKutta.native_loop`` where the
+model has at most ``BATCH_LIMIT`` free coordinates, no Input signals and no Python user functions, and no
+``pre_step`` is given; elsewhere the Python loop runs.
 
-A block of SX steps (the chained Function of ``block`` steps: its loop and the steps) is compiled to C as the
-implicit solvers' kernels are (``floatframe.solvers.compiling``: the same bits, cached across runs): at once
-where the library is cached, else in the background once the first call of ``run`` shows that the rest of the
-solve would take longer than compiling (or ahead, ``compile_ahead``), and the calls switch to it between two
-calls. (Compiling the step alone does not pay: CasADi's call of it from the chained Function costs as much as the
-virtual machine's evaluation, 0.6 us a step of a mass on a spring.)
+An SX step is chained over a block of ``block`` steps (``mapaccum``, ``BLOCKS``), one call a block, and the block
+is compiled to C as the implicit solvers' kernels are (``floatframe.solvers.compiling``: the same bits, cached
+across runs): at once where the library is cached, else in the background once the first call of ``run`` shows
+that the rest of the solve would take longer than compiling (or ahead, ``compile_ahead``), and the calls switch to
+it between two calls. (Compiling the step alone does not pay: CasADi's call of it from the chained Function costs
+as much as the virtual machine's evaluation, 0.6 us a step of a mass on a spring.) The steps after the last full
+block, and MX steps, are taken one buffered call at a time.
 """
 from __future__ import annotations
 
@@ -31,8 +32,8 @@ from floatframe.solvers.loop import State
 
 BATCH_LIMIT = 100          # free coordinates up to which the steps are batched (dense LU a stage)
 STEPS_PER_CALL = 16_384    # steps of one call of ``run`` (memory: 3 n of them kept)
-BLOCKS = (256, 1024, 4096, 16_384)   # steps chained in one CasADi call: CasADi unrolls mapaccum, so its build
-# grows with them; a solve takes the largest block of at most 1/256 of its steps (256 at least)
+BLOCKS = (256, 1024, 4096, 16_384)   # SX steps chained in one call: CasADi unrolls mapaccum, so its build grows
+# with them; a solve takes the largest block of at most 1/256 of its steps (256 at least)
 SYMBOLIC_SOLVE_LIMIT = 12  # free coordinates up to which a step is one SX Function
 
 
@@ -71,7 +72,7 @@ class BatchedLoop:
         self.block = max([BLOCKS[0]] + [block for block in BLOCKS if 256 * block <= n_steps])
         self.kernel = None       # BlockKernel of ``block`` SX steps, or None (MX steps: not compiled)
         self.step_function = None
-        self.chained = {}        # number of steps -> mapaccum'd Function of step_function
+        self.single_step = None  # the SX step through buffers (the steps after the last full block)
         self.grid = None
         self.steps_taken = 0
         self.deciding = False    # whether the first call's time still decides about compiling
@@ -100,16 +101,25 @@ class BatchedLoop:
     def _steps(self, count: int, q, v, a, times, steps, inputs, parameters) -> list:
         """``count`` chained steps from (q, v, a): [q, v, a] (n, count) each; a full block through the kernel's
         buffers (no conversion of its arrays: 0.3 of 0.9 us a step of a mass on a spring went to them)."""
-        if self.kernel is not None and count == self.block:
-            n = q.size
+        n = q.size
+        if count == self.block and self.kernel is not None:
             results = self.kernel.buffered(q, v, a, times, steps, inputs, parameters)
             return [result.reshape(n, count, order="F").copy() for result in results]
-        return [np.array(x) for x in self._chained(count)(q, v, a, times, steps, inputs, parameters)]
-
-    def _chained(self, count: int) -> ca.Function:
-        if count not in self.chained:
-            self.chained[count] = self.step_function.mapaccum("explicit_steps", count, 3)
-        return self.chained[count]
+        # fewer steps than a block (the end of a call), or MX steps: one buffered step at a time. A chained
+        # Function of their number would be built anew for the rest (27-43 ms for 232 steps of
+        # connectorGravityTest's RK67), and chaining MX steps does not pay (54 ms to build 256 of that model's
+        # steps, 35 us a step to evaluate them against 31 us one by one)
+        if self.single_step is None:
+            step = self.step_function
+            arguments = [step.mx_in(i) for i in range(step.n_in())]
+            self.single_step = BufferedFunction(ca.Function("explicit_step_dense", arguments,
+                                                            [ca.densify(x) for x in step(*arguments)]))
+        states = [np.empty((n, count)) for _ in range(3)]
+        for j in range(count):
+            q, v, a = self.single_step(q, v, a, times[0, j], steps[0, j], inputs, parameters)
+            for stored, value in zip(states, (q, v, a)):
+                stored[:, j] = value
+        return states
 
     def run(self, state: State, grid, counts, first: int, store_every: int, check_every: int, bound):
         """Advance from ``state`` (at grid time first - 1) over the next grid intervals of the same step count
