@@ -21,6 +21,7 @@ from floatframe.exudyn._items import (MarkerBodyPosition, MarkerBodyRigid, Objec
                                       ObjectConnectorSpringDamper, ObjectConnectorTorsionalSpringDamper,
                                       ObjectJointGeneric, ObjectJointPrismaticX, ObjectJointRevoluteZ,
                                       ObjectJointSpherical, NodeGenericData, NodeRigidBodyRxyz)
+from floatframe.exudyn._items import MarkerSuperElementRigid
 from floatframe.exudyn._names import (ConfigurationType, ExudynLayerError, OutputVariableType, closest, enumeration,
                                      member_name, out_of_scope)
 from floatframe.exudyn._system import MainSystem
@@ -38,7 +39,7 @@ NodeType = enumeration("NodeType", [
 # MainSystem extensions of Exudyn 1.13.6 (its extension registry) that floatframe.exudyn does not have.
 UNSUPPORTED_EXTENSIONS = [
     "CreateDistanceSensor", "CreateDistanceSensorGeometry",
-    "CreateFFRFReducedOrderObject", "CreateKinematicTree", "CreateLinearSpringDamper", "CreateRollingDisc",
+    "CreateKinematicTree", "CreateLinearSpringDamper", "CreateRollingDisc",
     "CreateRollingDiscPenalty", "CreateSphereQuadContact", "CreateSphereSphereContact",
     "CreateSphereTriangleContact"]
 
@@ -358,8 +359,17 @@ def MainSystemCreateCoordinateConstraint(mbs, name="", itemNumbers=[None, None],
 # CreateTorsionalSpringDamper, CreateDistanceConstraint (Exudyn 1.13.6's signatures) ---------------------------
 
 
+class MarkerNumber(int):
+    """A marker number as :func:`MainSystemCreateFFRFReducedOrderObject` returns it (Exudyn's MarkerIndex): a
+    joint's Create function that takes markers in itemNumbers tells it from a body number by this type."""
+
+    def __repr__(self):
+        return f"MarkerNumber({int(self)})"
+
+
 def _connected_bodies(owner, itemNumbers, bodyNumbers, bodyOrNodeList):
-    """The two body numbers of a Create function (``bodyNumbers`` is Exudyn's deprecated name of itemNumbers)."""
+    """The two body numbers of a Create function (``bodyNumbers`` is Exudyn's deprecated name of itemNumbers);
+    a :class:`MarkerNumber` stays one."""
     if bodyOrNodeList is not None:
         raise ExudynLayerError(f"{owner}: the argument bodyOrNodeList is not accepted; use itemNumbers")
     if bodyNumbers is not None:
@@ -374,11 +384,14 @@ def _connected_bodies(owner, itemNumbers, bodyNumbers, bodyOrNodeList):
         if isinstance(item, bool) or not isinstance(item, (int, np.integer)):
             raise ExudynLayerError(f"{owner}: itemNumbers[{i}] must be a body number (ObjectIndex), got {item!r}; "
                                    f"floatframe.exudyn connects bodies (nodes and markers are not accepted here)")
-    return [int(item) for item in itemNumbers]
+    return [item if isinstance(item, MarkerNumber) else int(item) for item in itemNumbers]
 
 
 def _body_frame(mbs, owner, body, local_position):
     """(position, rotation matrix) of a body-fixed point in the reference configuration, from the items."""
+    if isinstance(body, MarkerNumber):
+        raise ExudynLayerError(f"{owner}: itemNumbers has the marker {int(body)}; floatframe.exudyn takes markers "
+                               f"in place of bodies in CreateSphericalJoint only")
     data = mbs.GetObject(body)
     kind = data["objectType"]
     if kind == "Ground":
@@ -611,9 +624,27 @@ def MainSystemCreateSphericalJoint(mbs, name="", itemNumbers=[None, None], posit
     bodies (mass points, rigid bodies or a ground) and an ObjectJointSpherical holding the constrainedAxes
     (global). Returns the object number."""
     owner = "MainSystem.CreateSphericalJoint"
-    bodies, frames, point = _joint_geometry(mbs, owner, itemNumbers, bodyNumbers, bodyOrNodeList, position,
-                                            useGlobalFrame, rigid=False)
-    markers = _joint_markers(mbs, owner, name, bodies, frames, point)
+    items = _connected_bodies(owner, itemNumbers, bodyNumbers, bodyOrNodeList)
+    given = [item for item in items if isinstance(item, MarkerNumber)]
+    if not given:
+        bodies, frames, point = _joint_geometry(mbs, owner, items, None, None, position, useGlobalFrame, rigid=False)
+        markers = _joint_markers(mbs, owner, name, bodies, frames, point)
+    else:   # as Exudyn: a marker is used as it is and its reference position is the joint's
+        if len(position):
+            raise ExudynLayerError(f"{owner}: with a marker in itemNumbers, position must be [] (the marker sets "
+                                   f"the joint position), got {position!r}")
+        if mbs._dirty or mbs._core is None:
+            mbs.Assemble()
+        point = np.asarray(mbs.GetMarkerOutput(given[0], OutputVariableType.Position,
+                                               configuration=ConfigurationType.Reference), dtype=float)
+        markers = []
+        for i, item in enumerate(items):
+            if isinstance(item, MarkerNumber):
+                markers.append(int(item))
+                continue
+            origin, rotation = _body_frame(mbs, owner, item, np.zeros(3))
+            markers.append(mbs.AddMarker(MarkerBodyPosition(name=f"Marker{i}:{name}" if name else "", bodyNumber=item,
+                                                            localPosition=list(rotation.T @ (point - origin)))))
     return mbs.AddObject(ObjectJointSpherical(name=name, markerNumbers=markers, constrainedAxes=list(constrainedAxes),
                                               visualization=_visualization(owner, show, color,
                                                                            jointRadius=jointRadius)))
@@ -772,6 +803,72 @@ def MainSystemSetPostNewtonUserFunction(mbs, value) -> None:
 
 
 EXTENSIONS["SetPostNewtonUserFunction"] = MainSystemSetPostNewtonUserFunction
+
+
+def MainSystemCreateFFRFReducedOrderObject(mbs, name, femInterface, referencePosition=ZERO3, initialVelocity=ZERO3,
+                                           referenceRotationMatrix=np.eye(3), initialAngularVelocity=ZERO3,
+                                           massProportionalDamping=0.0, stiffnessProportionalDamping=0.0,
+                                           gravity=ZERO3, color=(0.0, 1.0, 0.0, 1.0),
+                                           superElementRigidMarkersOffsets=None, showMarkers=True,
+                                           verbose=False) -> dict:
+    """``mbs.CreateFFRFReducedOrderObject(...)``: a reduced-order FFRF body (CMS) from ``femInterface``'s mode
+    basis, with a MarkerSuperElementRigid on each of its boundary node sets, as in Exudyn 1.13.6.
+
+    The body is added by :meth:`ObjectFFRFreducedOrderInterface.AddObjectFFRFreducedOrder` (frame node
+    'NodeRigidBody:name', modal node 'NodeGeneric:name'); the markers are named 'name:boundaryName' (the boundary
+    name only for ``name=None``), in the order of the node sets, with the boundary's nodes and weights and the
+    local offsets ``superElementRigidMarkersOffsets`` (one 3-vector per marker, zero if None). Returns
+    {marker name: marker number, ..., 'FFRFReducedOrderObjectDict': the dict AddObjectFFRFReducedOrder returns}.
+    ``showMarkers`` is accepted and not used, as in Exudyn.
+    """
+    from floatframe.exudyn.FEM import FEMinterface, ObjectFFRFreducedOrderInterface
+    owner = "CreateFFRFReducedOrderObject"
+    if name is not None and (not isinstance(name, str) or name == ""):
+        raise ExudynLayerError(f"{owner}: name must be a non-empty string or None, got {name!r}")
+    if not isinstance(femInterface, FEMinterface):
+        raise ExudynLayerError(f"{owner}: femInterface must be a FEMinterface, got {type(femInterface).__name__}")
+    position = _vector(referencePosition, owner, "referencePosition")
+    velocity = _vector(initialVelocity, owner, "initialVelocity")
+    rotation = _matrix(referenceRotationMatrix, owner, "referenceRotationMatrix")
+    angular_velocity = _vector(initialAngularVelocity, owner, "initialAngularVelocity")
+    gravity = _vector(gravity, owner, "gravity")
+    color = _vector(color, owner, "color", size=4)
+    if not femInterface.modeBasis:
+        raise ExudynLayerError(f"{owner}: the femInterface has no modes; call ComputeHurtyCraigBamptonModes(...) or "
+                               f"ComputeEigenmodes(...) first")
+    marker_names = [] if not femInterface.nodeSets else [
+        node_set["Name"] if name is None else f"{name}:{node_set['Name']}" for node_set in femInterface.nodeSets]
+    existing = {mbs.GetMarkerParameter(number, "name") for number in range(mbs.NumberOfMarkers())}
+    for marker_name in marker_names:
+        if marker_name in existing:
+            raise ExudynLayerError(f"{owner}: a marker named {marker_name!r} exists already")
+    offsets = np.zeros((len(marker_names), 3))
+    if marker_names and superElementRigidMarkersOffsets is not None:
+        offsets = np.atleast_2d(np.asarray(superElementRigidMarkersOffsets, dtype=float))
+        if offsets.shape != (len(marker_names), 3):
+            raise ExudynLayerError(f"{owner}: superElementRigidMarkersOffsets must be {len(marker_names)} x 3 (one "
+                                   f"local offset per boundary node set), got shape {offsets.shape}")
+    body = ObjectFFRFreducedOrderInterface(femInterface).AddObjectFFRFreducedOrder(
+        mbs, name="" if name is None else name, positionRef=position, initialVelocity=velocity,
+        rotationMatrixRef=rotation, initialAngularVelocity=angular_velocity,
+        massProportionalDamping=massProportionalDamping, stiffnessProportionalDamping=stiffnessProportionalDamping,
+        gravity=gravity, color=color)
+    numbers = {"FFRFReducedOrderObjectDict": body}
+    if marker_names:
+        node_lists, weight_lists = femInterface.GetBoundaryNodeSetsAsLists()
+        if len(node_lists) != len(marker_names):
+            raise ExudynLayerError(f"{owner}: the femInterface has {len(marker_names)} node sets but "
+                                   f"{len(node_lists)} boundary node sets with nodes and weights")
+        for marker_name, nodes, weights, offset in zip(marker_names, node_lists, weight_lists, offsets):
+            numbers[marker_name] = MarkerNumber(mbs.AddMarker(MarkerSuperElementRigid(
+                name=marker_name, bodyNumber=body["oFFRFreducedOrder"], meshNodeNumbers=list(nodes),
+                weightingFactors=list(weights), offset=list(offset))))
+            if verbose:
+                print(f"added MarkerSuperElementRigid {marker_name!r}, marker number {numbers[marker_name]}")
+    return numbers
+
+
+EXTENSIONS["CreateFFRFReducedOrderObject"] = MainSystemCreateFFRFReducedOrderObject
 
 
 def GetOtherMarker(mbs, bodyNumber, existingMarker, show=True) -> int:
