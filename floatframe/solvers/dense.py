@@ -87,7 +87,8 @@ def _kernel_code_version() -> str:
     a cached kernel's name, so that a change of any never reuses an old library."""
     import floatframe.assembly.functions as assembly_functions
     import floatframe.solvers.alpha as alpha
-    sources = "".join(Path(module.__file__).read_text() for module in (sys.modules[__name__], alpha, assembly_functions))
+    modules = (sys.modules[__name__], alpha, assembly_functions)
+    sources = "".join(Path(module.__file__).read_text() for module in modules)
     return hashlib.sha256((sources + ca.__version__).encode()).hexdigest()
 
 
