@@ -297,6 +297,11 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
     geometric_stiffness_amplitudes : dict or None, default None
         {interface case name (e.g. "tip force z"): amplitude, a number or a callable(ctx) -> CasADi scalar}; the
         interface cases named here are used, the others left out.
+    gravity_moment : {"deformed", "undeformed"}, default "deformed"
+        The lever of a mass-proportional load (gravity) on the Euler parameters: "deformed" the deformed body's
+        first mass moment m chi + M_PhitPsi zeta (exact in zeta); "undeformed" m chi only, as Exudyn 1.13.6's
+        ObjectFFRFreducedOrder takes it (the Jacobian of its DisplacementMassIntegral). The two differ where the
+        modes move the centre of mass (M_PhitPsi != 0, e.g. Craig-Bampton modes), not for free-free eigenmodes.
 
     n_c = 7 + n_m. Mesh-node outputs and markers use the 3 rows of Psi of their nodes only.
     """
@@ -306,8 +311,11 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
     def __init__(self, node_numbers, invariants: ReducedOrderInvariants, force_user_function=None,
                  mass_matrix_user_function=None, compute_ffrf_terms=True, modal_products="auto",
                  output_variable_modes=None, output_variable_type=None, mass_matrix_jacobian="value", name="",
-                 geometric_stiffness=None, geometric_stiffness_amplitudes=None):
+                 geometric_stiffness=None, geometric_stiffness_amplitudes=None, gravity_moment="deformed"):
         super().__init__(force_user_function, mass_matrix_user_function, mass_matrix_jacobian, name)
+        if gravity_moment not in ("deformed", "undeformed"):
+            raise self.error(f"gravity_moment must be 'deformed' or 'undeformed', got {gravity_moment!r}")
+        self.gravity_moment = gravity_moment
         self.node_numbers = list(node_numbers)
         if len(self.node_numbers) != 2:
             raise self.error(f"node_numbers needs exactly 2 nodes (the frame's NodeRigidBodyEP and a NodeGenericODE2 "
@@ -403,8 +411,9 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
 
     def add_mass_proportional_load(self, ctx, acceleration):
         """Generalized force of the body force rho g, g [m/s^2] global (gravity); see
-        :meth:`mass_proportional_force`."""
-        ctx.add_force(self.coordinate_indices, self.mass_proportional_force(ctx, acceleration))
+        :meth:`mass_proportional_force`, its moment as ``gravity_moment`` says."""
+        ctx.add_force(self.coordinate_indices, self.mass_proportional_force(
+            ctx, acceleration, deformed_moment=self.gravity_moment == "deformed"))
 
     def mass_proportional_force(self, ctx, acceleration, deformed_moment=True):
         """Generalized force (n_c,) of the body force rho g, g [m/s^2] global, from the invariants: m g on the

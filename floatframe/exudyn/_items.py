@@ -375,7 +375,7 @@ def ObjectFFRFreducedOrder(item, number, mbs):
     return fc.ObjectFFRFReducedOrder(item.nodeNumbers, invariants, force_user_function=force,
                                      mass_matrix_user_function=mass, compute_ffrf_terms=item.computeFFRFterms,
                                      output_variable_modes=output_modes, output_variable_type=output_type,
-                                     name=item.name)
+                                     gravity_moment="undeformed", name=item.name)   # Exudyn's gravity lever: m chi
 
 
 # --- connectors -----------------------------------------------------------------------------------
