@@ -371,80 +371,156 @@ class MarkerSuperElementPosition(Marker):
         return self.body.weighted_position(ctx, self.mesh_node_numbers, self.weighting_factors)
 
 
+class _GenericODE2Mesh:
+    """The mesh of an ObjectGenericODE2 as MarkerSuperElementRigid sees it: its nodes (3 coordinates each, in the
+    object's node list) are the mesh nodes, with no floating frame (identity rotation, zero angular velocity)."""
+
+    def __init__(self, body, owner):
+        nodes = body.nodes
+        wrong = [node.label for node in nodes if len(node.coordinate_indices) != 3
+                 or len(node.reference_coordinates) != 3]
+        if wrong:
+            raise owner.error(f"{body.label}: the mesh nodes of a MarkerSuperElementRigid need 3 coordinates each "
+                              f"(NodePoint); {wrong[:3]} have not")
+        self.nodes = nodes
+        self.label = body.label
+        self.n_mesh_nodes = len(nodes)
+        self.reference_positions = np.concatenate([np.asarray(node.reference_coordinates, dtype=float)
+                                                   for node in nodes])
+
+    def check_mesh_node(self, mesh_node, owner):
+        if not 0 <= mesh_node < self.n_mesh_nodes:
+            raise owner.error(f"mesh node {mesh_node!r} is out of range for {self.label} with {self.n_mesh_nodes} "
+                              f"nodes")
+
+    def frame(self, ctx):
+        return dict(position=ca.DM.zeros(3), rotation=ca.DM.eye(3), omega=ca.DM.zeros(3))
+
+    def mesh_node_local(self, ctx, mesh_node, which):
+        node = self.nodes[mesh_node]
+        return ctx.coordinates(node) if which == "q" else ctx.velocities(node)
+
+    def weighted_position(self, ctx, mesh_nodes, weights):
+        return sum(w * self.nodes[k].position(ctx) for k, w in zip(mesh_nodes, weights))
+
+    def weighted_local_displacement(self, ctx, mesh_nodes, weights):
+        return sum(w * self.mesh_node_local(ctx, k, "q") for k, w in zip(mesh_nodes, weights))
+
+    def weighted_moment(self, ctx, mesh_nodes, weights, levers, which="q"):
+        return sum(w * ca.cross(ca.DM(lever), self.mesh_node_local(ctx, k, which))
+                   for k, w, lever in zip(mesh_nodes, weights, np.asarray(levers, dtype=float)))
+
+
 class MarkerSuperElementRigid(_RigidMixin, MarkerSuperElementPosition):
-    """Position and orientation of a set of mesh nodes of an FFRF body (full or reduced), as Exudyn's
-    MarkerSuperElementRigid with its default options (useAlternativeApproach, rotationsExponentialMap = 2).
+    """Position and orientation of a set of mesh nodes of an FFRF body (full or reduced) or of an
+    ObjectGenericODE2 (its nodes, no floating frame), as Exudyn's MarkerSuperElementRigid with
+    rotationsExponentialMap = 2 and either rotation formula (useAlternativeApproach).
 
-    With the weighted mean x_m = sum_k w_k x_ref,k, the levers p_k = x_ref,k - x_m, W = -sum_k w_k p_k~ p_k~
-    (regular unless the nodes lie on a line) and the mean displacement u_m = sum_k w_k u_k:
+    With the weighted mean x_m = sum_k w_k x_ref,k, the levers p_k = x_ref,k - x_m, the mean displacement
+    u_m = sum_k w_k u_k and the weighting W:
 
+    - inertia-weighted (``alternative_approach=True``, Exudyn's default): W = -sum_k w_k p_k~ p_k~ (regular
+      unless the nodes lie on a line);
+    - distance-weighted (``alternative_approach=False``, Exudyn's standard approach): W = (sum_k w_k |p_k|^2) I;
     - position: frame position + A (offset + sum_k w_k (x_ref,k + u_k));
     - rotation vector of the nodes in the frame: theta_m = W^-1 sum_k w_k p_k x (u_k - u_m);
     - orientation: A exp(theta_m~) R, R the constant ``local_rotation`` (Exudyn's localHT; offset its translation);
-    - angular velocity: A (omega_frame,local + T(theta_m) W^-1 sum_k w_k p_k x (u_k_t - u_m_t)), T the
-      tangent operator of the exponential map (rotations.t_exp_so3); torques act through its Jacobian.
+    - angular velocity: A (omega_frame,local + T(theta_m) omega_m), omega_m = W^-1 sum_k w_k p_k x (u_k_t - u_m_t),
+      T the tangent operator of the exponential map (rotations.t_exp_so3).
+
+    The output AngularVelocityLocal is Exudyn's: in the frame A R (without exp(theta_m~)).
+    Torques act through the rotation Jacobian Exudyn uses: d omega / d q_t with T(theta_m) for the
+    inertia-weighted rotation, without it (A (omega_frame,local + omega_m)) for the distance-weighted one.
+    Without a floating frame (ObjectGenericODE2) A = I, the frame position and angular velocity are zero.
 
     Parameters
     ----------
-    body_number : ObjectFFRF, ObjectFFRFReducedOrder or int
-        The FFRF body.
+    body_number : ObjectFFRF, ObjectFFRFReducedOrder, ObjectGenericODE2 or int
+        The body; the nodes of an ObjectGenericODE2 must have 3 coordinates (NodePoint).
     mesh_node_numbers : (k,) sequence of int
-        0-based mesh-node numbers, not all on one line.
+        0-based mesh-node numbers (for an ObjectGenericODE2: places in its node list), not all on one line.
     weighting_factors : (k,) array_like
         Dimensionless weights w_k, usually summing to 1.
     offset : (3,) array_like, m, default (0, 0, 0)
         Added to the weighted position, in the body frame.
     local_rotation : (3, 3) array_like, rotation matrix (R^T R = I, det R = 1), default identity
         R, marker frame to the frame of the mesh nodes.
+    alternative_approach : bool, default True
+        The rotation formula: inertia-weighted (True) or distance-weighted (False), see above.
     """
 
     type_name = "MarkerSuperElementRigid"
 
     def __init__(self, body_number, mesh_node_numbers, weighting_factors, offset=(0.0, 0.0, 0.0),
-                 local_rotation=np.eye(3), name=""):
+                 local_rotation=np.eye(3), name="", alternative_approach=True):
         super().__init__(body_number, mesh_node_numbers, weighting_factors, name)
         self.offset = self.vector(offset, 3, "offset")
         self.local_rotation = rotation_parameter(self, local_rotation, "local_rotation")
+        self.alternative_approach = bool(alternative_approach)
 
     def connect(self, system):
-        super().connect(system)
-        reference = self.body.reference_positions.reshape(-1, 3)[self.mesh_node_numbers]
+        from floatframe.components.generic_ode2 import ObjectGenericODE2   # imports this module
+        body = resolve(system, "object", self.body_number, self, "body_number")
+        if isinstance(body, ObjectGenericODE2):
+            self.body, self.mesh = body, _GenericODE2Mesh(body, self)
+            for k in self.mesh_node_numbers:
+                self.mesh.check_mesh_node(k, self)
+        else:
+            super().connect(system)
+            self.mesh = self.body
+        reference = self.mesh.reference_positions.reshape(-1, 3)[self.mesh_node_numbers]
         self.levers = reference - self.weighting_factors @ reference                       # p_k
         weighting = -sum(w * rotations.skew(p) @ rotations.skew(p) for w, p in zip(self.weighting_factors, self.levers))
         singular_values = np.linalg.svd(weighting, compute_uv=False)
         if not singular_values[-1] > 1e-10 * singular_values[0]:
             raise self.error("its mesh nodes lie on a line (or coincide): their weighted positions do not "
                              "determine a rotation (W = -sum w_k p_k~ p_k~ is singular)")
+        if not self.alternative_approach:
+            weighting = np.trace(weighting) / 2 * np.eye(3)                              # sum w_k |p_k|^2 I
         self.weighting_inverse = np.linalg.inv(weighting)                                 # W^-1
 
     def position(self, ctx):
-        frame = self.body.frame(ctx)
-        return super().position(ctx) + frame["rotation"] @ ca.DM(self.offset)
+        frame = self.mesh.frame(ctx)
+        return (self.mesh.weighted_position(ctx, self.mesh_node_numbers, self.weighting_factors)
+                + frame["rotation"] @ ca.DM(self.offset))
 
     def relative_rotation(self, ctx, which="q"):
-        """theta_m ("q") or its rate ("v"): W^-1 sum_k w_k p_k x (u_k - u_m), body-fixed (3,)."""
-        moment = self.body.weighted_moment(ctx, self.mesh_node_numbers, self.weighting_factors, self.levers, which)
-        if which == "q":
-            mean = self.body.weighted_local_displacement(ctx, self.mesh_node_numbers, self.weighting_factors)
-        else:
-            mean = ca.jtimes(self.body.weighted_local_displacement(ctx, self.mesh_node_numbers, self.weighting_factors),
-                             ctx.q, ctx.v)
+        """theta_m ("q") or the rate omega_m ("v"): W^-1 sum_k w_k p_k x (u_k - u_m), body-fixed (3,)."""
+        moment = self.mesh.weighted_moment(ctx, self.mesh_node_numbers, self.weighting_factors, self.levers, which)
+        mean = self.mesh.weighted_local_displacement(ctx, self.mesh_node_numbers, self.weighting_factors)
+        if which != "q":
+            mean = ca.jtimes(mean, ctx.q, ctx.v)
         lever_sum = ca.DM(self.weighting_factors @ self.levers)                            # zero for sum w = 1
         return ca.DM(self.weighting_inverse) @ (moment - ca.cross(lever_sum, mean))
 
     def base_rotation(self, ctx):
         """A exp(theta_m~): the frame's rotation turned by the rotation of the mesh nodes."""
-        return self.body.frame(ctx)["rotation"] @ rotations.rotation_matrix_from_rotation_vector(
+        return self.mesh.frame(ctx)["rotation"] @ rotations.rotation_matrix_from_rotation_vector(
             self.relative_rotation(ctx))
 
-    def angular_velocity(self, ctx):
-        frame = self.body.frame(ctx)
-        local = frame["omega"] + rotations.t_exp_so3(self.relative_rotation(ctx)) @ self.relative_rotation(ctx, "v")
-        return frame["rotation"] @ local
+    def angular_velocity(self, ctx, tangent=True):
+        """A (omega_frame,local + T(theta_m) omega_m), global; without T for ``tangent=False``."""
+        frame = self.mesh.frame(ctx)
+        rate = self.relative_rotation(ctx, "v")
+        if tangent:
+            rate = rotations.t_exp_so3(self.relative_rotation(ctx)) @ rate
+        return frame["rotation"] @ (frame["omega"] + rate)
+
+    def output(self, ctx, variable: str):
+        """As :meth:`Marker.output`, except AngularVelocityLocal, which is Exudyn's: the angular velocity in the
+        frame A R (floating frame turned by the local rotation, not by exp(theta_m~))."""
+        if variable != "AngularVelocityLocal":
+            return super().output(ctx, variable)
+        self.check_output(variable)
+        frame = self.mesh.frame(ctx)["rotation"]
+        if not np.array_equal(self.local_rotation, np.eye(3)):
+            frame = frame @ ca.DM(self.local_rotation)
+        return frame.T @ self.angular_velocity(ctx)
 
     def apply_torque(self, ctx, torque):
-        """Generalized force (d omega / d q_t)^T tau of a global torque [N m] (omega is linear in q_t)."""
-        ctx.add_force(np.arange(ctx.q.numel()), ca.jtimes(self.angular_velocity(ctx), ctx.v, torque, True))
+        """Generalized force J^T tau of a global torque [N m], J Exudyn's rotation Jacobian (see the class)."""
+        omega = self.angular_velocity(ctx, tangent=self.alternative_approach)
+        ctx.add_force(np.arange(ctx.q.numel()), ca.jtimes(omega, ctx.v, torque, True))
 
 
 class MarkerBodyMass(Marker):

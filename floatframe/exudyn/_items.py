@@ -800,15 +800,13 @@ def MarkerSuperElementPosition(item, number, mbs):
     bodyNumber=-1, offset=None, localHT=None, meshNodeNumbers=[], weightingFactors=[], useAlternativeApproach=True,
     rotationsExponentialMap=2), outputs=dict(marker=RIGID_MARKER_OUTPUTS))
 def MarkerSuperElementRigid(item, number, mbs):
-    if not item.useAlternativeApproach:
-        raise unsupported(item, number, "useAlternativeApproach", "False is not supported: the rotation is the "
-                          "inertia-weighted one (True)")
     if item.rotationsExponentialMap != 2:
         raise unsupported(item, number, "rotationsExponentialMap", "must be 2 (exponential map with its tangent "
                           "operator, Exudyn's default)")
     offset, rotation = frame_parameters(item, number, "localHT", "offset")
     return fc.MarkerSuperElementRigid(item.bodyNumber, item.meshNodeNumbers, item.weightingFactors, offset,
-                                      core_rotation(item, number, "localHT", rotation), name=item.name)
+                                      core_rotation(item, number, "localHT", rotation), name=item.name,
+                                      alternative_approach=bool(item.useAlternativeApproach))
 
 
 @register("MarkerBodyMass", "marker", "BodyMass", dict(bodyNumber=-1))
