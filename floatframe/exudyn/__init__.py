@@ -21,6 +21,7 @@ from floatframe.exudyn._settings import SimulationSettings, VisualizationSetting
 from floatframe.exudyn._solve import SolveDynamic
 from floatframe.exudyn._system import MainSystem, SystemContainer, renderer_call
 from floatframe.exudyn import graphics, itemInterface, plot, rigidBodyUtilities, utilities  # noqa: F401
+from floatframe.exudyn import symbolic  # noqa: F401  (exu.symbolic, as in Exudyn)
 from floatframe.exudyn.mainSystemExtensions import NodeType
 from floatframe.exudyn._unknown import module_getattr
 from floatframe.exudyn._analysis import (ComputeLinearizedSystem, ComputeODE2Eigenvalues,  # also bound to MainSystem

@@ -24,6 +24,7 @@ from floatframe.exudyn.graphicsDataUtilities import color4list  # noqa: F401  (a
 from floatframe.exudyn.mainSystemExtensions import AddRigidBody, GetJointArgs, GetOtherMarker  # noqa: F401
 from floatframe.exudyn.plot import PlotLineCode  # noqa: F401
 from floatframe.exudyn.rigidBodyUtilities import *  # noqa: F401,F403
+from floatframe.exudyn.symbolic import ConvertFunctionToSymbolic, CreateSymbolicUserFunction  # noqa: F401
 
 sqrt2 = sqrt(2.0)
 g = 9.81  # [m/s^2], Exudyn's standard gravity
