@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from floatframe.exudyn._explicit import EXPLICIT, explicit_solver
+from floatframe.exudyn._items_ode1 import first_order_start
 from floatframe.exudyn._names import (ConfigurationType, DynamicSolverType, ExudynLayerError, OutputVariableType,
                                       member_name)
 from floatframe.exudyn._settings import HONOURED, SimulationSettings, changed_fields, check_dynamic, classify
@@ -163,6 +164,7 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
     # loop runs without Python callbacks (in C where it can, floatframe.solvers.native), and StartOfStep is the
     # stored state before the last one; a solver of one's own may also refuse the hook (IDAS without projection)
     record_start = solver is None and mbs._pre_step_function is not None
+    exudyn_scheme = solver is None
     if solver is None:
         solver = explicit_solver(settings, kind, mbs) if kind in EXPLICIT else dynamic_solver(settings, kind)
     else:
@@ -178,6 +180,8 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
         keep = mbs._initial_state is not None and not options["reset_accelerations"]
         start.update(a0=mbs._initial_state[3] if keep else np.zeros(n),
                      lam0=mbs._initial_state[4] if keep else np.zeros(m))
+    if exudyn_scheme:   # ODE1 coordinates: the schemes that treat them as Exudyn's, starting from x' = 0
+        solver, start = first_order_start(mbs, solver, kind, start, options["start_time"])
     started = time.perf_counter()
     mbs._solving = True
     check_sensor_files(mbs, options)

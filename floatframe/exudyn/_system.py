@@ -15,6 +15,7 @@ import numpy as np
 from floatframe.components.base import ModelError
 from floatframe.exudyn import _solve
 from floatframe.exudyn._items import as_item, translate
+from floatframe.exudyn._items_ode1 import ODE1SystemData, ode2_rows, with_ode1_kept
 from floatframe.exudyn._translate import ACCESS_BY_FUNCTION, live_parameter_name, output_name
 from floatframe.exudyn._names import ConfigurationType, ExudynLayerError, member_name, unknown
 from floatframe.exudyn._settings import VisualizationSettings
@@ -74,7 +75,7 @@ class SystemContainer:
     DetachFromRenderEngine = staticmethod(renderer_call("DetachFromRenderEngine"))
 
 
-class SystemData:
+class SystemData(ODE1SystemData):
     """``mbs.systemData``: the system's coordinate vectors per configuration, as Exudyn's SystemData.
 
     Configurations: Initial (the start of the next solve), Current (the state of the last solve, or the one
@@ -92,11 +93,14 @@ class SystemData:
         kind = member_name(configuration, ConfigurationType, f"systemData.{function}", "configuration")
         if kind == "Reference":
             return self._mbs.reference_coordinates() if function == "GetODE2Coordinates" else np.zeros(0)
-        return np.array(self._mbs.state(kind)[self.VECTORS[function]], dtype=float)
+        values = np.array(self._mbs.state(kind)[self.VECTORS[function]], dtype=float)
+        return values if function == "GetAECoordinates" else values[ode2_rows(self._mbs)]   # no ODE1 coordinates
 
     def _set(self, function: str, coordinates, configuration):
         kind = member_name(configuration, ConfigurationType, f"systemData.{function}", "configuration")
-        self._mbs.set_state_vector(function, self.VECTORS[function.replace("Set", "Get")], coordinates, kind)
+        position = self.VECTORS[function.replace("Set", "Get")]
+        coordinates = with_ode1_kept(self._mbs, function, position, coordinates, kind)
+        self._mbs.set_state_vector(function, position, coordinates, kind)
 
     def GetODE2Coordinates(self, configuration=ConfigurationType.Current) -> np.ndarray:
         """ODE2 coordinates of a configuration: changes from the reference values (Reference: these values)."""
@@ -436,7 +440,7 @@ class MainSystem:
         reference = np.zeros(sum(node.n_coordinates for node in nodes))
         for node in nodes:
             reference[node.coordinate_indices] = node.reference_coordinates
-        return reference
+        return reference[ode2_rows(self)]
 
     def set_state_vector(self, function: str, position: int, values, kind: str):
         """systemData.Set...: replace entry ``position`` (1 q, 2 v, 3 a, 4 lambda) of configuration ``kind``."""

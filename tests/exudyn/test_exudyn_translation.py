@@ -14,6 +14,7 @@ from floatframe.exudyn._items import (ITEM_CLASSES, REDUCED_ORDER_MATRICES, SHOR
 from floatframe.components import planar, rigid_rxyz
 from floatframe.components.user_sensor import SensorFromRecord
 from floatframe.components.generic_ode2 import ObjectGenericODE2 as CoreGenericODE2
+from floatframe.components.first_order import NodeODE1, ObjectGenericODE1 as CoreGenericODE1
 from floatframe.components.gravity_connector import GravityConnector
 from floatframe.components.rotational_mass import ObjectRotationalMass1D as CoreRotor
 from floatframe.exudyn._translate import ACCESS_BY_FUNCTION
@@ -79,6 +80,8 @@ EXPECTED = {
     "ObjectConnectorGravity": (GravityConnector, "mass1", 2.5),
     "NodeRigidBodyRxyz": (rigid_rxyz.NodeRigidBodyRxyz, "reference_coordinates", [0, 0, 3, 0.1, 0.2, 0.3]),
     "SensorUserFunction": (SensorFromRecord, "sensor_numbers", [0]),
+    "NodeGenericODE1": (NodeODE1, "first_order_initial", [0.5, 0.0]),
+    "ObjectGenericODE1": (CoreGenericODE1, "n_object_coordinates", 2),
 }
 
 
@@ -134,6 +137,9 @@ def catalogue():
     mbs.AddSensor(ii.SensorMarker(markerNumber=m_body, outputVariableType=variables.AngularVelocityLocal))
     add_planar(mbs, ground)
     mbs.AddSensor(ii.SensorUserFunction(sensorNumbers=[0], factors=[2.0], sensorUserFunction=lambda *a: [1.0]))
+    first_order = mbs.AddNode(ii.NodeGenericODE1(referenceCoordinates=[0.0, 1.0], initialCoordinates=[0.5, 0.0],
+                                                 numberOfODE1Coordinates=2))
+    mbs.AddObject(ii.ObjectGenericODE1(nodeNumbers=[first_order], systemMatrix=-np.eye(2)))
     mbs.Assemble()
     return mbs
 
@@ -258,7 +264,8 @@ def expected_size(item, variable):
         return 1                                         # the angle (its change on a 2D body), as in Exudyn
     if variable.startswith("Coordinates") or (item.type_string.startswith("FFRF") and variable == "Force"):
         return {"RigidBodyEP": 7, "Point": 3, "PointGround": 0, "FFRF": 13, "GenericODE2": 2, "1D": 1,
-                "FFRFreducedOrder": 9, "Point2D": 2, "RigidBody2D": 3, "RigidBodyRxyz": 6}[item.type_string]
+                "FFRFreducedOrder": 9, "Point2D": 2, "RigidBody2D": 3, "RigidBodyRxyz": 6,
+                "GenericODE1": 2}[item.type_string]
     return 3
 
 
