@@ -161,6 +161,9 @@ class _Quantity:
     def __DM__(self):
         return ca.DM(self._numeric())
 
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self._numeric(), dtype=dtype)
+
     def __str__(self):
         if self._expression is not None:
             return _render(self._text)
@@ -821,7 +824,6 @@ variables = VariableSet()
 # --- symbolic user functions ---------------------------------------------------------------------------------------
 # The arguments (after mbs for MainSystem functions) and the result of Exudyn 1.13.6's user functions, by
 # "ItemType,userFunctionName". V3/V6: vectors of 3/6, V: a vector of any size, M3/M6: matrices, I: an item number.
-_SPRING5 = "MainSystem t:R itemNumber:I R R R R R"
 _USER_FUNCTIONS = {
     "MainSystem,preStepUserFunction": ("MainSystem R", "R"),
     "MainSystem,postStepUserFunction": ("MainSystem R", "R"),
