@@ -202,6 +202,7 @@ class Real(_Quantity):
     """
 
     _kind = "Real"
+    __hash__ = _Quantity.__hash__   # by identity (== gives a Real)
 
     def __init__(self, *arguments):
         if len(arguments) == 0:
@@ -407,6 +408,7 @@ class Vector(_Quantity):
     """
 
     _kind = "Vector"
+    __hash__ = _Quantity.__hash__
 
     def __init__(self, *arguments):
         if len(arguments) == 0:

@@ -232,6 +232,43 @@ def test_in_a_floatframe_item_the_symbolic_user_function_is_traced_into_the_resi
     assert not connector.force_user_function.callbacks
 
 
+def cartesian_force(mbs, t, itemNumber, u, v, k, d, offset):
+    module = fsym if isinstance(mbs, fexu.MainSystem) else esym
+    return [0.5 * u[0] ** 2 * k[0] + module.sign(v[0]) * 10 + d[0] * v[0], k[1] * u[1], k[2] * u[2] + offset[0]]
+
+
+def cartesian_spring_position(code, create):
+    """A mass point on a CartesianSpringDamper with a recorded vector user function (as Exudyn's
+    cartesianSpringDamperUserFunction example), 2000 RK44 steps to 0.5 s: the final position."""
+    mbs = code.SystemContainer().AddSystem()
+    ground = mbs.CreateGround(referencePosition=[0, 0, 0])
+    mass = mbs.CreateMassPoint(referencePosition=[0.5, 0, 0], initialDisplacement=[-0.08, 0.01, 0],
+                               initialVelocity=[1, 0, 0.2], physicsMass=1.6)
+    spring = mbs.CreateCartesianSpringDamper(bodyNumbers=[ground, mass], stiffness=[4000, 4000, 4000],
+                                             damping=[8, 0, 0], offset=[0.5, 0, 0])
+    mbs.CreateForce(bodyNumber=mass, loadVector=[80, 0, 0])
+    mbs.SetObjectParameter(spring, "springForceUserFunction",
+                           create(mbs, cartesian_force, "springForceUserFunction", spring))
+    mbs.Assemble()
+    settings = code.SimulationSettings()
+    settings.timeIntegration.numberOfSteps = 2000
+    settings.timeIntegration.endTime = 0.5
+    settings.solutionSettings.writeSolutionToFile = False
+    mbs.SolveDynamic(settings, solverType=code.DynamicSolverType.RK44)
+    node = mbs.GetObject(mass)["nodeNumber"]
+    return mbs.GetNodeOutput(node, code.OutputVariableType.Position), mbs, spring
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_a_recorded_vector_user_function_moves_the_mass_as_in_exudyn():
+    ours, mbs, spring = cartesian_spring_position(fexu, ff_create)
+    theirs, _, _ = cartesian_spring_position(exu, exu_create)
+    np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-12)
+    assert np.abs(np.asarray(ours) - [0.5, 0, 0]).max() > 1e-3          # it moved
+    traces = mbs.GetFloatframeSystem().objects[spring].force_user_function.traces
+    assert traces and all(trace is not None for trace in traces.values())
+
+
 def test_a_python_if_on_a_recorded_comparison_is_refused():
     def branching(mbs, t, load):
         return load if t > 1 else 2 * load
