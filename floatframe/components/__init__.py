@@ -16,6 +16,7 @@ from floatframe.components.markers import (MarkerBodyMass, MarkerBodyPosition, M
                                            MarkerObjectODE2Coordinates, MarkerSuperElementPosition,
                                            MarkerSuperElementRigid)
 from floatframe.components.nodes import Node1D, NodeGenericODE2, NodePoint, NodePointGround, NodeRigidBodyEP
+from floatframe.components.first_order import NodeODE1, ObjectGenericODE1
 from floatframe.components.time_constraints import TimeDependentCoordinateConstraint
 from floatframe.components.sensors import (SensorBody, SensorLoad, SensorMarker, SensorNode, SensorObject,
                                           SensorSuperElement)
@@ -76,4 +77,6 @@ __all__ = [
     "SensorNode",
     "SensorObject",
     "SensorSuperElement",
+    "NodeODE1",
+    "ObjectGenericODE1",
 ]

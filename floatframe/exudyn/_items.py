@@ -725,6 +725,14 @@ def _target_type(mbs, family, target, item, number, what):
         return ""
 
 
+def refuse_ode1_node(item, number, mbs):
+    """Markers of ODE2 coordinates on a NodeGenericODE1: Exudyn refuses them too (its MarkerNodeODE1Coordinate is
+    the marker of an ODE1 coordinate)."""
+    if _target_type(mbs, "node", item.nodeNumber, item, number, "nodeNumber") == "GenericODE1":
+        raise unsupported(item, number, "nodeNumber", "is a NodeGenericODE1, which has no ODE2 coordinates (Exudyn's "
+                          "marker of an ODE1 coordinate, MarkerNodeODE1Coordinate, is not supported)")
+
+
 # --- markers --------------------------------------------------------------------------------------
 @register("MarkerNodeRigid", "marker", "NodeRigid", dict(nodeNumber=-1, localHT=None),
           outputs=dict(marker=RIGID_MARKER_OUTPUTS))
@@ -754,11 +762,13 @@ def MarkerNodePosition(item, number, mbs):
 @register("MarkerNodeCoordinate", "marker", "NodeCoordinate", dict(nodeNumber=-1, coordinate=-1),
           outputs=dict(marker=COORDINATE_MARKER_OUTPUTS))
 def MarkerNodeCoordinate(item, number, mbs):
+    refuse_ode1_node(item, number, mbs)
     return fc.MarkerNodeCoordinate(item.nodeNumber, item.coordinate, name=item.name)
 
 
 @register("MarkerNodeCoordinates", "marker", "NodeCoordinates", dict(nodeNumber=-1))
 def MarkerNodeCoordinates(item, number, mbs):
+    refuse_ode1_node(item, number, mbs)
     return fc.MarkerNodeCoordinates(item.nodeNumber, name=item.name)
 
 

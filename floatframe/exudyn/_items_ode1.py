@@ -215,3 +215,15 @@ def first_order_start(mbs, solver, kind: str, start: dict, t0: float):
         a0[rows] = 0.0
         start = dict(start, a0=a0, lam0=lam0)
     return solver, start
+
+
+def refuse_ode1_outside_dynamics(mbs, caller: str):
+    """The assembled system for ``caller``; the static solve and the linearized analyses refuse ODE1 coordinates
+    (Exudyn 1.13.6 calls them untested there: its static solve does not converge on them, its eigenvalues and
+    degrees of freedom leave them out with a warning that the results may be wrong)."""
+    rows = ode1_rows(mbs)
+    if rows.size and caller != "SolveDynamic":
+        raise ExudynLayerError(f"{caller}: the model has the ODE1 coordinates of NodeGenericODE1 {_ode1_nodes(mbs)}; "
+                               f"floatframe takes them in SolveDynamic only (Exudyn 1.13.6 warns that its static solver is "
+                               f"untested with them and that its linearized results leave them out or may be wrong)")
+    return mbs._assembled

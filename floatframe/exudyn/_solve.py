@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from floatframe.exudyn._explicit import EXPLICIT, explicit_solver
-from floatframe.exudyn._items_ode1 import first_order_start
+from floatframe.exudyn._items_ode1 import first_order_start, refuse_ode1_outside_dynamics
 from floatframe.exudyn._names import (ConfigurationType, DynamicSolverType, ExudynLayerError, OutputVariableType,
                                       member_name)
 from floatframe.exudyn._settings import HONOURED, SimulationSettings, changed_fields, check_dynamic, classify
@@ -89,7 +89,7 @@ def assemble_if_needed(mbs, autoAssemble: bool, caller: str = "SolveDynamic"):
     of updateInitialValues when only parameters changed (Exudyn does not re-assemble for SetParameter
     calls)."""
     if not (mbs._dirty or mbs._assembled is None):
-        return mbs._assembled
+        return refuse_ode1_outside_dynamics(mbs, caller)
     if not autoAssemble:
         raise ExudynLayerError(f"{caller}: the system is not assembled (autoAssemble=False)")
     kept = mbs._initial_state
@@ -99,7 +99,7 @@ def assemble_if_needed(mbs, autoAssemble: bool, caller: str = "SolveDynamic"):
     if kept is not None and same_items and kept[1].size == mbs._assembled.n_coordinates \
             and kept[4].size == mbs._assembled.n_multipliers:
         mbs._initial_state = kept
-    return mbs._assembled
+    return refuse_ode1_outside_dynamics(mbs, caller)
 
 
 SCHEME_FIELDS = ("timeIntegration.generalizedAlpha", "timeIntegration.newton", "timeIntegration.adaptiveStep",

@@ -8,7 +8,8 @@ x'(0) = 0 as exudyn) and under the fixed-step explicit Runge-Kutta solvers (from
 x'(0) = 0 at t = 0 in the explicit solvers, floatframe the rate of the initial state); the ODE1 coordinates are
 not in the ODE2 vectors; DOPRI5 with step-size control estimates its error over x as over an ODE2 system's q and
 v, so a copy of an ODE2 system as ODE1 system ends where the ODE2 system does (as in exudyn); generalized-alpha
-with spectralRadius < 1 and VelocityVerlet are refused naming the reason; bad sizes are refused naming the node;
+with spectralRadius < 1, VelocityVerlet, the static solve and linearized analyses and ODE2 coordinate markers on
+an ODE1 node are refused naming the reason; bad sizes are refused naming the node;
 a hydraulic actuator on an ODE1 node is refused naming the actuator."""
 import numpy as np
 import pytest
@@ -169,9 +170,16 @@ def test_refusals():
                                                  "timeIntegration.generalizedAlpha.newmarkGamma": 0.6})
     with pytest.raises(ExudynLayerError, match="VelocityVerlet.*explicit Euler"):
         run(ffexu, ffitems, "VelocityVerlet")
+    mbs, node, _, _ = model(ffexu, ffitems)
+    for analysis in ("SolveStatic", "ComputeODE2Eigenvalues", "ComputeSystemDegreeOfFreedom"):
+        with pytest.raises(ExudynLayerError, match=f"{analysis}: .*ODE1 coordinates of NodeGenericODE1 \\[1\\]"):
+            getattr(mbs, analysis)()
+    mbs.AddMarker(ffitems.MarkerNodeCoordinate(nodeNumber=node, coordinate=0))
+    with pytest.raises(ExudynLayerError, match="MarkerNodeCoordinate 0.*NodeGenericODE1.*MarkerNodeODE1Coordinate"):
+        mbs.Assemble()
     mbs = ffexu.SystemContainer().AddSystem()
     mbs.AddNode(ffitems.NodeGenericODE1(referenceCoordinates=[0.0, 0.0], numberOfODE1Coordinates=2))
     with pytest.raises(ExudynLayerError, match="NodeGenericODE1 0.*initialCoordinates.*has 0 entries"):
         mbs.Assemble()
-    with pytest.raises(ExudynLayerError, match="HydraulicActuatorSimple; hydraulics"):
+    with pytest.raises(ExudynLayerError, match="HydraulicActuatorSimple; hydraulics"):   # not the node
         ffutilities.HydraulicActuatorSimple(markerNumbers=[0, 1], nodeNumbers=[0])
