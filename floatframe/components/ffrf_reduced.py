@@ -103,7 +103,8 @@ class ReducedOrderInvariants:
 
     @classmethod
     def from_fe_matrices(cls, mass_matrix_ff, stiffness_matrix_ff, mode_basis, reference_positions,
-                         damping_matrix_ff=None, rayleigh=(0.0, 0.0), what="reduced-order body"):
+                         damping_matrix_ff=None, rayleigh=(0.0, 0.0), what="reduced-order body",
+                         rigid_motion="refuse"):
         """The invariants of a mode basis (n_f, n_m) on the sparse FE matrices (n_f, n_f).
 
         ``reference_positions``: (n_f,) or (N, 3) body-fixed nodal positions [m]. A mass matrix with a negative
@@ -111,6 +112,8 @@ class ReducedOrderInvariants:
         one sparse factorization). Damping: Psi^T D Psi
         for a full damping matrix ``damping_matrix_ff``, plus Rayleigh damping a M_red + b K_red for
         ``rayleigh = (a, b)``. Nothing of size n_f x n_f is made dense. ``what`` names the body in errors.
+        ``rigid_motion="defer"`` leaves a basis with a rigid-body motion to the body's check at assembly
+        (:meth:`check`).
         """
         def fault(text):
             return ModelError(f"{what}: {text}")
@@ -163,11 +166,11 @@ class ReducedOrderInvariants:
             phit_t_psi_tilde=node_sums(mass_psi_tilde),
             xref_tilde_psi=np.asarray(x_tilde.T @ mass_psi),
             xref_tilde_psi_tilde=np.asarray(x_tilde.T @ mass_psi_tilde))
-        invariants.check(fault)
+        invariants.check(fault, rigid_motion)
         return invariants
 
     @classmethod
-    def validated(cls, what="reduced-order body", **fields):
+    def validated(cls, what="reduced-order body", rigid_motion="refuse", **fields):
         """The invariants from their values as given (e.g. by an Exudyn item), with shapes, finiteness, rank and
         the absence of rigid-body motion checked; ``what`` names the body in errors."""
         def fault(text):
@@ -202,14 +205,17 @@ class ReducedOrderInvariants:
                 array = _symmetric(array)                       # symmetric by definition; round-off removed
             values[name] = float(array) if name == "mass" else array
         invariants = cls(**values)
-        invariants.check(fault)
+        invariants.check(fault, rigid_motion)
         return invariants
 
-    def check(self, fault) -> None:
+    def check(self, fault, rigid_motion="refuse") -> None:
         """Refuse a basis that is rank-deficient (in the M inner product) or that contains a rigid-body motion
-        of the mesh, which the frame describes already: either leaves the body's mass matrix singular. Refuse a
-        rigid-body inertia that no mass distribution has (:func:`~floatframe.components.bodies.inertia_fault`,
+        of the mesh, which the frame describes already: either leaves the body's mass matrix singular (the latter
+        is left to the body with ``rigid_motion="defer"``, which allows it where constraints hold the frame).
+        Refuse a rigid-body inertia that no mass distribution has (:func:`~floatframe.components.bodies.inertia_fault`,
         about the centre of mass) and a mass that is not positive."""
+        if rigid_motion not in ("refuse", "defer"):
+            raise fault(f"rigid_motion must be 'refuse' or 'defer', got {rigid_motion!r}")
         if not self.mass > 0:
             raise fault(f"mass must be > 0 kg, got {self.mass:.6g}")
         inertia = inertia_fault(self.inertia, self.mass, self.center_of_mass)
@@ -221,6 +227,13 @@ class ReducedOrderInvariants:
             raise fault(f"the mode basis is rank-deficient: Psi^T M Psi has the eigenvalue {smallest:.3e}, "
                         f"below {RANK_TOLERANCE:g} of its largest diagonal entry {scale:.3e}; some modes are "
                         f"combinations of others (or zero)")
+        if rigid_motion == "refuse":
+            message = self.rigid_motion_fault()
+            if message:
+                raise fault(message)
+
+    def rigid_motion_fault(self) -> str | None:
+        """The refusal of a basis that contains a rigid-body motion of the mesh (None if it does not)."""
         # rigid-body motions of the mesh: R = [Phi_t, -x_ref~]; what the modes cannot represent of them keeps
         # the inertia R^T M R - (Psi^T M R)^T M_red^-1 (Psi^T M R) (Schur complement), which must be regular
         length = np.sqrt(max(np.trace(self.inertia), 0.0) / self.mass) if self.mass > 0 else 1.0
@@ -230,10 +243,11 @@ class ReducedOrderInvariants:
         left = rigid - modal_part.T @ np.linalg.solve(self.mass_reduced, modal_part)
         values = np.linalg.eigvalsh(_symmetric(left))
         if self.mass <= 0 or values[0] < RIGID_TOLERANCE * self.mass:
-            raise fault(f"the mode basis contains a rigid-body motion of the mesh (the inertia left to the frame "
-                        f"has the eigenvalue {values[0]:.3e} against the mass {self.mass:.3e}): the frame already "
-                        f"moves the body rigidly, so the mass matrix would be singular; remove rigid-body modes "
-                        f"from the basis (eigenmodes(..., n_rigid_body_modes=6))")
+            return (f"the mode basis contains a rigid-body motion of the mesh (the inertia left to the frame "
+                    f"has the eigenvalue {values[0]:.3e} against the mass {self.mass:.3e}): the frame already "
+                    f"moves the body rigidly, so the mass matrix would be singular; remove rigid-body modes "
+                    f"from the basis (eigenmodes(..., n_rigid_body_modes=6))")
+        return None
 
 
 def _fe_matrix(value, size, what, fault) -> sp.csr_matrix:
@@ -268,7 +282,7 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
     Parameters
     ----------
     node_numbers : list of 2 nodes or node numbers
-        [NodeRigidBodyEP of the frame, NodeGenericODE2 with the n_m modal coordinates zeta].
+        [NodeRigidBodyEP or NodeRigidBodyRxyz of the frame, NodeGenericODE2 with the n_m modal coordinates zeta].
     invariants : ReducedOrderInvariants
         The invariants of the mode basis (``ReducedOrderInvariants.from_fe_matrices``); zeta has the unit
         that makes Psi zeta a displacement in m.
@@ -303,7 +317,14 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
         ObjectFFRFreducedOrder takes it (the Jacobian of its DisplacementMassIntegral). The two differ where the
         modes move the centre of mass (M_PhitPsi != 0, e.g. Craig-Bampton modes), not for free-free eigenmodes.
 
-    n_c = 7 + n_m. Mesh-node outputs and markers use the 3 rows of Psi of their nodes only.
+    frame_rate_terms : bool, default True
+        With a NodeRigidBodyRxyz frame (Tait-Bryan angles theta, omega_b = G_l(theta) theta_t) the frame's angular
+        acceleration alpha = G_l theta_tt + (d G_l / dt) theta_t; False leaves out the second term, as Exudyn 1.13.6's
+        ObjectFFRFreducedOrder does (its own FFRF terms; its Python user functions keep it). No effect with Euler
+        parameters, for which (d G_l / dt) theta_t = 0.
+
+    n_c = 7 + n_m (6 + n_m with a NodeRigidBodyRxyz frame). Mesh-node outputs and markers use the 3 rows of Psi of
+    their nodes only.
     """
 
     type_name = "ObjectFFRFReducedOrder"
@@ -311,8 +332,10 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
     def __init__(self, node_numbers, invariants: ReducedOrderInvariants, force_user_function=None,
                  mass_matrix_user_function=None, compute_ffrf_terms=True, modal_products="auto",
                  output_variable_modes=None, output_variable_type=None, mass_matrix_jacobian="value", name="",
-                 geometric_stiffness=None, geometric_stiffness_amplitudes=None, gravity_moment="deformed"):
+                 geometric_stiffness=None, geometric_stiffness_amplitudes=None, gravity_moment="deformed",
+                 frame_rate_terms=True):
         super().__init__(force_user_function, mass_matrix_user_function, mass_matrix_jacobian, name)
+        self.frame_rate_terms = bool(frame_rate_terms)
         if gravity_moment not in ("deformed", "undeformed"):
             raise self.error(f"gravity_moment must be 'deformed' or 'undeformed', got {gravity_moment!r}")
         self.gravity_moment = gravity_moment
@@ -325,7 +348,8 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
                              f"got {type(invariants).__name__}")
         self.invariants = invariants
         self.n_modes = invariants.n_modes
-        self.n_coordinates = 7 + self.n_modes
+        self.n_coordinates = 7 + self.n_modes   # with a NodeRigidBodyRxyz frame 6 + n_m (set in connect)
+        self.n_rotation = 4
         self.n_mesh_nodes = invariants.n_mesh_nodes
         self.reference_positions = invariants.reference_positions
         self.mass, self.inertia, self.center_of_mass = invariants.mass, invariants.inertia, invariants.center_of_mass
@@ -360,9 +384,13 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
             self._stiffening_function = None
 
     def connect(self, system):
+        from floatframe.components.rigid_rxyz import NodeRigidBodyRxyz   # imports the markers, which import ffrf
         nodes = [resolve(system, "node", ref, self, f"node_numbers[{i}]") for i, ref in enumerate(self.node_numbers)]
-        if not isinstance(nodes[0], NodeRigidBodyEP):
-            raise self.error(f"node_numbers[0] must be a NodeRigidBodyEP (the reference frame), got {nodes[0].label}")
+        if not isinstance(nodes[0], (NodeRigidBodyEP, NodeRigidBodyRxyz)):
+            raise self.error(f"node_numbers[0] must be a NodeRigidBodyEP or NodeRigidBodyRxyz (the reference frame), "
+                             f"got {nodes[0].label}")
+        self.n_rotation = 3 if isinstance(nodes[0], NodeRigidBodyRxyz) else 4     # theta: Tait-Bryan or Euler
+        self.n_coordinates = 3 + self.n_rotation + self.n_modes
         if not isinstance(nodes[1], NodeGenericODE2):
             raise self.error(f"node_numbers[1] must be a NodeGenericODE2 (modal coordinates), got {nodes[1].label}")
         if nodes[1].n_coordinates != self.n_modes:
@@ -371,7 +399,49 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
         self.connect_frame(system, nodes)
         self.modal_node = nodes[1]
 
+    def check(self, assembled):
+        """As :meth:`FloatingFrameBody.check`; a mode basis with a rigid-body motion of the mesh (allowed by
+        ``ReducedOrderInvariants.check(..., rigid_motion="defer")``) only where constraint rows on the frame node
+        alone fix all its coordinates at the initial state (Exudyn's example: a NodeRigidBodyRxyz frame held by six
+        coordinate constraints), as the mass matrix is singular in the frame's directions."""
+        super().check(assembled)
+        message = self.invariants.rigid_motion_fault()
+        if message and not self.frame_held(assembled.initial_matrices()[1]):
+            raise self.error(message + "; or hold all coordinates of the frame node by constraints")
+
+    def frame_held(self, constraint_jacobian) -> bool:
+        """Whether rows of C_q (m, n) on the frame node's coordinates alone have the rank of their number."""
+        jacobian = sp.csr_matrix(constraint_jacobian)
+        if not np.all(np.isfinite(jacobian.data)):
+            return True     # a parameter without value: not decided here
+        jacobian.eliminate_zeros()
+        frame = np.asarray(self.rigid_node.coordinate_indices)
+        on_frame = np.zeros(jacobian.shape[1], dtype=bool)
+        on_frame[frame] = True
+        rows = [row for row in range(jacobian.shape[0]) if jacobian.indptr[row + 1] > jacobian.indptr[row]
+                and on_frame[jacobian.indices[jacobian.indptr[row]:jacobian.indptr[row + 1]]].all()]
+        return bool(rows) and np.linalg.matrix_rank(jacobian[rows][:, frame].toarray()) == frame.size
+
     # --- kinematics -------------------------------------------------------------------------
+    def frame(self, ctx):
+        """As :meth:`FloatingFrameBody.frame` (Euler parameters), or for a NodeRigidBodyRxyz frame its Tait-Bryan
+        angles theta with omega_b = G_l(theta) theta_t (rigid_rxyz.g_local_rxyz)."""
+        node = self.rigid_node
+        if self.n_rotation == 4:
+            return super().frame(ctx)
+        theta, theta_t, g_local = node.angles(ctx), ctx.velocities(node)[3:], node.g_local(ctx)
+        return dict(position=node.position(ctx), rotation=node.rotation_matrix(ctx), g_local=g_local, theta=theta,
+                    theta_t=theta_t, omega=g_local @ theta_t)
+
+    def reference_mesh_positions(self, mesh_nodes=None) -> np.ndarray:
+        """As :meth:`FloatingFrameBody.reference_mesh_positions`, for either frame node."""
+        if self.n_rotation == 4:
+            return super().reference_mesh_positions(mesh_nodes)
+        frame_reference = self.rigid_node.reference_coordinates
+        rotation = np.array(rotations.rotation_matrix_from_rot_xyz(ca.DM(frame_reference[3:])))
+        local = self.reference_positions.reshape(-1, 3)
+        return frame_reference[:3] + (local if mesh_nodes is None else local[mesh_nodes]) @ rotation.T
+
     def modal(self, ctx, which: str):
         """zeta, zeta_t or zeta_tt (n_m,)."""
         return {"q": ctx.coordinates, "v": ctx.velocities, "a": ctx.accelerations}[which](self.modal_node)
@@ -573,15 +643,21 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
         frame = self.frame(ctx)
         rotation, g_local, omega = frame["rotation"], frame["g_local"], frame["omega"]
         zeta, zeta_t = self.modal(ctx, "q"), self.modal(ctx, "v")
-        a_t, theta_tt, zeta_tt = acceleration[:3], acceleration[3:7], acceleration[7:]
+        r = 3 + self.n_rotation                                                  # first modal row
+        a_t, theta_tt, zeta_tt = acceleration[:3], acceleration[3:r], acceleration[r:]
         terms = ca.SX.zeros(self.n_coordinates)
         ffrf = self.compute_ffrf_terms if ffrf_terms is None else ffrf_terms
-        alpha = g_local @ theta_tt + rotations.g_local(frame["theta_t"]) @ frame["theta_t"]
+        if self.n_rotation == 4:     # G_l is linear in theta: G_l(theta)_t theta_t = G_l(theta_t) theta_t
+            alpha = g_local @ theta_tt + rotations.g_local(frame["theta_t"]) @ frame["theta_t"]
+        elif self.frame_rate_terms:  # Tait-Bryan angles: + (d G_l / dt) theta_t
+            alpha = g_local @ theta_tt + g_local_rate_rxyz(frame["theta"], frame["theta_t"])
+        else:
+            alpha = g_local @ theta_tt
         if ffrf and matrix:
             e = ctx.external(self.frame_terms(linear), [omega, alpha, rotation.T @ a_t, zeta, zeta_t, zeta_tt])
             terms[:3] += inv.mass * a_t + rotation @ e[:3]                       # m a_t + A e_t
-            terms[3:7] += -g_local.T @ e[3:6]                                    # -G^T e_r
-            terms[7:] += e[6:]
+            terms[3:r] += -g_local.T @ e[3:6]                                    # -G^T e_r
+            terms[r:] += e[6:]
         elif ffrf:
             eye = ca.DM.eye(3)
             z = ca.kron(zeta, eye)                                               # Z = zeta (x) I (3 n_m, 3)
@@ -603,20 +679,28 @@ class ObjectFFRFReducedOrder(FloatingFrameBody):
             # zeta_t = sum_b omega_b (Q_ba zeta) . zeta_t, as M_Psi~Psi~ is symmetric
             coriolis_r = ca.DM(inv.xref_tilde_psi_tilde) @ zeta_t_omega + ca.vertcat(
                 *[sum(omega[b] * ca.dot(y[b][a], zeta_t) for b in range(3)) for a in range(3)])
-            terms[3:7] += -g_local.T @ (s.T @ local_a_t + b @ zeta_tt - j @ alpha - omega_tilde @ (j @ omega)
+            terms[3:r] += -g_local.T @ (s.T @ local_a_t + b @ zeta_tt - j @ alpha - omega_tilde @ (j @ omega)
                                         - 2 * coriolis_r)
             # (I (x) omega)^T (M_xPsi~^T + M_Psi~Psi~ Z) omega; the second part is sum_ab omega_a omega_b Q_ab zeta
             centrifugal = (ca.reshape(ca.DM(inv.xref_tilde_psi_tilde).T @ omega, 3, self.n_modes).T @ omega
                            + sum(omega[a] * omega[b] * y[a][b] for a in range(3) for b in range(3)))
-            terms[7:] += (phit_psi.T @ local_a_t - b.T @ alpha - centrifugal
+            terms[r:] += (phit_psi.T @ local_a_t - b.T @ alpha - centrifugal
                           - 2 * ca.DM(inv.psi_tilde_psi).T @ zeta_t_omega)
             if linear:
-                terms[7:] += ca.DM(inv.mass_reduced) @ zeta_tt + ca.DM(inv.stiffness_reduced) @ zeta
+                terms[r:] += ca.DM(inv.mass_reduced) @ zeta_tt + ca.DM(inv.stiffness_reduced) @ zeta
                 if inv.damping_reduced is not None:
-                    terms[7:] += ca.DM(inv.damping_reduced) @ zeta_t
+                    terms[r:] += ca.DM(inv.damping_reduced) @ zeta_t
         if user_functions:
             terms += self._user_terms(ctx, acceleration)
         return terms
+
+
+def g_local_rate_rxyz(theta, theta_t):
+    """(d G_l / dt) theta_t (3,) of Tait-Bryan x-y-z angles theta at rates theta_t (rigid_rxyz.g_local_rxyz)."""
+    from floatframe.components.rigid_rxyz import g_local_rxyz
+    angles, rates = ca.SX.sym("theta", 3), ca.SX.sym("theta_t", 3)
+    rate = ca.jtimes(g_local_rxyz(angles) @ rates, angles, rates)
+    return ca.substitute(rate, ca.vertcat(angles, rates), ca.vertcat(theta, theta_t))
 
 
 def object_context(body) -> tuple[Context, ca.SX, ca.SX]:

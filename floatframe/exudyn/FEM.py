@@ -23,6 +23,7 @@ from floatframe.exudyn._names import ExudynLayerError
 from floatframe.components.ffrf import tisserand_rows
 from floatframe.components.ffrf_reduced import ReducedOrderInvariants
 from floatframe.exudyn.utilities import AngularVelocity2EulerParameters_t, Skew
+from floatframe.exudyn.rigidBodyUtilities import AngularVelocity2RotXYZ_t, RotationMatrix2RotXYZ
 from floatframe.fem.mesh import NODES_PER_ELEMENT
 
 # outward triangles of the faces of positively oriented elements (Abaqus/VTK node order)
@@ -763,17 +764,19 @@ class ObjectFFRFreducedOrderInterface:
 
     The invariants are computed by :class:`floatframe.components.ReducedOrderInvariants`; their Exudyn
     names are kept as attributes (``massMatrixReduced``, ``mPsiTildePsi``, ..., ``totalMass``, ``chiU``).
-    Only Euler parameters are supported for the frame node. Reduced mass and stiffness matrices are
-    rounded as Exudyn rounds them (entries below 1e-13 of the largest set to zero).
+    The frame node has Euler parameters or Tait-Bryan angles (rigidBodyNodeType NodeType.RotationRxyz). Reduced mass
+    and stiffness matrices are rounded as Exudyn rounds them (entries below 1e-13 of the largest set to zero).
     """
 
     def __init__(self, femInterface: FEMinterface | None = None,
                  rigidBodyNodeType="NodeType.RotationEulerParameters", roundMassMatrix=1e-13,
                  roundStiffnessMatrix=1e-13):
-        if "EulerParameters" not in str(rigidBodyNodeType):
+        kind = str(rigidBodyNodeType).split(".")[-1]
+        if kind not in ("RotationEulerParameters", "RotationRxyz"):
             raise ExudynLayerError(f"ObjectFFRFreducedOrderInterface: rigidBodyNodeType {rigidBodyNodeType} is not "
-                                   f"supported; the frame node has Euler parameters (NodeType.RotationEulerParameters)")
-        self.rigidBodyNodeType = "NodeType.RotationEulerParameters"
+                                   f"supported; the frame node has Euler parameters (NodeType.RotationEulerParameters) "
+                                   f"or Tait-Bryan angles (NodeType.RotationRxyz)")
+        self.rigidBodyNodeType = f"NodeType.{kind}"
         self.postProcessingModes = {}
         self.trigList = []
         self.oFFRFreducedOrder = None
@@ -786,7 +789,8 @@ class ObjectFFRFreducedOrderInterface:
         positions = femInterface.GetNodePositionsAsArray()
         invariants = ReducedOrderInvariants.from_fe_matrices(
             femInterface.GetMassMatrix(sparse=True), femInterface.GetStiffnessMatrix(sparse=True),
-            femInterface.modeBasis["matrix"], positions, what="ObjectFFRFreducedOrderInterface")
+            femInterface.modeBasis["matrix"], positions, what="ObjectFFRFreducedOrderInterface",
+            rigid_motion="defer")   # as Exudyn: such a basis needs the frame held (the body checks at assembly)
         self.modeBasis = invariants.mode_basis
         self.postProcessingModes = dict(femInterface.postProcessingModes)
         self.trigList = (femInterface.GetSurfaceTriangles().tolist()
@@ -794,8 +798,9 @@ class ObjectFFRFreducedOrderInterface:
         self.massMatrixReduced = _round_small_entries(invariants.mass_reduced, roundMassMatrix)
         self.stiffnessMatrixReduced = _round_small_entries(invariants.stiffness_reduced, roundStiffnessMatrix)
         self.nModes, self.nNodes, self.dim3D = invariants.n_modes, len(positions), 3
-        self.nODE2rot, self.nODE2rigid = 4, 7
-        self.nODE2FFRFreduced = 7 + self.nModes
+        self.nODE2rot = 3 if self.rigidBodyNodeType == "NodeType.RotationRxyz" else 4
+        self.nODE2rigid = 3 + self.nODE2rot
+        self.nODE2FFRFreduced = self.nODE2rigid + self.nModes
         self.xRef = invariants.reference_positions
         self.inertiaLocal = invariants.inertia
         self.totalMass = invariants.mass
@@ -820,6 +825,9 @@ class ObjectFFRFreducedOrderInterface:
         if len(rotationMatrixRef) and len(eulerParametersRef):
             raise ExudynLayerError("AddObjectFFRFreducedOrderWithUserFunctions: give rotationMatrixRef or "
                                    "eulerParametersRef, not both")
+        if len(eulerParametersRef) and self.rigidBodyNodeType != "NodeType.RotationEulerParameters":
+            raise ExudynLayerError("AddObjectFFRFreducedOrderWithUserFunctions: eulerParametersRef needs "
+                                   f"rigidBodyNodeType NodeType.RotationEulerParameters, not {self.rigidBodyNodeType}")
         if len(eulerParametersRef):
             warnings.warn("AddObjectFFRFreducedOrderWithUserFunctions: eulerParametersRef is deprecated; use "
                           "rotationMatrixRef", DeprecationWarning, stacklevel=2)
@@ -827,9 +835,14 @@ class ObjectFFRFreducedOrderInterface:
         else:
             rotation = np.eye(3) if not len(rotationMatrixRef) else np.asarray(rotationMatrixRef, dtype=float)
             theta = rotations.euler_parameters_from_rotation_matrix(rotation)
+        node_class = items.NodeRigidBodyEP
+        if self.rigidBodyNodeType == "NodeType.RotationRxyz":   # Tait-Bryan angles of the rotation and their rates
+            node_class, theta = items.NodeRigidBodyRxyz, RotationMatrix2RotXYZ(rotation)
+            self.rotationParameters_t0 = list(AngularVelocity2RotXYZ_t(initialAngularVelocity, theta))
+        else:
+            self.rotationParameters_t0 = list(AngularVelocity2EulerParameters_t(initialAngularVelocity, theta))
         self.rotationParameters0 = list(theta)
-        self.rotationParameters_t0 = list(AngularVelocity2EulerParameters_t(initialAngularVelocity, theta))
-        self.nRigidBody = mbs.AddNode(items.NodeRigidBodyEP(
+        self.nRigidBody = mbs.AddNode(node_class(
             name=f"NodeRigidBody:{name}" if name else "", referenceCoordinates=list(positionRef) + list(theta),
             initialVelocities=list(initialVelocity) + self.rotationParameters_t0))
         self.nGenericODE2 = mbs.AddNode(items.NodeGenericODE2(

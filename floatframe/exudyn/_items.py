@@ -366,8 +366,8 @@ def ObjectFFRFreducedOrder(item, number, mbs):
         raise unsupported(item, number, missing[0], "is required (with " + ", ".join(REDUCED_ORDER_MATRICES) +
                           "): ObjectFFRFreducedOrderInterface computes them")
     damping = fe_matrix(item.dampingMatrixReduced)
-    invariants = fc.ReducedOrderInvariants.validated(
-        what, mode_basis=item.modeBasis, reference_positions=item.referencePositions,
+    invariants = fc.ReducedOrderInvariants.validated(   # a rigid-body mode: allowed where the frame is held
+        what, rigid_motion="defer", mode_basis=item.modeBasis, reference_positions=item.referencePositions,
         mass_reduced=fe_matrix(item.massMatrixReduced), stiffness_reduced=fe_matrix(item.stiffnessMatrixReduced),
         damping_reduced=None if damping is None or not np.size(damping) else damping, mass=item.mass,
         inertia=item.inertia, center_of_mass=item.centerOfMass,
@@ -375,7 +375,8 @@ def ObjectFFRFreducedOrder(item, number, mbs):
     return fc.ObjectFFRFReducedOrder(item.nodeNumbers, invariants, force_user_function=force,
                                      mass_matrix_user_function=mass, compute_ffrf_terms=item.computeFFRFterms,
                                      output_variable_modes=output_modes, output_variable_type=output_type,
-                                     gravity_moment="undeformed", name=item.name)   # Exudyn's gravity lever: m chi
+                                     gravity_moment="undeformed", name=item.name,   # Exudyn's gravity lever: m chi
+                                     frame_rate_terms=not item.computeFFRFterms)   # as Exudyn's own FFRF terms
 
 
 # --- connectors -----------------------------------------------------------------------------------
