@@ -459,9 +459,8 @@ class MarkerSuperElementRigid(_RigidMixin, MarkerSuperElementPosition):
         self.alternative_approach = bool(alternative_approach)
 
     def connect(self, system):
-        from floatframe.components.generic_ode2 import ObjectGenericODE2   # imports this module
         body = resolve(system, "object", self.body_number, self, "body_number")
-        if isinstance(body, ObjectGenericODE2):
+        if body.type_name == "ObjectGenericODE2":    # by name: components.generic_ode2 imports this module
             self.body, self.mesh = body, _GenericODE2Mesh(body, self)
             for k in self.mesh_node_numbers:
                 self.mesh.check_mesh_node(k, self)

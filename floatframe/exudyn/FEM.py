@@ -22,8 +22,8 @@ from floatframe.exudyn._matrix import MatrixContainer
 from floatframe.exudyn._names import ExudynLayerError
 from floatframe.components.ffrf import tisserand_rows
 from floatframe.components.ffrf_reduced import ReducedOrderInvariants
-from floatframe.exudyn.utilities import AngularVelocity2EulerParameters_t, Skew
-from floatframe.exudyn.rigidBodyUtilities import AngularVelocity2RotXYZ_t, RotationMatrix2RotXYZ
+from floatframe.exudyn.rigidBodyUtilities import (AngularVelocity2EulerParameters_t, AngularVelocity2RotXYZ_t,
+                                                  RotationMatrix2RotXYZ, Skew)
 from floatframe.fem.mesh import NODES_PER_ELEMENT
 
 # outward triangles of the faces of positively oriented elements (Abaqus/VTK node order)
