@@ -21,7 +21,10 @@ block, and MX steps, are taken one buffered call at a time.
 """
 from __future__ import annotations
 
+import functools
+import hashlib
 import time
+from pathlib import Path
 
 import casadi as ca
 import numpy as np
@@ -46,21 +49,46 @@ def batchable(scheme, system) -> bool:
 
 class BlockKernel(CompiledKernel):
     """``block`` chained explicit steps (``mapaccum`` of an SX step) that can be switched to their compiled
-    library (``steps``)."""
+    library: ``buffered`` evaluates (q, v, a, t (1, block), h (1, block), u, p) -> (q, v, a) (n, block) each.
+    Its cache name comes from the step, so that a cached block is loaded without building the chain."""
 
     def __init__(self, step: ca.Function, block: int):
-        chained = step.mapaccum("explicit_chain", block, 3)
-        # q, v, a (n,); t, h (1, block); u, p once: the same at every step
-        arguments = [ca.MX.sym(step.name_in(i), step.sparsity_in(i)) for i in range(3)] + \
-            [ca.MX.sym(step.name_in(i), 1, block) for i in (3, 4)] + \
-            [ca.MX.sym(step.name_in(i), step.sparsity_in(i)) for i in (5, 6)]
-        results = chained(*arguments[:5], *(ca.repmat(x, 1, block) for x in arguments[5:]))
-        self.functions = [ca.Function("explicit_steps", arguments, [ca.densify(x) for x in results])]  # dense: buffers
-        self._bind(self.functions)
+        self.step, self.block = step, block
+        self._functions = None
+        self.buffered = None     # bound on first use (``bind``), or to the compiled library
+
+    def library_key(self) -> str:
+        return "".join([_code_version(), f"explicit steps, block {self.block}", self.step.serialize()])
+
+    def function_names(self) -> list:
+        return ["explicit_steps"]
+
+    @property
+    def functions(self) -> list:
+        if self._functions is None:
+            step, block = self.step, self.block
+            chained = step.mapaccum("explicit_chain", block, 3)
+            # q, v, a (n,); t, h (1, block); u, p once: the same at every step
+            arguments = [ca.MX.sym(step.name_in(i), step.sparsity_in(i)) for i in range(3)] + \
+                [ca.MX.sym(step.name_in(i), 1, block) for i in (3, 4)] + \
+                [ca.MX.sym(step.name_in(i), step.sparsity_in(i)) for i in (5, 6)]
+            results = chained(*arguments[:5], *(ca.repmat(x, 1, block) for x in arguments[5:]))
+            self._functions = [ca.Function("explicit_steps", arguments, [ca.densify(x) for x in results])]
+        return self._functions
+
+    def bind(self) -> None:
+        """Evaluate the virtual machine's chain unless a library is bound."""
+        if self.buffered is None:
+            self._bind(self.functions)
 
     def _bind(self, functions) -> None:
-        self.steps = functions[0]
-        self.buffered = BufferedFunction(self.steps)   # (q, v, a, t (1, block), h (1, block), u, p) -> (q, v, a)
+        self.buffered = BufferedFunction(functions[0])   # dense outputs: read through buffers
+
+
+@functools.lru_cache(maxsize=None)
+def _code_version() -> str:
+    """A digest of this module's source and CasADi's version: part of a cached block's name."""
+    return hashlib.sha256((Path(__file__).read_text() + ca.__version__).encode()).hexdigest()
 
 
 class BatchedLoop:
@@ -72,7 +100,7 @@ class BatchedLoop:
         self.block = max([BLOCKS[0]] + [block for block in BLOCKS if 256 * block <= n_steps])
         self.kernel = None       # BlockKernel of ``block`` SX steps, or None (MX steps: not compiled)
         self.step_function = None
-        self.single_step = None  # the SX step through buffers (the steps after the last full block)
+        self.single_step = None  # the MX step through buffers
         self.grid = None
         self.steps_taken = 0
         self.deciding = False    # whether the first call's time still decides about compiling
@@ -102,13 +130,18 @@ class BatchedLoop:
         """``count`` chained steps from (q, v, a): [q, v, a] (n, count) each; a full block through the kernel's
         buffers (no conversion of its arrays: 0.3 of 0.9 us a step of a mass on a spring went to them)."""
         n = q.size
-        if count == self.block and self.kernel is not None:
+        if self.kernel is not None:
+            # fewer steps than a block (the end of a call): the block's other steps have h = 0, which leaves the
+            # state as it is (q + 0 x = q); a chained Function of their number would be built anew instead
+            # (27-43 ms for 232 steps of connectorGravityTest's RK67)
+            if count < self.block:
+                times = np.concatenate([times, np.full((1, self.block - count), times[0, -1])], axis=1)
+                steps = np.concatenate([steps, np.zeros((1, self.block - count))], axis=1)
+            self.kernel.bind()
             results = self.kernel.buffered(q, v, a, times, steps, inputs, parameters)
-            return [result.reshape(n, count, order="F").copy() for result in results]
-        # fewer steps than a block (the end of a call), or MX steps: one buffered step at a time. A chained
-        # Function of their number would be built anew for the rest (27-43 ms for 232 steps of
-        # connectorGravityTest's RK67), and chaining MX steps does not pay (54 ms to build 256 of that model's
-        # steps, 35 us a step to evaluate them against 31 us one by one)
+            return [result.reshape(n, self.block, order="F")[:, :count].copy() for result in results]
+        # MX steps: one buffered step at a time (chaining them does not pay: 54 ms to build 256 of
+        # connectorGravityTest's steps, 35 us a step to evaluate them against 31 us one by one)
         if self.single_step is None:
             step = self.step_function
             arguments = [step.mx_in(i) for i in range(step.n_in())]

@@ -32,7 +32,7 @@ import numpy as np
 from tqdm import tqdm
 
 from floatframe.errors import UserFunctionError
-from floatframe.solvers.dense import sensor_evaluator
+from floatframe.solvers.dense import sensor_series
 from floatframe.solvers.linear import single_threaded_blas
 from floatframe.solvers.result import (SimulationResult, SolverError, SolverStatistics, steps_per_interval,
                                        time_grid, wants_stop)
@@ -324,9 +324,7 @@ def collect(system, states, statistics, solver, info, with_sensors: bool = True)
     """Stack stored states and evaluate the sensors on them (without: each sensor (k, 0), no values)."""
     names = system.sensor_names
     if with_sensors:
-        sensor_values = sensor_evaluator(system)
-        sensor_rows = [sensor_values(s.t, s.q, s.v, s.a, s.lam) for s in states]
-        sensors = [np.vstack([row[i] for row in sensor_rows]) for i in range(len(names))]
+        sensors = sensor_series(system, states)
     else:
         sensors = [np.zeros((len(states), 0)) for _ in names]
     return SimulationResult(

@@ -193,7 +193,7 @@ def time_grid(owner: str, t_end=None, n_steps=None, t_grid=None, t0: float = 0.0
                          f"t_end = {t_end}, t0 = {t0}")
     n_steps = int(n_steps)
     h = (t_end - t0) / n_steps
-    return np.array([t0] + [t0 + k * h for k in range(1, n_steps + 1)])
+    return np.concatenate([[t0], t0 + np.arange(1, n_steps + 1, dtype=float) * h])   # t0 + k h, as floats do it
 
 
 GRID_ROUNDING = 1e-9   # relative: a grid interval this close to h is one step of h (grid times carry round-off)

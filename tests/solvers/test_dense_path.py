@@ -11,6 +11,7 @@ from floatframe.solvers import GeneralizedAlpha, Newmark, Trapezoidal
 from floatframe.solvers import compiling
 from floatframe.solvers.compiling import compiler, sparse_kernel
 from floatframe.solvers.dense import DENSE_LIMIT, dense_kernel, wants_dense
+from floatframe.solvers.loop import State
 from floatframe.solvers.result import SolverError
 
 EPS = np.finfo(float).eps
@@ -237,3 +238,22 @@ def test_compile_ahead_compiles_what_does_not_pay_for_the_next_run(kernel_cache,
             kernel._compilation.finished(wait=True)
         assert dense_kernel(build_pendulum()[0].assemble(), 3, compile="auto").is_compiled == compiled_next
     assert not list(kernel_cache.glob("build_*"))   # the scratch folders are gone
+
+
+def test_sensors_mapped_over_the_stored_states_equal_their_values_state_by_state(monkeypatch):
+    """The sensors Function evaluated once for many states (CasADi's map, in batches) gives each state's values
+    bit for bit as one call per state does."""
+    from floatframe.solvers import dense
+    system = build_pendulum()[0].assemble()
+    assert system.sensor_names
+    result = GeneralizedAlpha(0.5).solve(system, 0.2, 40, progress=False)
+    states = [State(t, q, v, a, a, lam) for t, q, v, a, lam in zip(result.t, result.q, result.v, result.a, result.lam)]
+    one_by_one = dense.sensor_evaluator(system)
+    expected = [np.vstack([one_by_one(s.t, s.q, s.v, s.a, s.lam)[i] for s in states])
+                for i in range(len(system.sensor_names))]
+    for batch in (dense.SENSOR_BATCH_VALUES, 7 * (system.n_coordinates + system.n_multipliers)):
+        monkeypatch.setattr(dense, "SENSOR_BATCH_VALUES", batch)    # 7 states a batch: six batches
+        for mapped, reference in zip(dense.sensor_series(system, states), expected):
+            assert np.array_equal(mapped, reference)
+    for mapped, reference in zip(result.sensors, expected):
+        assert np.array_equal(mapped, reference)

@@ -158,3 +158,12 @@ def test_the_models_monitors_are_timed_apart_from_the_solve():
     wall = time.perf_counter() - started
     assert result.info["monitor_time"] > 1e-3
     assert result.statistics.solve_time + result.info["monitor_time"] <= wall
+
+
+def test_the_time_grid_is_t0_plus_k_h_as_floats_give_it():
+    """t0 + k h for each k (the grid's times carry the round-off of that sum, which the step counts rely on)."""
+    from floatframe.solvers.result import time_grid
+    for t0, t_end, n in ((0.0, 500.0, 50_000), (0.3, 1.7, 12_345), (-1.0, 3.3, 7_777)):
+        h = (t_end - t0) / n
+        grid = time_grid("test", t_end, n, t0=t0)
+        assert np.array_equal(grid, np.array([t0] + [t0 + k * h for k in range(1, n + 1)]))
