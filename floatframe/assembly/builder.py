@@ -189,7 +189,7 @@ class System:
         constraints = ca.vertcat(*constraint_parts) if constraint_parts else ca.SX(0, 1)
         if ca.depends_on(constraints, ca.vertcat(ctx.v, ctx.a, lam_symbol)):
             raise ModelError("position-level constraints may depend only on q and t")
-        reactions = reaction_forces(ctx, constraints, norm_rows)  # + C_q^T lambda, see there
+        reactions = reaction_forces(ctx, constraints, norm_rows, [*self.nodes, *connectors])  # C_q^T lambda, see there
         residual += reactions
         index2 = index2_form(ctx, [*self.nodes, *connectors], constraints, norm_rows, reactions, lam_symbol)
 

@@ -41,7 +41,7 @@ def index2_form(ctx, items, constraints, norm_rows, reactions, multipliers):
     return velocity, index2_reactions - reactions
 
 
-def reaction_forces(ctx, constraints, norm_rows) -> ca.SX:
+def reaction_forces(ctx, constraints, norm_rows, items=()) -> ca.SX:
     """C_q^T lambda, with the reactions of all constraints but the Euler-parameter norms projected (P).
 
     Like applied forces (``Context.add_force_at``), joint reactions do work on rotations only through
@@ -53,5 +53,18 @@ def reaction_forces(ctx, constraints, norm_rows) -> ca.SX:
         return ca.SX.zeros(ctx.q.numel())
     mask = ca.DM(np.asarray(norm_rows, dtype=float))
     norms = ca.jtimes(constraints, ctx.q, mask * ctx.lam, True)
-    others = ca.jtimes(constraints, ctx.q, (1 - mask) * ctx.lam, True)
+    if any(item in ctx.reaction_forms for item in items):     # J^T lambda where a connector declares J v
+        parts = []
+        for item in items:
+            if not item.multiplier_indices.size:
+                continue
+            form = ctx.reaction_forms.get(item)
+            if form is None:
+                form = ca.jtimes(ctx.constraints[item], ctx.q, ctx.v)
+            elif form.numel() != item.multiplier_indices.size:
+                raise item.error("declared a reaction form of another size than its constraints")
+            parts.append(form)
+        others = ca.jacobian(ca.vertcat(*parts), ctx.v).T @ ((1 - mask) * ctx.lam)
+    else:
+        others = ca.jtimes(constraints, ctx.q, (1 - mask) * ctx.lam, True)
     return norms + ctx.project_rotations(others)

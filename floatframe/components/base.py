@@ -222,6 +222,7 @@ class Context:
     lhs: list = field(default_factory=list)          # (index array, SX terms) added to R
     constraints: dict = field(default_factory=dict)  # component -> SX constraint vector
     velocity_constraints: dict = field(default_factory=dict)  # component -> its index-2 form, see below
+    reaction_forms: dict = field(default_factory=dict)  # component -> velocity form of its reactions, see below
     externals: list = field(default_factory=list)    # (placeholder, callback, input expressions)
     kinematic_velocity: ca.SX = None                 # v with Euler-parameter rates projected, see below
     rotation_indices: list = field(default_factory=list)  # coordinate indices of each node's Euler parameters
@@ -346,6 +347,13 @@ class Context:
         dC/dt where the Euler parameters have unit norm (see ``ObjectRigidBody.point_velocity``).
         """
         self.velocity_constraints[component] = ca.vec(equations)
+
+    def add_reaction_form(self, component, equations: ca.SX) -> None:
+        """Equations J(q) v (one per constraint of ``component``, linear in v) whose J^T lambda are the
+        component's reactions instead of C_q^T lambda, at every index. For connectors at markers whose rotation
+        Jacobian, as Exudyn forms it, is not the derivative of their orientation (MarkerSuperElementRigid):
+        the constraints C(q) = 0 stay, their reactions act through Exudyn's Jacobian."""
+        self.reaction_forms[component] = ca.vec(equations)
 
     def external(self, callback, inputs: list) -> ca.SX:
         """A placeholder for ``callback(*inputs)``; the builder wires the call into the graph."""

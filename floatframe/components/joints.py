@@ -177,9 +177,19 @@ class GenericJoint(_JointFrameMixin, Connector):
         rotation = [ca.dot(turned0[:, a], joint1[:, b]) for a, b, _ in self.rotation_rows]
         more = self.more_equations(ctx)
         ctx.add_constraint(self, ca.vertcat(translation, *rotation, more))
+        if self.rotation_rows and not all(getattr(m, "rotation_jacobian_is_derivative", True) for m in self.markers):
+            ctx.add_reaction_form(self, self.reaction_equations(ctx, joint0, turned0, joint1, translation, more))
         if any(m.has_index2_velocity for m in self.markers):  # Exudyn's index-2 form, with omega (as the spherical)
             ctx.add_velocity_constraint(self, ca.vertcat(self.velocity_equations(ctx, joint0, turned0, joint1),
                                                          ca.jtimes(more, ctx.q, ctx.v) + ca.jacobian(more, ctx.t)))
+
+    def reaction_equations(self, ctx, joint0, turned0, joint1, translation, more):
+        """J v of the reactions as Exudyn forms them: dC/dt of the translations and further equations, and for
+        t_a0 . t_b1 the rows (omega_J1 - omega_J0) . (t_b1 x t_a0) with the markers' Jacobian angular velocities
+        (``jacobian_angular_velocity``), which for a MarkerSuperElementRigid is not d/dt of its orientation."""
+        omega0, omega1 = (m.jacobian_angular_velocity(ctx) for m in self.markers)
+        rotation = [ca.dot(omega1 - omega0, ca.cross(joint1[:, b], turned0[:, a])) for a, b, _ in self.rotation_rows]
+        return ca.vertcat(ca.jtimes(translation, ctx.q, ctx.v), *rotation, ca.jtimes(more, ctx.q, ctx.v))
 
     def more_equations(self, ctx):
         """Constraint equations after the joint's own (the turn node's of a RevoluteJoint); none here."""

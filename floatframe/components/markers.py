@@ -121,6 +121,13 @@ class _RigidMixin:
         node = self.rotation_node()
         return ca.DM.zeros(3) if node is None else node.angular_velocity(ctx)
 
+    rotation_jacobian_is_derivative = True   # False: jacobian_angular_velocity is not d/dt of the orientation
+
+    def jacobian_angular_velocity(self, ctx):
+        """omega whose derivative by q_t is the marker's rotation Jacobian as Exudyn forms it (torques and
+        connector reactions act through it): the angular velocity, for a marker on a node or a rigid body."""
+        return self.angular_velocity(ctx)
+
     def apply_torque(self, ctx, torque):
         """Generalized force G^T tau of a global torque [N m] on the Euler parameters (none on a frame that
         does not turn)."""
@@ -430,7 +437,8 @@ class MarkerSuperElementRigid(_RigidMixin, MarkerSuperElementPosition):
 
     The output AngularVelocityLocal is Exudyn's: in the frame A R (without exp(theta_m~)).
     Torques act through the rotation Jacobian Exudyn uses: d omega / d q_t with T(theta_m) for the
-    inertia-weighted rotation, without it (A (omega_frame,local + omega_m)) for the distance-weighted one.
+    inertia-weighted rotation, without it (A (omega_frame,local + omega_m)) for the distance-weighted one; the
+    reactions of the joints at the marker too where ``reactions="exudyn"``.
     Without a floating frame (ObjectGenericODE2) A = I, the frame position and angular velocity are zero.
 
     Parameters
@@ -447,13 +455,22 @@ class MarkerSuperElementRigid(_RigidMixin, MarkerSuperElementPosition):
         R, marker frame to the frame of the mesh nodes.
     alternative_approach : bool, default True
         The rotation formula: inertia-weighted (True) or distance-weighted (False), see above.
+    reactions : {"exact", "exudyn"}, default "exact"
+        How the reactions of a GenericJoint at the marker act: "exact", C_q^T lambda, the derivative of its
+        equations (the reactions do no work on motions that the joint allows); "exudyn", through the rotation
+        Jacobian Exudyn uses for torques, which for the inertia-weighted rotation has T(theta_m) where the
+        derivative of A exp(theta_m~) has T(theta_m)^T (Exudyn 1.13.6's results; they differ by O(|theta_m|)).
     """
 
     type_name = "MarkerSuperElementRigid"
+    REACTIONS = ("exact", "exudyn")
 
     def __init__(self, body_number, mesh_node_numbers, weighting_factors, offset=(0.0, 0.0, 0.0),
-                 local_rotation=np.eye(3), name="", alternative_approach=True):
+                 local_rotation=np.eye(3), name="", alternative_approach=True, reactions="exact"):
         super().__init__(body_number, mesh_node_numbers, weighting_factors, name)
+        if reactions not in self.REACTIONS:
+            raise self.error(f"reactions must be one of {self.REACTIONS}, got {reactions!r}")
+        self.reactions = reactions
         self.offset = self.vector(offset, 3, "offset")
         self.local_rotation = rotation_parameter(self, local_rotation, "local_rotation")
         self.alternative_approach = bool(alternative_approach)
@@ -516,9 +533,21 @@ class MarkerSuperElementRigid(_RigidMixin, MarkerSuperElementPosition):
             frame = frame @ ca.DM(self.local_rotation)
         return frame.T @ self.angular_velocity(ctx)
 
+    @property
+    def rotation_jacobian_is_derivative(self) -> bool:
+        """Whether the joints at the marker take C_q^T lambda (``reactions="exact"``) or act through Exudyn's
+        rotation Jacobian (``reactions="exudyn"``)."""
+        return self.reactions == "exact"
+
+    def jacobian_angular_velocity(self, ctx):
+        """A (omega_frame,local + T(theta_m) omega_m), without T for the distance-weighted rotation: Exudyn's
+        rotation Jacobian. T(theta_m) is the tangent operator of exp on the body side; the derivative of
+        A exp(theta_m~) has T(theta_m)^T, so this differs from it by O(|theta_m|) (see the class)."""
+        return self.angular_velocity(ctx, tangent=self.alternative_approach)
+
     def apply_torque(self, ctx, torque):
         """Generalized force J^T tau of a global torque [N m], J Exudyn's rotation Jacobian (see the class)."""
-        omega = self.angular_velocity(ctx, tangent=self.alternative_approach)
+        omega = self.jacobian_angular_velocity(ctx)
         ctx.add_force(np.arange(ctx.q.numel()), ca.jtimes(omega, ctx.v, torque, True))
 
 

@@ -817,7 +817,7 @@ def MarkerSuperElementRigid(item, number, mbs):
     offset, rotation = frame_parameters(item, number, "localHT", "offset")
     return fc.MarkerSuperElementRigid(item.bodyNumber, item.meshNodeNumbers, item.weightingFactors, offset,
                                       core_rotation(item, number, "localHT", rotation), name=item.name,
-                                      alternative_approach=bool(item.useAlternativeApproach))
+                                      alternative_approach=bool(item.useAlternativeApproach), reactions="exudyn")
 
 
 @register("MarkerBodyMass", "marker", "BodyMass", dict(bodyNumber=-1))

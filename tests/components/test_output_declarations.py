@@ -77,6 +77,8 @@ def build_model():
     add(fc.MarkerBodyRigid(line_mass, [0.0, 0.1, 0.0]))
     line_coordinate = add(fc.MarkerNodeCoordinate(line_node, 0))
     add(fc.CoordinateConstraint([line_coordinate, ground_coordinate], 0.1, 2.0))
+    first_order = add(fc.NodeODE1([0.0, 0.0], [0.3, -0.2]))
+    add(fc.ObjectGenericODE1([first_order], np.array([[-1.0, 0.5], [0.0, -2.0]]), [0.1, 0.0]))
     generic = add(fc.NodeGenericODE2([0.1, 0.2], [0.01, -0.02], [1.0, -1.0]))
     add(fc.MarkerNodeCoordinates(generic))
     add(fc.CoordinateSpringDamper([add(fc.MarkerNodeCoordinate(generic, 1)), ground_coordinate], 50.0, 0.5))
