@@ -49,30 +49,37 @@ class NumericCallback(ca.Callback):
     def values(self, stacked: np.ndarray) -> np.ndarray:
         """The function's value (output_shape) at its inputs stacked into one vector; a failure of the user
         function is a UserFunctionError naming it (see ``checked_call``)."""
-        return self.checked_call(self.function, split(stacked, self.input_sizes), self.output_shape)
+        return self.checked_call(self.function, split(stacked, self.input_sizes, self._bounds()), self.output_shape)
+
+    def _bounds(self) -> list:
+        """Where each input starts and ends in the stacked vector (kept: a user function is called at every
+        Newton iteration, and the cumulative sum was a sixth of a small model's solve)."""
+        if getattr(self, "_input_bounds", None) is None:
+            self._input_bounds = np.cumsum([0, *self.input_sizes]).tolist()
+        return self._input_bounds
 
     def checked_call(self, function, arguments, shape) -> np.ndarray:
         """``function(*arguments)`` as a float array of ``shape``; raises UserFunctionError (kept as
         ``failure``) when it raises, returns a value of another size, or NaN or inf."""
-        owner, _, kind = self.name().partition("_")
-        where = f"the {kind or 'load'} user function of {owner}"
         try:
             value = function(*arguments)
         except Exception as exc:
-            raise self._failed(f"{where} raised {type(exc).__name__}: {exc}", owner, kind) from exc
+            raise self._failed("raised {}: {}".format(type(exc).__name__, exc)) from exc
         try:
             array = np.asarray(value, dtype=float)
         except (TypeError, ValueError) as exc:
-            raise self._failed(f"{where} returned {type(value).__name__}, not numbers", owner, kind) from exc
+            raise self._failed(f"returned {type(value).__name__}, not numbers") from exc
         if array.size != shape[0] * shape[1]:
-            raise self._failed(f"{where} returned {array.size} values, expected {shape[0] * shape[1]} "
-                               f"(shape {shape})", owner, kind)
-        if not np.all(np.isfinite(array)):
-            raise self._failed(f"{where} returned NaN or inf", owner, kind)
+            raise self._failed(f"returned {array.size} values, expected {shape[0] * shape[1]} (shape {shape})")
+        if not np.isfinite(array).all():
+            raise self._failed("returned NaN or inf")
         return array.reshape(shape)
 
-    def _failed(self, message, owner, kind) -> UserFunctionError:
-        self.failure = UserFunctionError(message, owner, kind)
+    def _failed(self, what) -> UserFunctionError:
+        """The UserFunctionError of a failed call (kept as ``failure``): '<what the function did>' after the
+        words that name it, the '<kind> user function of <owner>' of the callback's name 'owner_kind'."""
+        owner, _, kind = self.name().partition("_")
+        self.failure = UserFunctionError(f"the {kind or 'load'} user function of {owner} {what}", owner, kind)
         return self.failure
 
     def derivative(self, stacked: np.ndarray, value: np.ndarray, seed: np.ndarray) -> np.ndarray:
@@ -84,9 +91,10 @@ class NumericCallback(ca.Callback):
         return (self.values(stacked + step * seed) - value) / step
 
 
-def split(stacked: np.ndarray, sizes) -> list[np.ndarray]:
-    """``stacked`` cut into consecutive pieces of the given sizes (copies)."""
-    bounds = np.cumsum([0, *sizes])
+def split(stacked: np.ndarray, sizes, bounds=None) -> list[np.ndarray]:
+    """``stacked`` cut into consecutive pieces of the given sizes (copies); ``bounds``: their cumulative sums
+    from 0, where known."""
+    bounds = np.cumsum([0, *sizes]).tolist() if bounds is None else bounds
     return [stacked[bounds[i]:bounds[i + 1]].copy() for i in range(len(sizes))]
 
 
