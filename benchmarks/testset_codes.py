@@ -47,7 +47,6 @@ import argparse
 import csv
 import hashlib
 import math
-import os
 import re
 import shutil
 import subprocess
@@ -483,7 +482,8 @@ def _compile(source: Path, obj: Path, compiler: str) -> None:
 def build(sources: Path, build_dir: Path, solvers, compiler: str = "gfortran") -> tuple[dict, list]:
     """Compile the folder's Fortran files, this file's driver and the helpers the folder lacks; link one executable
     per solver. Returns ({solver: executable}, [messages: what is missing for the others])."""
-    files = sorted(p for p in sources.iterdir() if p.suffix.lower() in (".f", ".f90", ".for")) if sources.is_dir() else []
+    files = (sorted(p for p in sources.iterdir() if p.suffix.lower() in (".f", ".f90", ".for"))
+             if sources.is_dir() else [])
     if not files:
         raise Unavailable(f"no Fortran sources in {sources}: put public copies of " + ", ".join(
             sorted({where for part in NEEDED.values() for where in part.values()})) + " there (--sources)")
@@ -522,7 +522,8 @@ def build(sources: Path, build_dir: Path, solvers, compiler: str = "gfortran") -
     result = _run(["ar", "rcs", str(library), *map(str, third_party + helpers)])
     if result.returncode != 0:
         raise Unavailable(f"ar cannot make {library}: {result.stderr.strip()}")
-    missing_problems = [f"{name.upper()} ({where})" for name, where in NEEDED["problems"].items() if name not in defined]
+    missing_problems = [f"{name.upper()} ({where})" for name, where in NEEDED["problems"].items()
+                        if name not in defined]
     if missing_problems:
         raise Unavailable(f"the test set's problem routines are not in {sources}: " + ", ".join(missing_problems))
     executables, messages = {}, []
@@ -536,8 +537,9 @@ def build(sources: Path, build_dir: Path, solvers, compiler: str = "gfortran") -
                        str(driver_objects["setup"]), str(driver_objects[solver]), str(library)])
         if result.returncode != 0:
             unresolved = sorted(set(re.findall(r"undefined reference to `(\w+?)_?'", result.stderr)))
-            messages.append(f"{solver}: not linked" + (f", no routine {', '.join(u.upper() for u in unresolved)} in "
-                                                       f"{sources}" if unresolved else f": {result.stderr.strip()[:800]}"))
+            reason = (f", no routine {', '.join(u.upper() for u in unresolved)} in {sources}" if unresolved
+                      else f": {result.stderr.strip()[:800]}")
+            messages.append(f"{solver}: not linked{reason}")
             continue
         executables[solver] = executable
     return executables, messages
