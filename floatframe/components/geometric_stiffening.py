@@ -211,10 +211,12 @@ def check_spin_rate(body, time: float, angular_velocity, lowest_frequency=lowest
 
 
 def frame_angular_velocity(body, q, v, q_reference) -> np.ndarray:
-    """omega (3,) [rad/s] of a body's frame in body axes at the system state (q without reference values, v)."""
-    rows = body.rigid_node.coordinate_indices[3:7]
+    """omega (3,) [rad/s] of a body's frame in body axes at the system state (q without reference values, v): a
+    frame node with Euler parameters or with Tait-Bryan angles (NodeRigidBodyRxyz)."""
+    rows = body.rigid_node.coordinate_indices[3:]
     theta = np.asarray(q_reference)[rows] + np.asarray(q)[rows]
-    return np.asarray(rotations.g_local(theta), dtype=float) @ np.asarray(v)[rows]
+    g_local = rotations.g_local(theta) if rows.size == 4 else rotations.rot_xyz_g_local(theta)
+    return np.asarray(g_local, dtype=float) @ np.asarray(v)[rows]
 
 
 def check_spin_rates(assembled, time: float, q, v, fraction: float = SPIN_FRACTION) -> None:

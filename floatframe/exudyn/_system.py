@@ -18,6 +18,7 @@ from floatframe.exudyn._items import as_item, translate
 from floatframe.exudyn._items_ode1 import ODE1SystemData, ode2_rows, with_ode1_kept
 from floatframe.exudyn._translate import ACCESS_BY_FUNCTION, live_parameter_name, output_name
 from floatframe.exudyn._names import ConfigurationType, ExudynLayerError, member_name, unknown
+from floatframe.exudyn._renderer_materials import GraphicsMaterialList
 from floatframe.exudyn._settings import VisualizationSettings
 from floatframe.assembly import System
 
@@ -50,6 +51,7 @@ class SystemContainer:
         self.systems = []
         self.visualizationSettings = VisualizationSettings()
         self.renderer = _Renderer()
+        self.renderer.materials = GraphicsMaterialList()   # kept, not rendered
 
     def AddSystem(self) -> "MainSystem":
         system = MainSystem(self)
