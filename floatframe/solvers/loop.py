@@ -108,6 +108,11 @@ class Scheme:
     def rejected(self) -> None:
         """A step failed and will be retried smaller (e.g. forget a factorized matrix)."""
 
+    def linear_algebra_size(self, system) -> int:
+        """Unknowns of the scheme's largest linear-algebra operations on ``system`` (n + m here): the shared loop
+        limits BLAS to one thread from SINGLE_THREAD_MIN_SIZE of them (``floatframe.solvers.linear``)."""
+        return system.n_coordinates + system.n_multipliers
+
     def native_loop(self, system, prepared):
         """An object that takes many grid times in one call (``ready()``, ``run(...)``: see
         ``floatframe.solvers.native.NativeLoop``), or None: the loop calls ``advance`` for each."""
@@ -210,7 +215,7 @@ def integrate(scheme: Scheme, system, t_end=None, n_steps=None, *, t_grid=None, 
     show = progress if progress is not None else grid.size > 2000
     info = scheme.describe(h)
     n = system.n_coordinates
-    with single_threaded_blas(system.n_coordinates + system.n_multipliers):
+    with single_threaded_blas(scheme.linear_algebra_size(system)):
         q0 = system.q_initial.copy() if q0 is None else vector(q0, n, "q")
         v0 = system.v_initial.copy() if v0 is None else vector(v0, n, "v")
         q0, v0, projection = initial_state(system, grid[0], q0, v0, initial, scheme.name, scheme.initial_tolerances)
