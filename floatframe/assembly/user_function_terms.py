@@ -62,23 +62,24 @@ class UserFunctionTerms:
             self.sensitivities.append(ca.Function(f"sensitivity{k}", arguments + placeholders, [
                 ca.jacobian(nonlinear_residual[rows], ca.vec(placeholder))]))  # dR/dE_k, rows of R it enters
         self._last = [None] * len(self.callbacks)  # (X_k, E_k column by column) of the last call of each
-        self._buffered = {}                         # Function name -> BufferedFunction
-        self._patterns = {}                         # Function name -> (rows, column pointers, shape) of its output
+        self._buffered = {}                         # id of a Function -> BufferedFunction
+        self._patterns = {}                         # id of a Function -> (it, (rows, column pointers, shape))
 
     def _evaluate(self, function: ca.Function, *values) -> list[np.ndarray]:
         """``function`` at ``values`` through buffers (no conversion of large arrays); its outputs' nonzeros."""
-        name = function.name()
-        if name not in self._buffered:
-            self._buffered[name] = BufferedFunction(function)
-        return self._buffered[name](*values)
+        key = id(function)   # the Functions are kept by this object: their ids stay theirs (a name is a CasADi call)
+        buffered = self._buffered.get(key)
+        if buffered is None or buffered.function is not function:
+            buffered = self._buffered[key] = BufferedFunction(function)
+        return buffered(*values)
 
     def _pattern(self, function: ca.Function) -> tuple[np.ndarray, np.ndarray, tuple]:
         """(rows, column pointers, shape) of ``function``'s sparse output, read once."""
-        name = function.name()
-        if name not in self._patterns:
+        kept = self._patterns.get(id(function))
+        if kept is None or kept[0] is not function:
             sparsity = function.sparsity_out(0)
-            self._patterns[name] = (*csc_arrays(sparsity), sparsity.shape)
-        return self._patterns[name]
+            kept = self._patterns[id(function)] = (function, (*csc_arrays(sparsity), sparsity.shape))
+        return kept[1]
 
     def _sparse(self, function: ca.Function, *values) -> sp.csc_matrix:
         """The sparse output of ``function`` at ``values``."""
@@ -102,8 +103,9 @@ class UserFunctionTerms:
         """Output ``name`` (a vector) at ``state`` (t, q, v, a, lam); ``arguments``: its inputs before u and p."""
         values = self.values(state, u, p)
         function = self.functions[name]
-        result = np.zeros(function.numel_out(0))
-        result[function.sparsity_out(0).row()] = self._evaluate(function, *arguments, u, p, *values)[0]
+        rows, _, (size, _) = self._pattern(function)
+        result = np.zeros(size)
+        result[rows] = self._evaluate(function, *arguments, u, p, *values)[0]
         return result
 
     def structural_part(self, shape) -> sp.csc_matrix:
