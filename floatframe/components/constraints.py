@@ -6,7 +6,7 @@ import casadi as ca
 import numpy as np
 
 from floatframe.components.connectors import Connector, coordinate_count, fixed_active_flag
-from floatframe.parameters import Parameter
+from floatframe.parameters import Input, Parameter
 
 
 class CoordinateConstraint(Connector):
@@ -21,8 +21,10 @@ class CoordinateConstraint(Connector):
     ----------
     marker_numbers : sequence of two single-coordinate markers
         MarkerNodeCoordinate items or numbers: q_m0 and q_m1.
-    offset : float or Parameter, default 0.0
-        In the coordinates' unit (with ``velocity_level``: that unit per second).
+    offset : float, Parameter or Input, default 0.0
+        In the coordinates' unit (with ``velocity_level``: that unit per second). An Input is a
+        time-dependent offset (Exudyn's offsetUserFunction); with ``velocity_level`` an Input gives the
+        accumulated offset, the integral of the velocity offset from t = 0 (the equation's integral form).
     factor1 : float or Parameter, default 1.0
         Dimensionless factor of q_m1.
     velocity_level : bool, default False
@@ -37,7 +39,7 @@ class CoordinateConstraint(Connector):
 
     def __init__(self, marker_numbers, offset=0.0, factor1=1.0, name="", *, velocity_level=False, active=True):
         super().__init__(marker_numbers, name)
-        self.offset = self.vector(offset, 1, "offset", symbolic=True)
+        self.offset = self.vector(offset, 1, "offset", symbolic="input")
         self.factor1 = self.vector(factor1, 1, "factor1", symbolic=True)
         self.velocity_level = bool(velocity_level)
         self.active = fixed_active_flag(self, active)
@@ -53,7 +55,8 @@ class CoordinateConstraint(Connector):
         if not self.active:
             return
         q0, q1 = (_from_initial_state(ctx, m.coordinates(ctx), self.velocity_level) for m in self.markers)
-        offset = ctx.value(self.offset) * (ctx.t if self.velocity_level else 1.0)
+        accumulated = isinstance(self.offset, Input) or not self.velocity_level
+        offset = ctx.value(self.offset) * (1.0 if accumulated else ctx.t)
         ctx.add_constraint(self, ctx.value(self.factor1) * q1 - q0 - offset)
 
     def output(self, ctx, variable):

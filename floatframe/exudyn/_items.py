@@ -386,10 +386,29 @@ def ObjectFFRFreducedOrder(item, number, mbs):
     deprecated=dict(factorValue1="factor1"), live=("offset", "factor1"),
     outputs=dict(object=("Displacement", "Velocity", "Force")))
 def ObjectConnectorCoordinate(item, number, mbs):
-    check_unset(item, number, "offsetUserFunction", "offsetUserFunction_t")
-    return fc.CoordinateConstraint(item.markerNumbers, live_value(item, number, "offset"),
+    return fc.CoordinateConstraint(item.markerNumbers, _coordinate_offset(item, number, mbs),
                                    live_value(item, number, "factor1"), name=item.name,
                                    velocity_level=item.velocityLevel, active=item.activeConnector)
+
+
+def _coordinate_offset(item, number, mbs):
+    """The offset of an ObjectConnectorCoordinate as Exudyn 1.13.6 uses it: on position level
+    offsetUserFunction(mbs, t, itemNumber, offset) if set (offsetUserFunction_t unused), else the live offset;
+    with velocityLevel offsetUserFunction_t(...) if set (offsetUserFunction unused), else the live offset. The
+    velocity-level user function enters the core's integral form as its integral from t = 0 (by quadrature)."""
+    function = item.offsetUserFunction_t if item.velocityLevel else item.offsetUserFunction
+    if is_unset(function):
+        return live_value(item, number, "offset")
+    nominal = float(item.offset)
+    if not item.velocityLevel:
+        return Input(live_parameter_name(item, number, "offsetUserFunction"), 1,
+                     signal=lambda t: function(mbs, t, number, nominal))
+    from scipy.integrate import quad
+
+    def accumulated(t):
+        return quad(lambda tau: float(function(mbs, tau, number, nominal)), 0.0, t, epsabs=1e-14, epsrel=1e-13,
+                    limit=200)[0] if t > 0 else 0.0
+    return Input(live_parameter_name(item, number, "offsetUserFunction_t"), 1, signal=accumulated)
 
 
 @register("ObjectConnectorCoordinateVector", "object", "ConnectorCoordinateVector", dict(
@@ -945,7 +964,13 @@ def item_from_dict(family: str, data: dict) -> Item:
     data = dict(data)
     if key not in data:
         raise ExudynLayerError(f"{family} dict needs the key '{key}', got keys {sorted(data)}")
-    return item_class(family, data.pop(key))(**data)
+    cls = item_class(family, data.pop(key))
+    known = {*cls.parameters, *cls.ignored, *cls.deprecated, "name", "visualization"}
+    for name in [name for name in data if name not in known and not (name.startswith("V") and len(name) > 1)]:
+        warnings.warn(f"{cls.__name__}: key '{name}' of the item dict is not a parameter and is ignored (as "
+                      f"Exudyn 1.13.6 ignores unknown keys of item dicts)", UserWarning, stacklevel=5)
+        del data[name]
+    return cls(**data)
 
 
 def as_item(family: str, item) -> Item:

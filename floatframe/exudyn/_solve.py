@@ -280,7 +280,8 @@ def write_sensor_file(item, number, data, options):
     path = Path(item.fileName)
     path.parent.mkdir(parents=True, exist_ok=True)
     precision = options["precision"]
-    variable = member_name(item.outputVariableType, OutputVariableType, item.name, "outputVariableType")
+    variable = (member_name(item.outputVariableType, OutputVariableType, item.name, "outputVariableType")
+                if "outputVariableType" in item.parameters else "_None")   # SensorLoad: as Exudyn's header
     with path.open("w") as stream:
         if options["write_header"]:
             stream.write(f"#floatframe.exudyn sensor output file\n#sensor {number} ({type(item).__name__})\n"

@@ -470,7 +470,30 @@ class MainSystem:
         else:
             self._configurations[kind] = state
 
+    def _reference_before_assemble(self, configuration) -> bool:
+        """An output of the Reference configuration while the items are not assembled (or changed since): Exudyn
+        gives it from the items' reference values, here through a scratch assembly of the items as they are."""
+        return (self._core is None or self._dirty) and configuration is not None and member_name(
+            configuration, ConfigurationType, "MainSystem", "configuration") == "Reference"
+
+    def _scratch_core(self) -> System:
+        """The items as they are now, translated and assembled apart from the system's own assembly."""
+        core = System()
+        core.user_function_handle = self
+        for family in FAMILIES:
+            for number, item in enumerate(self._items[family]):
+                core.add(translate(item, number, self))
+        core.assemble()
+        self._scratch = core
+        return core
+
     def _evaluate(self, key, build, configuration):
+        if self._reference_before_assemble(configuration):
+            scratch = self._scratch.assembled
+            n, m = scratch.n_coordinates, scratch.n_multipliers
+            value = scratch.output_function(build, str(key[0]))(0.0, np.zeros(n), np.zeros(n), np.zeros(n),
+                                                                  np.zeros(m))
+            return value[0] if value.size == 1 else value
         assembled = self._assembled or (self._core.assembled if self._core is not None else None)
         if assembled is None:
             raise ExudynLayerError(f"{key[0]}: call mbs.Assemble() first")
@@ -486,37 +509,41 @@ class MainSystem:
         value = function(t, q, v, a, lam)
         return value[0] if value.size == 1 else value
 
-    def _output(self, function, family, number, variableType):
+    def _output(self, function, family, number, variableType, configuration=None):
         """(item, component, variable name) for an output function, checked against the item table."""
         item = self.item(family, number, function, f"{family}Number")
         variable = output_name(item, int(number), variableType, item, int(number), ACCESS_BY_FUNCTION[function])
+        if self._reference_before_assemble(configuration):
+            return item, self._scratch_core().items(family)[int(number)], variable
         if self._core is None:
-            raise ExudynLayerError(f"{function}: call mbs.Assemble() first")
+            raise ExudynLayerError(f"{function}: call mbs.Assemble() first (or ask for the Reference configuration)")
         return item, self._core.items(family)[int(number)], variable
 
     def GetMarkerOutput(self, markerNumber, variableType, configuration=ConfigurationType.Current):
         """An output variable of a marker (those SensorMarker records: Position, Displacement, Velocity; rigid markers
         also Rotation, RotationMatrix, AngularVelocity(Local); coordinate markers Coordinates(_t))."""
-        _, marker, variable = self._output("GetMarkerOutput", "marker", markerNumber, variableType)
+        _, marker, variable = self._output("GetMarkerOutput", "marker", markerNumber, variableType, configuration)
         return self._evaluate(("GetMarkerOutput", int(markerNumber), variable),
                               lambda ctx: marker.output(ctx, variable), configuration)
 
     def GetNodeOutput(self, nodeNumber, variableType, configuration=ConfigurationType.Current):
         """An output variable of a node (Position, Velocity, Displacement, Rotation, RotationMatrix, ...)."""
-        _, node, variable = self._output("GetNodeOutput", "node", nodeNumber, variableType)
+        _, node, variable = self._output("GetNodeOutput", "node", nodeNumber, variableType, configuration)
         return self._evaluate(("GetNodeOutput", int(nodeNumber), variable),
                               lambda ctx: node.output(ctx, variable), configuration)
 
     def GetObjectOutput(self, objectNumber, variableType, configuration=ConfigurationType.Current):
         """An output variable of an object (connectors: Force, ...; ObjectFFRF: Coordinates, ..., Force)."""
-        _, component, variable = self._output("GetObjectOutput", "object", objectNumber, variableType)
+        _, component, variable = self._output("GetObjectOutput", "object", objectNumber, variableType,
+                                              configuration)
         return self._evaluate(("GetObjectOutput", int(objectNumber), variable),
                               lambda ctx: component.output(ctx, variable), configuration)
 
     def GetObjectOutputBody(self, objectNumber, variableType, localPosition=(0.0, 0.0, 0.0),
                             configuration=ConfigurationType.Current):
         """An output variable of a body at the body-fixed point ``localPosition`` (ObjectFFRF: of the object)."""
-        item, component, variable = self._output("GetObjectOutputBody", "object", objectNumber, variableType)
+        item, component, variable = self._output("GetObjectOutputBody", "object", objectNumber, variableType,
+                                                 configuration)
         point = tuple(float(x) for x in localPosition)
         if item.type_string == "FFRF":
             def build(ctx):
@@ -529,7 +556,8 @@ class MainSystem:
     def GetObjectOutputSuperElement(self, objectNumber, variableType, meshNodeNumber,
                                     configuration=ConfigurationType.Current):
         """An output variable of one mesh node of an ObjectFFRF (0-based mesh node number)."""
-        _, component, variable = self._output("GetObjectOutputSuperElement", "object", objectNumber, variableType)
+        _, component, variable = self._output("GetObjectOutputSuperElement", "object", objectNumber, variableType,
+                                              configuration)
         component.check_mesh_node(int(meshNodeNumber), component)
         return self._evaluate(("GetObjectOutputSuperElement", int(objectNumber), variable, int(meshNodeNumber)),
                               lambda ctx: component.mesh_node_output(ctx, int(meshNodeNumber), variable),

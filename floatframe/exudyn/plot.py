@@ -53,8 +53,7 @@ class _Curve:
             sensor = mbs.GetSensor(int(source))
             self.data = mbs.GetSensorStoredData(int(source))
             self.name = sensor["name"]
-            self.variable = member_name(sensor["outputVariableType"], OutputVariableType, sensor["name"],
-                                        "outputVariableType")
+            self.variable = _sensor_variable(mbs, sensor)
         else:
             raise ExudynLayerError(f"PlotSensor: sensorNumbers[{number}] must be a sensor number, a file name or an "
                                    f"array, got {source!r}")
@@ -79,6 +78,17 @@ class _Curve:
         else:
             suffix = str(component)
         return f"{self.name}, {self.variable}{suffix}"
+
+
+def _sensor_variable(mbs, sensor: dict) -> str:
+    """The variable name in a sensor's curve labels: its OutputVariableType; for a SensorLoad 'Force' or
+    'Torque' (ForceVector, TorqueVector) or else 'Load'; for other sensors without one their sensorType."""
+    if "outputVariableType" in sensor:
+        return member_name(sensor["outputVariableType"], OutputVariableType, sensor["name"], "outputVariableType")
+    if sensor.get("sensorType") == "Load":
+        load_type = mbs.GetLoad(sensor["loadNumber"])["loadType"]
+        return load_type.replace("Vector", "") if load_type in ("ForceVector", "TorqueVector") else "Load"
+    return str(sensor.get("sensorType", ""))
 
 
 def _file_variable(path) -> str:
