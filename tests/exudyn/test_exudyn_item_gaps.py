@@ -139,3 +139,76 @@ def test_load_sensor_file_and_plot_label_are_exudyns(tmp_path):
     assert headers[0] == headers[1] == ["#OutputVariableType = _None\n"]
     assert labels[0] == labels[1]
     np.testing.assert_allclose(data[0], data[1], rtol=1e-12)
+
+
+def linear_spring_damper_model(exu, ut):
+    """Two rigid bodies (Rxyz and Euler parameters) held by springs, joined by two LinearSpringDampers (one with
+    all parameters, one with a user function); (final coordinates, outputs, displacement histories)."""
+    SC = exu.SystemContainer()
+    mbs = SC.AddSystem()
+    ground = mbs.AddObject(ut.ObjectGround(referencePosition=[0, 0, 0]))
+    node0 = mbs.AddNode(ut.RigidRxyz(initialVelocities=[0.1, 0.2, 0.3, 1, 2, 3]))
+    body0 = mbs.AddObject(ut.RigidBody(mass=1, inertia=[1, 1.2, 1.3, 0, 0, 0], nodeNumber=node0))
+    node1 = mbs.AddNode(ut.RigidEP(referenceCoordinates=[1, 0, 0, 1, 0, 0, 0], initialVelocities=[0, 0.3, 0.2] + [0] * 4))
+    body1 = mbs.AddObject(ut.RigidBody(mass=2, inertia=[1, 2, 3, 0, 0, 0], nodeNumber=node1))
+    m_node0 = mbs.AddMarker(ut.MarkerNodeRigid(nodeNumber=node0))
+    m_body0 = mbs.AddMarker(ut.MarkerBodyRigid(bodyNumber=body0, localPosition=[0.1, 0.2, 0.3]))
+    m_body1 = mbs.AddMarker(ut.MarkerBodyRigid(bodyNumber=body1, localPosition=[-0.1, 0.2, 0.0]))
+    m_ground = mbs.AddMarker(ut.MarkerBodyRigid(bodyNumber=ground, localPosition=[0, 0, 0]))
+    mbs.AddObject(ut.CartesianSpringDamper(markerNumbers=[m_ground, m_node0], stiffness=[500] * 3, damping=[5] * 3))
+    mbs.AddObject(ut.TorsionalSpringDamper(markerNumbers=[m_ground, m_node0], stiffness=50, damping=0.5))
+    k = 2e3
+    full = mbs.AddObject(ut.LinearSpringDamper(markerNumbers=[m_body0, m_body1], axisMarker0=[0.6, 0.8, 0],
+                                               stiffness=k, damping=k * 0.01, offset=0.3, velocityOffset=0.1, force=2))
+
+    def force(mbs, t, itemNumber, displacement, velocity, stiffness, damping, offset):
+        return stiffness * (displacement - offset) ** 3 * 10 + damping * velocity + np.sin(t)
+    user = mbs.AddObject(ut.LinearSpringDamper(markerNumbers=[m_body1, m_node0], axisMarker0=[0, 0, 1],
+                                               springForceUserFunction=force, stiffness=100, damping=1, offset=0.05))
+    mbs.AddLoad(ut.Force(markerNumber=m_node0, loadVector=[1, 0, 0]))
+    variables = [exu.OutputVariableType.DisplacementLocal, exu.OutputVariableType.VelocityLocal,
+                 exu.OutputVariableType.ForceLocal]
+    sensor = mbs.AddSensor(ut.SensorObject(objectNumber=full, storeInternal=True, outputVariableType=variables[0]))
+    mbs.Assemble()
+    settings = exu.SimulationSettings()
+    settings.timeIntegration.numberOfSteps = 500
+    settings.timeIntegration.endTime = 0.5
+    settings.timeIntegration.verboseMode = 0
+    settings.solutionSettings.sensorsWritePeriod = 0.05
+    settings.timeIntegration.newton.relativeTolerance = 1e-12
+    mbs.SolveDynamic(settings)
+    coordinates = np.concatenate([mbs.GetNodeOutput(n, exu.OutputVariableType.Coordinates) for n in (node0, node1)])
+    outputs = np.array([float(np.ravel(mbs.GetObjectOutput(o, v))[0]) for o in (full, user) for v in variables])
+    return coordinates, outputs, mbs.GetSensorStoredData(sensor)
+
+
+@pytest.mark.exudyn
+def test_linear_spring_damper_is_exudyns():
+    """Measured: coordinates, displacements and velocities within 1.1e-10 of the largest coordinate; ForceLocal
+    2e-12 of k = 2000 times the largest displacement."""
+    (mine, theirs) = [linear_spring_damper_model(exu, ut) for exu, ut in codes()]
+    scale = np.abs(theirs[0]).max()
+    np.testing.assert_allclose(mine[0], theirs[0], rtol=0, atol=1e-9 * scale)
+    np.testing.assert_allclose(mine[1][[0, 1, 3, 4]], theirs[1][[0, 1, 3, 4]], rtol=0, atol=1e-9 * scale)
+    force_scale = 2e3 * np.abs(theirs[2][:, 1]).max()
+    np.testing.assert_allclose(mine[1][[2, 5]], theirs[1][[2, 5]], rtol=0, atol=1e-9 * force_scale)
+    assert mine[2].shape == theirs[2].shape
+    np.testing.assert_allclose(mine[2], theirs[2], rtol=0, atol=1e-9 * scale)
+
+
+def test_linear_spring_damper_refuses_what_exudyn_refuses():
+    import floatframe.exudyn as exu
+    from floatframe.exudyn import utilities as ut
+    mbs = exu.SystemContainer().AddSystem()
+    node = mbs.AddNode(ut.NodePoint(referenceCoordinates=[0, 0, 0]))
+    mbs.AddObject(ut.MassPoint(mass=1, nodeNumber=node))
+    ground = mbs.AddObject(ut.ObjectGround())
+    m_ground = mbs.AddMarker(ut.MarkerBodyRigid(bodyNumber=ground))
+    m_point = mbs.AddMarker(ut.MarkerNodePosition(nodeNumber=node))
+    spring = mbs.AddObject(ut.LinearSpringDamper(markerNumbers=[m_ground, m_point], stiffness=1))
+    with pytest.raises(Exception, match="marker_numbers\\[1\\].*must be a rigid marker"):
+        mbs.Assemble()
+    mbs.SetObjectParameter(spring, "markerNumbers", [m_ground, m_ground])
+    mbs.SetObjectParameter(spring, "axisMarker0", [1, 0.5, 0])
+    with pytest.raises(Exception, match="axis_marker0 must have length 1"):
+        mbs.Assemble()

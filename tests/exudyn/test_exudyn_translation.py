@@ -16,6 +16,7 @@ from floatframe.components.user_sensor import SensorFromRecord
 from floatframe.components.generic_ode2 import ObjectGenericODE2 as CoreGenericODE2
 from floatframe.components.first_order import NodeODE1, ObjectGenericODE1 as CoreGenericODE1
 from floatframe.components.gravity_connector import GravityConnector
+from floatframe.components.linear_spring_damper import LinearSpringDamper
 from floatframe.components.rotational_mass import ObjectRotationalMass1D as CoreRotor
 from floatframe.exudyn._translate import ACCESS_BY_FUNCTION
 from floatframe.parameters import Parameter
@@ -33,6 +34,7 @@ EXPECTED = {
     "ObjectConnectorCoordinate": (ff.CoordinateConstraint, "factor1", [0.5]),
     "ObjectConnectorCoordinateVector": (ff.CoordinateVectorConstraint, "n_constraints", 3),
     "ObjectConnectorCartesianSpringDamper": (ff.CartesianSpringDamper, "stiffness", [10, 20, 30]),
+    "ObjectConnectorLinearSpringDamper": (LinearSpringDamper, "axis_marker0", [0, 0.6, 0.8]),
     "ObjectJointSpherical": (ff.SphericalJoint, "constrained_axes", [0, 2]),
     "MarkerNodeRigid": (ff.MarkerNodeRigid, "node_number", 0),
     "MarkerNodePosition": (ff.MarkerNodePosition, "node_number", 2),
@@ -140,6 +142,8 @@ def catalogue():
     first_order = mbs.AddNode(ii.NodeGenericODE1(referenceCoordinates=[0.0, 1.0], initialCoordinates=[0.5, 0.0],
                                                  numberOfODE1Coordinates=2))
     mbs.AddObject(ii.ObjectGenericODE1(nodeNumbers=[first_order], systemMatrix=-np.eye(2)))
+    mbs.AddObject(ii.ObjectConnectorLinearSpringDamper(markerNumbers=[m_body, m_rigid], axisMarker0=[0, 0.6, 0.8],
+                                                       stiffness=3.0))
     mbs.Assemble()
     return mbs
 
@@ -257,7 +261,7 @@ def expected_size(item, variable):
         return {"HomogeneousTransformation": 16, "Coordinates": 1, "Coordinates_t": 1}.get(variable, 3)
     scalars = (("ConnectorSpringDamper", "ForceLocal"), ("ConnectorDistance", "Force"))
     if item.type_string in ("ConnectorCoordinate", "ConnectorCoordinateSpringDamper", "ConnectorTorsionalSpringDamper",
-                            "GenericData") \
+                            "GenericData", "ConnectorLinearSpringDamper") \
             or variable == "Distance" or (item.type_string, variable) in scalars:
         return 1
     if item.family == "object" and item.type_string in ("RigidBody2D", "RotationalMass1D") and variable == "Rotation":
@@ -297,7 +301,7 @@ def test_outputs_a_kind_does_not_list_are_refused_with_the_supported_ones(assemb
 
 
 @pytest.mark.parametrize("family, data, kind", [
-    ("object", {"objectType": "ConnectorLinearSpringDamper", "stiffness": 1.0}, "ConnectorLinearSpringDamper"),
+    ("object", {"objectType": "ContactCoordinate", "contactStiffness": 1.0}, "ContactCoordinate"),
     ("object", {"objectType": "JointSliding2D"}, "JointSliding2D"),
     ("marker", {"markerType": "BodyCable2DShape", "bodyNumber": 0}, "BodyCable2DShape"),
     ("node", {"nodeType": "RigidBodyRotVecLG"}, "RigidBodyRotVecLG"),
@@ -312,14 +316,14 @@ def test_a_kind_outside_the_table_raises_naming_it_and_the_supported_kinds(famil
 
 
 def test_an_item_class_outside_the_table_does_not_fall_through():
-    class ObjectConnectorLinearSpringDamper(Item):
-        family, type_string, parameters = "object", "ConnectorLinearSpringDamper", {"stiffness": 0.0}
+    class ObjectContactCoordinate(Item):
+        family, type_string, parameters = "object", "ContactCoordinate", {"contactStiffness": 0.0}
 
     mbs = exu.SystemContainer().AddSystem()
-    with pytest.raises(ExudynLayerError, match="unknown object type 'ConnectorLinearSpringDamper'"):
-        mbs.AddObject(ObjectConnectorLinearSpringDamper(stiffness=1.0))
-    with pytest.raises(ExudynLayerError, match="unknown object type 'ConnectorLinearSpringDamper'"):
-        translate(ObjectConnectorLinearSpringDamper(), 0, mbs)
+    with pytest.raises(ExudynLayerError, match="unknown object type 'ContactCoordinate'"):
+        mbs.AddObject(ObjectContactCoordinate(contactStiffness=1.0))
+    with pytest.raises(ExudynLayerError, match="unknown object type 'ContactCoordinate'"):
+        translate(ObjectContactCoordinate(), 0, mbs)
 
 
 @pytest.mark.parametrize("make, old, new, value", [
@@ -352,8 +356,8 @@ def test_only_supported_items_have_visualization_classes():
     assert set(VISUALIZATION_CLASSES) == expected
     assert set(SUPPORTED_NAMES) == {cls.__name__ for cls in ITEM_CLASSES} | set(SHORT_NAMES) | expected
     assert exu.VObjectRigidBody is ii.VRigidBody
-    for name in ("VObjectConnectorLinearSpringDamper", "VObjectConnectorReevingSystemSprings", "VSensorKinematicTree",
-                 "VObjectJointSliding", "VObjectConnectorCoordinateSpringDamperExt"):
+    for name in ("VObjectContactCoordinate", "VObjectConnectorReevingSystemSprings", "VSensorKinematicTree",
+                 "VObjectJointSliding", "VObjectConnectorHydraulicActuatorSimple"):
         assert not hasattr(ii, name)
         with pytest.raises(AttributeError, match=f"'{name}'.*closest supported name"):
             getattr(exu, name)
