@@ -25,6 +25,7 @@ import numpy as np
 import floatframe.components as fc
 from floatframe.components import planar
 from floatframe.components.user_sensor import SensorFromRecord
+from floatframe.components.fixed_mass_point import MassPointOnGround
 from floatframe.components import rigid_rxyz
 from floatframe.components.gravity_connector import GravityConnector
 from floatframe.components.rotational_mass import MarkerBodyRigidRotor, ObjectRotationalMass1D as CoreRotor
@@ -302,6 +303,8 @@ def ObjectRigidBody(item, number, mbs):
           deprecated=dict(physicsMass="mass"),
           outputs=dict(body=("Position", "Displacement", "Velocity", "Acceleration")))
 def ObjectMassPoint(item, number, mbs):
+    if _target_type(mbs, "node", item.nodeNumber, item, number, "nodeNumber") == "PointGround":   # as Exudyn
+        return MassPointOnGround(item.nodeNumber, item.mass, name=item.name)
     return fc.ObjectMassPoint(item.nodeNumber, item.mass, name=item.name)
 
 
@@ -814,6 +817,11 @@ def MarkerBodyRigid(item, number, mbs):
 @register("MarkerBodyPosition", "marker", "BodyPosition", dict(bodyNumber=-1, localPosition=ZERO3),
           outputs=dict(marker=POSITION_MARKER_OUTPUTS))
 def MarkerBodyPosition(item, number, mbs):
+    if _target_type(mbs, "object", item.bodyNumber, item, number, "bodyNumber") == "MassPoint" and _target_type(
+            mbs, "node", mbs.item("object", item.bodyNumber).nodeNumber, item, number, "nodeNumber") == "PointGround":
+        raise unsupported(item, number, "bodyNumber", "is a mass point on a NodePointGround: its point is fixed, and "
+                          "Exudyn 1.13.6 puts a force at such a marker on other coordinates; use a MarkerNodePosition "
+                          "on the ground node")
     return fc.MarkerBodyPosition(item.bodyNumber, item.localPosition, name=item.name)
 
 

@@ -212,3 +212,54 @@ def test_linear_spring_damper_refuses_what_exudyn_refuses():
     mbs.SetObjectParameter(spring, "axisMarker0", [1, 0.5, 0])
     with pytest.raises(Exception, match="axis_marker0 must have length 1"):
         mbs.Assemble()
+
+
+def pendulum_on_ground_mass_point(exu, ut):
+    """A mass point on a ground node (as fourBarMechanismTest) holding a pendulum through a marker on the node,
+    gravity also on the ground mass point; (pendulum coordinates, outputs of the ground mass point)."""
+    SC = exu.SystemContainer()
+    mbs = SC.AddSystem()
+    ground_node = mbs.AddNode(ut.PointGround(referenceCoordinates=[1, 2, 3]))
+    node = mbs.AddNode(ut.Point(referenceCoordinates=[3, 2, 3], initialVelocities=[0, 0, 1]))
+    fixed = mbs.AddObject(ut.MassPoint(mass=2.5, nodeNumber=ground_node))
+    mbs.AddObject(ut.MassPoint(mass=3, nodeNumber=node))
+    markers = [mbs.AddMarker(ut.MarkerNodePosition(nodeNumber=n)) for n in (ground_node, node)]
+    mbs.AddObject(ut.ObjectConnectorDistance(markerNumbers=markers, distance=2))
+    for body in (fixed, 1):
+        mbs.AddLoad(ut.LoadMassProportional(markerNumber=mbs.AddMarker(ut.MarkerBodyMass(bodyNumber=body)),
+                                            loadVector=[0, -9.81, 0]))
+    mbs.Assemble()
+    variables = [exu.OutputVariableType.Position, exu.OutputVariableType.Displacement,
+                 exu.OutputVariableType.Velocity]
+    before = [mbs.GetObjectOutputBody(fixed, v, localPosition=[0, 0.1, 0]) for v in variables]
+    settings = exu.SimulationSettings()
+    settings.timeIntegration.numberOfSteps = 200
+    settings.timeIntegration.endTime = 1
+    settings.timeIntegration.verboseMode = 0
+    mbs.SolveDynamic(settings)
+    after = [mbs.GetObjectOutputBody(fixed, v, localPosition=[0, 0.1, 0]) for v in variables]
+    return np.asarray(mbs.systemData.GetODE2Coordinates()), np.concatenate(before + after)
+
+
+@pytest.mark.exudyn
+def test_mass_point_on_ground_node_is_exudyns():
+    (mine, theirs) = [pendulum_on_ground_mass_point(exu, ut) for exu, ut in codes()]
+    assert mine[0].shape == theirs[0].shape == (3,)    # the ground mass point adds no coordinates
+    np.testing.assert_allclose(mine[0], theirs[0], rtol=0, atol=1e-9 * 2)
+    np.testing.assert_array_equal(mine[1], theirs[1])
+
+
+def test_mass_point_on_ground_node_refuses_what_exudyn_gets_wrong():
+    """Its acceleration (Exudyn: internal error) and a body marker on it (Exudyn puts the marker's force on other
+    coordinates) are refused, naming the item."""
+    import floatframe.exudyn as exu
+    from floatframe.exudyn import utilities as ut
+    mbs = exu.SystemContainer().AddSystem()
+    ground_node = mbs.AddNode(ut.PointGround(referenceCoordinates=[1, 2, 3]))
+    fixed = mbs.AddObject(ut.MassPoint(mass=1, nodeNumber=ground_node))
+    mbs.Assemble()
+    with pytest.raises(Exception, match="has no acceleration"):
+        mbs.GetObjectOutputBody(fixed, exu.OutputVariableType.Acceleration)
+    mbs.AddMarker(ut.MarkerBodyPosition(bodyNumber=fixed))
+    with pytest.raises(Exception, match="MarkerBodyPosition 0.*mass point on a NodePointGround"):
+        mbs.Assemble()
