@@ -263,3 +263,69 @@ def test_mass_point_on_ground_node_refuses_what_exudyn_gets_wrong():
     mbs.AddMarker(ut.MarkerBodyPosition(bodyNumber=fixed))
     with pytest.raises(Exception, match="MarkerBodyPosition 0.*mass point on a NodePointGround"):
         mbs.Assemble()
+
+
+def coordinate_spring_damper_ext_model(exu, ut):
+    """A mass on a spring-damper with regularized Stribeck friction (all parameters), a gear pair (factor1 -1/3),
+    and a mass on one with a user function; (coordinates, velocities, outputs) at the end."""
+    SC = exu.SystemContainer()
+    mbs = SC.AddSystem()
+    ground = mbs.AddMarker(ut.MarkerNodeCoordinate(nodeNumber=mbs.AddNode(ut.NodePointGround()), coordinate=0))
+    node = mbs.AddNode(ut.Point(referenceCoordinates=[0, 0, 0], initialVelocities=[10, 0, 0]))
+    mbs.AddObject(ut.MassPoint(mass=0.5, nodeNumber=node))
+    marker = mbs.AddMarker(ut.MarkerNodeCoordinate(nodeNumber=node, coordinate=0))
+    friction = mbs.AddObject(ut.CoordinateSpringDamperExt(
+        markerNumbers=[ground, marker], stiffness=100, damping=2.8, offset=0.05, velocityOffset=0.3,
+        dynamicFrictionForce=1.5, staticFrictionOffsetForce=0.7, viscousFrictionFactor=0.02,
+        frictionProportionalZone=0.1, exponentialDecayStatic=0.2))
+    gears = [mbs.AddNode(ut.Node1D(referenceCoordinates=[0], initialVelocities=[w]))
+             for w in (2 * np.pi, -2 * np.pi / 3)]
+    for gear in gears:
+        mbs.AddObject(ut.Rotor1D(physicsInertia=1, nodeNumber=gear))
+    gear_markers = [mbs.AddMarker(ut.MarkerNodeCoordinate(nodeNumber=n, coordinate=0)) for n in gears]
+    gear = mbs.AddObject(ut.CoordinateSpringDamperExt(markerNumbers=gear_markers[::-1], stiffness=1e4, damping=100,
+                                                      factor0=1, factor1=-1 / 3, frictionProportionalZone=1e-16))
+    mbs.AddLoad(ut.LoadCoordinate(markerNumber=gear_markers[0], load=-10))
+
+    def force(mbs, t, itemNumber, u, v, k, d, offset, velocityOffset, dynamic, static, decay, viscous, zone):
+        return k * (u - offset) + d * (v - velocityOffset) + dynamic * np.tanh(v / zone) + 0.1 * u ** 3
+    node2 = mbs.AddNode(ut.Point(referenceCoordinates=[0, 1, 0], initialVelocities=[1, 0, 0]))
+    mbs.AddObject(ut.MassPoint(mass=1, nodeNumber=node2))
+    marker2 = mbs.AddMarker(ut.MarkerNodeCoordinate(nodeNumber=node2, coordinate=0))
+    user = mbs.AddObject(ut.CoordinateSpringDamperExt(markerNumbers=[ground, marker2], stiffness=50, damping=1,
+                                                      offset=0.1, velocityOffset=0.2, dynamicFrictionForce=0.5,
+                                                      frictionProportionalZone=0.01, springForceUserFunction=force))
+    mbs.Assemble()
+    settings = exu.SimulationSettings()
+    settings.timeIntegration.numberOfSteps = 1000
+    settings.timeIntegration.endTime = 2
+    settings.timeIntegration.verboseMode = 0
+    settings.timeIntegration.newton.relativeTolerance = 1e-12
+    mbs.SolveDynamic(settings)
+    outputs = [np.ravel(mbs.GetObjectOutput(c, getattr(exu.OutputVariableType, v)))
+               for c in (friction, gear, user) for v in ("Displacement", "Velocity", "Force")]
+    return np.concatenate([mbs.systemData.GetODE2Coordinates(), mbs.systemData.GetODE2Coordinates_t(), *outputs])
+
+
+@pytest.mark.exudyn
+def test_coordinate_spring_damper_ext_is_exudyns():
+    """Measured 1.6e-10 of the largest value (with frictionProportionalZone 1e-3 instead of 0.1 the two codes'
+    Newton paths part: 4e-5)."""
+    (mine, theirs) = [coordinate_spring_damper_ext_model(exu, ut) for exu, ut in codes()]
+    np.testing.assert_allclose(mine, theirs, rtol=0, atol=1e-9 * np.abs(theirs).max())
+
+
+def test_coordinate_spring_damper_ext_refuses_the_data_node_features():
+    import floatframe.exudyn as exu
+    from floatframe.exudyn import utilities as ut
+    for keywords, message in [(dict(nodeNumber=0), "nodeNumber.*data node"),
+                              (dict(useLimitStops=True, limitStopsUpper=1), "useLimitStops"),
+                              (dict(dynamicFrictionForce=1.0), "sticking friction.*not supported")]:
+        mbs = exu.SystemContainer().AddSystem()
+        node = mbs.AddNode(ut.Node1D(referenceCoordinates=[0]))
+        mbs.AddObject(ut.Rotor1D(physicsInertia=1, nodeNumber=node))
+        markers = [mbs.AddMarker(ut.MarkerNodeCoordinate(nodeNumber=n, coordinate=0))
+                   for n in (mbs.AddNode(ut.NodePointGround()), node)]
+        mbs.AddObject(ut.CoordinateSpringDamperExt(markerNumbers=markers, stiffness=1, **keywords))
+        with pytest.raises(Exception, match=message):
+            mbs.Assemble()

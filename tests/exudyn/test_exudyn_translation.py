@@ -17,6 +17,7 @@ from floatframe.components.generic_ode2 import ObjectGenericODE2 as CoreGenericO
 from floatframe.components.first_order import NodeODE1, ObjectGenericODE1 as CoreGenericODE1
 from floatframe.components.gravity_connector import GravityConnector
 from floatframe.components.linear_spring_damper import LinearSpringDamper
+from floatframe.components.coordinate_spring_damper_ext import CoordinateSpringDamperExt
 from floatframe.components.rotational_mass import ObjectRotationalMass1D as CoreRotor
 from floatframe.exudyn._translate import ACCESS_BY_FUNCTION
 from floatframe.parameters import Parameter
@@ -35,6 +36,7 @@ EXPECTED = {
     "ObjectConnectorCoordinateVector": (ff.CoordinateVectorConstraint, "n_constraints", 3),
     "ObjectConnectorCartesianSpringDamper": (ff.CartesianSpringDamper, "stiffness", [10, 20, 30]),
     "ObjectConnectorLinearSpringDamper": (LinearSpringDamper, "axis_marker0", [0, 0.6, 0.8]),
+    "ObjectConnectorCoordinateSpringDamperExt": (CoordinateSpringDamperExt, "factor1", -0.5),
     "ObjectJointSpherical": (ff.SphericalJoint, "constrained_axes", [0, 2]),
     "MarkerNodeRigid": (ff.MarkerNodeRigid, "node_number", 0),
     "MarkerNodePosition": (ff.MarkerNodePosition, "node_number", 2),
@@ -144,6 +146,8 @@ def catalogue():
     mbs.AddObject(ii.ObjectGenericODE1(nodeNumbers=[first_order], systemMatrix=-np.eye(2)))
     mbs.AddObject(ii.ObjectConnectorLinearSpringDamper(markerNumbers=[m_body, m_rigid], axisMarker0=[0, 0.6, 0.8],
                                                        stiffness=3.0))
+    mbs.AddObject(ii.ObjectConnectorCoordinateSpringDamperExt(markerNumbers=[m_fixed, m_coordinate], factor1=-0.5,
+                                                              stiffness=2.0, frictionProportionalZone=0.1))
     mbs.Assemble()
     return mbs
 
@@ -261,7 +265,7 @@ def expected_size(item, variable):
         return {"HomogeneousTransformation": 16, "Coordinates": 1, "Coordinates_t": 1}.get(variable, 3)
     scalars = (("ConnectorSpringDamper", "ForceLocal"), ("ConnectorDistance", "Force"))
     if item.type_string in ("ConnectorCoordinate", "ConnectorCoordinateSpringDamper", "ConnectorTorsionalSpringDamper",
-                            "GenericData", "ConnectorLinearSpringDamper") \
+                            "GenericData", "ConnectorLinearSpringDamper", "ConnectorCoordinateSpringDamperExt") \
             or variable == "Distance" or (item.type_string, variable) in scalars:
         return 1
     if item.family == "object" and item.type_string in ("RigidBody2D", "RotationalMass1D") and variable == "Rotation":
