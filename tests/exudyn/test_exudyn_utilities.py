@@ -349,8 +349,8 @@ def test_unknown_names_name_the_closest_supported_one():
         from floatframe.exudyn import HT  # noqa: F401
     with pytest.raises(ffexu.ExudynLayerError, match="closest supported name: 'NodeType'"):
         ffexu.NodeTyp
-    with pytest.raises(AttributeError, match="itemInterface does not support exudyn's 'ObjectConnectorLinearSpringDamper'"):
-        ffexu.itemInterface.ObjectConnectorLinearSpringDamper
+    with pytest.raises(AttributeError, match="itemInterface does not support exudyn's 'ObjectContactCoordinate'"):
+        ffexu.itemInterface.ObjectContactCoordinate
     with pytest.raises(AttributeError, match="plot has no name 'PlotSensr' \\(closest supported name: 'PlotSensor'\\)"):
         ffplot.PlotSensr
     with pytest.raises(ImportError, match="rigidBodyUtilities has no name 'InertiaCubiod'.*'InertiaCuboid'"):
@@ -362,14 +362,14 @@ def test_star_import_gives_placeholders_that_refuse_to_be_used():
     namespace = {}
     exec("from floatframe.exudyn.utilities import *", namespace)
     assert namespace["RotXYZ2RotationMatrix"] is ffu.RotXYZ2RotationMatrix and "pi" in namespace
-    with pytest.raises(ffexu.ExudynLayerError, match="does not support exudyn.utilities.ObjectConnectorLinearSpringDamper "
+    with pytest.raises(ffexu.ExudynLayerError, match="does not support exudyn.utilities.ObjectContactCoordinate "
                                                      "\\(closest supported name: '.+'\\)"):
-        namespace["ObjectConnectorLinearSpringDamper"](stiffness=1.0)
+        namespace["ObjectContactCoordinate"](contactStiffness=1.0)
     with pytest.raises(ffexu.ExudynLayerError, match="does not support exudyn.utilities.SweepSin"):
         namespace["SweepSin"][2]
     with pytest.raises(ffexu.ExudynLayerError, match="exudyn.utilities.RotationMatrix2RotZYZ"):
         namespace["RotationMatrix2RotZYZ"](np.eye(3), False)
-    assert not any(name.startswith("VObjectConnectorLinearSpringDamper") for name in ffu.UNSUPPORTED_NAMES)
+    assert not any(name.startswith("VObjectConnectorLinearSpringDamper") for name in ffu.UNSUPPORTED_NAMES)  # supported
     with pytest.raises(ffexu.ExudynLayerError, match="mbs.CreateRollingDisc"):
         ffexu.SystemContainer().AddSystem().CreateRollingDisc()
 
