@@ -148,7 +148,7 @@ def test_the_same_model_names_reach_the_comparison(monkeypatch, capsys, tmp_path
     seen = {}
 
     def record(model, solvers, tolerances, refinements, t_end, outputs, reference, reference_rtol, out, *, scheduler,
-               workers, timeout):
+               workers, timeout, external=()):
         seen.update(model=model, solvers=solvers, tolerances=tolerances, refinements=refinements, t_end=t_end,
                     workers=workers)
         Path(out).mkdir()

@@ -14,6 +14,7 @@ import platform
 import warnings
 
 from floatframe.exudyn._items import ITEM_CLASSES, SHORT_NAMES, VISUALIZATION_CLASSES
+from floatframe.exudyn import _items_rigid_extra  # noqa: F401  (registers its items in _items' tables)
 from floatframe.exudyn._matrix import MatrixContainer
 from floatframe.exudyn._names import (ConfigurationType, DynamicSolverType, ExudynLayerError, ItemType,
                                       LinearSolverType, OutputVariableType)

@@ -1001,6 +1001,3 @@ def as_item(family: str, item) -> Item:
 def translate(item: Item, number: int, mbs):
     """The core component of an item; a kind outside the table is an error (no fall-through)."""
     return item_class(item.family, item.type_string).translation(item, number, mbs)
-
-
-from floatframe.exudyn import _items_rigid_extra  # noqa: E402,F401  (issue 28 items; publishes them here)
