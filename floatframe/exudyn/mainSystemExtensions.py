@@ -21,7 +21,7 @@ from floatframe.exudyn._items import (MarkerBodyPosition, MarkerBodyRigid, Objec
                                       ObjectConnectorSpringDamper, ObjectConnectorTorsionalSpringDamper,
                                       ObjectJointGeneric, ObjectJointPrismaticX, ObjectJointRevoluteZ,
                                       ObjectJointSpherical, NodeGenericData, NodeRigidBodyRxyz)
-from floatframe.exudyn._items import MarkerSuperElementRigid
+from floatframe.exudyn._items import MarkerSuperElementRigid, NodePoint2D, ObjectMassPoint2D
 from floatframe.exudyn._names import (ConfigurationType, ExudynLayerError, OutputVariableType, closest, enumeration,
                                      member_name, out_of_scope)
 from floatframe.exudyn._system import MainSystem
@@ -225,15 +225,13 @@ def MainSystemCreateMassPoint(mbs, name="", referencePosition=ZERO3, initialDisp
     Positions [m] and velocities [m/s] are global; for gravity != 0 a MarkerBodyMass and a
     LoadMassProportional ``gravity`` [m/s^2] are added. ``physicsMass`` is the deprecated name of ``mass``.
     Returns the body number, or with ``returnDict=True`` a dict with 'nodeNumber', 'bodyNumber' and, for
-    gravity, 'markerBodyMass' and 'loadNumber'. ``create2D=True`` (NodePoint2D, MassPoint2D) is refused.
+    gravity, 'markerBodyMass' and 'loadNumber'. ``create2D=True`` makes a planar NodePoint2D and MassPoint2D, of the
+    x and y components of the position, displacement and velocity, as Exudyn does.
     """
     owner = "MainSystem.CreateMassPoint"
     if physicsMass is not None:
         warnings.warn(f"{owner}: physicsMass is a deprecated Exudyn name; use mass", DeprecationWarning, stacklevel=2)
         mass = physicsMass
-    if create2D:
-        raise ExudynLayerError(f"{owner}: create2D=True is not supported: floatframe has no planar mass point "
-                               f"(NodePoint2D, MassPoint2D)")
     if not isinstance(name, str):
         raise ExudynLayerError(f"{owner}: name must be a string, got {name!r}")
     position = _vector(referencePosition, owner, "referencePosition")
@@ -243,12 +241,13 @@ def MainSystemCreateMassPoint(mbs, name="", referencePosition=ZERO3, initialDisp
     _vector(color, owner, "color", 4)
     graphics_list = _graphics_list(list(graphicsDataList) if isinstance(graphicsDataList, tuple) else graphicsDataList,
                                    owner)
-    node = mbs.AddNode(NodePoint(name=f"Node:{name}" if name else "", referenceCoordinates=list(position),
-                                 initialCoordinates=list(displacement), initialVelocities=list(velocity),
-                                 visualization=dict(show=show, drawSize=0 if graphics_list else drawSize,
-                                                    color=list(color))))
-    body = mbs.AddObject(ObjectMassPoint(name=name, mass=mass, nodeNumber=node,
-                                         visualization=dict(show=bool(graphics_list), graphicsData=graphics_list)))
+    node_class, body_class, size = (NodePoint2D, ObjectMassPoint2D, 2) if create2D else (NodePoint, ObjectMassPoint, 3)
+    node = mbs.AddNode(node_class(name=f"Node:{name}" if name else "", referenceCoordinates=list(position[:size]),
+                                  initialCoordinates=list(displacement[:size]), initialVelocities=list(velocity[:size]),
+                                  visualization=dict(show=show, drawSize=0 if graphics_list else drawSize,
+                                                     color=list(color))))
+    body = mbs.AddObject(body_class(name=name, mass=mass, nodeNumber=node,
+                                    visualization=dict(show=bool(graphics_list), graphicsData=graphics_list)))
     numbers = {"nodeNumber": node, "bodyNumber": body}
     if np.any(gravity != 0):
         numbers["markerBodyMass"] = mbs.AddMarker(MarkerBodyMass(bodyNumber=body))

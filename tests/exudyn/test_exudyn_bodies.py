@@ -354,17 +354,40 @@ def test_the_layer_accepts_exudyns_default_zero_inertia_and_a_flat_plate():
                   ("Object", fii.ObjectRigidBody(nodeNumber=0, mass=1.0, inertia=[0.5, 0.5, 1, 0, 0, 0])))
 
 
-def test_create_mass_point_builds_exudyns_items_and_refuses_2d():
+def test_create_mass_point_builds_exudyns_items():
     mbs = fexu.SystemContainer().AddSystem()
     numbers = mbs.CreateMassPoint(name="p", referencePosition=[1, 2, 3], mass=2.0, gravity=[0, 0, -9.81],
                                   returnDict=True)
     assert numbers == {"nodeNumber": 0, "bodyNumber": 0, "markerBodyMass": 0, "loadNumber": 0}
     assert mbs.GetNode(0)["name"] == "Node:p" and mbs.GetObject(0)["mass"] == 2.0
     assert mbs.CreateMassPoint(mass=1.0) == 1 and mbs.NumberOfLoads() == 1       # no gravity: no load
-    with pytest.raises(fexu.ExudynLayerError, match="CreateMassPoint: create2D=True is not supported"):
-        mbs.CreateMassPoint(mass=1.0, create2D=True)
     with pytest.raises(fexu.ExudynLayerError, match="CreateMassPoint: referencePosition must be a vector of 3"):
         mbs.CreateMassPoint(mass=1.0, referencePosition=[0, 0])
+
+
+@pytest.mark.exudyn
+def test_a_planar_mass_point_falls_as_in_exudyn():
+    """create2D=True: a NodePoint2D and a MassPoint2D of the x, y components, as Exudyn 1.13.6 makes them."""
+    exu = pytest.importorskip("exudyn")
+
+    def fall(code):
+        mbs = code.SystemContainer().AddSystem()
+        numbers = mbs.CreateMassPoint(referencePosition=[1, 2, 0], initialDisplacement=[0.1, 0.2, 0],
+                                      initialVelocity=[0.3, 0.4, 0], mass=2, gravity=[0, -9.81, 0], create2D=True,
+                                      returnDict=True)
+        mbs.Assemble()
+        settings = code.SimulationSettings()
+        settings.timeIntegration.numberOfSteps = 100
+        settings.timeIntegration.endTime = 1.0
+        settings.solutionSettings.writeSolutionToFile = False
+        mbs.SolveDynamic(settings)
+        return ({key: int(value) for key, value in numbers.items()}, str(mbs.GetNode(0)["nodeType"]),
+                str(mbs.GetObject(0)["objectType"]),
+                np.asarray(mbs.systemData.GetODE2Coordinates()))
+
+    ours, theirs = fall(fexu), fall(exu)
+    assert ours[:3] == theirs[:3] and str(ours[1]).endswith("Point2D") and str(ours[2]).endswith("MassPoint2D")
+    np.testing.assert_allclose(ours[3], theirs[3], rtol=0, atol=1e-12)     # measured 0
 
 
 @pytest.mark.exudyn
