@@ -4,7 +4,11 @@ Claims: its Reals, Vectors and Matrices, functions, comparisons, variables and d
 recording or not; a recorded user function gives exudyn's values and strings, and in a floatframe item it is a
 CasADi expression (exact derivative, no callback); Exudyn's three test models that use it (symbolicModuleTest,
 symbolicUserFunctionTest, loadUserFunctionTest, vendored in testmodels/) compute exudyn's test results."""
+import json
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 import casadi as ca
 import numpy as np
@@ -13,7 +17,6 @@ import pytest
 import floatframe.exudyn as fexu
 import floatframe.exudyn.symbolic as fsym
 from floatframe.exudyn.utilities import CreateSymbolicUserFunction as ff_create
-from test_exudyn_testmodels import run_test_model
 
 exu = pytest.importorskip("exudyn")
 from exudyn.utilities import CreateSymbolicUserFunction as exu_create  # noqa: E402
@@ -285,6 +288,20 @@ def test_a_python_if_on_a_recorded_comparison_is_refused():
 ])
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 def test_exudyns_symbolic_test_models_compute_exudyns_results(tmp_path, name, replace):
-    ours, _ = run_test_model(name, tmp_path / "ff", replace=replace)
-    theirs, _ = run_test_model(name, tmp_path / "exu", package="exudyn", replace=replace)
+    ours = run_in_a_process(name, tmp_path / "ff", "floatframe", replace)
+    theirs = run_in_a_process(name, tmp_path / "exu", "exudyn", replace)
     assert ours == pytest.approx(theirs, rel=1e-12)
+
+
+def run_in_a_process(name, folder, package, replace) -> float:
+    """testResult of ``run_test_model`` in a fresh Python process: the scripts change module-level state of both
+    symbolic modules (recording, class attributes) that, kept in the test process, stopped the Dask workers of a
+    later test from starting."""
+    code = ("import sys, json; sys.path[:0] = sys.argv[1:3]; from test_exudyn_testmodels import run_test_model; "
+            "from pathlib import Path; import warnings; warnings.simplefilter('ignore'); "
+            "print(json.dumps(run_test_model(sys.argv[3], Path(sys.argv[4]), package=sys.argv[5], "
+            "replace=json.loads(sys.argv[6]))[0]))")
+    here = Path(__file__).parent
+    output = subprocess.run([sys.executable, "-c", code, str(here), str(here.parent), name, str(folder), package,
+                             json.dumps(replace)], capture_output=True, text=True, check=True).stdout
+    return float(output.strip().splitlines()[-1])
