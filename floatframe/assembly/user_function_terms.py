@@ -62,24 +62,17 @@ class UserFunctionTerms:
             self.sensitivities.append(ca.Function(f"sensitivity{k}", arguments + placeholders, [
                 ca.jacobian(nonlinear_residual[rows], ca.vec(placeholder))]))  # dR/dE_k, rows of R it enters
         self._last = [None] * len(self.callbacks)  # (X_k, E_k column by column) of the last call of each
-        self._buffered = {}                         # id of a Function -> BufferedFunction
+        self._buffered = {}                         # id of a Function -> (it, its BufferedFunction)
         self._patterns = {}                         # id of a Function -> (it, (rows, column pointers, shape))
 
     def _evaluate(self, function: ca.Function, *values) -> list[np.ndarray]:
         """``function`` at ``values`` through buffers (no conversion of large arrays); its outputs' nonzeros."""
-        key = id(function)   # the Functions are kept by this object: their ids stay theirs (a name is a CasADi call)
-        buffered = self._buffered.get(key)
-        if buffered is None or buffered.function is not function:
-            buffered = self._buffered[key] = BufferedFunction(function)
-        return buffered(*values)
+        return _kept(self._buffered, function, BufferedFunction)(*values)
 
     def _pattern(self, function: ca.Function) -> tuple[np.ndarray, np.ndarray, tuple]:
         """(rows, column pointers, shape) of ``function``'s sparse output, read once."""
-        kept = self._patterns.get(id(function))
-        if kept is None or kept[0] is not function:
-            sparsity = function.sparsity_out(0)
-            kept = self._patterns[id(function)] = (function, (*csc_arrays(sparsity), sparsity.shape))
-        return kept[1]
+        return _kept(self._patterns, function,
+                     lambda f: (*csc_arrays(f.sparsity_out(0)), f.sparsity_out(0).shape))
 
     def _sparse(self, function: ca.Function, *values) -> sp.csc_matrix:
         """The sparse output of ``function`` at ``values``."""
@@ -150,3 +143,12 @@ class UserFunctionTerms:
             matrix = matrix + sp.csc_matrix((block.data, (self.rows[k][block.row], self.columns[k][block.col])),
                                             shape=shape)
         return matrix
+
+
+def _kept(cache: dict, function: ca.Function, make):
+    """``make(function)``, made once and kept in ``cache`` by the Function object (its id, checked against it): the
+    callers keep their Functions, and asking CasADi for a name at every call cost 9,611 calls in 1,000 steps."""
+    kept = cache.get(id(function))
+    if kept is None or kept[0] is not function:
+        kept = cache[id(function)] = (function, make(function))
+    return kept[1]

@@ -7,10 +7,12 @@ as the virtual machine, 5-25 times faster (docs/performance.md).
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 import warnings
@@ -165,6 +167,14 @@ def compile_ahead() -> bool:
 def compiler() -> str | None:
     """The C compiler for kernels: $CC, else gcc or cc on the PATH; None without one."""
     return shutil.which(os.environ.get("CC", "")) or shutil.which("gcc") or shutil.which("cc")
+
+
+@functools.lru_cache(maxsize=None)
+def code_digest(*module_names: str) -> str:
+    """SHA-256 of the named modules' source and CasADi's version: part of the cache name of a kernel that those
+    modules compose, so that a change of either never reuses an old library."""
+    sources = "".join(Path(sys.modules[name].__file__).read_text() for name in module_names)
+    return hashlib.sha256((sources + ca.__version__).encode()).hexdigest()
 
 
 def cache_directory() -> Path:

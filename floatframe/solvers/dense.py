@@ -15,9 +15,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import math
-import sys
 import weakref
-from pathlib import Path
 
 import casadi as ca
 import numpy as np
@@ -26,7 +24,7 @@ from scipy.linalg import lapack
 
 from floatframe.buffers import BufferedFunction
 from floatframe.solvers.alpha import predictor
-from floatframe.solvers.compiling import CompiledKernel, apply_compile_option
+from floatframe.solvers.compiling import CompiledKernel, apply_compile_option, code_digest
 
 # Largest n + m for the dense path. Measured on FFRF beams (docs/performance.md): the dense path beats the
 # sparse one at 61 and 133 unknowns and is 16 times slower at 229 (dense matrix, O(N^2) substitution
@@ -115,15 +113,6 @@ def sensor_evaluator(system):
     return values
 
 
-@functools.lru_cache(maxsize=None)
-def _kernel_code_version() -> str:
-    """A digest of the code that composes a DenseNewtonKernel (this module, the predictor's module) and of CasADi's
-    version: part of a cached kernel's name, so that a change of either never reuses an old library."""
-    import floatframe.solvers.alpha as alpha
-    sources = "".join(Path(module.__file__).read_text() for module in (sys.modules[__name__], alpha))
-    return hashlib.sha256((sources + ca.__version__).encode()).hexdigest()
-
-
 def _structure(function: ca.Function) -> str:
     """A cheap fingerprint of a Function: its output's sparsity pattern and its number of instructions."""
     sparsity = function.sparsity_out(0)
@@ -165,7 +154,8 @@ class DenseNewtonKernel(CompiledKernel):
         return list(self.FUNCTION_NAMES)
 
     def library_key(self) -> str:
-        """The code's determinants without building the kernel: the code's digest (``_kernel_code_version``), the
+        """The code's determinants without building the kernel: the digest of the code that composes it
+        (this module and the predictor's, ``code_digest``), the
         index, the serialized residual and constraint Functions of the system and the structure of its Newton
         matrix, which the assembly derives from them. A kernel found in the cache is then loaded without its SX
         graph (building and serializing it for the name took 50 of a 130 ms solve of a 35-coordinate Exudyn test
@@ -176,7 +166,7 @@ class DenseNewtonKernel(CompiledKernel):
         constraint_form = "constraints" if index == 3 else system.form_name("constraint_velocity", 2)
         names = (system.form_name("residual", index), constraint_form)
         functions = system.functions
-        return "".join([_kernel_code_version(), f"dense Newton kernel, index {index}"]
+        return "".join([code_digest(__name__, predictor.__module__), f"dense Newton kernel, index {index}"]
                        + [functions[name].serialize() for name in names]
                        + [_structure(functions[system.form_name("newton_matrix", index)])])
 

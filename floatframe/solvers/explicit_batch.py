@@ -21,16 +21,14 @@ block, and MX steps, are taken one buffered call at a time.
 """
 from __future__ import annotations
 
-import functools
-import hashlib
 import time
-from pathlib import Path
 
 import casadi as ca
 import numpy as np
 
 from floatframe.buffers import BufferedFunction
-from floatframe.solvers.compiling import CompiledKernel, apply_compile_option, compile_ahead, compiler
+from floatframe.solvers.compiling import (CompiledKernel, apply_compile_option, code_digest, compile_ahead,
+                                          compiler)
 from floatframe.solvers.loop import State
 
 BATCH_LIMIT = 100          # free coordinates up to which the steps are batched (dense LU a stage)
@@ -58,7 +56,7 @@ class BlockKernel(CompiledKernel):
         self.buffered = None     # bound on first use (``bind``), or to the compiled library
 
     def library_key(self) -> str:
-        return "".join([_code_version(), f"explicit steps, block {self.block}", self.step.serialize()])
+        return "".join([code_digest(__name__), f"explicit steps, block {self.block}", self.step.serialize()])
 
     def function_names(self) -> list:
         return ["explicit_steps"]
@@ -83,12 +81,6 @@ class BlockKernel(CompiledKernel):
 
     def _bind(self, functions) -> None:
         self.buffered = BufferedFunction(functions[0])   # dense outputs: read through buffers
-
-
-@functools.lru_cache(maxsize=None)
-def _code_version() -> str:
-    """A digest of this module's source and CasADi's version: part of a cached block's name."""
-    return hashlib.sha256((Path(__file__).read_text() + ca.__version__).encode()).hexdigest()
 
 
 class BatchedLoop:
