@@ -95,6 +95,23 @@ def face_marker(ii, mbs, body, fem, z):
                                                        weightingFactors=np.ones(len(face)) / len(face)))
 
 
+def rigid_marker(ii, mbs, body, nodes):
+    """MarkerSuperElementRigid with equal weights on the mesh ``nodes`` of ``body``."""
+    return mbs.AddMarker(ii.MarkerSuperElementRigid(bodyNumber=body, meshNodeNumbers=np.array(nodes),
+                                                    weightingFactors=np.ones(len(nodes)) / len(nodes)))
+
+
+def reduced_rotor_sensors(exu, ii, mbs, body, fem):
+    """A reduced rotor's displacement at the mesh node nearest the middle of its axis and its frame's angular
+    velocity (``body``: AddObjectFFRFreducedOrder's dict), stored internally."""
+    middle = fem.GetNodeAtPoint([0, 0, 0.25])
+    return [mbs.AddSensor(ii.SensorSuperElement(bodyNumber=body["oFFRFreducedOrder"], meshNodeNumber=middle,
+                                                 storeInternal=True,
+                                                 outputVariableType=exu.OutputVariableType.Displacement)),
+            mbs.AddSensor(ii.SensorNode(nodeNumber=body["nRigidBody"], storeInternal=True,
+                                        outputVariableType=exu.OutputVariableType.AngularVelocity))]
+
+
 def bearings(ii, mbs, body, fem, ground_left, ground_right):
     """Spring-damper bearings on both end faces, free axially on the right."""
     k, d = 2e8, 2e6

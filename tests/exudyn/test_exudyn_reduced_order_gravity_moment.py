@@ -24,17 +24,10 @@ def rotor_pendulum(exu, ii, fem_module, steps=150, h=2e-3):
     mbs = SC.AddSystem()
     body = cms.AddObjectFFRFreducedOrder(mbs, gravity=[0, -9.81, 0])
     ground = mbs.AddObject(ii.ObjectGround())
-    marker = mbs.AddMarker(ii.MarkerSuperElementRigid(bodyNumber=body["oFFRFreducedOrder"],
-                                                      meshNodeNumbers=np.array(left),
-                                                      weightingFactors=np.ones(len(left)) / len(left)))
+    marker = models.rigid_marker(ii, mbs, body["oFFRFreducedOrder"], left)
     ground_marker = mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=ground, localPosition=[0, 0, 0]))
     mbs.AddObject(ii.GenericJoint(markerNumbers=[ground_marker, marker], constrainedAxes=[1, 1, 1, 0, 1, 1]))
-    middle = fem.GetNodeAtPoint([0, 0, 0.25])
-    sensors = [mbs.AddSensor(ii.SensorSuperElement(bodyNumber=body["oFFRFreducedOrder"], meshNodeNumber=middle,
-                                                   storeInternal=True,
-                                                   outputVariableType=exu.OutputVariableType.Displacement)),
-               mbs.AddSensor(ii.SensorNode(nodeNumber=body["nRigidBody"], storeInternal=True,
-                                           outputVariableType=exu.OutputVariableType.AngularVelocity))]
+    sensors = models.reduced_rotor_sensors(exu, ii, mbs, body, fem)
     mbs.Assemble()
     return mbs, sensors, models.full_newton_settings(exu, steps, steps * h)
 

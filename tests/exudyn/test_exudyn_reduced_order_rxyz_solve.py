@@ -22,20 +22,13 @@ def spinning_rotor(exu, ii, fem_module, node_type="RotationRxyz"):
                                          stiffnessProportionalDamping=1e-3)
     ground = mbs.AddObject(ii.ObjectGround())
     face = fem.GetNodesInPlane([0, 0, 0], [0, 0, 1])
-    marker = mbs.AddMarker(ii.MarkerSuperElementRigid(bodyNumber=body["oFFRFreducedOrder"],
-                                                      meshNodeNumbers=np.array(face),
-                                                      weightingFactors=np.ones(len(face)) / len(face)))
+    marker = models.rigid_marker(ii, mbs, body["oFFRFreducedOrder"], face)
     centre = turn @ np.mean(fem.GetNodePositionsAsArray()[face], axis=0)
     ground_marker = mbs.AddMarker(ii.MarkerBodyPosition(bodyNumber=ground, localPosition=list(centre)))
     mbs.AddObject(ii.ObjectConnectorCartesianSpringDamper(markerNumbers=[marker, ground_marker],
                                                           stiffness=[2e5] * 3, damping=[2e3] * 3))
     mbs.AddLoad(ii.LoadTorqueVector(markerNumber=marker, loadVector=[50.0, 0.0, 20.0]))
-    middle = fem.GetNodeAtPoint([0, 0, 0.25])
-    sensors = [mbs.AddSensor(ii.SensorSuperElement(bodyNumber=body["oFFRFreducedOrder"], meshNodeNumber=middle,
-                                                   storeInternal=True,
-                                                   outputVariableType=exu.OutputVariableType.Displacement)),
-               mbs.AddSensor(ii.SensorNode(nodeNumber=body["nRigidBody"], storeInternal=True,
-                                           outputVariableType=exu.OutputVariableType.AngularVelocity))]
+    sensors = models.reduced_rotor_sensors(exu, ii, mbs, body, fem)
     mbs.Assemble()
     return mbs, sensors, models.tight_settings(exu, 100, 1e-4)
 
