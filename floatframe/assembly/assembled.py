@@ -10,6 +10,7 @@ functions in the residual are evaluated by ``floatframe.assembly.user_function_t
 """
 from __future__ import annotations
 
+import hashlib
 import time
 
 import casadi as ca
@@ -23,6 +24,13 @@ from floatframe.buffers import BufferedFunction
 from floatframe.components.base import Context, ModelError
 
 SPIN_CHECK_MAX_COORDINATES = 3_000   # full FFRF bodies up to this size get the spin-rate warning (``monitors``)
+
+
+def function_structure(function: ca.Function) -> str:
+    """A cheap fingerprint of a Function: its output's sparsity pattern and its number of instructions."""
+    sparsity = function.sparsity_out(0)
+    pattern = np.concatenate([np.asarray(sparsity.colind()), np.asarray(sparsity.row())])
+    return f"{sparsity.shape} {function.n_instructions()} {hashlib.sha256(pattern.tobytes()).hexdigest()}"
 
 
 class AssembledSystem:
@@ -59,6 +67,7 @@ class AssembledSystem:
         self.forms = SystemFunctions(ctx, nonlinear_residual, linear, constraints, sensors, index2)
         self.has_index2_form = index2 is not None
         self._linear = {name: sp.csr_matrix(matrix) for name, matrix in linear.items()}
+        self._formed_numeric = dict(self.forms.numeric)   # as formed, whatever ``use_numeric`` puts in their place
         self.user_functions = None
         if ctx.externals:  # evaluated numerically, see floatframe.assembly.user_function_terms
             forms = self.forms
@@ -145,6 +154,24 @@ class AssembledSystem:
     def numeric_function(self, name: str) -> ca.Function:
         """The numeric Function ``name`` that the evaluations use (see ``floatframe.assembly.functions``)."""
         return self.forms.numeric[name]
+
+    def fingerprint(self, serialized, structured=()) -> str:
+        """A text that changes whenever the complete Functions of these names would, found without forming them
+        (for caches of code composed from them): the numeric Functions ``serialized`` in full, those
+        ``structured`` by their output's pattern and instruction count, and the values of the constant linear
+        terms that the complete Functions add. Not for models with Python user functions, whose callbacks no
+        serialization holds (ValueError)."""
+        if self.user_functions is not None:
+            raise ValueError("fingerprint: a model with Python user functions has none (its callbacks are Python)")
+        parts = [self._formed_numeric[name].serialize() for name in serialized]
+        parts += [function_structure(self._formed_numeric[name]) for name in structured]
+        digest = hashlib.sha256()
+        for name in sorted(self._linear):
+            matrix = self._linear[name]
+            digest.update(f"{name} {matrix.shape} ".encode())
+            for array in (matrix.indptr, matrix.indices, matrix.data):
+                digest.update(np.ascontiguousarray(array).tobytes())
+        return "".join(parts + [digest.hexdigest()])
 
     def residual_with_jacobian(self) -> ca.Function:
         """R(t, q, v, a, lam, u, p) as a CasADi Function whose Jacobian is the exact blocked one (for IDAS)."""

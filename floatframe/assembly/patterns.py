@@ -108,6 +108,9 @@ class MatrixPatterns:
     def structural(self, name, shape):
         """(row indices, column pointers, sorted keys column * rows + row) of the structural pattern of
         iteration matrix ``name``: the sum of its parts with every entry one."""
+        if name not in self._fixed and self._only_function(name):   # its Function's pattern (CasADi's: sorted)
+            rows, column_pointers, _ = self.output(name)
+            self._fixed[name] = (rows, column_pointers, column_major_keys(rows, column_pointers, shape))
         if name not in self._fixed:
             parts = [pattern_ones(*self.output(name)), abs(self.linear_iteration(1.0, 1.0, 1.0, shape))]
             if self.user_functions is not None and name in self.user_functions.functions:
@@ -117,6 +120,12 @@ class MatrixPatterns:
             keys = column_major_keys(pattern.indices, pattern.indptr, pattern.shape)
             self._fixed[name] = (pattern.indices, pattern.indptr, keys)
         return self._fixed[name]
+
+    def _only_function(self, name) -> bool:
+        """Whether iteration matrix ``name`` is its Function's output alone: no linear terms (models without FE
+        bodies) and no user-function part."""
+        return (all(self.linear[part].nnz == 0 for part in "avq")
+                and not (self.user_functions is not None and name in self.user_functions.functions))
 
     def linear_iteration(self, c_a, c_v, c_q, shape) -> sp.csc_matrix:
         """c_a L_a + c_v L_v + c_q L_q of the linear terms, padded with zeros to ``shape`` (CSC): one weighted
@@ -128,6 +137,9 @@ class MatrixPatterns:
     def linear_union(self, shape):
         """(row indices, column pointers, (values of L_a, L_v, L_q)) of the linear terms' matrices laid on the
         union of their patterns, padded with zeros to ``shape``; made once per shape."""
+        if shape not in self._linear_union and all(self.linear[name].nnz == 0 for name in "avq"):
+            self._linear_union[shape] = (np.zeros(0, dtype=np.int32), np.zeros(shape[1] + 1, dtype=np.int32),
+                                         [np.zeros(0)] * 3)
         if shape not in self._linear_union:
             n = self.n_coordinates
             padded = {name: sp.csc_matrix((matrix.data, matrix.indices, np.concatenate(

@@ -31,7 +31,7 @@ CONTRACT = (
     "constraint_jacobian", "mass_matrix", "newton_matrix", "load_residual",
     # the iteration matrix and the functions behind the evaluations (for compiled and buffered paths)
     "form_name", "constraint_rows_name", "numeric_function", "use_numeric", "evaluation_work",
-    "iteration_matrix_nonzeros", "functions", "symbols", "residual_with_jacobian",
+    "iteration_matrix_nonzeros", "fingerprint", "functions", "symbols", "residual_with_jacobian",
     # sensors
     "sensor_values", "sensor_names", "sensor_variables", "sensor_slices",
     # parameters and inputs
@@ -148,6 +148,10 @@ class DAE(Protocol):
 
     def use_numeric(self, functions: dict) -> None:
         """Evaluate these Functions (e.g. compiled ones) in place of the numeric Functions of the same names."""
+
+    def fingerprint(self, serialized, structured=()) -> str:
+        """A text that changes whenever the complete Functions of these names would (``serialized`` in full,
+        ``structured`` by their output's pattern), found without forming them: the key of cached compiled code."""
 
     def evaluation_work(self, name: str) -> int:
         """Operations of one evaluation of function ``name``, for cost estimates."""

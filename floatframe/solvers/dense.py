@@ -24,7 +24,7 @@ from scipy.linalg import lapack
 
 from floatframe.buffers import BufferedFunction
 from floatframe.solvers.alpha import predictor
-from floatframe.solvers.compiling import CompiledKernel, apply_compile_option, code_digest
+from floatframe.solvers.compiling import CompiledKernel, apply_compile_option, code_digest, external_functions
 
 # Largest n + m for the dense path. Measured on FFRF beams (docs/performance.md): the dense path beats the
 # sparse one at 61 and 133 unknowns and is 16 times slower at 229 (dense matrix, O(N^2) substitution
@@ -113,13 +113,6 @@ def sensor_evaluator(system):
     return values
 
 
-def _structure(function: ca.Function) -> str:
-    """A cheap fingerprint of a Function: its output's sparsity pattern and its number of instructions."""
-    sparsity = function.sparsity_out(0)
-    pattern = np.concatenate([np.asarray(sparsity.colind()), np.asarray(sparsity.row())])
-    return f"{sparsity.shape} {function.n_instructions()} {hashlib.sha256(pattern.tobytes()).hexdigest()}"
-
-
 class DenseNewtonKernel(CompiledKernel):
     """One generalized-alpha step's Newton iteration as buffered Functions of one shared input state.
 
@@ -155,20 +148,18 @@ class DenseNewtonKernel(CompiledKernel):
 
     def library_key(self) -> str:
         """The code's determinants without building the kernel: the digest of the code that composes it
-        (this module and the predictor's, ``code_digest``), the
-        index, the serialized residual and constraint Functions of the system and the structure of its Newton
-        matrix, which the assembly derives from them. A kernel found in the cache is then loaded without its SX
-        graph (building and serializing it for the name took 50 of a 130 ms solve of a 35-coordinate Exudyn test
-        model; serializing the Newton matrix too, 14 of a 47 ms one of 28 coordinates). The residual fixes the
-        solution; a Newton matrix derived otherwise by a changed assembly of the same structure would change only
-        the iterations."""
+        (this module and the predictor's, ``code_digest``), the index, and the system's fingerprint of the
+        Functions it is composed of (``fingerprint``: the residual and constraint rows in full, the Newton
+        matrix by its structure, which the assembly derives from them; none of them formed). A kernel found in
+        the cache is then loaded without its SX graph, and without the system's complete Functions (forming
+        these for the name took 3 of jointArgsTest's 14 ms solve; building and serializing the kernel, 50 of
+        a 130 ms solve of a 35-coordinate model). The residual fixes the solution; a Newton matrix derived
+        otherwise by a changed assembly of the same structure would change only the iterations."""
         system, index = self._system(), self.index
-        constraint_form = "constraints" if index == 3 else system.form_name("constraint_velocity", 2)
-        names = (system.form_name("residual", index), constraint_form)
-        functions = system.functions
-        return "".join([code_digest(__name__, predictor.__module__), f"dense Newton kernel, index {index}"]
-                       + [functions[name].serialize() for name in names]
-                       + [_structure(functions[system.form_name("newton_matrix", index)])])
+        fingerprint = system.fingerprint((system.form_name("residual", index), system.constraint_rows_name(index)),
+                                         (system.form_name("newton_matrix", index),))
+        return "".join([code_digest(__name__, predictor.__module__), f"dense Newton kernel, index {index}",
+                        fingerprint])
 
     @property
     def functions(self) -> list:
@@ -213,6 +204,14 @@ class DenseNewtonKernel(CompiledKernel):
                 ca.Function("newton_iterate", state + [factors, permutation],
                             [a_new, lam_new, rows, scalars, *corrected])]
 
+    def _use_library(self) -> None:
+        """Evaluate the compiled library from now on: its Functions are bound at the next ``set_step`` (the C
+        loop of ``floatframe.solvers.native`` calls the library itself; binding them took 0.5 of a tiny model's
+        3 ms solve)."""
+        self._compilation = None
+        self.is_compiled = True
+        self._rows = None
+
     def _bind(self, functions) -> None:
         rows, matrix, iterate = functions
         self._rows = BufferedFunction(rows)
@@ -224,8 +223,9 @@ class DenseNewtonKernel(CompiledKernel):
 
     def set_step(self, state, h, scheme, c_q, c_v, kappa, u, p) -> None:
         """Bind the step from ``state`` (t_n, q_n, v_n, a_n, abar_n) by h; scheme = (alpha_m, alpha_f, beta, gamma)."""
-        if self._rows is None:   # the virtual machine, unless a compiled library was bound
-            self._bind(self.functions)
+        if self._rows is None:   # the compiled library's Functions, else the virtual machine's
+            self._bind(external_functions(self.function_names(), self.library()) if self.is_compiled
+                       else self.functions)
         inputs = self._rows.inputs
         inputs[0][0] = state.t + h
         inputs[1][:] = state.q

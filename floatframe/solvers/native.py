@@ -36,7 +36,8 @@ from floatframe.solvers.loop import State, step_size_failure
 from floatframe.solvers.result import SolverError
 
 SOURCE = Path(__file__).with_name("native_loop.c")
-CALLS_PER_SOLVE = 20   # a solve's grid goes to C in about this many calls (progress bar, Ctrl-C between them)
+CALLS_PER_SOLVE = 20   # a solve's grid goes to C in about this many calls (progress bar, Ctrl-C between them),
+MIN_GRID_TIMES_PER_CALL = 500   # of at least this many grid times each (a call's set-up costs about 40 us)
 
 FAILURE_NOT_FINITE, FAILURE_SINGULAR, FAILURE_NOT_CONVERGED = 1, 2, 3
 RUN_DONE, RUN_GROWTH, RUN_FAILED = 0, 1, 2
@@ -166,7 +167,7 @@ class NativeLoop:
         state = [buffer(name, n) for name in ("q", "v", "a_state", "abar")]
         buffer("lam_state", m)
         inputs = [buffer("t_next", 1), *state, buffer("scheme", 8), buffer("u", 0),
-                  buffer("p", system.symbols.p.numel()), buffer("a", n), buffer("lam", m)]
+                  buffer("p", system.parameters_now().size), buffer("a", n), buffer("lam", m)]
         iterate_inputs = inputs + [buffer("factors", size * size), buffer("permutation", size * size)]
         iterate_outputs = [buffer(name, count) for name, count in (
             ("a_new", n), ("lam_new", m), ("iterate_rows", size), ("scalars", 3), ("q_new", n), ("v_new", n),
@@ -224,7 +225,7 @@ class NativeLoop:
         scheme, system, problem, run, buffers = self.scheme, self.system, self.problem, self.run_state, self.buffers
         n, m = self.n, self.m
         if self.chunk is None:
-            self.chunk = max(1, -(-(grid.size - 1) // CALLS_PER_SOLVE))
+            self.chunk = max(MIN_GRID_TIMES_PER_CALL, -(-(grid.size - 1) // CALLS_PER_SOLVE))
             self.grid = np.ascontiguousarray(grid, dtype=float)
             self.counts = np.ascontiguousarray(counts, dtype=np.int64)
         last = min(grid.size - 1, first + self.chunk - 1)
@@ -238,7 +239,8 @@ class NativeLoop:
         problem.position_squared = bound.position_limit ** 2 if bound is not None else math.inf
         problem.velocity_squared = bound.velocity_limit ** 2 if bound is not None else math.inf
         problem.refresh_cost = scheme._renewal.refresh_cost
-        buffers["p"][:system.symbols.p.numel()] = system.parameters_now()
+        parameters = system.parameters_now()
+        buffers["p"][:parameters.size] = parameters
         self._put_state(state)
         width = 1 + 4 * n + m
         visited = np.empty((visits.size, width))
