@@ -48,15 +48,23 @@ def batchable(scheme, system) -> bool:
 class BlockKernel(CompiledKernel):
     """``block`` chained explicit steps (``mapaccum`` of an SX step) that can be switched to their compiled
     library: ``buffered`` evaluates (q, v, a, t (1, block), h (1, block), u, p) -> (q, v, a) (n, block) each.
-    Its cache name comes from the step, so that a cached block is loaded without building the chain."""
+    ``step``: the SX step Function, or a callable that builds it; ``key``: a text that determines the step, where
+    known without it (``step_key``), so that a cached block is loaded without building the step or the chain."""
 
-    def __init__(self, step: ca.Function, block: int):
-        self.step, self.block = step, block
+    def __init__(self, step, block: int, key: str | None = None):
+        self._step, self.block, self._key = step, block, key
         self._functions = None
         self.buffered = None     # bound on first use (``bind``), or to the compiled library
 
+    @property
+    def step(self) -> ca.Function:
+        if not isinstance(self._step, ca.Function):
+            self._step = self._step()
+        return self._step
+
     def library_key(self) -> str:
-        return "".join([code_digest(__name__), f"explicit steps, block {self.block}", self.step.serialize()])
+        determinant = self._key if self._key is not None else self.step.serialize()
+        return "".join([code_digest(__name__), f"explicit steps, block {self.block}", determinant])
 
     def function_names(self) -> list:
         return ["explicit_steps"]
@@ -98,12 +106,21 @@ class BatchedLoop:
         self.deciding = False    # whether the first call's time still decides about compiling
 
     def ready(self) -> bool:
-        if self.step_function is None:
-            self.step_function = step_function(self.scheme, self.system)
-            if self.step_function.is_a("SXFunction"):
-                self.kernel = apply_compile_option(BlockKernel(self.step_function, self.block), "auto")  # cached?
+        if self.step_function is None and self.kernel is None:
+            if self.scheme._accelerations.free.size <= SYMBOLIC_SOLVE_LIMIT:   # an SX step (see step_function)
+                self.kernel = apply_compile_option(                            # cached? (found without the step)
+                    BlockKernel(self._step_function, self.block, step_key(self.scheme, self.system)), "auto")
                 self.deciding = not self.kernel.is_compiled and compiler() is not None
+            else:
+                self.step_function = step_function(self.scheme, self.system)
         return True
+
+    def _step_function(self) -> ca.Function:
+        """The SX step, built when the block kernel needs it (not where its library is cached)."""
+        self.step_function = step_function(self.scheme, self.system)
+        if not self.step_function.is_a("SXFunction"):   # batchable() leaves out the models whose step is MX
+            raise RuntimeError("explicit steps: the step of a model without user functions is not an SX Function")
+        return self.step_function
 
     def _switch(self, started: float, steps: int) -> None:
         """After a call of ``steps`` steps since ``started``: decide about compiling (first call), or take the
@@ -191,6 +208,19 @@ class BatchedLoop:
             lam = scheme._accelerations.multipliers(t, q, v, a)
             scheme._start = (q, v, a) if scheme.end_accelerations else None
             yield k, State(t, q, v, a, a, lam)
+
+
+def step_key(scheme, system) -> str:
+    """A text that determines ``step_function(scheme, system)`` of a model without user functions, found without
+    building it: the scheme's stages, the fixed coordinates and their values, and the system's fingerprint of its
+    residual (building the step for its serialization took 4-8 ms of a small explicit solve)."""
+    accelerations = scheme._accelerations
+    stages = [np.asarray(x, dtype=float) for x in (scheme.c, scheme.a, scheme.b)]
+    q_fixed = np.zeros(0) if scheme._q_fixed is None else np.asarray(scheme._q_fixed, dtype=float)
+    arrays = [*stages, np.asarray(accelerations.fixed, dtype=np.int64), q_fixed]
+    return "".join([f"{scheme.name} {bool(scheme.end_accelerations)} {system.n_coordinates} {system.n_multipliers} "]
+                   + [f"{array.shape}{array.tobytes().hex()}" for array in arrays]
+                   + [system.fingerprint(("residual",))])
 
 
 def step_function(scheme, system) -> ca.Function:
