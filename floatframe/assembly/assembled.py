@@ -26,6 +26,22 @@ from floatframe.components.base import Context, ModelError
 SPIN_CHECK_MAX_COORDINATES = 3_000   # full FFRF bodies up to this size get the spin-rate warning (``monitors``)
 
 
+class ParameterValues(dict):
+    """Parameter name -> value (None until set), with a ``version`` that every assignment raises, so that the
+    stacked vector p is made again only after a change (concatenating a dozen values at every evaluation was
+    a tenth of a small model's Newton iteration)."""
+
+    version = 0
+
+    def __setitem__(self, name, value) -> None:
+        super().__setitem__(name, value)
+        self.version += 1
+
+    def update(self, *arguments, **keywords) -> None:
+        super().update(*arguments, **keywords)
+        self.version += 1
+
+
 def function_structure(function: ca.Function) -> str:
     """A cheap fingerprint of a Function: its output's sparsity pattern and its number of instructions."""
     sparsity = function.sparsity_out(0)
@@ -75,7 +91,8 @@ class AssembledSystem:
                            if function.n_in() > forms.input_counts[name] + 2}
             self.user_functions = UserFunctionTerms(ctx.externals, with_values, forms.state, forms.u, forms.p,
                                                     forms.factors, forms.delta, nonlinear_residual)
-        self.parameter_values = {parameter.name: parameter.value for parameter in self.parameters}
+        self.parameter_values = ParameterValues((parameter.name, parameter.value) for parameter in self.parameters)
+        self._parameter_vector = (-1, None)   # (the values' version, p): p is read at every evaluation
         self.input_signals = {item.name: item.signal for item in self.inputs}
         self._symbols = None
         self._load_residual = None
@@ -375,7 +392,7 @@ class AssembledSystem:
         value = np.atleast_1d(np.asarray(value, dtype=float)).reshape(-1)
         if value.size != size:
             raise ValueError(f"Parameter '{name}' has size {size}, got {value.size} values")
-        self.parameter_values[name] = value
+        self.parameter_values[name] = value.copy()   # (not a view of the caller's array: p is kept)
         if self.pending_checks and all(v is not None for v in self.parameter_values.values()):
             self._sparse_cache.pop("initial", None)
             for check in list(self.pending_checks):
@@ -389,12 +406,18 @@ class AssembledSystem:
         self.input_signals[name] = signal
 
     def parameter_vector(self) -> np.ndarray:
-        """p for simulation; fails clearly for a parameter that has no value."""
-        missing = [name for name, value in self.parameter_values.items() if value is None]
-        if missing:
-            raise ValueError(f"symbolic parameter(s) {missing} have no value: set them with set_parameter")
-        values = [self.parameter_values[p.name] for p in self.parameters]
-        return np.concatenate(values) if values else np.zeros(0)
+        """p for simulation (read-only; made again after a change of ``parameter_values``); fails clearly for a
+        parameter that has no value."""
+        version, vector = self._parameter_vector
+        if version != self.parameter_values.version:
+            missing = [name for name, value in self.parameter_values.items() if value is None]
+            if missing:
+                raise ValueError(f"symbolic parameter(s) {missing} have no value: set them with set_parameter")
+            values = [self.parameter_values[p.name] for p in self.parameters]
+            vector = np.concatenate(values).astype(float) if values else np.zeros(0)
+            vector.setflags(write=False)
+            self._parameter_vector = (self.parameter_values.version, vector)
+        return vector
 
     def input_vector(self, t: float) -> np.ndarray:
         """u(t) for simulation; fails clearly for an input without signal or beyond its end."""
