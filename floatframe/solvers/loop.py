@@ -115,7 +115,8 @@ class Scheme:
 
     def native_loop(self, system, prepared):
         """An object that takes many grid times in one call (``ready()``, ``run(...)``: see
-        ``floatframe.solvers.native.NativeLoop``), or None: the loop calls ``advance`` for each."""
+        ``floatframe.solvers.native.NativeLoop``; ``checks_growth`` True where its ``run`` tests the states it
+        yields against the growth bound itself), or None: the loop calls ``advance`` for each."""
         return None
 
     # --- what the loop provides ----------------------------------------------------------------------
@@ -242,10 +243,10 @@ def integrate(scheme: Scheme, system, t_end=None, n_steps=None, *, t_grid=None, 
 
         check_validity(state)
 
-        def visit(k, state, stopped=False):
-            """The growth check and the storage at grid time k."""
+        def visit(k, state, stopped=False, checked=False):
+            """The growth check (unless ``checked`` already) and the storage at grid time k."""
             store = k % store_every == 0 or k == grid.size - 1 or stopped
-            if bound is not None and (store or k % check_every == 0):
+            if bound is not None and not checked and (store or k % check_every == 0):
                 bound.check(state)
             if store:
                 stored.append(state)
@@ -260,7 +261,7 @@ def integrate(scheme: Scheme, system, t_end=None, n_steps=None, *, t_grid=None, 
                 if native is not None and native.ready():  # many grid times in one call (GeneralizedAlpha)
                     first = k
                     for k, state in native.run(state, grid, counts, k, store_every, check_every, bound):
-                        visit(k, state)
+                        visit(k, state, checked=getattr(native, "checks_growth", False))
                     bar.update(k + 1 - first)
                     k += 1
                     continue

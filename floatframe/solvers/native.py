@@ -134,6 +134,8 @@ class NativeLoop:
     one solve (under compile="auto" the kernel may be compiled in the background during the solve).
     """
 
+    checks_growth = True   # ``run`` tests its states against the growth bound (in C)
+
     def __init__(self, scheme, system, kernel):
         self.scheme, self.system, self.kernel = scheme, system, kernel
         self.problem = None
@@ -219,9 +221,11 @@ class NativeLoop:
     def run(self, state: State, grid, counts, first: int, store_every: int, check_every: int, bound):
         """Advance from ``state`` (at grid time first - 1) over the next grid intervals; yields (k, State)
         at each grid time k that the shared loop stores or checks (``store_every``, ``check_every``, ``bound``
-        a GrowthBound or None), the last one at the end of this call's intervals. A failed step (the step
-        size below the minimum) raises SolverError as ``Scheme.advance`` does, after the states before it,
-        with the last accepted state as ``state``."""
+        a GrowthBound or None), the last one at the end of this call's intervals. The C loop tests those
+        states against the growth bound itself (the shared loop need not): a state beyond it raises the
+        bound's SolverError after the states before it. A failed step (the step size below the minimum)
+        raises SolverError as ``Scheme.advance`` does, after the states before it, with the last accepted
+        state as ``state``."""
         scheme, system, problem, run, buffers = self.scheme, self.system, self.problem, self.run_state, self.buffers
         n, m = self.n, self.m
         if self.chunk is None:
@@ -249,9 +253,12 @@ class NativeLoop:
             ctypes.byref(problem), ctypes.byref(run), _address(self.grid), _address(self.counts), first, last,
             _address(visits), _address(checked), _address(visited), ctypes.byref(written))
         self._take_back()
-        for row, k in zip(visited[:written.value], visits[:written.value].tolist()):
-            yield k, State(float(row[0]), row[1:1 + n], row[1 + n:1 + 2 * n], row[1 + 2 * n:1 + 3 * n],
-                           row[1 + 3 * n:1 + 4 * n], row[1 + 4 * n:width])
+        states = [State(float(row[0]), row[1:1 + n], row[1 + n:1 + 2 * n], row[1 + 2 * n:1 + 3 * n],
+                        row[1 + 3 * n:1 + 4 * n], row[1 + 4 * n:width]) for row in visited[:written.value]]
+        grown = states.pop() if status == RUN_GROWTH else None   # the last row failed the growth bound
+        yield from zip(visits[:len(states)].tolist(), states)
+        if grown is not None:
+            raise bound.failure(grown)
         if status == RUN_FAILED:
             raise self._failure()
 
