@@ -93,7 +93,10 @@ class BlockKernel(CompiledKernel):
 
 class BatchedLoop:
     """The batched steps of one solve of an explicit fixed-step ``scheme`` (an ExplicitRungeKutta or
-    VelocityVerlet): ``ready()``, and ``run(...)``, a generator of (k, State) as the shared loop takes them."""
+    VelocityVerlet): ``ready()``, and ``run(...)``, a generator of (k, State) as the shared loop takes them,
+    tested against the growth bound here (``checks_growth``)."""
+
+    checks_growth = True
 
     def __init__(self, scheme, system, n_steps: int = 0):
         self.scheme, self.system, self.n_steps = scheme, system, n_steps
@@ -203,11 +206,25 @@ class BatchedLoop:
         wanted = (intervals % store_every == 0) | (intervals == grid.size - 1) | (intervals == last)
         if bound is not None:
             wanted |= intervals % check_every == 0
-        for k, column in zip(intervals[wanted].tolist(), ends[wanted].tolist()):
-            t, q, v, a = float(grid[k]), q_all[:, column].copy(), v_all[:, column].copy(), a_all[:, column].copy()
-            lam = scheme._accelerations.multipliers(t, q, v, a)
+        columns = ends[wanted]
+        # the wanted states as rows (views of one copy each), and their growth test at once (checks_growth)
+        q_rows, v_rows, a_rows = (np.ascontiguousarray(x[:, columns].T) for x in (q_all, v_all, a_all))
+        count = columns.size
+        if bound is not None:
+            within = ((np.einsum("ij,ij->i", q_rows, q_rows) <= bound.position_limit ** 2)
+                      & (np.einsum("ij,ij->i", v_rows, v_rows) <= bound.velocity_limit ** 2))   # NaN: False
+            if not within.all():
+                count = int(np.argmin(within))
+        multipliers, empty = scheme._accelerations.multipliers, np.zeros(system.n_multipliers)
+        has_multipliers = scheme._accelerations.fixed.size > 0
+        for k, row in zip(intervals[wanted][:count].tolist(), range(count)):
+            t, q, v, a = float(grid[k]), q_rows[row], v_rows[row], a_rows[row]
+            lam = multipliers(t, q, v, a) if has_multipliers else empty.copy()
             scheme._start = (q, v, a) if scheme.end_accelerations else None
             yield k, State(t, q, v, a, a, lam)
+        if count < columns.size:
+            k, row = int(intervals[wanted][count]), count
+            raise bound.failure(State(float(grid[k]), q_rows[row], v_rows[row], a_rows[row], a_rows[row], empty))
 
 
 def step_key(scheme, system) -> str:

@@ -14,6 +14,7 @@ from floatframe.models.pendulum import build_pendulum
 from floatframe.solvers.explicit import (TABLEAUX, ExplicitEuler, ExplicitMidpoint, RK33, RK44,
                                          RK67, VelocityVerlet)
 from floatframe.solvers.explicit_adaptive import DOPRI5, DVERK6, ODE23
+from floatframe.solvers.result import SolverError
 from model_helpers import ContractOnly
 
 MASS, STIFFNESS, START = 2.0, 100.0, 0.1
@@ -339,3 +340,20 @@ def test_models_with_user_functions_or_inputs_take_the_python_loop():
     assert scheme.native_loop(assembled, None) is None
     reference = RK67().solve(assembled, 0.5, 200)
     assert abs(result.q[-1, 0] - reference.q[-1, 0]) < 1e-5      # RK44's own error: measured 1.5e-6
+
+
+def test_explicit_euler_beyond_its_stability_limit_is_a_growth_failure_after_the_states_before_it():
+    """Explicit Euler multiplies the undamped oscillator's amplitude by sqrt(1 + (omega h)^2) a step: at omega h = 1
+    it passes the growth bound (1e6 times the initial state's reach) after some 40 steps; the batched loop tests its
+    states itself and fails there with the time, keeping the states before."""
+    assembled = oscillator()
+    h = 1.0 / np.sqrt(STIFFNESS / MASS)
+    with pytest.raises(SolverError, match=r"explicit-euler: at t = [\d.]+: the state grew without bound") as caught:
+        ExplicitEuler().solve(assembled, 200 * h, 200)
+    failure_time = caught.value.time
+    stored = caught.value.result.t
+    assert 30 * h < failure_time < 60 * h
+    assert stored[-1] < failure_time and np.allclose(np.diff(stored), h)
+    # the amplitude grows as the scheme's factor, exactly, up to the last stored state
+    amplitude = np.hypot(caught.value.result.q[:, 0], caught.value.result.v[:, 0] * h)
+    assert np.allclose(amplitude[1:] / amplitude[:-1], np.sqrt(2.0), rtol=1e-12)
