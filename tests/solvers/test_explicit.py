@@ -357,3 +357,47 @@ def test_explicit_euler_beyond_its_stability_limit_is_a_growth_failure_after_the
     # the amplitude grows as the scheme's factor, exactly, up to the last stored state
     amplitude = np.hypot(caught.value.result.q[:, 0], caught.value.result.v[:, 0] * h)
     assert np.allclose(amplitude[1:] / amplitude[:-1], np.sqrt(2.0), rtol=1e-12)
+
+
+def chain_of_mass_points(count, dense_mass=False):
+    """``count`` mass points on Cartesian springs in a row from the ground, under a load (3 count coordinates);
+    ``dense_mass``: the points' coordinates are instead one generic ODE2 object with a dense, positive definite
+    mass matrix (every coordinate coupled to every other)."""
+    from floatframe.components.generic_ode2 import ObjectGenericODE2
+    system = System()
+    ground = system.add(ObjectGround())
+    nodes = [system.add(NodePoint([1.0 + i, 0.0, 0.0], [0.01 * i, 0.02, 0.0])) for i in range(count)]
+    if dense_mass:
+        size = 3 * count
+        coupling = np.full((size, size), 0.1) + np.eye(size)
+        system.add(ObjectGenericODE2(nodes, mass_matrix=coupling))
+    else:
+        for node in nodes:
+            system.add(ObjectMassPoint(node, 1.5))
+    previous = system.add(MarkerBodyPosition(ground, [0.0, 0.0, 0.0]))
+    for node in nodes:
+        marker = system.add(MarkerNodePosition(node))
+        system.add(CartesianSpringDamper([previous, marker], [40.0, 50.0, 60.0], [0.1, 0.1, 0.1]))
+        previous = marker
+    system.add(LoadForceVector(previous, [0.0, -3.0, 1.0]))
+    return system.assemble()
+
+
+@pytest.mark.parametrize("dense_mass, symbolic", [(False, True), (True, False)])
+def test_mass_points_beyond_the_symbolic_limit_get_an_sx_step_a_dense_mass_does_not_and_both_match_python(
+        dense_mass, symbolic):
+    """15 free coordinates (over SYMBOLIC_SOLVE_LIMIT): a diagonal M_ff falls apart into 1x1 blocks, so the step is
+    SX (compiled in blocks); a dense 15x15 M_ff keeps the MX step. Either way the batched loop gives the Python
+    loop's states (a pre_step hook makes the loop step in Python) to round-off."""
+    from floatframe.solvers.explicit_batch import BatchedLoop, symbolic_step
+    assembled = chain_of_mass_points(5, dense_mass)
+    scheme = RK44()
+    batched = scheme.solve(assembled, 0.5, 200)
+    assert symbolic_step(scheme) is symbolic
+    loop = BatchedLoop(scheme, assembled, 200)
+    loop.ready()
+    assert (loop.kernel is not None) is symbolic
+    stepped = RK44().solve(assembled, 0.5, 200, pre_step=lambda t, state: None)
+    scale = np.abs(stepped.q).max()
+    assert np.abs(batched.q - stepped.q).max() <= 1e-13 * scale
+    assert np.abs(stepped.q[-1]).max() > 1e-3   # it moved
