@@ -380,6 +380,40 @@ class FEMinterface:
         self.eigenValues = modes.eigenvalues
         self.modeBasis = {"matrix": modes.vectors, "type": "NormalModes"}
 
+    def ComputeEigenmodesNGsolve(self, bfM, bfK, nModes, maxEigensolveIterations=40, excludeRigidBodyModes=0,
+                                 verbose=False):
+        """Lowest ``nModes`` eigenmodes of K x = omega^2 M x after the first ``excludeRigidBodyModes``, with M and
+        K taken from the assembled NGSolve bilinear forms ``bfM`` and ``bfK`` (as ImportMeshFromNGsolve returns
+        them; needs the ``ngsolve`` extra). Stored as by :meth:`ComputeEigenmodes`: ``modeBasis`` (coordinates
+        reordered from NGSolve's x0 x1 ... y0 ... z0 ... to x0 y0 z0 x1 ..., mass-normalised) and ``eigenValues``
+        (|omega^2|, as Exudyn).
+
+        The eigenpairs are computed to convergence (:func:`floatframe.fem.eigenmodes`, the 6 rigid-body modes of a
+        free mesh deflated), not by Exudyn's fixed number of preconditioned inverse iterations, so
+        ``maxEigensolveIterations`` is not used; Exudyn's eigenvalues approach these as it grows. A free mesh with
+        another ``excludeRigidBodyModes`` than 0 or 6 is an error (Exudyn keeps the remaining rigid-body modes).
+        ``verbose`` prints the eigenfrequencies."""
+        from floatframe.optional import require
+
+        require("ngsolve", "FEMinterface.ComputeEigenmodesNGsolve", "ngsolve")
+        space = bfK.space
+        try:
+            n_components = len(space.components)
+        except Exception:   # NGSolve raises for spaces that are no product of spaces
+            n_components = 1
+        if n_components != 3:
+            raise ExudynLayerError(f"FEMinterface.ComputeEigenmodesNGsolve: the space of bfK has {n_components} "
+                                   f"component(s); displacements need a space of 3 (VectorH1, or a scalar space ** 3)")
+        mass, stiffness = (self._interleaved(_ngsolve_form_matrix(form, name, space.ndof))
+                           for form, name in ((bfM, "bfM"), (bfK, "bfK")))
+        n_rigid = int(excludeRigidBodyModes)
+        positions = _space_node_positions(space, stiffness) if n_rigid == 6 else None
+        modes = core_fem.eigenmodes(mass, stiffness, int(nModes), n_rigid, node_positions=positions)
+        self.eigenValues = np.abs(modes.eigenvalues)
+        self.modeBasis = {"matrix": modes.vectors, "type": "NormalModes"}
+        if verbose:
+            print("ComputeEigenmodesNGsolve: eigenfrequencies [Hz]", self.GetEigenFrequenciesHz())
+
     def ComputeHurtyCraigBamptonModes(self, boundaryNodesList, nEigenModes, useSparseSolver=True,
                                       computationMode=HCBstaticModeSelection.RBE2, boundaryNodesWeights=[],
                                       excludeRigidBodyMotion=True, RBE3secondMomentOfAreaWeighting=True,
@@ -605,6 +639,39 @@ class FEMinterface:
         self.eigenValues = np.asarray(data.get("eigenValues", []), dtype=float)
         self.postProcessingModes = dict(data.get("postProcessingModes", {}))
         self.metaData = dict(data.get("metaData", {"source": "unknown"}))
+
+
+def _ngsolve_form_matrix(form, name, size) -> sp.csr_matrix:
+    """The assembled matrix of the NGSolve bilinear form ``form`` as scipy CSR in NGSolve's coordinate order (a
+    matrix stored as its lower triangle is completed)."""
+    matrix = getattr(form, "mat", None)
+    if matrix is None or not hasattr(matrix, "CSR"):
+        raise ExudynLayerError(f"FEMinterface.ComputeEigenmodesNGsolve: {name} needs to be an assembled NGSolve "
+                               f"BilinearForm with a sparse matrix (got {type(matrix).__name__})")
+    if matrix.height != size:
+        raise ExudynLayerError(f"FEMinterface.ComputeEigenmodesNGsolve: {name} has {matrix.height} coordinates, "
+                               f"the space of bfK {size}; both forms need the same space")
+    values, columns, rows = matrix.CSR()
+    result = sp.csr_matrix((np.array(values, dtype=float), np.array(columns), np.array(rows)), shape=(size, size))
+    if sp.triu(result, 1).nnz == 0 and sp.tril(result, -1).nnz > 0:
+        result = (result + sp.tril(result, -1).T).tocsr()
+    return result
+
+
+def _space_node_positions(space, stiffness):
+    """Positions (n, 3) of the nodes of a nodal vector space (the coordinates x, y, z interpolated into it); None
+    where the space is not nodal, i.e. where these rigid-body motions are not in the null space of ``stiffness``
+    (its coordinates x0 y0 z0 x1 ...)."""
+    import ngsolve as ngs
+
+    field = ngs.GridFunction(space)
+    for component, coordinate in zip(field.components, (ngs.x, ngs.y, ngs.z)):
+        component.Set(coordinate)
+    positions = field.vec.FV().NumPy().reshape(3, -1).T.copy()
+    rigid = core_fem.rigid_body_modes(positions)
+    forces = np.abs(stiffness @ rigid).max(axis=0)
+    scale = (abs(stiffness) @ np.abs(rigid)).max(axis=0)
+    return positions if np.all(forces <= 1e-9 * scale) else None
 
 
 def _file_name_and_mode(fileName, mode, what):
