@@ -11,7 +11,7 @@ functions of the kernel's compiled library directly. Both loops take the same de
 so the results are the same to the last bit (tests/solvers/test_native_loop.py).
 
 The driver is compiled once per machine (about 0.2 s, the compiler of ``floatframe.solvers.compiling``,
-cached there as ``native_loop_<hash>.so``); it does not depend on the model. The shared loop
+cached there as ``native_loop_<hash>.so``, named by the source file's stamp); it does not depend on the model. The shared loop
 (``floatframe.solvers.loop.integrate``) hands the grid to it where ``GeneralizedAlpha.native_loop`` gives
 a ``NativeLoop``: on the dense path, with the kernel compiled, without ``pre_step``, Input signals or
 user functions, for GeneralizedAlpha and the schemes that only change its coefficients (Newmark,
@@ -29,7 +29,7 @@ import scipy.sparse as sp
 from scipy.linalg import cython_lapack
 
 from floatframe.solvers.alpha import not_converged, not_finite, singular_matrix
-from floatframe.solvers.compiling import Compilation, compiler, library_path
+from floatframe.solvers.compiling import Compilation, compiler, library_path, source_stamp
 from floatframe.solvers.dense import DenseLU
 from floatframe.solvers.linear import singular_cause
 from floatframe.solvers.loop import State, step_size_failure
@@ -87,7 +87,7 @@ def driver(wait: bool):
     global _driver, _compilation, _unavailable
     if _driver is not None or _unavailable:
         return _driver
-    path = library_path(SOURCE.read_text(), prefix="native_loop")
+    path = library_path(source_stamp(SOURCE), prefix="native_loop")
     if not path.is_file():
         if _compilation is None:
             if compiler() is None:
