@@ -198,7 +198,8 @@ class BatchedLoop:
                                 parameters)
             blocks.append(block)
             q, v, a = (x[:, -1] for x in block)
-        q_all, v_all, a_all = (np.hstack([block[i] for block in blocks]) for i in range(3))
+        q_all, v_all, a_all = blocks[0] if len(blocks) == 1 else (np.hstack([block[i] for block in blocks])
+                                                                  for i in range(3))
         self.steps_taken += times.size
         self._switch(started, times.size)
         stats = scheme.statistics
