@@ -27,8 +27,8 @@ def test_star_imported_items_and_their_visualizations_name_the_scope(name, scope
 def test_module_attributes_and_extensions_name_the_scope():
     with pytest.raises(exu.ExudynLayerError, match="'GeneralContact'.*; contact.*outside floatframe's scope"):
         exu.GeneralContact
-    with pytest.raises(exu.ExudynLayerError, match="'ObjectANCFCable'.*; beams as bodies"):
-        ii.ObjectANCFCable
+    with pytest.raises(exu.ExudynLayerError, match="itemInterface.ObjectANCFCable.*; beams as bodies"):
+        ii.ObjectANCFCable(nodeNumbers=[0, 1])   # a placeholder: refused where it is used
     mbs = exu.SystemContainer().AddSystem()
     with pytest.raises(exu.ExudynLayerError, match="mbs.CreateKinematicTree.*; kinematic trees: outside"):
         mbs.CreateKinematicTree()
@@ -69,3 +69,14 @@ def test_beam_and_shell_generators_are_exudyns_names():
         public = {n for n in dir(theirs) if not n.startswith("_") and callable(getattr(theirs, n))
                   and getattr(getattr(theirs, n), "__module__", "") == f"exudyn.{module}"}
         assert set(ours.EXUDYN_NAMES) == public
+
+
+def test_a_star_import_of_the_item_interface_gives_placeholders_that_name_the_scope():
+    """``from exudyn.itemInterface import *`` then an ANCF node (Exudyn's computeODE2EigenvaluesTest): refused with the
+    item and its scope where the script uses it, not a NameError."""
+    namespace = {}
+    exec("from floatframe.exudyn.itemInterface import *", namespace)
+    with pytest.raises(exu.ExudynLayerError, match="itemInterface.Point2DS1 .*beams as bodies.*outside floatframe's "
+                                                   "scope"):
+        namespace["Point2DS1"](referenceCoordinates=[0, 0, 1, 0])
+    assert namespace["MassPoint"] is ii.MassPoint   # the supported names are the items themselves
