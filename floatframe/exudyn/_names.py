@@ -22,8 +22,8 @@ OUT_OF_SCOPE = [
     ("beams as bodies (ANCF cables and beams, geometrically exact beams, ALE cables, thin plates)",
      ("ANCF", "Cable", "Beam", "Slope", "Point2DS1", "JointSliding", "SlidingJoint", "ALEMoving")),
     ("contact (contact objects, general contact, rolling discs)",
-     ("Contact", "RollingDisc", "GeneralContact", "CamFollower")),
-    ("kinematic trees", ("KinematicTree", "JointType", "TreeLink")),
+     ("Contact", "RollingDisc", "GeneralContact", "CamFollower", "machines")),
+    ("kinematic trees", ("KinematicTree", "JointType", "TreeLink", "robotics")),
     ("hydraulics", ("Hydraulic",)),
     ("reeving systems and ropes", ("ReevingSystem",)),
 ]

@@ -80,3 +80,14 @@ def test_a_star_import_of_the_item_interface_gives_placeholders_that_name_the_sc
                                                    "scope"):
         namespace["Point2DS1"](referenceCoordinates=[0, 0, 1, 0])
     assert namespace["MassPoint"] is ii.MassPoint   # the supported names are the items themselves
+
+
+@pytest.mark.parametrize("module, scope", [("robotics.motion", "kinematic trees"), ("machines", "contact")])
+def test_exudyns_out_of_scope_modules_refuse_on_import_naming_the_scope(module, scope):
+    """``from exudyn.robotics.motion import Trajectory`` (kinematicTreeAndMBStest) and ``from exudyn.machines import
+    CreateBallBearing`` (ballBearingTest): an ExudynLayerError with the scope, not a ModuleNotFoundError."""
+    import importlib
+    import sys
+    with pytest.raises(exu.ExudynLayerError, match=f"exudyn.{module.split('.')[0]}; {scope}.*outside floatframe's scope"):
+        importlib.import_module(f"floatframe.exudyn.{module}")
+    assert f"floatframe.exudyn.{module.split('.')[0]}" not in sys.modules   # a failed import leaves nothing behind
