@@ -103,3 +103,62 @@ class MatrixContainer:
     def __repr__(self):
         shape = None if self.matrix is None else self.matrix.shape
         return f"MatrixContainer(shape={shape}, sparse={sp.issparse(self.matrix)})"
+
+
+class _ShapedList(list):
+    """A list of float arrays of one shape (Exudyn's Vector3DList, Matrix3DList, ...): ``Append`` and item
+    assignment check the shape and refuse others with an ExudynLayerError naming the list and the item;
+    ``GetPythonObject`` gives a plain list of the arrays."""
+
+    shape: tuple = ()
+
+    def __init__(self, items=()):
+        super().__init__()
+        for item in items:
+            self.Append(item)
+
+    def _checked(self, item, position) -> np.ndarray:
+        try:
+            array = np.array(item, dtype=float)
+        except (TypeError, ValueError):
+            array = None
+        if array is None or array.shape != self.shape:
+            raise ExudynLayerError(f"{type(self).__name__}: item {position} must have shape {self.shape}, got "
+                                   f"{item!r}")
+        return array
+
+    def Append(self, item) -> None:
+        """Add ``item`` (array_like of the list's shape) at the end."""
+        super().append(self._checked(item, len(self)))
+
+    def __setitem__(self, index, item):
+        super().__setitem__(index, self._checked(item, index))
+
+    def GetPythonObject(self) -> list:
+        """The items as a plain list of arrays."""
+        return list(self)
+
+
+class Vector2DList(_ShapedList):
+    """Exudyn's Vector2DList: 2D vectors."""
+    shape = (2,)
+
+
+class Vector3DList(_ShapedList):
+    """Exudyn's Vector3DList: 3D vectors (e.g. points of a reeving system or a kinematic tree's offsets)."""
+    shape = (3,)
+
+
+class Vector6DList(_ShapedList):
+    """Exudyn's Vector6DList: 6D vectors."""
+    shape = (6,)
+
+
+class Matrix3DList(_ShapedList):
+    """Exudyn's Matrix3DList: 3x3 matrices (e.g. a kinematic tree's joint transformations)."""
+    shape = (3, 3)
+
+
+class Matrix6DList(_ShapedList):
+    """Exudyn's Matrix6DList: 6x6 matrices."""
+    shape = (6, 6)

@@ -235,3 +235,22 @@ def test_initialize_add_sparse_matrix_and_set_all_zero_as_exudyn():
     container.Initialize(2, 2)
     with pytest.raises(ValueError, match="outside the size"):
         container.AddSparseMatrix([[2, 0, 1.0]])
+
+
+@pytest.mark.parametrize("name, item", [("Vector2DList", [1, 2]), ("Vector3DList", [1, 2, 3]),
+                                        ("Vector6DList", list(range(6))), ("Matrix3DList", np.eye(3)),
+                                        ("Matrix6DList", np.eye(6))])
+def test_the_shaped_lists_hold_what_exudyns_hold_and_refuse_other_shapes(name, item):
+    """exu.Vector3DList and the like: construction, Append, item assignment and GetPythonObject give exudyn
+    1.13.6's arrays; an item of another shape is an ExudynLayerError naming the list and the item."""
+    exudyn = pytest.importorskip("exudyn")
+    ours, theirs = getattr(exu, name)([item]), getattr(exudyn, name)([item])
+    second = 2.0 * np.asarray(item, dtype=float)
+    ours.Append(second)
+    theirs.Append(second)
+    ours[0], theirs[0] = second, second
+    assert len(ours) == len(theirs) == 2
+    for mine, reference in zip(ours.GetPythonObject(), theirs.GetPythonObject()):
+        assert np.array_equal(mine, reference)
+    with pytest.raises(exu.ExudynLayerError, match=f"{name}: item 2 must have shape"):
+        ours.Append([1.0] * 7)
