@@ -133,6 +133,8 @@ class UserFunctionTerms:
             x, value = self._last[k]
             if hasattr(callback, "stacked_jacobian"):                           # exact: dE_k / dX_k given
                 changes = self._sparse(callback.stacked_jacobian, *split(x, callback.input_sizes)) @ seeds
+            elif getattr(callback, "jacobian", None) is not None:               # the user's: dE_k / dX_k
+                changes = callback.jacobian(*split(x, callback.input_sizes)) @ seeds
             else:                                                               # differences, by column
                 value = value.reshape(callback.output_shape, order="F")
                 dense_seeds = seeds.toarray()

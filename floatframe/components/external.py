@@ -29,6 +29,7 @@ class NumericCallback(ca.Callback):
         self.input_sizes = list(input_sizes)
         self.output_shape = tuple(output_shape)
         self.state_independent = False  # set where the value is known not to change with the state
+        self.jacobian = None  # (inputs...) -> d value / d [inputs stacked] (sparse), where known: no differences
         self.failure = None  # the UserFunctionError of the last failed call (CasADi's own error hides it)
         self.construct(name, {"enable_fd": True, "fd_method": "forward"})
 

@@ -6,14 +6,14 @@ q are the coordinates of the object's nodes, in their order (changes from the no
 nodes store them). A mass-matrix user function replaces M: M_user(t, q, q_t) q_tt. The user functions are
 Python callables called as ``function(handle, t, object_number, q, q_t)`` (``handle`` the system's
 ``user_function_handle``: the MainSystem in the Exudyn layer) and enter the residual as numeric callbacks,
-differentiated by forward differences.
+differentiated by forward differences, or, for the force, by a Jacobian user function where one is given.
 """
 from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
 
-from floatframe.components.base import Component, resolve
+from floatframe.components.base import Component, ModelError, resolve
 from floatframe.components.external import MatrixTimesVector, NumericCallback
 from floatframe.components.markers import Marker
 
@@ -31,6 +31,11 @@ class ObjectGenericODE2(Component):
         f, constant.
     force_user_function, mass_matrix_user_function : callable, optional
         ``function(handle, t, object_number, q, q_t)`` returning f_user (n,) or M_user (n, n).
+    jacobian_user_function : callable, optional
+        ``function(handle, t, object_number, q, q_t, factor_q, factor_q_t)`` returning the Jacobian of the left-hand
+        side's user part, -(factor_q d f_user/dq + factor_q_t d f_user/dq_t) (n, n), array or scipy.sparse (Exudyn's
+        convention): the iteration matrix takes it in place of n forward differences of the force user function
+        (two calls a matrix). Only with a force_user_function; it changes the iterations, not the solution.
     """
 
     family = "object"
@@ -38,7 +43,8 @@ class ObjectGenericODE2(Component):
     output_variables = ("Coordinates", "Coordinates_t", "Coordinates_tt")
 
     def __init__(self, node_numbers, mass_matrix=None, stiffness_matrix=None, damping_matrix=None,
-                 force_vector=None, force_user_function=None, mass_matrix_user_function=None, name=""):
+                 force_vector=None, force_user_function=None, mass_matrix_user_function=None,
+                 jacobian_user_function=None, name=""):
         super().__init__(name)
         self.node_numbers = list(node_numbers)
         if not self.node_numbers:
@@ -46,11 +52,15 @@ class ObjectGenericODE2(Component):
         self.matrices = {"a": mass_matrix, "q": stiffness_matrix, "v": damping_matrix}
         self.force_vector = None if force_vector is None else np.asarray(force_vector, dtype=float).reshape(-1)
         for what, function in (("force_user_function", force_user_function),
-                               ("mass_matrix_user_function", mass_matrix_user_function)):
+                               ("mass_matrix_user_function", mass_matrix_user_function),
+                               ("jacobian_user_function", jacobian_user_function)):
             if function is not None and not callable(function):
                 raise self.error(f"{what} must be callable, got {function!r}")
         self.force_user_function = force_user_function
         self.mass_matrix_user_function = mass_matrix_user_function
+        if jacobian_user_function is not None and force_user_function is None:
+            raise self.error("jacobian_user_function is the Jacobian of the force_user_function, which is not given")
+        self.jacobian_user_function = jacobian_user_function
         self._callbacks = {}
 
     def connect(self, system):
@@ -85,7 +95,28 @@ class ObjectGenericODE2(Component):
             name = f"{self.type_name}{self.index}_{kind}"
             self._callbacks[kind] = (MatrixTimesVector(name, call, [1, n, n], (n, n)) if kind == "mass"
                                      else NumericCallback(name, call, [1, n, n], (n, 1)))
+            if kind == "force" and self.jacobian_user_function is not None:
+                self._callbacks[kind].jacobian = self._force_jacobian
         return self._callbacks[kind]
+
+    def _force_jacobian(self, t, q, q_t) -> sp.csr_matrix:
+        """d f_user / d[t; q; q_t] (n, 1 + 2n) from the Jacobian user function at factors (1, 0) and (0, 1)
+        (its value is the left-hand side's: the negative derivatives); nothing along t."""
+        n = self.n_object_coordinates
+        parts = [sp.csr_matrix((n, 1))]
+        for factors in ((1.0, 0.0), (0.0, 1.0)):
+            parts.append(-self._jacobian_value(float(t[0]), q, q_t, *factors))
+        return sp.hstack(parts, format="csr")
+
+    def _jacobian_value(self, t, q, q_t, factor_q, factor_q_t) -> sp.csr_matrix:
+        """The Jacobian user function's matrix (n, n) at a state; a ModelError naming the object for another size."""
+        n = self.n_object_coordinates
+        value = self.jacobian_user_function(self._system.user_function_handle, t, self.index, q, q_t, factor_q,
+                                            factor_q_t)
+        matrix = sp.csr_matrix(value if sp.issparse(value) else np.asarray(value, dtype=float))
+        if matrix.shape != (n, n):
+            raise self.error(f"jacobian user function returned shape {matrix.shape}, expected {(n, n)}")
+        return matrix
 
     def add_terms(self, ctx):
         import casadi as ca
@@ -119,6 +150,13 @@ class ObjectGenericODE2(Component):
                 raise self.error(f"{kind} user function failed at the initial state: {exc!r}") from exc
             if value.size != int(np.prod(shape)):
                 raise self.error(f"{kind} user function returned shape {value.shape}, expected {shape}")
+        if self.jacobian_user_function is not None:
+            try:
+                self._jacobian_value(0.0, q0, v0, 1.0, 0.0)
+            except ModelError:   # a wrong size, named already
+                raise
+            except Exception as exc:
+                raise self.error(f"jacobian user function failed at the initial state: {exc!r}") from exc
 
     def output(self, ctx, variable):
         """Coordinates, Coordinates_t, Coordinates_tt of the object's nodes (Exudyn's object outputs)."""

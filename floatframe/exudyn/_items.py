@@ -664,13 +664,19 @@ def ObjectJointPrismaticX(item, number, mbs):
     nodeNumbers=[], massMatrix=None, stiffnessMatrix=None, dampingMatrix=None, forceVector=[], forceUserFunction=0,
     massMatrixUserFunction=0, jacobianUserFunction=0))
 def ObjectGenericODE2(item, number, mbs):
-    """jacobianUserFunction is accepted and not called: Exudyn uses it for its Newton matrix only; floatframe
-    differentiates the force user function itself (forward differences), so the solution does not depend on it."""
+    """jacobianUserFunction(mbs, t, itemNumber, q, q_t, fODE2, fODE2_t) (its MatrixContainer, array or sparse
+    matrix: the left-hand side's derivative of the force user function's terms, as Exudyn) takes the place of the
+    force user function's forward differences in the iteration matrix; it changes the iterations, not the solution.
+    Without a forceUserFunction it has nothing to differentiate and is not called."""
     functions = {name: (None if is_unset(getattr(item, name)) else getattr(item, name))
-                 for name in ("forceUserFunction", "massMatrixUserFunction")}
+                 for name in ("forceUserFunction", "massMatrixUserFunction", "jacobianUserFunction")}
+    jacobian = functions["jacobianUserFunction"] if functions["forceUserFunction"] is not None else None
     return CoreGenericODE2(item.nodeNumbers, fe_matrix(item.massMatrix), fe_matrix(item.stiffnessMatrix),
                            fe_matrix(item.dampingMatrix), item.forceVector, functions["forceUserFunction"],
-                           functions["massMatrixUserFunction"], name=item.name)
+                           functions["massMatrixUserFunction"],
+                           jacobian_user_function=None if jacobian is None else (
+                               lambda *arguments: fe_matrix(jacobian(*arguments))),
+                           name=item.name)
 
 
 @register("ObjectRotationalMass1D", "object", "RotationalMass1D", dict(

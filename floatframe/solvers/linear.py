@@ -3,6 +3,7 @@ few dense rows and columns, consistent accelerations, and naming the cause of a 
 from __future__ import annotations
 
 import contextlib
+import functools
 
 import warnings
 import zlib
@@ -38,9 +39,16 @@ def single_threaded_blas(size: int | None = None):
     in a process cost such a model's solve 14 ms, more than its steps."""
     if size is not None and size < SINGLE_THREAD_MIN_SIZE:
         return contextlib.nullcontext()
-    from threadpoolctl import threadpool_limits
+    return _blas_controller().limit(limits=1, user_api="blas")
 
-    return threadpool_limits(limits=1, user_api="blas")
+
+@functools.lru_cache(maxsize=None)
+def _blas_controller():
+    """threadpoolctl's controller of the process's thread pools, found once (finding them, what each
+    ``threadpool_limits`` call does, took 3-7 ms of every solve of 100 unknowns or more)."""
+    from threadpoolctl import ThreadpoolController
+
+    return ThreadpoolController()
 
 
 def _superlu_natural(matrix):

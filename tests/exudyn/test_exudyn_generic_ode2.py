@@ -94,3 +94,59 @@ def test_bad_sizes_and_a_missing_mass_matrix_are_refused():
         mbs.AddObject(ffitems.ObjectGenericODE2(nodeNumbers=[node], **arguments))
         with pytest.raises(ModelError, match=f"ObjectGenericODE2 0.*{message}"):
             mbs.Assemble()
+
+
+def spring_by_user_functions(exu, items, with_jacobian, calls):
+    """The three nodes held only by f_user = -K q - D q_t (and a load), as linearFEMgenericODE2Test writes it; with
+    ``with_jacobian`` its jacobianUserFunction fODE2 K + fODE2_t D (sparse triplets). ``calls`` counts the force
+    user function's calls. Returns the nodes' coordinates over 100 steps."""
+    mbs = exu.SystemContainer().AddSystem()
+    nodes = [mbs.AddNode(items.NodePoint(referenceCoordinates=[k, 0, 0], initialVelocities=[0.1 * k, 0, -0.2]))
+             for k in range(3)]
+
+    def force(mbs_, t, item, q, q_t):
+        calls[0] += 1
+        return -STIFFNESS @ np.asarray(q) - DAMPING @ np.asarray(q_t)
+
+    def jacobian(mbs_, t, item, q, q_t, f_q, f_v):
+        matrix = sp.coo_matrix(f_q * STIFFNESS + f_v * DAMPING)
+        container = exu.MatrixContainer()
+        container.SetWithSparseMatrix([[int(i), int(j), float(v)] for i, j, v in zip(matrix.row, matrix.col,
+                                                                                      matrix.data)], n, n)
+        return container
+
+    body = mbs.AddObject(items.ObjectGenericODE2(nodeNumbers=nodes, massMatrix=MASS, forceUserFunction=force,
+                                                 jacobianUserFunction=jacobian if with_jacobian else 0))
+    marker = mbs.AddMarker(items.MarkerSuperElementPosition(bodyNumber=body, meshNodeNumbers=[0, 2],
+                                                            weightingFactors=[0.25, 0.75]))
+    mbs.AddLoad(items.LoadForceVector(markerNumber=marker, loadVector=[0, 0, 2.0]))
+    sensor = mbs.AddSensor(items.SensorNode(nodeNumber=nodes[2], storeInternal=True,
+                                            outputVariableType=exu.OutputVariableType.Coordinates))
+    mbs.Assemble()
+    exu.SolveDynamic(mbs, full_newton_settings(exu, 100, 0.5))
+    return mbs.GetSensorStoredData(sensor)
+
+
+def test_a_jacobian_user_function_replaces_the_differences_and_leaves_the_solution():
+    """With the script's jacobianUserFunction the iteration matrix takes it (two calls) instead of n = 9 forward
+    differences of the force user function: the force function is called fewer times, and the solution equals the
+    one without it and exudyn's with it to 1e-9 of its scale (full Newton: the same converged states)."""
+    counted, differenced = [0], [0]
+    ours = spring_by_user_functions(ffexu, ffitems, True, counted)
+    without = spring_by_user_functions(ffexu, ffitems, False, differenced)
+    theirs = spring_by_user_functions(exudyn, exitems, True, [0])
+    scale = np.abs(theirs[:, 1:]).max()
+    assert np.abs(ours - theirs).max() <= 1e-9 * scale
+    assert np.abs(ours - without).max() <= 1e-9 * scale
+    assert counted[0] < differenced[0] - 100 * 9 // 2   # at least half of the differences' calls are gone
+
+
+def test_a_jacobian_user_function_of_the_wrong_size_is_refused_naming_the_object():
+    mbs = ffexu.SystemContainer().AddSystem()
+    nodes = [mbs.AddNode(ffitems.NodePoint(referenceCoordinates=[k, 0, 0])) for k in range(3)]
+    mbs.AddObject(ffitems.ObjectGenericODE2(nodeNumbers=nodes, massMatrix=MASS,
+                                            forceUserFunction=lambda *arguments: np.zeros(n),
+                                            jacobianUserFunction=lambda *arguments: np.eye(4)))
+    with pytest.raises(ModelError, match=r"ObjectGenericODE2.*jacobian user function returned shape \(4, 4\), "
+                                         r"expected \(9, 9\)"):
+        mbs.Assemble()

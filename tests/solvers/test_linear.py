@@ -145,3 +145,19 @@ def test_singular_matrix_raises_as_plain_lu(bordered_everywhere):
         sparse_lu(matrix)
     with pytest.raises(RuntimeError, match="singular"):
         factorize(matrix)
+
+
+def test_the_single_thread_context_limits_blas_and_restores_it_each_time():
+    """single_threaded_blas(size >= SINGLE_THREAD_MIN_SIZE): BLAS on one thread inside, as before outside; the
+    second use (the process's thread pools found once) does the same."""
+    threadpoolctl = pytest.importorskip("threadpoolctl")
+    from floatframe.solvers.linear import SINGLE_THREAD_MIN_SIZE, single_threaded_blas
+
+    def blas_threads():
+        return [pool["num_threads"] for pool in threadpoolctl.threadpool_info() if pool["user_api"] == "blas"]
+
+    before = blas_threads()
+    for _ in range(2):
+        with single_threaded_blas(SINGLE_THREAD_MIN_SIZE):
+            assert blas_threads() == [1] * len(before)
+        assert blas_threads() == before
