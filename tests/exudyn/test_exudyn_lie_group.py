@@ -1,0 +1,207 @@
+"""floatframe.exudyn.lieGroupBasics and lieGroupIntegration against exudyn 1.13.6 (skipped without exudyn) and
+against finite differences.
+
+Claims: every function of lieGroupBasics equals exudyn's to 1e-12 on random inputs over the angle ranges of its
+series and closed-form branches (rotation angles 1e-4 .. 3 rad); TExpSO3 is the body-fixed tangent operator
+(R^T dR = (T dv)~, central differences to 1e-8) and TExpSO3Inv its inverse; TExpSE3 is the right-trivialized
+tangent operator of ExpSE3 (differences to 1e-8) and TExpSE3Inv its inverse (1e-12), where exudyn's two differ
+from these (it squares Omega~ entry by entry, and its TExpSE3Inv's closed form is not its series' function), and
+equal exudyn's where its formulas hold (Omega . U = 0, angles below 0.01 rad); the RK1 and RK4 Euler-equation
+integrators give exudyn's trajectories (1e-11 over 200 steps) and refuse an unknown solver name; the star imports
+give exudyn's names.
+"""
+import zlib
+
+import numpy as np
+import pytest
+import scipy.linalg
+
+import floatframe.exudyn.lieGroupBasics as basics
+import floatframe.exudyn.lieGroupIntegration as integration
+from floatframe.exudyn import ExudynLayerError
+
+exudyn_basics = pytest.importorskip("exudyn.lieGroupBasics")
+exudyn_integration = pytest.importorskip("exudyn.lieGroupIntegration")
+
+ANGLES = (1e-4, 5e-3, 0.015, 0.3, 1.5, 3.0)     # rotation angles [rad] over the series and closed-form branches
+DIFFERENCE_STEP = 1e-6
+
+
+def random_rotation_vector(rng, angle):
+    axis = rng.normal(size=3)
+    return angle * axis / np.linalg.norm(axis)
+
+
+def unit(vector):
+    return vector / np.linalg.norm(vector)
+
+
+def arguments(name, rng, angle):
+    """Random arguments of the function ``name`` with rotation vectors of the given angle."""
+    rotation = random_rotation_vector(rng, angle)
+    twist = np.r_[rng.normal(size=3), rotation]
+    euler = unit(rng.normal(size=4))
+    return {
+        "ExpSO3": (rotation,), "ExpS3": (rotation,), "TExpSO3": (rotation,), "TExpSO3Inv": (rotation,),
+        "LogSO3": (exudyn_basics.ExpSO3(rotation),),
+        "ExpSE3": (twist,), "LogSE3": (exudyn_basics.ExpSE3(twist),),
+        "ExpR3xSO3": (twist,), "TExpR3xSO3": (twist,), "TExpR3xSO3Inv": (twist,),
+        "R3xSO3Matrix": (rng.normal(size=3), exudyn_basics.ExpSO3(rotation)),
+        "R3xSO3Matrix2RotationMatrix": (exudyn_basics.ExpR3xSO3(twist),),
+        "R3xSO3Matrix2Translation": (exudyn_basics.ExpR3xSO3(twist),),
+        "CompositionRuleForEulerParameters": (euler, unit(rng.normal(size=4))),
+        "CompositionRuleForRotationVectors": (random_rotation_vector(rng, 2.0), rotation),
+        "CompositionRuleRotXYZAnglesRotationVector": (rng.uniform(-1.2, 1.2, size=3), rotation),
+        "CompositionRuleDirectProductR3AndS3": (np.r_[rng.normal(size=3), euler], twist),
+        "CompositionRuleSemiDirectProductR3AndS3": (np.r_[rng.normal(size=3), euler], twist),
+        "CompositionRuleDirectProductR3AndR3RotVec": (rng.normal(size=6), twist),
+        "CompositionRuleSemiDirectProductR3AndR3RotVec": (rng.normal(size=6), twist),
+        "CompositionRuleDirectProductR3AndR3RotXYZAngles": (rng.uniform(-1.2, 1.2, size=6), twist),
+        "CompositionRuleSemiDirectProductR3AndR3RotXYZAngles": (rng.uniform(-1.2, 1.2, size=6), twist),
+        "Sinc": (angle,), "Cot": (angle,),
+    }[name]
+
+
+AS_EXUDYN = [name for name in basics.__all__ if name not in ("TExpSE3", "TExpSE3Inv")]
+
+
+def test_all_names_are_exudyns():
+    assert sorted(basics.__all__) == sorted(exudyn_basics.__all__)
+    assert sorted(integration.__all__) == sorted(exudyn_integration.__all__)
+
+
+@pytest.mark.parametrize("name", AS_EXUDYN)
+def test_function_equals_exudyn(name):
+    rng = np.random.default_rng(zlib.crc32(name.encode()))
+    for angle in ANGLES:
+        for _ in range(5):
+            values = arguments(name, rng, angle)
+            ours = np.asarray(getattr(basics, name)(*values), dtype=float)
+            theirs = np.asarray(getattr(exudyn_basics, name)(*values), dtype=float)
+            assert ours.shape == theirs.shape
+            assert np.abs(ours - theirs).max() <= 1e-12, (name, angle, values)
+
+
+def hat(twist):
+    """The 4 x 4 matrix [[Omega~, U], [0, 0]] of the twist [U, Omega]."""
+    matrix = np.zeros((4, 4))
+    matrix[:3, :3] = basics.rotations.skew(twist[3:])
+    matrix[:3, 3] = twist[:3]
+    return matrix
+
+
+def vee(matrix):
+    return np.r_[matrix[:3, 3], matrix[2, 1], matrix[0, 2], matrix[1, 0]]
+
+
+@pytest.mark.parametrize("angle", ANGLES)
+def test_t_exp_so3_is_the_body_fixed_tangent_operator(angle):
+    rotation_vector = random_rotation_vector(np.random.default_rng(1), angle)
+    rotation = basics.ExpSO3(rotation_vector)
+    assert np.abs(rotation - scipy.linalg.expm(basics.rotations.skew(rotation_vector))).max() < 1e-14
+    columns = []
+    for direction in np.eye(3):
+        change = (basics.ExpSO3(rotation_vector + DIFFERENCE_STEP * direction)
+                  - basics.ExpSO3(rotation_vector - DIFFERENCE_STEP * direction)) / (2 * DIFFERENCE_STEP)
+        columns.append(vee(np.block([[rotation.T @ change, np.zeros((3, 1))], [np.zeros((1, 4))]]))[3:])
+    tangent = basics.TExpSO3(rotation_vector)
+    assert np.abs(np.array(columns).T - tangent).max() < 1e-8
+    assert np.abs(basics.TExpSO3Inv(rotation_vector) @ tangent - np.eye(3)).max() < 1e-12
+
+
+@pytest.mark.parametrize("angle", ANGLES)
+def test_t_exp_se3_is_the_right_trivialized_tangent_operator(angle):
+    rng = np.random.default_rng(2)
+    twist = np.r_[rng.normal(size=3), random_rotation_vector(rng, angle)]
+    exponential = scipy.linalg.expm(hat(twist))
+    assert np.abs(basics.ExpSE3(twist) - exponential).max() < 1e-13
+    columns = []
+    for direction in np.eye(6):
+        change = (scipy.linalg.expm(hat(twist + DIFFERENCE_STEP * direction))
+                  - scipy.linalg.expm(hat(twist - DIFFERENCE_STEP * direction))) / (2 * DIFFERENCE_STEP)
+        columns.append(vee(np.linalg.solve(exponential, change)))
+    tangent = basics.TExpSE3(twist)
+    assert np.abs(np.array(columns).T - tangent).max() < 1e-8
+    assert np.abs(basics.TExpSE3Inv(twist) @ tangent - np.eye(6)).max() < 1e-12
+
+
+@pytest.mark.parametrize("angle", (1e-4, 5e-3))
+def test_t_exp_se3_equals_exudyn_where_its_formulas_hold(angle):
+    """Omega . U = 0 removes the entrywise-squared term; below 0.01 rad exudyn's TExpSE3Inv uses its series."""
+    rng = np.random.default_rng(3)
+    rotation_vector = random_rotation_vector(rng, angle)
+    translation = np.cross(rotation_vector, rng.normal(size=3))
+    twist = np.r_[translation, rotation_vector]
+    assert np.abs(basics.TExpSE3(twist) - exudyn_basics.TExpSE3(twist)).max() < 1e-12
+    assert np.abs(basics.TExpSE3Inv(twist) - exudyn_basics.TExpSE3Inv(twist)).max() < 1e-12
+
+
+def test_composition_of_rotation_vectors_is_the_product_of_rotations():
+    rng = np.random.default_rng(4)
+    for _ in range(20):
+        first, second = random_rotation_vector(rng, 2.5), random_rotation_vector(rng, 2.5)
+        composed = basics.CompositionRuleForRotationVectors(first, second)
+        assert np.linalg.norm(composed) <= 2 * np.pi
+        assert np.abs(basics.ExpSO3(composed) - basics.ExpSO3(first) @ basics.ExpSO3(second)).max() < 1e-13
+
+
+def euler_equations(rotation_vector, angular_velocity):
+    """d omega / dt of a free body with J = diag(1, 2, 3) and a body-fixed torque (0.1, 0, 0.2)."""
+    inertia = np.diag([1.0, 2.0, 3.0])
+    return np.linalg.solve(inertia, np.array([0.1, 0.0, 0.2]) - np.cross(angular_velocity,
+                                                                         inertia @ angular_velocity))
+
+
+@pytest.mark.parametrize("solver", ("RK1", "RK4"))
+def test_rk_integrators_equal_exudyn(solver):
+    start = ([0.1, 0.2, 0.3], [1.0, 2.0, 3.0], 2.0, 200)
+    ours = integration.RK_SolveEulersEOMWithProposedApproach(euler_equations, *start, solver)
+    theirs = exudyn_integration.RK_SolveEulersEOMWithProposedApproach(euler_equations, *start, solver)
+    for key in ("time", "rotationVector", "angularVelocity"):
+        assert np.abs(ours[key] - theirs[key]).max() < 1e-11
+    assert np.linalg.norm(ours["rotationVector"][-1]) <= 2 * np.pi
+
+
+def test_rk4_step_and_rk1_from_acceleration_equal_exudyn():
+    rotation, velocity, h = np.array([0.4, -1.0, 2.0]), np.array([3.0, -1.0, 0.5]), 0.01
+    ours = integration.ComputeStepWithRK4(euler_equations, rotation, velocity, h)
+    theirs = exudyn_integration.ComputeStepWithRK4(euler_equations, rotation, velocity, h)
+    assert np.abs(np.r_[ours[0], ours[1]] - np.r_[theirs[0], theirs[1]]).max() < 1e-14
+    acceleration = euler_equations(rotation, velocity)
+    ours = integration.ComputeStepWithRK1FromAcceleration(acceleration, rotation, velocity, h)
+    theirs = exudyn_integration.ComputeStepWithRK1FromAcceleration(acceleration, rotation, velocity, h)
+    assert np.abs(np.r_[ours[0], ours[1]] - np.r_[theirs[0], theirs[1]]).max() < 1e-14
+
+
+def test_rk4_conserves_the_free_bodys_energy_to_its_order():
+    """Torque-free: the kinetic energy after 1 s with h = 1e-3 changes by far less than with h = 1e-2 (4th order)."""
+    inertia = np.diag([1.0, 2.0, 3.0])
+
+    def free(rotation_vector, angular_velocity):
+        return np.linalg.solve(inertia, -np.cross(angular_velocity, inertia @ angular_velocity))
+
+    changes = []
+    for steps in (100, 1000):
+        result = integration.RK_SolveEulersEOMWithProposedApproach(free, [0, 0, 0], [1.0, 2.0, 3.0], 1.0, steps, "RK4")
+        energy = [0.5 * w @ inertia @ w for w in result["angularVelocity"][[0, -1]]]
+        changes.append(abs(energy[1] - energy[0]))
+    assert changes[1] < 1e-3 * changes[0]
+
+
+def test_unknown_solver_is_refused():
+    with pytest.raises(ExudynLayerError, match="RK1' or 'RK4'.*'RK2'"):
+        integration.RK_SolveEulersEOMWithProposedApproach(euler_equations, [0, 0, 0], [1, 0, 0], 1.0, 10, "RK2")
+
+
+def test_wrong_sizes_are_refused_naming_the_function():
+    with pytest.raises(ExudynLayerError, match="ExpSO3: Omega must have 3 entries"):
+        basics.ExpSO3([1.0, 2.0])
+    with pytest.raises(ExudynLayerError, match="CompositionRuleSemiDirectProductR3AndS3: q0 must have 7 entries"):
+        basics.CompositionRuleSemiDirectProductR3AndS3(np.zeros(6), np.zeros(6))
+
+
+def test_star_imports_give_the_public_names():
+    ours, theirs = {}, {}
+    exec("from floatframe.exudyn.lieGroupIntegration import *", ours)
+    exec("from exudyn.lieGroupIntegration import *", theirs)
+    assert set(ours) - {"__builtins__"} == set(theirs) - {"__builtins__"}
