@@ -26,7 +26,7 @@ import floatframe.components as fc
 from floatframe.components import planar
 from floatframe.components.user_sensor import SensorFromRecord
 from floatframe.components.fixed_mass_point import MassPointOnGround
-from floatframe.components import rigid_rxyz
+from floatframe.components import rigid_rxyz, rigid_rotation_vector
 from floatframe.components.gravity_connector import GravityConnector
 from floatframe.components.rotational_mass import MarkerBodyRigidRotor, ObjectRotationalMass1D as CoreRotor
 from floatframe.components.generic_ode2 import MarkerGenericODE2Position, ObjectGenericODE2 as CoreGenericODE2
@@ -296,6 +296,9 @@ def ObjectRigidBody(item, number, mbs):
     if _target_type(mbs, "node", item.nodeNumber, item, number, "nodeNumber") == "RigidBodyRxyz":
         return rigid_rxyz.ObjectRigidBodyRxyz(item.nodeNumber, item.mass, item.inertia, item.centerOfMass,
                                               name=item.name)
+    if _target_type(mbs, "node", item.nodeNumber, item, number, "nodeNumber") == "RigidBodyRotVecLG":
+        return rigid_rotation_vector.ObjectRigidBodyRotationVector(item.nodeNumber, item.mass, item.inertia,
+                                                                   item.centerOfMass, name=item.name)
     return fc.ObjectRigidBody(item.nodeNumber, item.mass, item.inertia, item.centerOfMass, name=item.name)
 
 
@@ -778,6 +781,9 @@ def MarkerNodeRigid(item, number, mbs):
     if _target_type(mbs, "node", item.nodeNumber, item, number, "nodeNumber") == "RigidBodyRxyz":
         return rigid_rxyz.MarkerNodeRigidRxyz(item.nodeNumber, core_rotation(item, number, "localHT", rotation),
                                               name=item.name)
+    if _target_type(mbs, "node", item.nodeNumber, item, number, "nodeNumber") == "RigidBodyRotVecLG":
+        return rigid_rotation_vector.MarkerNodeRigidRotationVector(
+            item.nodeNumber, core_rotation(item, number, "localHT", rotation), name=item.name)
     return fc.MarkerNodeRigid(item.nodeNumber, core_rotation(item, number, "localHT", rotation), name=item.name)
 
 
@@ -810,6 +816,9 @@ def MarkerBodyRigid(item, number, mbs):
     if body is not None and _target_type(mbs, "node", body.nodeNumber, item, number, "body node") == "RigidBodyRxyz":
         return rigid_rxyz.MarkerBodyRigidRxyz(item.bodyNumber, position, core_rotation(item, number, "localHT", rotation),
                                               name=item.name)
+    if body is not None and _target_type(mbs, "node", body.nodeNumber, item, number, "body node") == "RigidBodyRotVecLG":
+        return rigid_rotation_vector.MarkerBodyRigidRotationVector(
+            item.bodyNumber, position, core_rotation(item, number, "localHT", rotation), name=item.name)
     if _target_type(mbs, "object", item.bodyNumber, item, number, "bodyNumber") == "RotationalMass1D":
         return MarkerBodyRigidRotor(item.bodyNumber, position, core_rotation(item, number, "localHT", rotation),
                                     name=item.name)

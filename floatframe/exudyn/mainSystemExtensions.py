@@ -24,10 +24,12 @@ from floatframe.exudyn._items import (MarkerBodyPosition, MarkerBodyRigid, Objec
 from floatframe.exudyn._items import MarkerSuperElementRigid, NodePoint2D, ObjectMassPoint2D
 from floatframe.exudyn._names import (ConfigurationType, ExudynLayerError, OutputVariableType, closest, enumeration,
                                      member_name, out_of_scope)
+from floatframe.exudyn._items_lie_group import NodeRigidBodyRotVecLG
 from floatframe.exudyn._system import MainSystem
 from floatframe.exudyn.rigidBodyUtilities import (AngularVelocity2EulerParameters_t, AngularVelocity2RotXYZ_t,
                                                   RigidBodyInertia, RotationMatrix2EulerParameters,
                                                   RotationMatrix2RotXYZ)
+from floatframe.exudyn.rigidBodyUtilities import RotationMatrix2RotationVector, RotationVector2RotationMatrix
 from floatframe.exudyn.rigidBodyUtilities import (ComputeOrthonormalBasis, EulerParameters2RotationMatrix,
                                                   HomogeneousTransformation)
 
@@ -129,13 +131,16 @@ def MainSystemCreateRigidBody(mbs, name="", referencePosition=None, referenceRot
     """
     owner = "MainSystem.CreateRigidBody"
     node_type = member_name(nodeType, NodeType, owner, "nodeType")
-    if node_type not in ("RotationEulerParameters", "RotationRxyz"):
+    if node_type not in ("RotationEulerParameters", "RotationRxyz", "RotationRotationVector"):
         raise ExudynLayerError(f"{owner}: nodeType {node_type} is not supported: floatframe's rigid-body nodes are "
-                               f"NodeRigidBodyEP and NodeRigidBodyRxyz (nodeType RotationEulerParameters or "
-                               f"RotationRxyz)")
+                               f"NodeRigidBodyEP, NodeRigidBodyRxyz and NodeRigidBodyRotVecLG (nodeType "
+                               f"RotationEulerParameters, RotationRxyz or RotationRotationVector)")
     tait_bryan = node_type == "RotationRxyz"
     to_parameters = RotationMatrix2RotXYZ if tait_bryan else RotationMatrix2EulerParameters
     to_rates = AngularVelocity2RotXYZ_t if tait_bryan else AngularVelocity2EulerParameters_t
+    if node_type == "RotationRotationVector":   # Exudyn: the body-fixed angular velocity at the reference rotation
+        to_parameters = RotationMatrix2RotationVector
+        to_rates = lambda omega, vector: RotationVector2RotationMatrix(vector).T @ omega   # noqa: E731
     if create2D:
         raise ExudynLayerError(f"{owner}: create2D=True is not supported: floatframe has no planar rigid body "
                                f"(NodeRigidBody2D, ObjectRigidBody2D)")
@@ -167,7 +172,8 @@ def MainSystemCreateRigidBody(mbs, name="", referencePosition=None, referenceRot
     body_visualization = dict(show=show, graphicsDataUserFunction=graphicsDataUserFunction, graphicsData=graphics_list)
     numbers = _add_rigid_body(mbs, name, position, theta, theta_initial, displacement, velocity, theta_t, inertia,
                               gravity, node_visualization, body_visualization,
-                              node_class=NodeRigidBodyRxyz if tait_bryan else None)
+                              node_class={"RotationRxyz": NodeRigidBodyRxyz,
+                                          "RotationRotationVector": NodeRigidBodyRotVecLG}.get(node_type))
     return numbers if returnDict else numbers["bodyNumber"]
 
 

@@ -220,7 +220,7 @@ def test_create_rigid_body_returns_the_body_number_and_builds_the_items():
 
 
 @pytest.mark.parametrize("keywords, message", [
-    (dict(nodeType=ffexu.NodeType.RotationRotationVector), "nodeType RotationRotationVector is not supported"),
+    (dict(nodeType=ffexu.NodeType.LieGroupWithDirectUpdate), "nodeType LieGroupWithDirectUpdate is not supported"),
     (dict(create2D=True), "create2D=True is not supported"),
     (dict(inertia=None), "inertia must be a RigidBodyInertia"),
     (dict(referenceHT=np.eye(4), referencePosition=[0, 0, 0]), "give either referenceHT or referencePosition"),
