@@ -11,12 +11,16 @@
 
 ``timeIntegration.explicit.eliminateConstraints`` True eliminates CoordinateConstraints to the ground and
 refuses other constraints (Exudyn refuses them too); False integrates as if there were no constraints.
-``useLieGroupIntegration`` changes only Lie-group nodes (NodeRigidBodyRotVecLG), which are refused with it;
+``useLieGroupIntegration`` integrates the rotation vectors of NodeRigidBodyRotVecLG on the rotation group
+(``floatframe.exudyn._lie_group_explicit``; False: as coordinates with their rates);
 ``computeMassMatrixInversePerBody`` and ``reuseConstantMassMatrix`` change how M is inverted, not a.
 """
 from __future__ import annotations
 
-from floatframe.exudyn._names import ExudynLayerError
+import numpy as np
+
+from floatframe.exudyn._lie_group_explicit import (LIE_GROUP_EMBEDDED, LIE_GROUP_FIXED_STEP, lie_group_nodes,
+                                                  refuse_velocity_verlet)
 from floatframe.solvers.explicit import RK33, RK44, RK67, ExplicitEuler, ExplicitMidpoint, VelocityVerlet
 from floatframe.solvers.explicit_adaptive import DOPRI5, DVERK6, ODE23
 
@@ -29,27 +33,40 @@ EXPLICIT = (*FIXED_STEP, *EMBEDDED, "VelocityVerlet")
 def explicit_solver(settings, solver_type: str, mbs=None):
     """floatframe's scheme for Exudyn's explicit ``solver_type`` with the settings' parameters."""
     explicit = "timeIntegration.explicit."
-    if mbs is not None and settings.get(explicit + "useLieGroupIntegration"):
-        lie = [number for number, node in enumerate(mbs.items("node")) if node.type_string.endswith("LG")]
-        if lie:
-            raise ExudynLayerError(f"SolveDynamic: solverType {solver_type} with timeIntegration.explicit."
-                                   f"useLieGroupIntegration = True integrates the rotations of Lie-group nodes "
-                                   f"{lie} on the group, which floatframe's explicit schemes do not; set it False "
-                                   f"(the rotation vectors are then integrated as coordinates)")
+    rows, references = lie_group_nodes(mbs.GetFloatframeSystem()) if mbs is not None and settings.get(
+        explicit + "useLieGroupIntegration") else ([], [])
+    scheme = _scheme(settings, solver_type, rows)
+    if len(rows):
+        scheme.set_lie_group_nodes(rows, references)
+    return scheme
+
+
+def _scheme(settings, solver_type: str, lie_group_rows):
+    explicit = "timeIntegration.explicit."
+    fixed_step, embedded = (LIE_GROUP_FIXED_STEP, LIE_GROUP_EMBEDDED) if len(lie_group_rows) else (FIXED_STEP,
+                                                                                                   EMBEDDED)
     constraints = "eliminate" if settings.get(explicit + "eliminateConstraints") else "ignore"
     end_accelerations = bool(settings.get(explicit + "computeEndOfStepAccelerations"))
     if solver_type == "VelocityVerlet":
+        refuse_velocity_verlet(lie_group_rows)
         return VelocityVerlet(constraints=constraints)
     if solver_type in FIXED_STEP:
-        return FIXED_STEP[solver_type](end_accelerations=end_accelerations, constraints=constraints)
+        return fixed_step[solver_type](end_accelerations=end_accelerations, constraints=constraints)
     get = settings.get
     step = (float(get("timeIntegration.endTime")) - float(get("timeIntegration.startTime"))) / \
         float(get("timeIntegration.numberOfSteps"))
     first = float(get("timeIntegration.initialStepSize"))
-    return EMBEDDED[solver_type](
-        rtol=float(get("timeIntegration.relativeTolerance")), atol=float(get("timeIntegration.absoluteTolerance")),
+    return embedded[solver_type](
+        rtol=_relative_tolerance(float(get("timeIntegration.relativeTolerance"))),
+        atol=float(get("timeIntegration.absoluteTolerance")),
         automatic_step_size=bool(get("timeIntegration.automaticStepSize")), first_step=first if first > 0 else None,
         max_step=step, min_step=float(get("timeIntegration.minimumStepSize")),
         safety=float(get("timeIntegration.stepSizeSafety")),
         max_increase=float(get("timeIntegration.stepSizeMaxIncrease")), end_accelerations=end_accelerations,
         constraints=constraints)
+
+
+def _relative_tolerance(relative: float) -> float:
+    """Exudyn's relativeTolerance; its 0 (the error scaled by absoluteTolerance alone) as the smallest normal float,
+    whose product with any state is below half an ulp of absoluteTolerance (floatframe's pairs take rtol > 0)."""
+    return relative if relative != 0 else float(np.finfo(float).tiny)

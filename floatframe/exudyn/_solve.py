@@ -21,6 +21,7 @@ import numpy as np
 
 from floatframe.exudyn._explicit import EXPLICIT, explicit_solver
 from floatframe.exudyn._items_ode1 import first_order_start, refuse_ode1_outside_dynamics
+from floatframe.exudyn._main_solver import iteration_data
 from floatframe.exudyn._names import (ConfigurationType, DynamicSolverType, ExudynLayerError, OutputVariableType,
                                       member_name)
 from floatframe.exudyn._settings import HONOURED, SimulationSettings, changed_fields, check_dynamic, classify
@@ -206,6 +207,7 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
         mbs._initial_state = (options["start_time"], *(np.copy(x) for x in mbs._state[1:]))
     if storeSolver:
         mbs.sys["dynamicSolver"] = solver
+        solver.it = iteration_data(result, options, bool(getattr(solver, "adaptive", False)))   # Exudyn's solver.it
         mbs.sys["simulationSettings"] = settings
     if options["verbose"] >= 1:
         stats = result.statistics

@@ -1,0 +1,205 @@
+"""Exudyn's explicit Lie-group integration (``timeIntegration.explicit.useLieGroupIntegration``) of the rotation
+vectors of NodeRigidBodyRotVecLG, on floatframe's explicit Runge-Kutta schemes.
+
+Each such node's rotation is advanced on the rotation group, its other coordinates (and all other nodes') by the
+scheme's usual formulas. With the body-fixed angular velocity w (the node's velocity coordinates in Exudyn) and
+the angular accelerations W_j of the stages, stage i of a tableau (c, A, b) has the rotation increment
+U_i = h sum_j a_ij K_j and
+
+    v_i = v0 composed with U_i (``lieGroupBasics.CompositionRuleForRotationVectors``),
+    w_i = w0 + h sum_j a_ij W_j,    K_i = T(U_i)^-1 w_i (``lieGroupBasics.TExpSO3Inv``),
+
+and the step ends at v0 composed with h sum_i b_i K_i, w0 + h sum_i b_i W_i: the stages of Exudyn's explicit
+solvers for these nodes (Holzinger and Gerstmayr's Lie-group Runge-Kutta methods). The composed rotation vector
+has its angle in [0, 2 pi] as Exudyn's.
+
+floatframe's model keeps the rotation vector v and its rate v_t = T(v)^-1 w as coordinates. The accelerations of a
+stage are evaluated at the rotation vector of the same rotation with angle at most pi (v (1 - 2 pi / |v|) beyond
+pi), where T is well conditioned, and turned into angular accelerations by d w/dt = T(v) v_tt + (dT/dv v_t) v_t.
+The stored states carry v_t = T(v)^-1 w of the composed rotation vector (its outputs are those of the rotation).
+"""
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace
+
+import casadi as ca
+import numpy as np
+
+from floatframe import rotations
+from floatframe.components.rigid_rotation_vector import NodeRigidBodyRotationVector
+from floatframe.exudyn._names import ExudynLayerError
+from floatframe.exudyn.lieGroupBasics import CompositionRuleForRotationVectors, TExpSO3Inv
+from floatframe.solvers.explicit import RK33, RK44, RK67, ExplicitEuler, ExplicitMidpoint
+from floatframe.solvers.explicit_adaptive import DOPRI5, DVERK6, ODE23
+from floatframe.solvers.loop import State
+
+
+def _rate_term_function() -> ca.Function:
+    """(v, v_t) -> (dT/dv v_t) v_t, the part of d/dt (T(v) v_t) without v_tt."""
+    vector, rate = ca.SX.sym("v", 3), ca.SX.sym("v_t", 3)
+    omega = rotations.t_exp_so3(vector) @ rate
+    return ca.Function("rotation_vector_rate_term", [vector, rate], [ca.jtimes(omega, vector, rate)])
+
+
+RATE_TERM = _rate_term_function()
+
+
+def _tangent(vector) -> np.ndarray:
+    return np.asarray(rotations.t_exp_so3(vector), dtype=float)
+
+
+def _rate_term(vector, rate) -> np.ndarray:
+    return np.asarray(RATE_TERM(vector, rate), dtype=float).reshape(3)
+
+
+def short_rotation_vector(vector) -> np.ndarray:
+    """The rotation vector of the same rotation with angle at most pi."""
+    angle = np.linalg.norm(vector)
+    return vector * (1 - 2 * math.pi / angle) if angle > math.pi else vector
+
+
+def lie_group_nodes(system):
+    """(rows (k, 3), reference rotation vectors (k, 3)) of the NodeRigidBodyRotVecLG of an assembled core system."""
+    nodes = [node for node in system.nodes if isinstance(node, NodeRigidBodyRotationVector)]
+    rows = np.array([node.coordinate_indices[3:6] for node in nodes], dtype=int).reshape(-1, 3)
+    references = np.array([node.reference_coordinates[3:6] for node in nodes], dtype=float).reshape(-1, 3)
+    return rows, references
+
+
+class LieGroupStages:
+    """Stages and steps of an explicit Runge-Kutta scheme with the rotation vectors of NodeRigidBodyRotVecLG on the
+    rotation group (see the module); put before the scheme's class."""
+
+    lie_rows = np.zeros((0, 3), dtype=int)
+    lie_references = np.zeros((0, 3))
+    _lie_start = None
+
+    def set_lie_group_nodes(self, rows, references) -> None:
+        self.lie_rows = np.asarray(rows, dtype=int).reshape(-1, 3)
+        self.lie_references = np.asarray(references, dtype=float).reshape(-1, 3)
+        self.name = f"{self.name} (Lie group)"
+
+    def native_loop(self, system, prepared):
+        """The Python steps only (the batched loop knows no Lie-group update)."""
+        return None
+
+    # --- between floatframe's velocities (v_t) and Exudyn's (w) -------------------------------------------
+    def _angular_form(self, q, v) -> np.ndarray:
+        """The velocities with each node's rotation rows w = T(v) v_t."""
+        w = np.array(v, dtype=float)
+        for rows, reference in zip(self.lie_rows, self.lie_references):
+            w[rows] = _tangent(reference + q[rows]) @ v[rows]
+        return w
+
+    def _rate_form(self, q, w) -> np.ndarray:
+        """The velocities with each node's rotation rows v_t = T(v)^-1 w."""
+        v = np.array(w, dtype=float)
+        for rows, reference in zip(self.lie_rows, self.lie_references):
+            v[rows] = np.linalg.solve(_tangent(reference + q[rows]), w[rows])
+        return v
+
+    def _angular_accelerations(self, t, q, w) -> np.ndarray:
+        """The accelerations with each node's rotation rows d w/dt, evaluated at its rotation vector of angle <= pi."""
+        q_short, v_short = np.array(q, dtype=float), np.array(w, dtype=float)
+        for rows, reference in zip(self.lie_rows, self.lie_references):
+            vector = short_rotation_vector(reference + q[rows])
+            q_short[rows] = vector - reference
+            v_short[rows] = TExpSO3Inv(vector) @ w[rows]
+        a = self._accelerations(t, q_short, v_short)
+        self._count()
+        for rows, reference in zip(self.lie_rows, self.lie_references):
+            vector = reference + q_short[rows]
+            a[rows] = _tangent(vector) @ a[rows] + _rate_term(vector, v_short[rows])
+        return a
+
+    def _rate_accelerations(self, q, v, angular) -> np.ndarray:
+        """The accelerations with each node's rotation rows v_tt = T^-1 (d w/dt - (dT/dv v_t) v_t)."""
+        a = np.array(angular, dtype=float)
+        for rows, reference in zip(self.lie_rows, self.lie_references):
+            vector = reference + q[rows]
+            a[rows] = np.linalg.solve(_tangent(vector), angular[rows] - _rate_term(vector, v[rows]))
+        return a
+
+    def _compose(self, start, increments, target) -> None:
+        """Write each node's rotation, the start's composed with its rows of ``increments``, into ``target``."""
+        for rows, reference in zip(self.lie_rows, self.lie_references):
+            target[rows] = CompositionRuleForRotationVectors(reference + start[rows], increments[rows]) - reference
+
+    # --- the steps --------------------------------------------------------------------------------------
+    def _first_angular_stage(self, state: State, w0) -> np.ndarray:
+        start = self._lie_start
+        if start is not None and start[0] is state.q and start[1] is state.v:
+            return start[2]
+        return self._angular_accelerations(state.t, state.q, w0)
+
+    def _stages(self, state: State, h: float):
+        """The stage increments K (s, n) (velocities, and T(U_i)^-1 w_i in the rotation rows) and accelerations
+        W (s, n) (angular accelerations in the rotation rows)."""
+        stages, n = self.tableau.stages, state.q.size
+        increments, accelerations = np.empty((stages, n)), np.empty((stages, n))
+        w0 = self._angular_form(state.q, state.v)
+        for i in range(stages):
+            rotation_increment = np.zeros(n)
+            if i == 0:
+                w = w0
+                accelerations[0] = self._first_angular_stage(state, w0)
+            else:
+                weights = self.a[i, :i] * h
+                rotation_increment = weights @ increments[:i]
+                q = state.q + rotation_increment
+                self._compose(state.q, rotation_increment, q)
+                w = w0 + weights @ accelerations[:i]
+                self._accelerations.hold(q, w, self._q_fixed)
+                accelerations[i] = self._angular_accelerations(state.t + self.c[i] * h, q, w)
+            increments[i] = w
+            for rows in self.lie_rows:
+                increments[i, rows] = TExpSO3Inv(rotation_increment[rows]) @ w[rows]
+        return increments, accelerations
+
+    def _combine(self, state, h, weights, increments, accelerations):
+        """(q, v) at the step's end for the weights: rotations composed, v_t of the end's rotation vectors."""
+        step_increment = (h * weights) @ increments
+        q = state.q + step_increment
+        self._compose(state.q, step_increment, q)
+        w = self._angular_form(state.q, state.v) + (h * weights) @ accelerations
+        self._accelerations.hold(q, w, self._q_fixed)
+        return q, self._rate_form(q, w)
+
+    def _end_state(self, t, q, v, accelerations) -> State:
+        if self.end_accelerations:
+            angular = self._angular_accelerations(t, q, self._angular_form(q, v))
+            self._lie_start = (q, v, angular)
+        else:
+            angular = accelerations[-1].copy()
+            angular[self._accelerations.fixed] = 0.0
+            self._lie_start = None
+        a = self._rate_accelerations(q, v, angular)
+        lam = self._accelerations.multipliers(t, q, v, a)
+        self.statistics.steps += 1
+        return State(t, q, v, a, a, lam)
+
+    def error(self, state, q, v, q_embedded, v_embedded) -> float:
+        """The embedded pair's error with the rotation rows' velocities as angular velocities (as Exudyn's)."""
+        start = SimpleNamespace(q=state.q, v=self._angular_form(state.q, state.v))
+        return super().error(start, q, self._angular_form(q, v), q_embedded,
+                             self._angular_form(q_embedded, v_embedded))
+
+
+def _lie_group_class(scheme):
+    return type(f"LieGroup{scheme.__name__}", (LieGroupStages, scheme),
+                {"__doc__": f"{scheme.__name__} with the rotation vectors of NodeRigidBodyRotVecLG on the rotation "
+                            f"group (``floatframe.exudyn._lie_group_explicit``)."})
+
+
+LIE_GROUP_FIXED_STEP = {scheme.__name__: _lie_group_class(scheme)
+                        for scheme in (ExplicitEuler, ExplicitMidpoint, RK33, RK44, RK67)}
+LIE_GROUP_EMBEDDED = {scheme.__name__: _lie_group_class(scheme) for scheme in (ODE23, DOPRI5, DVERK6)}
+
+
+def refuse_velocity_verlet(rows) -> None:
+    if len(rows):
+        raise ExudynLayerError("SolveDynamic: solverType VelocityVerlet with timeIntegration.explicit."
+                               "useLieGroupIntegration = True is not supported for NodeRigidBodyRotVecLG (floatframe's "
+                               "Lie-group update is made for the Runge-Kutta schemes); use RK44 or another "
+                               "Runge-Kutta solverType")
