@@ -16,6 +16,7 @@ import warnings
 from floatframe.exudyn._items import ITEM_CLASSES, SHORT_NAMES, VISUALIZATION_CLASSES
 from floatframe.exudyn import _items_rigid_extra  # noqa: F401  (registers its items in _items' tables)
 from floatframe.exudyn import _items_lie_group  # noqa: F401  (registers NodeRigidBodyRotVecLG)
+from floatframe.exudyn._main_solver import MainSolverImplicitSecondOrder
 from floatframe.exudyn._matrix import (Matrix3DList, Matrix6DList, MatrixContainer, Vector2DList,  # noqa: F401
                                        Vector3DList, Vector6DList)
 from floatframe.exudyn._names import (ConfigurationType, DynamicSolverType, ExudynLayerError, ItemType,
@@ -85,7 +86,7 @@ __all__ = ["SystemContainer", "MainSystem", "SolveDynamic", "SimulationSettings"
            "MatrixContainer", "OutputVariableType", "ConfigurationType", "DynamicSolverType", "LinearSolverType",
            "ItemType", "ExudynLayerError", "Print", "StartRenderer", "StopRenderer", "DoRendererIdleTasks",
            "GetVersionString", "SetWriteToConsole", "SetWriteToFile", "NodeType",
-           "SolveStatic", "ComputeODE2Eigenvalues", "ComputeLinearizedSystem", "ComputeSystemDegreeOfFreedom", "config",
+           "SolveStatic", "MainSolverImplicitSecondOrder", "ComputeODE2Eigenvalues", "ComputeLinearizedSystem", "ComputeSystemDegreeOfFreedom", "config",
            "sys"]
 
 # Top-level names of exudyn 1.13.6 that floatframe.exudyn does not have (taken from dir(exudyn)).
@@ -97,7 +98,7 @@ EXUDYN_NAMES = [
     "ExudynTypeError", "ExudynValueError", "GeneralContact", "GeneralizedAlphaSettings", "GraphicsMaterialList",
     "HT", "Help", "InfoStat", "InspectType", "InternalError", "InvalidIndex", "JointPreCheckCalcBodyMarkers",
     "JointType", "KeyCode", "LinearSolverSettings", "LinearSolverSettingsDeprecated", "LoadIndex",
-    "MainSolverExplicit", "MainSolverImplicitSecondOrder", "MainSolverStatic", "MarkerIndex", "MarkerType",
+    "MainSolverExplicit", "MainSolverStatic", "MarkerIndex", "MarkerType",
     "Matrix3DList", "Matrix6DList", "ModelError", "NewtonSettings", "NodeGroup", "NodeIndex",
     "NotImplementedFeatureError", "NumericalDifferentiationSettings", "ObjectIndex", "ObjectType", "Parallel",
     "RealtimeSettings", "Renderer", "RequireVersion", "SensorIndex", "SetLinalgOutputFormatPython",

@@ -59,6 +59,59 @@ def short_rotation_vector(vector) -> np.ndarray:
     return vector * (1 - 2 * math.pi / angle) if angle > math.pi else vector
 
 
+def angular_velocities(rows_list, references, q, v) -> np.ndarray:
+    """The velocities v with each node's rotation rows w = T(v) v_t (Exudyn's velocity coordinates)."""
+    w = np.array(v, dtype=float)
+    for rows, reference in zip(rows_list, references):
+        w[rows] = _tangent(reference + q[rows]) @ v[rows]
+    return w
+
+
+def rate_velocities(rows_list, references, q, w) -> np.ndarray:
+    """The velocities with each node's rotation rows v_t = T(v)^-1 w (floatframe's)."""
+    v = np.array(w, dtype=float)
+    for rows, reference in zip(rows_list, references):
+        v[rows] = np.linalg.solve(_tangent(reference + q[rows]), w[rows])
+    return v
+
+
+def short_state(rows_list, references, q, w):
+    """(q, v_t) with each node's rotation vector replaced by that of angle <= pi and v_t = T^-1 w there."""
+    q_short, v_short = np.array(q, dtype=float), np.array(w, dtype=float)
+    for rows, reference in zip(rows_list, references):
+        vector = short_rotation_vector(reference + q[rows])
+        q_short[rows] = vector - reference
+        v_short[rows] = TExpSO3Inv(vector) @ w[rows]
+    return q_short, v_short
+
+
+def angular_accelerations(rows_list, references, q, v, a) -> np.ndarray:
+    """The accelerations a with each node's rotation rows d w/dt = T(v) v_tt + (dT/dv v_t) v_t."""
+    a = np.array(a, dtype=float)
+    for rows, reference in zip(rows_list, references):
+        vector = reference + q[rows]
+        a[rows] = _tangent(vector) @ a[rows] + _rate_term(vector, v[rows])
+    return a
+
+
+def rate_accelerations(rows_list, references, q, v, angular) -> np.ndarray:
+    """The accelerations with each node's rotation rows v_tt = T^-1 (d w/dt - (dT/dv v_t) v_t)."""
+    a = np.array(angular, dtype=float)
+    for rows, reference in zip(rows_list, references):
+        vector = reference + q[rows]
+        a[rows] = np.linalg.solve(_tangent(vector), angular[rows] - _rate_term(vector, v[rows]))
+    return a
+
+
+def rate_of_rates(rows_list, references, q, v, w) -> np.ndarray:
+    """d/dt (T^-1) w per node's rotation rows (zero elsewhere): v_tt = T^-1 d w/dt + this, = -T^-1 (dT/dv v_t) v_t."""
+    term = np.zeros(np.size(v))
+    for rows, reference in zip(rows_list, references):
+        vector = reference + q[rows]
+        term[rows] = -np.linalg.solve(_tangent(vector), _rate_term(vector, v[rows]))
+    return term
+
+
 def lie_group_nodes(system):
     """(rows (k, 3), reference rotation vectors (k, 3)) of the NodeRigidBodyRotVecLG of an assembled core system."""
     nodes = [node for node in system.nodes if isinstance(node, NodeRigidBodyRotationVector)]
@@ -86,40 +139,20 @@ class LieGroupStages:
 
     # --- between floatframe's velocities (v_t) and Exudyn's (w) -------------------------------------------
     def _angular_form(self, q, v) -> np.ndarray:
-        """The velocities with each node's rotation rows w = T(v) v_t."""
-        w = np.array(v, dtype=float)
-        for rows, reference in zip(self.lie_rows, self.lie_references):
-            w[rows] = _tangent(reference + q[rows]) @ v[rows]
-        return w
+        return angular_velocities(self.lie_rows, self.lie_references, q, v)
 
     def _rate_form(self, q, w) -> np.ndarray:
-        """The velocities with each node's rotation rows v_t = T(v)^-1 w."""
-        v = np.array(w, dtype=float)
-        for rows, reference in zip(self.lie_rows, self.lie_references):
-            v[rows] = np.linalg.solve(_tangent(reference + q[rows]), w[rows])
-        return v
+        return rate_velocities(self.lie_rows, self.lie_references, q, w)
 
     def _angular_accelerations(self, t, q, w) -> np.ndarray:
         """The accelerations with each node's rotation rows d w/dt, evaluated at its rotation vector of angle <= pi."""
-        q_short, v_short = np.array(q, dtype=float), np.array(w, dtype=float)
-        for rows, reference in zip(self.lie_rows, self.lie_references):
-            vector = short_rotation_vector(reference + q[rows])
-            q_short[rows] = vector - reference
-            v_short[rows] = TExpSO3Inv(vector) @ w[rows]
+        q_short, v_short = short_state(self.lie_rows, self.lie_references, q, w)
         a = self._accelerations(t, q_short, v_short)
         self._count()
-        for rows, reference in zip(self.lie_rows, self.lie_references):
-            vector = reference + q_short[rows]
-            a[rows] = _tangent(vector) @ a[rows] + _rate_term(vector, v_short[rows])
-        return a
+        return angular_accelerations(self.lie_rows, self.lie_references, q_short, v_short, a)
 
     def _rate_accelerations(self, q, v, angular) -> np.ndarray:
-        """The accelerations with each node's rotation rows v_tt = T^-1 (d w/dt - (dT/dv v_t) v_t)."""
-        a = np.array(angular, dtype=float)
-        for rows, reference in zip(self.lie_rows, self.lie_references):
-            vector = reference + q[rows]
-            a[rows] = np.linalg.solve(_tangent(vector), angular[rows] - _rate_term(vector, v[rows]))
-        return a
+        return rate_accelerations(self.lie_rows, self.lie_references, q, v, angular)
 
     def _compose(self, start, increments, target) -> None:
         """Write each node's rotation, the start's composed with its rows of ``increments``, into ``target``."""
@@ -203,3 +236,38 @@ def refuse_velocity_verlet(rows) -> None:
                                "useLieGroupIntegration = True is not supported for NodeRigidBodyRotVecLG (floatframe's "
                                "Lie-group update is made for the Runge-Kutta schemes); use RK44 or another "
                                "Runge-Kutta solverType")
+
+
+# --- systemData: Exudyn's velocity coordinates of the nodes -------------------------------------------------------
+def exudyn_velocities(mbs, function: str, state, values) -> np.ndarray:
+    """systemData.GetODE2Coordinates_t (_tt) of a state (full vectors) with each NodeRigidBodyRotVecLG's rotation
+    rows as Exudyn's: the body-fixed angular velocity (acceleration); other vectors as they are."""
+    if function not in ("GetODE2Coordinates_t", "GetODE2Coordinates_tt") or mbs._core is None or \
+            np.size(values) != np.size(state[1]):
+        return values
+    rows, references = lie_group_nodes(mbs._core)
+    if not len(rows):
+        return values
+    if function == "GetODE2Coordinates_t":
+        return angular_velocities(rows, references, state[1], values)
+    return angular_accelerations(rows, references, state[1], state[2], values)
+
+
+def floatframe_velocities(mbs, function: str, values, kind: str):
+    """(values, velocities) for systemData.Set... (full vectors): Exudyn's angular velocities (accelerations) of the
+    NodeRigidBodyRotVecLG turned into rotation-vector rates; for new coordinates also the velocities that keep the
+    nodes' angular velocities (None where nothing changes)."""
+    if mbs._core is None or kind == "Reference" or function not in (
+            "SetODE2Coordinates", "SetODE2Coordinates_t", "SetODE2Coordinates_tt"):
+        return values, None
+    rows, references = lie_group_nodes(mbs._core)
+    state = mbs.state(kind)
+    if not len(rows) or np.size(values) != np.size(state[1]):
+        return values, None
+    q, v = state[1], state[2]
+    values = np.asarray(values, dtype=float).reshape(-1)
+    if function == "SetODE2Coordinates_t":
+        return rate_velocities(rows, references, q, values), None
+    if function == "SetODE2Coordinates_tt":
+        return rate_accelerations(rows, references, q, v, values), None
+    return values, rate_velocities(rows, references, values, angular_velocities(rows, references, q, v))

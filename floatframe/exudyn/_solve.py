@@ -21,7 +21,7 @@ import numpy as np
 
 from floatframe.exudyn._explicit import EXPLICIT, explicit_solver
 from floatframe.exudyn._items_ode1 import first_order_start, refuse_ode1_outside_dynamics
-from floatframe.exudyn._main_solver import iteration_data
+from floatframe.exudyn._iteration import iteration_data
 from floatframe.exudyn._names import (ConfigurationType, DynamicSolverType, ExudynLayerError, OutputVariableType,
                                       member_name)
 from floatframe.exudyn._settings import HONOURED, SimulationSettings, changed_fields, check_dynamic, classify

@@ -16,6 +16,7 @@ from floatframe.components.base import ModelError
 from floatframe.exudyn import _solve
 from floatframe.exudyn._items import as_item, translate
 from floatframe.exudyn._items_ode1 import ODE1SystemData, ode2_rows, with_ode1_kept
+from floatframe.exudyn._lie_group_explicit import exudyn_velocities, floatframe_velocities
 from floatframe.exudyn._translate import ACCESS_BY_FUNCTION, live_parameter_name, output_name
 from floatframe.exudyn._names import ConfigurationType, ExudynLayerError, member_name, unknown
 from floatframe.exudyn._renderer_materials import GraphicsMaterialList
@@ -95,14 +96,18 @@ class SystemData(ODE1SystemData):
         kind = member_name(configuration, ConfigurationType, f"systemData.{function}", "configuration")
         if kind == "Reference":
             return self._mbs.reference_coordinates() if function == "GetODE2Coordinates" else np.zeros(0)
-        values = np.array(self._mbs.state(kind)[self.VECTORS[function]], dtype=float)
+        state = self._mbs.state(kind)
+        values = exudyn_velocities(self._mbs, function, state, np.array(state[self.VECTORS[function]], dtype=float))
         return values if function == "GetAECoordinates" else values[ode2_rows(self._mbs)]   # no ODE1 coordinates
 
     def _set(self, function: str, coordinates, configuration):
         kind = member_name(configuration, ConfigurationType, f"systemData.{function}", "configuration")
         position = self.VECTORS[function.replace("Set", "Get")]
         coordinates = with_ode1_kept(self._mbs, function, position, coordinates, kind)
+        coordinates, velocities = floatframe_velocities(self._mbs, function, coordinates, kind)   # Lie-group nodes
         self._mbs.set_state_vector(function, position, coordinates, kind)
+        if velocities is not None:   # new rotation vectors of Lie-group nodes, the same angular velocities
+            self._mbs.set_state_vector("SetODE2Coordinates_t", 2, velocities, kind)
 
     def GetODE2Coordinates(self, configuration=ConfigurationType.Current) -> np.ndarray:
         """ODE2 coordinates of a configuration: changes from the reference values (Reference: these values)."""
@@ -141,6 +146,15 @@ class SystemData(ODE1SystemData):
     def SetAECoordinates(self, coordinates, configuration=ConfigurationType.Current):
         """Set the multipliers of a configuration (Initial: used when the solve does not compute them)."""
         self._set("SetAECoordinates", coordinates, configuration)
+
+    def GetTime(self, configurationType=ConfigurationType.Current) -> float:
+        """The time [s] of a configuration."""
+        return float(self._mbs.state(configurationType)[0])
+
+    def SetTime(self, newTime, configurationType=ConfigurationType.Current):
+        """Set the time [s] of a configuration (as the other Set functions: not during a solve)."""
+        kind = member_name(configurationType, ConfigurationType, "systemData.SetTime", "configurationType")
+        self._mbs.set_state_vector("SetTime", 0, newTime, kind)
 
     def NumberOfNodes(self) -> int:
         return len(self._mbs.items("node"))
@@ -247,6 +261,16 @@ class MainSystem:
 
     def GetNode(self, number) -> dict:
         return self._item_dict("node", number)
+
+    def GetNodeODE2Index(self, nodeNumber) -> int:
+        """The index of the node's first coordinate in the ODE2 coordinate vectors (systemData)."""
+        self.item("node", nodeNumber, "GetNodeODE2Index", "nodeNumber")
+        self._require_assembled("GetNodeODE2Index")
+        node = self._core.items("node")[int(nodeNumber)]
+        rows = ode2_rows(self)
+        if not node.n_coordinates or node.coordinate_indices[0] not in rows:
+            raise ExudynLayerError(f"GetNodeODE2Index: node {int(nodeNumber)} ({node.label}) has no ODE2 coordinates")
+        return int(np.searchsorted(rows, node.coordinate_indices[0]))
 
     def GetObject(self, number) -> dict:
         """The object's parameters; for ObjectFFRF after ``Assemble`` also physicsMass, physicsInertia,
@@ -456,12 +480,12 @@ class MainSystem:
             raise ExudynLayerError(f"systemData.{function}: floatframe cannot change the {kind} state during a "
                                    f"solve; change the initial state before it")
         state = list(self.state(kind))
-        size = state[position].size
+        size = np.size(state[position])
         values = np.array(values, dtype=float).reshape(-1)
         if values.size != size:
             raise ExudynLayerError(f"systemData.{function}: expected {size} values for the {kind} configuration, "
                                    f"got {values.size}")
-        state[position] = values
+        state[position] = float(values[0]) if position == 0 else values
         state = tuple(np.copy(x) if isinstance(x, np.ndarray) else x for x in state)
         if kind == "Initial":
             self._initial_state = state

@@ -319,3 +319,101 @@ def test_lie_group_explicit_schemes_equal_exudyns(solver_type):
 def test_velocity_verlet_with_lie_group_nodes_is_refused():
     with pytest.raises(ffexu.ExudynLayerError, match="VelocityVerlet with timeIntegration.explicit.useLieGroup"):
         spinning_top(ffexu, ffitems, "VelocityVerlet", 10, 0.01)
+
+
+# --- MainSolverImplicitSecondOrder with a Newton user function (Exudyn's Python Lie-group RK4) -------------------
+def two_tied_bodies(exu, items, lie_group, steps, record=None):
+    """Two bodies on NodeRigidBodyRotVecLG (explicitLieGroupMBSTest's kind): the first one's position held by
+    CoordinateConstraints, a CartesianSpringDamper between them, gravity, initial rotations and spins; solved by
+    MainSolverImplicitSecondOrder with UserFunctionNewtonLieGroupRK4 (``record``: the solver's ODE2 right-hand
+    side and mass matrix at the first call, wrapped around it). Sensor data, end outputs and mbs.sys lists."""
+    mbs = exu.SystemContainer().AddSystem()
+    nodes = [mbs.AddNode(items.NodeRigidBodyRotVecLG(referenceCoordinates=[0, 0, 0, 0.3, -0.2, 0.1],
+                                                     initialVelocities=[0, 0, 0, 1.0, 8.0, -2.0])),
+             mbs.AddNode(items.NodeRigidBodyRotVecLG(referenceCoordinates=[0, 1, 0, 2.0, 1.5, -1.0],
+                                                     initialCoordinates=[0, 0, 0, 0.2, 0.1, 0.3],
+                                                     initialVelocities=[0.5, 0, 0, -3.0, 2.0, 5.0]))]
+    bodies = [mbs.AddObject(items.ObjectRigidBody(nodeNumber=n, mass=15.0, inertia=[15.2, 0.47, 15.2, 0, 0, 0.1]))
+              for n in nodes]
+    points = [mbs.AddMarker(items.MarkerBodyPosition(bodyNumber=bodies[0], localPosition=[0.1, 0.5, 0])),
+              mbs.AddMarker(items.MarkerBodyPosition(bodyNumber=bodies[1], localPosition=[0.1, -0.5, 0]))]
+    for body in bodies:
+        mbs.AddLoad(items.LoadForceVector(markerNumber=mbs.AddMarker(items.MarkerBodyPosition(
+            bodyNumber=body, localPosition=[0, 1, 0])), loadVector=[0, 0, -147.15]))
+    ground = mbs.AddMarker(items.MarkerNodeCoordinate(nodeNumber=mbs.AddNode(items.NodePointGround()), coordinate=0))
+    for coordinate in range(3):
+        mbs.AddObject(items.ObjectConnectorCoordinate(markerNumbers=[ground, mbs.AddMarker(
+            items.MarkerNodeCoordinate(nodeNumber=nodes[0], coordinate=coordinate))]))
+    mbs.AddObject(items.ObjectConnectorCartesianSpringDamper(markerNumbers=points, stiffness=[1e4, 1e4, 1e4]))
+    sensors = [mbs.AddSensor(items.SensorNode(nodeNumber=n, storeInternal=True,
+                                              outputVariableType=getattr(exu.OutputVariableType, variable)))
+               for n in nodes for variable in ("Coordinates", "AngularVelocityLocal", "Position", "RotationMatrix")]
+    mbs.Assemble()
+    lie_group.LieGroupExplicitRKInitialize(mbs)
+    settings = exu.SimulationSettings()
+    settings.timeIntegration.numberOfSteps = steps
+    settings.timeIntegration.endTime = 0.2
+    settings.timeIntegration.verboseMode = 0
+    settings.solution.sensors.writePeriod = 0.2 / steps
+    solver = exu.MainSolverImplicitSecondOrder()
+
+    def newton(solver_, mbs_, settings_):
+        if record is not None and not record:
+            solver_.ComputeODE2RHS(mbs_)
+            solver_.ComputeMassMatrix(mbs_)
+            record.extend([solver_.GetSystemResidual()[:solver_.GetODE2size()], solver_.GetSystemMassMatrix()])
+        return lie_group.UserFunctionNewtonLieGroupRK4(solver_, mbs_, settings_)
+
+    solver.SetUserFunctionNewton(mbs, newton)
+    solver.SolveSystem(mbs, settings)
+    lists = {key: mbs.sys[key] for key in ("lieGroupODE2indices", "constrainedToGroundCoordinatesList",
+                                           "constrainedCoordinatesList")}
+    ends = [mbs.GetNodeOutput(nodes[1], exu.OutputVariableType.AngularVelocity),
+            mbs.systemData.GetODE2Coordinates(), mbs.systemData.GetODE2Coordinates_t()]
+    return [mbs.GetSensorStoredData(s) for s in sensors], ends, lists
+
+
+def test_python_lie_group_rk4_through_the_newton_user_function_equals_exudyn():
+    """200 steps of 1e-3 s: every stored sensor value, the end coordinates and velocities (angular velocities in the
+    rotation rows) equal exudyn's to 1e-11 of their scale; the first step's ODE2 right-hand side and mass matrix
+    (Exudyn's coordinates) to 1e-12; LieGroupExplicitRKInitialize's lists are exudyn's."""
+    import exudyn.lieGroupIntegration as exudyn_lie_group
+    our_record, their_record = [], []
+    ours = two_tied_bodies(ffexu, ffitems, integration, 200, our_record)
+    theirs = two_tied_bodies(exudyn, exitems, exudyn_lie_group, 200, their_record)
+    assert ours[2] == theirs[2]
+    for a, b in zip(ours[0] + ours[1], theirs[0] + theirs[1]):
+        assert np.shape(a) == np.shape(b)
+        assert np.abs(np.asarray(a) - b).max() <= 1e-11 * max(1.0, np.abs(b).max())
+    for a, b in zip(our_record, their_record):
+        assert np.shape(a) == np.shape(b)
+        assert np.abs(a - b).max() <= 1e-12 * max(1.0, np.abs(b).max())
+
+
+def test_system_data_gives_exudyns_velocity_coordinates_of_lie_group_nodes():
+    """GetODE2Coordinates_t has the body-fixed angular velocity in the rotation rows (initially and after a solve);
+    SetODE2Coordinates keeps it while the rotation vector changes; Set/GetTime; GetNodeODE2Index; all as exudyn."""
+    values = []
+    for exu, items in ((ffexu, ffitems), (exudyn, exitems)):
+        mbs = exu.SystemContainer().AddSystem()
+        mbs.AddNode(items.NodePointGround())
+        node = mbs.AddNode(items.NodeRigidBodyRotVecLG(referenceCoordinates=[0, 0, 0, 0.3, -0.2, 2.5],
+                                                       initialVelocities=[0.1, 0, 0, 1.0, 2.0, -3.0]))
+        mbs.AddObject(items.ObjectRigidBody(nodeNumber=node, mass=2.0, inertia=[0.3, 0.4, 0.5, 0, 0, 0]))
+        mbs.Assemble()
+        data = mbs.systemData
+        found = [data.GetODE2Coordinates_t(configuration=exu.ConfigurationType.Initial), mbs.GetNodeODE2Index(node)]
+        settings = exu.SimulationSettings()
+        settings.timeIntegration.numberOfSteps = 100
+        settings.timeIntegration.endTime = 0.5
+        settings.timeIntegration.verboseMode = 0
+        mbs.SolveDynamic(settings, solverType=exu.DynamicSolverType.RK44)
+        found += [data.GetODE2Coordinates_t(), data.GetTime()]
+        data.SetODE2Coordinates([0, 0, 0, 0.5, 0.5, 0.5])
+        found += [data.GetODE2Coordinates_t(), mbs.GetNodeOutput(node, exu.OutputVariableType.AngularVelocityLocal)]
+        data.SetODE2Coordinates_t([0, 0, 0, 1.0, 0, 0])
+        data.SetTime(0.25)
+        found += [mbs.GetNodeOutput(node, exu.OutputVariableType.AngularVelocityLocal), data.GetTime()]
+        values.append(found)
+    for a, b in zip(*values):
+        assert np.abs(np.asarray(a) - b).max() <= 1e-12 * max(1.0, np.abs(b).max())
