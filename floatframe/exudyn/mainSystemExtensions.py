@@ -29,7 +29,8 @@ from floatframe.exudyn._system import MainSystem
 from floatframe.exudyn.rigidBodyUtilities import (AngularVelocity2EulerParameters_t, AngularVelocity2RotXYZ_t,
                                                   RigidBodyInertia, RotationMatrix2EulerParameters,
                                                   RotationMatrix2RotXYZ)
-from floatframe.exudyn.rigidBodyUtilities import RotationMatrix2RotationVector, RotationVector2RotationMatrix
+from floatframe.exudyn.rigidBodyUtilities import (RotationMatrix2RotationVector, RotationVector2RotationMatrix,
+                                                  RotXYZ2RotationMatrix)
 from floatframe.exudyn.rigidBodyUtilities import (ComputeOrthonormalBasis, EulerParameters2RotationMatrix,
                                                   HomogeneousTransformation)
 
@@ -406,11 +407,21 @@ def _body_frame(mbs, owner, body, local_position):
     elif kind in ("RigidBody", "MassPoint"):
         reference = np.asarray(mbs.GetNode(data["nodeNumber"])["referenceCoordinates"], dtype=float)
         position = reference[:3]
-        rotation = EulerParameters2RotationMatrix(reference[3:7]) if kind == "RigidBody" else np.eye(3)
+        rotation = _node_rotation(mbs.GetNode(data["nodeNumber"])["nodeType"], reference) if kind == "RigidBody" \
+            else np.eye(3)
     else:
         raise ExudynLayerError(f"{owner}: body {body} is an Object{kind}; floatframe.exudyn connects a ground, a "
                                f"rigid body or a mass point here (add markers and the connector by hand otherwise)")
     return position + rotation @ local_position, rotation
+
+
+def _node_rotation(node_type: str, reference) -> np.ndarray:
+    """The reference rotation matrix of a rigid-body node from its reference coordinates."""
+    if node_type == "RigidBodyRxyz":
+        return RotXYZ2RotationMatrix(reference[3:6])
+    if node_type == "RigidBodyRotVecLG":
+        return RotationVector2RotationMatrix(reference[3:6])
+    return EulerParameters2RotationMatrix(reference[3:7])
 
 
 def _position_markers(mbs, owner, name, bodies, local_positions, rotations=None):

@@ -417,3 +417,23 @@ def test_system_data_gives_exudyns_velocity_coordinates_of_lie_group_nodes():
         values.append(found)
     for a, b in zip(*values):
         assert np.abs(np.asarray(a) - b).max() <= 1e-12 * max(1.0, np.abs(b).max())
+
+
+def test_create_revolute_joint_on_rotation_vector_and_tait_bryan_bodies_is_exudyns():
+    """CreateRevoluteJoint reads a body's reference rotation from its node's own parameters (rotation vector,
+    Tait-Bryan angles; it took them as Euler parameters and failed): the joint markers equal exudyn's."""
+    markers = []
+    for exu, utilities in ((ffexu, ffutilities), (exudyn, exutilities)):
+        mbs = exu.SystemContainer().AddSystem()
+        ground = mbs.CreateGround()
+        rotation = utilities.RotationMatrixZ(0.4) @ utilities.RotationMatrixX(0.3)
+        for node_type in (exu.NodeType.RotationRotationVector, exu.NodeType.RotationRxyz):
+            body = mbs.CreateRigidBody(referencePosition=[1, 2, 3], referenceRotationMatrix=rotation,
+                                       inertia=utilities.InertiaCuboid(1000, [0.1, 0.2, 0.3]), nodeType=node_type)
+            mbs.CreateRevoluteJoint(bodyNumbers=[ground, body], position=[1.1, 2, 3], axis=[0, 0, 1],
+                                    useGlobalFrame=True)
+        markers.append([np.asarray(mbs.GetMarker(i)["localHT"], dtype=float)
+                        for i in range(mbs.systemData.NumberOfMarkers())])
+    assert len(markers[0]) == len(markers[1]) == 4
+    for ours, theirs in zip(*markers):
+        assert np.abs(ours - theirs).max() < 1e-14
