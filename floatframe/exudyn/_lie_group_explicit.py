@@ -23,34 +23,41 @@ from __future__ import annotations
 import math
 from types import SimpleNamespace
 
-import casadi as ca
 import numpy as np
 
-from floatframe import rotations
 from floatframe.components.rigid_rotation_vector import NodeRigidBodyRotationVector
 from floatframe.exudyn._names import ExudynLayerError
-from floatframe.exudyn.lieGroupBasics import CompositionRuleForRotationVectors, TExpSO3Inv
+from floatframe.exudyn.lieGroupBasics import (TANGENT_SERIES_ANGLE, CompositionRuleForRotationVectors, TExpSO3Inv,
+                                             _cross, _se3_coefficients)
 from floatframe.solvers.explicit import RK33, RK44, RK67, ExplicitEuler, ExplicitMidpoint
 from floatframe.solvers.explicit_adaptive import DOPRI5, DVERK6, ODE23
 from floatframe.solvers.loop import State
 
 
-def _rate_term_function() -> ca.Function:
-    """(v, v_t) -> (dT/dv v_t) v_t, the part of d/dt (T(v) v_t) without v_tt."""
-    vector, rate = ca.SX.sym("v", 3), ca.SX.sym("v_t", 3)
-    omega = rotations.t_exp_so3(vector) @ rate
-    return ca.Function("rotation_vector_rate_term", [vector, rate], [ca.jtimes(omega, vector, rate)])
-
-
-RATE_TERM = _rate_term_function()
-
-
 def _tangent(vector) -> np.ndarray:
-    return np.asarray(rotations.t_exp_so3(vector), dtype=float)
+    """T(v) = I - (1 - cos phi)/phi^2 v~ + (phi - sin phi)/phi^3 v~ v~ (``rotations.t_exp_so3``'s formula and series
+    below 0.01 rad), with v~ v~ = v v^T - phi^2 I."""
+    x, y, z = vector
+    angle2 = x * x + y * y + z * z
+    if angle2 < TANGENT_SERIES_ANGLE ** 2:
+        first = -0.5 + angle2 / 24 - angle2 * angle2 / 720
+        second = 1 / 6 - angle2 / 120 + angle2 * angle2 / 5040
+    else:
+        angle = math.sqrt(angle2)
+        first = -(1 - math.cos(angle)) / angle2
+        second = (1 - math.sin(angle) / angle) / angle2
+    diagonal = 1 - second * angle2
+    return np.array([[diagonal + second * x * x, second * x * y - first * z, second * x * z + first * y],
+                     [second * x * y + first * z, diagonal + second * y * y, second * y * z - first * x],
+                     [second * x * z - first * y, second * y * z + first * x, diagonal + second * z * z]])
 
 
 def _rate_term(vector, rate) -> np.ndarray:
-    return np.asarray(RATE_TERM(vector, rate), dtype=float).reshape(3)
+    """(dT/dv v_t) v_t = (v . v_t) (c3 v x v_t - c4 v x (v x v_t)) + c2 v_t x (v x v_t), the part of d/dt (T v_t)
+    without v_tt (c2, c3, c4: ``lieGroupBasics``' SE(3) coefficients, the derivatives of T's)."""
+    c2, c3, c4 = _se3_coefficients(math.sqrt(vector @ vector))[1:4]
+    cross = _cross(vector, rate)
+    return (vector @ rate) * (c3 * cross - c4 * _cross(vector, cross)) + c2 * _cross(rate, cross)
 
 
 def short_rotation_vector(vector) -> np.ndarray:
@@ -71,7 +78,7 @@ def rate_velocities(rows_list, references, q, w) -> np.ndarray:
     """The velocities with each node's rotation rows v_t = T(v)^-1 w (floatframe's)."""
     v = np.array(w, dtype=float)
     for rows, reference in zip(rows_list, references):
-        v[rows] = np.linalg.solve(_tangent(reference + q[rows]), w[rows])
+        v[rows] = TExpSO3Inv(reference + q[rows]) @ w[rows]
     return v
 
 
@@ -99,7 +106,7 @@ def rate_accelerations(rows_list, references, q, v, angular) -> np.ndarray:
     a = np.array(angular, dtype=float)
     for rows, reference in zip(rows_list, references):
         vector = reference + q[rows]
-        a[rows] = np.linalg.solve(_tangent(vector), angular[rows] - _rate_term(vector, v[rows]))
+        a[rows] = TExpSO3Inv(vector) @ (angular[rows] - _rate_term(vector, v[rows]))
     return a
 
 
@@ -108,7 +115,7 @@ def rate_of_rates(rows_list, references, q, v, w) -> np.ndarray:
     term = np.zeros(np.size(v))
     for rows, reference in zip(rows_list, references):
         vector = reference + q[rows]
-        term[rows] = -np.linalg.solve(_tangent(vector), _rate_term(vector, v[rows]))
+        term[rows] = -TExpSO3Inv(vector) @ _rate_term(vector, v[rows])
     return term
 
 

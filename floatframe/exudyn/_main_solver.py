@@ -41,6 +41,7 @@ class MainSolverImplicitSecondOrder:
         self._mbs = None
         self._residual = None
         self._mass = None
+        self._evaluated = None
 
     def SetUserFunctionNewton(self, mainSystem, userFunction):
         """Call ``userFunction(solver, mainSystem, simulationSettings)`` in place of each step's Newton iteration."""
@@ -67,10 +68,14 @@ class MainSolverImplicitSecondOrder:
         return self._mbs
 
     def _evaluation_state(self, mainSystem, what):
-        """(t, q, v, P, dP/dt w) of the Current configuration for the model's functions: Lie-group nodes at their
-        rotation vectors of angle <= pi, v their rates there."""
+        """(assembled, t, q, v, P, dP/dt w, M) of the Current configuration for the model's functions: Lie-group
+        nodes at their rotation vectors of angle <= pi, v their rates there; M the model's mass matrix (dense).
+        Kept while the Current state is the same (ComputeODE2RHS and ComputeMassMatrix of one state)."""
         assembled = self._assembled(mainSystem, what)
-        t, q, v = mainSystem.state("Current")[:3]
+        current = mainSystem.state("Current")
+        if self._evaluated is not None and self._evaluated[0] is current and self._evaluated[1] is assembled:
+            return self._evaluated[1:]
+        t, q, v = current[:3]
         rows, references = lie_group_nodes(mainSystem._core)
         projection = np.eye(q.size)
         correction = np.zeros(q.size)
@@ -81,15 +86,15 @@ class MainSolverImplicitSecondOrder:
                 projection[np.ix_(node_rows, node_rows)] = TExpSO3Inv(reference + q[node_rows])
             correction = rate_of_rates(rows, references, q, v, angular)
         assembled.current_state = (t, q, v, np.zeros(q.size), np.zeros(assembled.n_multipliers))
-        return assembled, t, q, v, projection, correction
+        mass = assembled.mass_matrix(t, q, v).toarray()
+        self._evaluated = (current, assembled, t, q, v, projection, correction, mass)
+        return self._evaluated[1:]
 
     def ComputeODE2RHS(self, mainSystem):
         """f of M q_tt = f at the Current configuration (no constraint forces), kept for GetSystemResidual."""
         self._mbs = mainSystem
-        assembled, t, q, v, projection, correction = self._evaluation_state(mainSystem, "ComputeODE2RHS")
-        force = -assembled.residual(t, q, v, np.zeros(q.size), np.zeros(assembled.n_multipliers))
-        if correction.any():
-            force = force - assembled.mass_matrix(t, q, v) @ correction
+        assembled, t, q, v, projection, correction, mass = self._evaluation_state(mainSystem, "ComputeODE2RHS")
+        force = -assembled.residual(t, q, v, np.zeros(q.size), np.zeros(assembled.n_multipliers)) - mass @ correction
         self._residual = (projection.T @ force)[ode2_rows(mainSystem)]
 
     def GetSystemResidual(self) -> np.ndarray:
@@ -100,10 +105,9 @@ class MainSolverImplicitSecondOrder:
     def ComputeMassMatrix(self, mainSystem):
         """M at the Current configuration (dense), kept for GetSystemMassMatrix."""
         self._mbs = mainSystem
-        assembled, t, q, v, projection, _ = self._evaluation_state(mainSystem, "ComputeMassMatrix")
-        mass = projection.T @ assembled.mass_matrix(t, q, v).toarray() @ projection
+        _, _, _, _, projection, _, mass = self._evaluation_state(mainSystem, "ComputeMassMatrix")
         rows = ode2_rows(mainSystem)
-        self._mass = mass[np.ix_(rows, rows)]
+        self._mass = (projection.T @ mass @ projection)[np.ix_(rows, rows)]
 
     def GetSystemMassMatrix(self) -> np.ndarray:
         if self._mass is None:

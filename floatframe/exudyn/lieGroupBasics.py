@@ -56,7 +56,14 @@ def _square(value, size, function, what) -> np.ndarray:
 
 
 def _skew(vector) -> np.ndarray:
-    return rotations.skew(np.asarray(vector, dtype=float))
+    """a~ with a~ b = a x b (NumPy, as ``rotations.skew``)."""
+    x, y, z = vector
+    return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
+
+
+def _cross(a, b) -> np.ndarray:
+    """a x b of two 3-vectors (NumPy's cross costs ten times as much on them)."""
+    return np.array([a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]])
 
 
 def _vee(skew_matrix) -> np.ndarray:
@@ -138,13 +145,16 @@ def _inverse_coefficient(angle: float) -> float:
 def TExpSO3Inv(Omega):
     """T(Omega)^-1 = beta I + Omega~ / 2 + gamma Omega Omega^T, beta = (phi/2) cot(phi/2), gamma = (1 - beta)/phi^2
     (series of gamma below 0.02 rad; singular at phi = 2 pi)."""
-    omega = _vector(Omega, 3, "TExpSO3Inv", "Omega")
-    if not omega.any():
+    x, y, z = _vector(Omega, 3, "TExpSO3Inv", "Omega")
+    angle2 = x * x + y * y + z * z
+    if angle2 == 0:
         return np.eye(3)
-    angle = np.linalg.norm(omega)
+    angle = math.sqrt(angle2)
     gamma = _inverse_coefficient(angle)
-    beta = 1 - gamma * angle ** 2 if angle <= INVERSE_SERIES_ANGLE else 0.5 * angle / math.tan(0.5 * angle)
-    return beta * np.eye(3) + 0.5 * _skew(omega) + gamma * np.outer(omega, omega)
+    beta = 1 - gamma * angle2 if angle <= INVERSE_SERIES_ANGLE else 0.5 * angle / math.tan(0.5 * angle)
+    return np.array([[beta + gamma * x * x, gamma * x * y - 0.5 * z, gamma * x * z + 0.5 * y],
+                     [gamma * x * y + 0.5 * z, beta + gamma * y * y, gamma * y * z - 0.5 * x],
+                     [gamma * x * z - 0.5 * y, gamma * y * z + 0.5 * x, beta + gamma * z * z]])
 
 
 def ExpSE3(x):
@@ -272,7 +282,7 @@ def CompositionRuleForEulerParameters(q, p):
     first = _vector(q, 4, "CompositionRuleForEulerParameters", "q")
     second = _vector(p, 4, "CompositionRuleForEulerParameters", "p")
     scalar = first[0] * second[0] - first[1:] @ second[1:]
-    vector = first[0] * second[1:] + second[0] * first[1:] + np.cross(first[1:], second[1:])
+    vector = first[0] * second[1:] + second[0] * first[1:] + _cross(first[1:], second[1:])
     return np.concatenate(([scalar], vector))
 
 
@@ -284,7 +294,7 @@ def CompositionRuleForRotationVectors(v0, Omega):
     half0, half1 = 0.5 * np.linalg.norm(first), 0.5 * np.linalg.norm(second)
     c0, c1, s0, s1 = math.cos(half0), math.cos(half1), Sinc(half0), Sinc(half1)
     scalar = c0 * c1 - 0.25 * s0 * s1 * (first @ second)           # cos(w/2)
-    axis = s0 * c1 * first + c0 * s1 * second + 0.5 * s0 * s1 * np.cross(first, second)   # 2 sin(w/2) n
+    axis = s0 * c1 * first + c0 * s1 * second + 0.5 * s0 * s1 * _cross(first, second)   # 2 sin(w/2) n
     sine_half = math.sqrt(abs(1 - scalar * scalar))
     angle = 2 * math.atan2(sine_half, scalar)
     length = np.linalg.norm(axis)
