@@ -11,7 +11,7 @@ import floatframe.exudyn.itemInterface as ii
 from floatframe.exudyn import ExudynLayerError
 from floatframe.exudyn._items import (ITEM_CLASSES, REDUCED_ORDER_MATRICES, SHORT_NAMES, SUPPORTED_NAMES,
                                       VISUALIZATION_CLASSES, Item, translate)
-from floatframe.components import planar, rigid_rxyz
+from floatframe.components import planar, rigid_rotation_vector, rigid_rxyz
 from floatframe.components.user_sensor import SensorFromRecord
 from floatframe.components.generic_ode2 import ObjectGenericODE2 as CoreGenericODE2
 from floatframe.components.first_order import NodeODE1, ObjectGenericODE1 as CoreGenericODE1
@@ -83,6 +83,8 @@ EXPECTED = {
     "ObjectRotationalMass1D": (CoreRotor, "inertia", [0.4]),
     "ObjectConnectorGravity": (GravityConnector, "mass1", 2.5),
     "NodeRigidBodyRxyz": (rigid_rxyz.NodeRigidBodyRxyz, "reference_coordinates", [0, 0, 3, 0.1, 0.2, 0.3]),
+    "NodeRigidBodyRotVecLG": (rigid_rotation_vector.NodeRigidBodyRotationVector, "reference_coordinates",
+                              [0, 0, 4, 0.3, -0.2, 0.1]),
     "SensorUserFunction": (SensorFromRecord, "sensor_numbers", [0]),
     "NodeGenericODE1": (NodeODE1, "first_order_initial", [0.5, 0.0]),
     "ObjectGenericODE1": (CoreGenericODE1, "n_object_coordinates", 2),
@@ -148,6 +150,9 @@ def catalogue():
                                                        stiffness=3.0))
     mbs.AddObject(ii.ObjectConnectorCoordinateSpringDamperExt(markerNumbers=[m_fixed, m_coordinate], factor1=-0.5,
                                                               stiffness=2.0, frictionProportionalZone=0.1))
+    spinning = mbs.AddNode(ii.NodeRigidBodyRotVecLG(referenceCoordinates=[0, 0, 4, 0.3, -0.2, 0.1]))
+    mbs.AddObject(ii.ObjectRigidBody(nodeNumber=spinning, mass=1.0, inertia=[1, 1, 1, 0, 0, 0]))
+    mbs.AddMarker(ii.MarkerNodeRigid(nodeNumber=spinning))
     mbs.Assemble()
     return mbs
 
@@ -272,7 +277,7 @@ def expected_size(item, variable):
         return 1                                         # the angle (its change on a 2D body), as in Exudyn
     if variable.startswith("Coordinates") or (item.type_string.startswith("FFRF") and variable == "Force"):
         return {"RigidBodyEP": 7, "Point": 3, "PointGround": 0, "FFRF": 13, "GenericODE2": 2, "1D": 1,
-                "FFRFreducedOrder": 9, "Point2D": 2, "RigidBody2D": 3, "RigidBodyRxyz": 6,
+                "FFRFreducedOrder": 9, "Point2D": 2, "RigidBody2D": 3, "RigidBodyRxyz": 6, "RigidBodyRotVecLG": 6,
                 "GenericODE1": 2}[item.type_string]
     return 3
 
@@ -308,7 +313,7 @@ def test_outputs_a_kind_does_not_list_are_refused_with_the_supported_ones(assemb
     ("object", {"objectType": "ContactCoordinate", "contactStiffness": 1.0}, "ContactCoordinate"),
     ("object", {"objectType": "JointSliding2D"}, "JointSliding2D"),
     ("marker", {"markerType": "BodyCable2DShape", "bodyNumber": 0}, "BodyCable2DShape"),
-    ("node", {"nodeType": "RigidBodyRotVecLG"}, "RigidBodyRotVecLG"),
+    ("node", {"nodeType": "PointSlope1"}, "PointSlope1"),
 ])
 def test_a_kind_outside_the_table_raises_naming_it_and_the_supported_kinds(family, data, kind):
     mbs = exu.SystemContainer().AddSystem()
