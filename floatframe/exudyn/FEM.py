@@ -26,6 +26,7 @@ from floatframe.components.ffrf import tisserand_rows
 from floatframe.components.ffrf_reduced import ReducedOrderInvariants
 from floatframe.exudyn.rigidBodyUtilities import (AngularVelocity2EulerParameters_t, AngularVelocity2RotXYZ_t,
                                                   RotationMatrix2RotXYZ, Skew)
+from floatframe.fem.ansys import read_ansys_elements, read_ansys_matrix, read_ansys_nodes
 from floatframe.fem.mesh import NODES_PER_ELEMENT
 
 # outward triangles of the faces of positively oriented elements (Abaqus/VTK node order)
@@ -294,6 +295,56 @@ class FEMinterface:
                                    f"(closest supported name: 'SparseRowColumnValue')")
         size = self.NumberOfCoordinates() if self._mesh is not None else None
         return core_fem.read_abaqus_mtx(fileName, size=size)
+
+    def ReadMassMatrixFromAnsys(self, fileName, dofMappingVectorFile, sparse=True, verbose=False):
+        """Read the mass matrix exported from Ansys (Matrix Market file, or a dense comma-separated one with
+        ``sparse=False``) and bring it into mesh coordinate order with the DOF mapping vector file
+        (:func:`floatframe.fem.ansys.read_ansys_matrix`). ``verbose`` is ignored."""
+        self._mass = read_ansys_matrix(fileName, dofMappingVectorFile, dense=not sparse)
+
+    def ReadStiffnessMatrixFromAnsys(self, fileName, dofMappingVectorFile, sparse=True, verbose=False):
+        """Read the stiffness matrix exported from Ansys; as :meth:`ReadMassMatrixFromAnsys`."""
+        self._stiffness = read_ansys_matrix(fileName, dofMappingVectorFile, dense=not sparse)
+
+    def ReadNodalCoordinatesFromAnsys(self, fileName, verbose=False):
+        """Read the node positions of an Ansys nodal coordinates export (text, one header line, 'node x y z' per
+        line, decimal commas allowed), in increasing node number. ``verbose`` is ignored."""
+        self.nodes = {"Position": read_ansys_nodes(fileName)}
+        self._mesh = self._mesh_of_elements()
+        self.metaData["source"] = "Ansys"
+
+    def ReadElementsFromAnsys(self, fileName, verbose=False):
+        """Add the elements of an Ansys element export (text, one header line, 'number type node ...' per line;
+        types Hex8, Hex20, Tet4, Tet10) as one more entry of ``elements`` ({'Name': 'elements', type: array}) and
+        make the surface ('meshSurface': 'Trigs', and 'Trigs6' for a Tet10 mesh) of all elements, as Exudyn does.
+        Needs the nodes first (ReadNodalCoordinatesFromAnsys). ``verbose`` is ignored."""
+        if "Position" not in self.nodes:
+            raise ExudynLayerError("FEMinterface.ReadElementsFromAnsys: no nodes; call ReadNodalCoordinatesFromAnsys "
+                                   "first")
+        elements = read_ansys_elements(fileName)
+        self.elements = list(self.elements) + [dict(Name="elements", **elements)]
+        try:
+            self._mesh = self._mesh_of_elements()
+        except ValueError as error:
+            self.elements = self.elements[:-1]
+            raise ExudynLayerError(f"FEMinterface.ReadElementsFromAnsys: '{fileName}' does not fit the nodes: "
+                                   f"{error}") from None
+        triangles = self._mesh.surface_triangles()
+        surface = {"Name": "meshSurface", "Trigs": triangles}
+        if set(self._mesh.elements) == {"Tet10"}:
+            surface["Trigs6"] = np.hstack([triangles, self._mesh.mid_edge_nodes(
+                triangles[:, [0, 1, 1, 2, 2, 0]]).reshape(-1, 3)])
+        self.surface = [item for item in self.surface if item.get("Name") != "meshSurface"] + [surface]
+        self.metaData["source"] = "Ansys"
+
+    def _mesh_of_elements(self):
+        """The mesh of ``nodes`` and all connectivities in ``elements``."""
+        connectivity = {}
+        for item in self.elements:
+            for kind, value in item.items():
+                if kind in NODES_PER_ELEMENT:
+                    connectivity.setdefault(kind, []).append(np.asarray(value, dtype=np.int64))
+        return core_fem.Mesh(self.nodes["Position"], {kind: np.vstack(c) for kind, c in connectivity.items()})
 
     # --- matrices -------------------------------------------------------------------------------
     def _require(self, attribute, what):
@@ -674,18 +725,18 @@ def _space_node_positions(space, stiffness):
     return positions if np.all(forces <= 1e-9 * scale) else None
 
 
-def _file_name_and_mode(fileName, mode, what):
+def _file_name_and_mode(fileName, mode, what, owner="FEMinterface"):
     """The path with its extension and the format, 'NPZ' (default, '.npz') or 'PKL' ('.pkl')."""
     extensions = {".npz": "NPZ", ".pkl": "PKL"}
     path = Path(str(fileName))
     if mode is not None and mode not in extensions.values():
-        raise ExudynLayerError(f"FEMinterface.{what}: mode {mode!r} is not supported (supported: 'NPZ', 'PKL')")
+        raise ExudynLayerError(f"{owner}.{what}: mode {mode!r} is not supported (supported: 'NPZ', 'PKL')")
     suffix = path.suffix.lower()
     if suffix in (".npy", ".hdf5"):
-        raise ExudynLayerError(f"FEMinterface.{what}: '{suffix}' files are not supported (use '.npz' or '.pkl')")
+        raise ExudynLayerError(f"{owner}.{what}: '{suffix}' files are not supported (use '.npz' or '.pkl')")
     if suffix in extensions:
         if mode is not None and extensions[suffix] != mode:
-            raise ExudynLayerError(f"FEMinterface.{what}: extension '{suffix}' and mode {mode!r} disagree")
+            raise ExudynLayerError(f"{owner}.{what}: extension '{suffix}' and mode {mode!r} disagree")
         return path, extensions[suffix]
     mode = mode or "NPZ"
     return path.with_name(path.name + "." + mode.lower()), mode
@@ -955,6 +1006,72 @@ class ObjectFFRFreducedOrderInterface:
             None, mbs, positionRef=positionRef, initialVelocity=initialVelocity, rotationMatrixRef=rotationMatrixRef,
             initialAngularVelocity=initialAngularVelocity, massProportionalDamping=massProportionalDamping,
             stiffnessProportionalDamping=stiffnessProportionalDamping, gravity=gravity, color=color, name=name)
+
+    _FILE_KEYS = ("modeBasis", "trigList", "postProcessingModes", "massMatrixReduced", "stiffnessMatrixReduced",
+                  "infoList", "rigidBodyNodeType", "xRef", "inertiaLocal", "Mtt", "totalMass", "chiU", "chiUtilde",
+                  *items.REDUCED_ORDER_MATRICES)
+
+    def SaveToFile(self, fileName, fileVersion=1):
+        """Write the reduced body as Exudyn 1.13.6 does (file version 1): one dictionary of modeBasis, trigList,
+        postProcessingModes, massMatrixReduced, stiffnessMatrixReduced, infoList ([nModes, nNodes, dim3D,
+        nODE2rot, nODE2rigid, nODE2FFRFreduced]), rigidBodyNodeType, xRef, inertiaLocal, Mtt, totalMass, chiU,
+        chiUtilde and the six mass-weighted mode products, with fileVersion and
+        type='ObjectFFRFreducedOrderInterface', in a NumPy .npz (default, no extension given) or a pickle
+        (.pkl). Either package reads the other's files."""
+        owner = "ObjectFFRFreducedOrderInterface"
+        path, mode = _file_name_and_mode(fileName, None, "SaveToFile", owner)
+        if int(fileVersion) != 1:
+            raise ExudynLayerError(f"{owner}.SaveToFile: only fileVersion 1 is defined, got {fileVersion}")
+        if not hasattr(self, "modeBasis"):
+            raise ExudynLayerError(f"{owner}.SaveToFile: the interface is empty (made without a FEMinterface "
+                                   f"and not loaded)")
+        data = {key: getattr(self, key) for key in self._FILE_KEYS if key != "infoList"}
+        data.update(trigList=np.array(self.trigList), rigidBodyNodeType=str(self.rigidBodyNodeType),
+                    infoList=np.array([self.nModes, self.nNodes, self.dim3D, self.nODE2rot, self.nODE2rigid,
+                                       self.nODE2FFRFreduced]),
+                    fileVersion=1, type=owner)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if mode == "NPZ":
+            np.savez(path, **data)
+        else:
+            with open(path, "wb") as file:
+                pickle.dump(data, file)
+
+    def LoadFromFile(self, fileName, mode=None):
+        """Read a file of SaveToFile (floatframe's or Exudyn's, .npz or .pkl, file version 1) into this interface;
+        returns the file version (None for a .npz/.pkl without one, read as version 1)."""
+        owner = "ObjectFFRFreducedOrderInterface"
+        path, mode = _file_name_and_mode(fileName, mode, "LoadFromFile", owner)
+        if not path.is_file():
+            raise ExudynLayerError(f"{owner}.LoadFromFile: file '{path}' not found")
+        if mode == "NPZ":
+            with np.load(path, allow_pickle=True) as stored:
+                data = {key: _unpack_npz(stored[key]) for key in stored.files}
+        else:
+            with open(path, "rb") as file:
+                data = pickle.load(file)
+        if data.get("type", owner) != owner:
+            raise ExudynLayerError(f"{owner}.LoadFromFile: '{path}' is not an {owner} file (type {data['type']!r})")
+        version = data.get("fileVersion")
+        if version is not None and int(version) != 1:
+            raise ExudynLayerError(f"{owner}.LoadFromFile: '{path}' has fileVersion {version}; only 1 is supported")
+        missing = [key for key in self._FILE_KEYS if key not in data]
+        if missing:
+            raise ExudynLayerError(f"{owner}.LoadFromFile: '{path}' is not an {owner} file (no {missing})")
+        kind = str(data["rigidBodyNodeType"]).split(".")[-1]
+        if kind not in ("RotationEulerParameters", "RotationRxyz"):
+            raise ExudynLayerError(f"{owner}.LoadFromFile: '{path}' has rigidBodyNodeType {kind}; supported are "
+                                   f"NodeType.RotationEulerParameters and NodeType.RotationRxyz")
+        for key in self._FILE_KEYS:
+            setattr(self, key, data[key])
+        self.rigidBodyNodeType = f"NodeType.{kind}"
+        self.trigList = np.asarray(data["trigList"]).tolist()
+        self.postProcessingModes = dict(data["postProcessingModes"])
+        self.nModes, self.nNodes, self.dim3D, self.nODE2rot, self.nODE2rigid, self.nODE2FFRFreduced = (
+            int(value) for value in np.asarray(data["infoList"]).reshape(-1))
+        self.totalMass = float(self.totalMass)
+        self.oFFRFreducedOrder, self._ffrf_buffered, self._gravity_function = None, None, None
+        return None if version is None else int(version)
 
     def _body(self, mbs):
         if self.oFFRFreducedOrder is None or mbs._core is None:
