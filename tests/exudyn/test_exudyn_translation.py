@@ -367,6 +367,8 @@ def test_only_supported_items_have_visualization_classes():
     assert exu.VObjectRigidBody is ii.VRigidBody
     for name in ("VObjectContactCoordinate", "VObjectConnectorReevingSystemSprings", "VSensorKinematicTree",
                  "VObjectJointSliding", "VObjectConnectorHydraulicActuatorSimple"):
-        assert not hasattr(ii, name)
+        assert name not in VISUALIZATION_CLASSES
+        with pytest.raises(exu.ExudynLayerError, match=f"itemInterface.{name}.*outside floatframe's scope"):
+            getattr(ii, name)()   # the item interface's placeholder, refused where used
         with pytest.raises(AttributeError, match=f"'{name}'.*closest supported name"):
             getattr(exu, name)

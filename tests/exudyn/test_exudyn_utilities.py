@@ -349,8 +349,9 @@ def test_unknown_names_name_the_closest_supported_one():
         from floatframe.exudyn import HT  # noqa: F401
     with pytest.raises(ffexu.ExudynLayerError, match="closest supported name: 'NodeType'"):
         ffexu.NodeTyp
-    with pytest.raises(AttributeError, match="itemInterface does not support exudyn's 'ObjectContactCoordinate'"):
-        ffexu.itemInterface.ObjectContactCoordinate
+    with pytest.raises(ffexu.ExudynLayerError, match="does not support exudyn.itemInterface.ObjectContactCoordinate "
+                                                     "\(closest supported name"):
+        ffexu.itemInterface.ObjectContactCoordinate()   # a placeholder (star imports): refused where used
     with pytest.raises(AttributeError, match="plot has no name 'PlotSensr' \\(closest supported name: 'PlotSensor'\\)"):
         ffplot.PlotSensr
     with pytest.raises(ImportError, match="rigidBodyUtilities has no name 'InertiaCubiod'.*'InertiaCuboid'"):
