@@ -637,24 +637,14 @@ class FEMinterface:
             raise ExudynLayerError(f"FEMinterface.SaveToFile: fileVersion must be at least 1, got {fileVersion}")
         data = {key: value for key, value in zip(_FILE_KEYS, self._file_contents())}
         data.update(fileVersion=int(fileVersion), type="FEMinterface")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if mode == "NPZ":
-            np.savez(path, **data)
-        else:
-            with open(path, "wb") as file:
-                pickle.dump(data, file)
+        _write_file(path, mode, data)
 
     def LoadFromFile(self, fileName, forceVersion=None, mode=None):
         """Read a file of SaveToFile (floatframe's or Exudyn's, .npz or .pkl); returns its fileVersion."""
         path, mode = _file_name_and_mode(fileName, mode, "LoadFromFile")
         if not path.is_file():
             raise ExudynLayerError(f"FEMinterface.LoadFromFile: file '{path}' not found")
-        if mode == "NPZ":
-            with np.load(path, allow_pickle=True) as stored:
-                data = {key: _unpack_npz(stored[key]) for key in stored.files}
-        else:
-            with open(path, "rb") as file:
-                data = pickle.load(file)
+        data = _read_file(path, mode)
         missing = [key for key in ("nodes", "elements", "massMatrix", "stiffnessMatrix") if key not in data]
         if missing:
             raise ExudynLayerError(f"FEMinterface.LoadFromFile: '{path}' is not a FEMinterface file (no {missing})")
@@ -740,6 +730,25 @@ def _file_name_and_mode(fileName, mode, what, owner="FEMinterface"):
         return path, extensions[suffix]
     mode = mode or "NPZ"
     return path.with_name(path.name + "." + mode.lower()), mode
+
+
+def _write_file(path, mode: str, data: dict) -> None:
+    """``data`` to ``path`` as .npz (mode "NPZ") or pickle (mode "PKL"), folders made as needed."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if mode == "NPZ":
+        np.savez(path, **data)
+    else:
+        with open(path, "wb") as file:
+            pickle.dump(data, file)
+
+
+def _read_file(path, mode: str) -> dict:
+    """The dict that ``_write_file`` (or Exudyn) wrote to ``path``."""
+    if mode == "NPZ":
+        with np.load(path, allow_pickle=True) as stored:
+            return {key: _unpack_npz(stored[key]) for key in stored.files}
+    with open(path, "rb") as file:
+        return pickle.load(file)
 
 
 def _unpack_npz(value):
@@ -1030,12 +1039,7 @@ class ObjectFFRFreducedOrderInterface:
                     infoList=np.array([self.nModes, self.nNodes, self.dim3D, self.nODE2rot, self.nODE2rigid,
                                        self.nODE2FFRFreduced]),
                     fileVersion=1, type=owner)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if mode == "NPZ":
-            np.savez(path, **data)
-        else:
-            with open(path, "wb") as file:
-                pickle.dump(data, file)
+        _write_file(path, mode, data)
 
     def LoadFromFile(self, fileName, mode=None):
         """Read a file of SaveToFile (floatframe's or Exudyn's, .npz or .pkl, file version 1) into this interface;
@@ -1044,12 +1048,7 @@ class ObjectFFRFreducedOrderInterface:
         path, mode = _file_name_and_mode(fileName, mode, "LoadFromFile", owner)
         if not path.is_file():
             raise ExudynLayerError(f"{owner}.LoadFromFile: file '{path}' not found")
-        if mode == "NPZ":
-            with np.load(path, allow_pickle=True) as stored:
-                data = {key: _unpack_npz(stored[key]) for key in stored.files}
-        else:
-            with open(path, "rb") as file:
-                data = pickle.load(file)
+        data = _read_file(path, mode)
         if data.get("type", owner) != owner:
             raise ExudynLayerError(f"{owner}.LoadFromFile: '{path}' is not an {owner} file (type {data['type']!r})")
         version = data.get("fileVersion")
