@@ -155,28 +155,18 @@ class AssembledSystem:
         for reduced bodies and full bodies of at most ``SPIN_CHECK_MAX_COORDINATES`` coordinates, where that
         frequency costs well under a second (larger bodies: call check_spin_rates yourself)."""
         from floatframe.components.ffrf import FloatingFrameBody
-        from floatframe.components.geometric_stiffening import (SPIN_FRACTION, check_spin_rate,
-                                                                frame_angular_velocity, lowest_elastic_frequency)
+        from floatframe.components.geometric_stiffening import check_spin_rate, frame_angular_velocity
 
         bodies = [body for body in self.system.objects if isinstance(body, FloatingFrameBody)
                   and getattr(body, "geometric_stiffness", None) is None
                   and (hasattr(body, "invariants") or body.n_coordinates <= SPIN_CHECK_MAX_COORDINATES)]
         if not bodies:
             return []
-        limits = {}   # body -> (SPIN_FRACTION omega_1)^2, found at its first spinning state
 
         def spin_rates(t, q, v):
             for body in bodies:
-                if getattr(body, "_spin_warning_given", False):
-                    continue
-                omega = frame_angular_velocity(body, q, v, self.q_reference)
-                speed_squared = float(omega @ omega)
-                if speed_squared == 0.0:
-                    continue
-                if body not in limits:
-                    limits[body] = (SPIN_FRACTION * lowest_elastic_frequency(body)) ** 2
-                if speed_squared > limits[body]:   # (the warning itself, with its numbers)
-                    check_spin_rate(body, t, omega)
+                if not getattr(body, "_spin_warning_given", False):   # (once a body warned, nothing to compute)
+                    check_spin_rate(body, t, frame_angular_velocity(body, q, v, self.q_reference))
         return [spin_rates]
 
     def numeric_function(self, name: str) -> ca.Function:

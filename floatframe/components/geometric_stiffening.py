@@ -15,6 +15,7 @@ Without the option the bodies' expression graphs are those of before, untouched.
 """
 from __future__ import annotations
 
+import math
 import warnings
 
 import casadi as ca
@@ -196,7 +197,8 @@ def check_spin_rate(body, time: float, angular_velocity, lowest_frequency=lowest
     (``lowest_frequency(body)``, a number or a callable). Returns whether it warned now."""
     if getattr(body, "geometric_stiffness", None) is not None or getattr(body, "_spin_warning_given", False):
         return False
-    speed = float(np.linalg.norm(np.asarray(angular_velocity, dtype=float)))
+    omega = np.asarray(angular_velocity, dtype=float)
+    speed = math.sqrt(float(omega @ omega))   # (np.linalg.norm's value, without its overhead at every stored state)
     if speed == 0.0:
         return False
     frequency = float(lowest_frequency(body) if callable(lowest_frequency) else lowest_frequency)

@@ -234,8 +234,7 @@ def symbolic_step(scheme) -> bool:
     coordinates, or more whose M_ff falls apart into diagonal blocks (the block-triangular form of its nonzero
     entries at the initial state; CasADi's symbolic solve takes the blocks one by one) of at most the work of
     one dense block of that size (the sum of their cubed sizes): mass points and rigid bodies that only springs
-    and loads couple. Their compiled step
-    blocks are some 7 times faster than the MX step with LAPACK's LU (connectorGravityTest, 15 coordinates of
+    and loads couple. Their compiled step blocks are some 7 times faster than the MX step with LAPACK's LU (connectorGravityTest, 15 coordinates of
     mass points: 30 -> 4.4 ms)."""
     accelerations = scheme._accelerations
     free = accelerations.free
@@ -249,7 +248,7 @@ def symbolic_step(scheme) -> bool:
     mass.eliminate_zeros()
     mass.sort_indices()
     blocks = ca.Sparsity(free.size, free.size, mass.indptr.tolist(), mass.indices.tolist()).btf()[3]
-    return bool(sum(size ** 3 for size in np.diff(blocks)) <= SYMBOLIC_SOLVE_LIMIT ** 3)
+    return bool(sum(block ** 3 for block in np.diff(blocks)) <= SYMBOLIC_SOLVE_LIMIT ** 3)
 
 
 def step_key(scheme, system) -> str:

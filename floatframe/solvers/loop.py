@@ -336,5 +336,5 @@ def collect(system, states, statistics, solver, info, with_sensors: bool = True)
     return SimulationResult(   # np.array of the equal-length rows: vstack's 2-D views cost 0.3 ms at 100 states
         t=np.array([s.t for s in states]), q=np.array([s.q for s in states], dtype=float),
         v=np.array([s.v for s in states], dtype=float), a=np.array([s.a for s in states], dtype=float),
-        lam=np.array([s.lam for s in states], dtype=float), sensors=sensors, statistics=statistics, solver=solver, info=info,
-        sensor_names=names, sensor_variables=list(system.sensor_variables))
+        lam=np.array([s.lam for s in states], dtype=float), sensors=sensors, statistics=statistics, solver=solver,
+        info=info, sensor_names=names, sensor_variables=list(system.sensor_variables))

@@ -11,8 +11,8 @@ functions of the kernel's compiled library directly. Both loops take the same de
 so the results are the same to the last bit (tests/solvers/test_native_loop.py).
 
 The driver is compiled once per machine (about 0.2 s, the compiler of ``floatframe.solvers.compiling``,
-cached there as ``native_loop_<hash>.so``, named by the source file's stamp); it does not depend on the model. The shared loop
-(``floatframe.solvers.loop.integrate``) hands the grid to it where ``GeneralizedAlpha.native_loop`` gives
+cached there as ``native_loop_<hash>.so``, named by the source file's stamp); it does not depend on the model.
+The shared loop (``floatframe.solvers.loop.integrate``) hands the grid to it where ``GeneralizedAlpha.native_loop`` gives
 a ``NativeLoop``: on the dense path, with the kernel compiled, without ``pre_step``, Input signals or
 user functions, for GeneralizedAlpha and the schemes that only change its coefficients (Newmark,
 Trapezoidal, HHTAlpha). Elsewhere the Python loop runs, with the same results.
