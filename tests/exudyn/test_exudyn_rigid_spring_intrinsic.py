@@ -11,6 +11,7 @@ from scipy.linalg import expm
 
 import floatframe.exudyn as ffexu
 from floatframe.exudyn import utilities as ffutilities
+from test_exudyn_springs import rotation_xyz
 
 LENGTH = 1.0
 STIFFNESS = np.diag([4e3, 5e3, 7e3, 250.0, 500.0, 325.0])  # [N/m] x3, [N m/rad] x3
@@ -101,14 +102,6 @@ def test_suite_difference_is_exudyns_newton_tolerance():
 def skew(vector):
     x, y, z = vector
     return np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
-
-
-def rotation_xyz(a0, a1, a2):
-    c, s = np.cos, np.sin
-    x = np.array([[1, 0, 0], [0, c(a0), -s(a0)], [0, s(a0), c(a0)]])
-    y = np.array([[c(a1), 0, s(a1)], [0, 1, 0], [-s(a1), 0, c(a1)]])
-    z = np.array([[c(a2), -s(a2), 0], [s(a2), c(a2), 0], [0, 0, 1]])
-    return x @ y @ z
 
 
 def two_bodies_both_orders(exu, utilities):
