@@ -24,8 +24,8 @@ import numpy as np
 from floatframe import rotations
 from floatframe.components.base import resolve
 from floatframe.components.markers import MarkerBodyPosition, MarkerNodePosition
-from floatframe.components.nodes import COORDINATE_OUTPUTS, ORIENTATION_OUTPUTS, POSITION_OUTPUTS, Node
-from floatframe.components.rigid_rxyz import MarkerBodyRigidRxyz, MarkerNodeRigidRxyz, ObjectRigidBodyRxyz
+from floatframe.components.rigid_rxyz import (MarkerBodyRigidRxyz, MarkerNodeRigidRxyz, ObjectRigidBodyRxyz,
+                                             RigidNodeThreeRotationParameters)
 
 SINGULAR_MARGIN = 1e-6     # an initial rotation angle closer than this to a multiple of 2 pi (not 0) is refused
 
@@ -36,7 +36,7 @@ def rotation_vector_rates(rotation_vector, angular_velocity_local) -> np.ndarray
     return np.linalg.solve(tangent, np.asarray(angular_velocity_local, dtype=float))
 
 
-class NodeRigidBodyRotationVector(Node):
+class NodeRigidBodyRotationVector(RigidNodeThreeRotationParameters):
     """Rigid-body node with the position and the rotation vector [x, y, z, v0, v1, v2] (see the module).
 
     Parameters
@@ -53,8 +53,6 @@ class NodeRigidBodyRotationVector(Node):
     """
 
     type_name = "NodeRigidBodyRotVecLG"
-    n_coordinates = 6
-    output_variables = COORDINATE_OUTPUTS + POSITION_OUTPUTS + ORIENTATION_OUTPUTS
 
     def __init__(self, reference_coordinates, initial_coordinates=None, initial_velocities=None, name=""):
         super().__init__(reference_coordinates, initial_coordinates, initial_velocities, name)
@@ -69,10 +67,7 @@ class NodeRigidBodyRotationVector(Node):
         self.initial_velocities[3:] = rotation_vector_rates(rotation_vector, self.angular_velocity_local0)
 
     def rotation_vector(self, ctx):
-        return ctx.total_coordinates(self)[3:]
-
-    def position(self, ctx):
-        return ctx.total_coordinates(self)[:3]
+        return self.rotation_parameters(ctx)
 
     def rotation_matrix(self, ctx):
         return rotations.rotation_matrix_from_rotation_vector(self.rotation_vector(ctx))
@@ -80,18 +75,6 @@ class NodeRigidBodyRotationVector(Node):
     def g_local(self, ctx):
         """T(v): omega_b = T(v) v_t."""
         return rotations.t_exp_so3(self.rotation_vector(ctx))
-
-    def angular_velocity_local(self, ctx):
-        return self.g_local(ctx) @ ctx.velocities(self)[3:]
-
-    def angular_velocity(self, ctx):
-        return self.rotation_matrix(ctx) @ self.angular_velocity_local(ctx)
-
-    def _rate(self, expression, ctx):
-        return ca.jtimes(expression, ca.vertcat(ctx.q, ctx.v), ca.vertcat(ctx.v, ctx.a))
-
-    def angular_acceleration(self, ctx):
-        return self._rate(self.angular_velocity(ctx), ctx)
 
     def extra_outputs(self, ctx):
         velocity = lambda: ca.vertcat(ctx.velocities(self)[:3], self.angular_velocity_local(ctx))   # noqa: E731
@@ -102,11 +85,6 @@ class NodeRigidBodyRotationVector(Node):
                 "AngularAcceleration": lambda: self.angular_acceleration(ctx),
                 "Coordinates_t": velocity,
                 "Coordinates_tt": lambda: self._rate(velocity(), ctx)}
-
-    def apply_torque(self, ctx, torque):
-        """Generalized force of a global torque [N m] on the rotation vector: T^T A^T tau."""
-        local = self.rotation_matrix(ctx).T @ torque
-        ctx.add_force(self.coordinate_indices[3:], self.g_local(ctx).T @ local)
 
 
 class ObjectRigidBodyRotationVector(ObjectRigidBodyRxyz):

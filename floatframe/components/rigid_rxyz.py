@@ -30,7 +30,41 @@ def g_local_rxyz(angles):
                       ca.horzcat(ca.sin(b), 0, 1))
 
 
-class NodeRigidBodyRxyz(Node):
+class RigidNodeThreeRotationParameters(Node):
+    """A rigid-body node [x, y, z, r0, r1, r2] whose three rotation parameters r give A(r) and the body-fixed
+    angular velocity omega_b = G_l(r) r_t: the kinematics and the torque that every such node shares. A subclass
+    gives ``rotation_matrix`` and ``g_local`` of its parameters (Tait-Bryan angles, a rotation vector)."""
+
+    n_coordinates = 6
+    output_variables = COORDINATE_OUTPUTS + POSITION_OUTPUTS + ORIENTATION_OUTPUTS
+
+    def rotation_parameters(self, ctx):
+        return ctx.total_coordinates(self)[3:]
+
+    def position(self, ctx):
+        return ctx.total_coordinates(self)[:3]
+
+    def angular_velocity_local(self, ctx):
+        return self.g_local(ctx) @ ctx.velocities(self)[3:]
+
+    def angular_velocity(self, ctx):
+        return self.rotation_matrix(ctx) @ self.angular_velocity_local(ctx)
+
+    def _rate(self, expression, ctx):
+        """d expression / dt along (q, v)."""
+        return ca.jtimes(expression, ca.vertcat(ctx.q, ctx.v), ca.vertcat(ctx.v, ctx.a))
+
+    def angular_acceleration(self, ctx):
+        return self._rate(self.angular_velocity(ctx), ctx)
+
+    def apply_torque(self, ctx, torque):
+        """Generalized force of a global torque [N m] on the rotation parameters: G_l^T A^T tau (virtual work
+        through omega)."""
+        local = self.rotation_matrix(ctx).T @ torque
+        ctx.add_force(self.coordinate_indices[3:], self.g_local(ctx).T @ local)
+
+
+class NodeRigidBodyRxyz(RigidNodeThreeRotationParameters):
     """Rigid-body node with the position and the x-y-z Tait-Bryan angles [x, y, z, a, b, c] (see the module).
 
     Parameters
@@ -46,14 +80,9 @@ class NodeRigidBodyRxyz(Node):
     """
 
     type_name = "NodeRigidBodyRxyz"
-    n_coordinates = 6
-    output_variables = COORDINATE_OUTPUTS + POSITION_OUTPUTS + ORIENTATION_OUTPUTS
 
     def angles(self, ctx):
-        return ctx.total_coordinates(self)[3:]
-
-    def position(self, ctx):
-        return ctx.total_coordinates(self)[:3]
+        return self.rotation_parameters(ctx)
 
     def rotation_matrix(self, ctx):
         return rotations.rotation_matrix_from_rot_xyz(self.angles(ctx))
@@ -61,26 +90,12 @@ class NodeRigidBodyRxyz(Node):
     def g_local(self, ctx):
         return g_local_rxyz(self.angles(ctx))
 
-    def angular_velocity_local(self, ctx):
-        return self.g_local(ctx) @ ctx.velocities(self)[3:]
-
-    def angular_velocity(self, ctx):
-        return self.rotation_matrix(ctx) @ self.angular_velocity_local(ctx)
-
-    def angular_acceleration(self, ctx):
-        return ca.jtimes(self.angular_velocity(ctx), ca.vertcat(ctx.q, ctx.v), ca.vertcat(ctx.v, ctx.a))
-
     def extra_outputs(self, ctx):
         return {"Rotation": lambda: self.angles(ctx),
                 "RotationMatrix": lambda: rotations.rotation_matrix_rows(self.rotation_matrix(ctx)),
                 "AngularVelocity": lambda: self.angular_velocity(ctx),
                 "AngularVelocityLocal": lambda: self.angular_velocity_local(ctx),
                 "AngularAcceleration": lambda: self.angular_acceleration(ctx)}
-
-    def apply_torque(self, ctx, torque):
-        """Generalized force of a global torque [N m] on the angles: G_l^T A^T tau (virtual work through omega)."""
-        local = self.rotation_matrix(ctx).T @ torque
-        ctx.add_force(self.coordinate_indices[3:], self.g_local(ctx).T @ local)
 
 
 class ObjectRigidBodyRxyz(ObjectRigidBody):
