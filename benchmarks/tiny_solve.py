@@ -5,10 +5,11 @@
 The model is Exudyn's MiniExample of ObjectMassPoint: a mass point, 100 steps of the default SolveDynamic. Each
 measurement runs in a fresh process (what Exudyn's test suite does with every script): the time of the item calls
 with mbs.Assemble() (translation and symbolic build) and of mbs.SolveDynamic(), and where floatframe's solve goes
-(timers around the solver's functions: the kernel (built, or loaded from the cache), the consistent initial
-accelerations, the steps, the stored states' results). Three floatframe cases: a first run (empty kernel cache:
-the virtual machine), a first run that compiles ahead (FLOATFRAME_COMPILE_AHEAD=1), and a later run (the kernel in
-the cache, the C step loop). Medians of ``--repeat`` processes, in ms; exudyn's solve time beside them.
+(timers around the solver's functions: the kernel (built, or loaded from the cache), the C loop's set-up (where
+the kernel is compiled), the consistent initial accelerations in C, the stored states' results). Three floatframe
+cases: a first run (empty kernel cache: the virtual machine), a first run that compiles ahead
+(FLOATFRAME_COMPILE_AHEAD=1), and a later run (the kernel in the cache, the C step loop). Medians of ``--repeat``
+processes, in ms; exudyn's solve time beside them.
 """
 from __future__ import annotations
 
@@ -41,8 +42,10 @@ if code == "floatframe":
             finally:
                 timers[label] = timers.get(label, 0.0) + time.perf_counter() - started
         setattr(module, name, call)
+    import floatframe.solvers.native as native
     timed(genalpha, "dense_kernel", "kernel")
-    timed(genalpha, "consistent_accelerations", "initial accelerations")
+    timed(native.NativeLoop, "set_up_now", "C loop set-up")
+    timed(native.NativeLoop, "initial_accelerations", "initial accelerations")
     timed(loop, "collect", "results")
 else:
     import exudyn as exu
@@ -106,7 +109,7 @@ def main(argv=None) -> int:
             later.append(run("floatframe", arguments.steps, environment))
     cases.update({"floatframe, first run": first, "floatframe, first run compiling ahead": ahead,
                   "floatframe, later run (kernel cached)": later})
-    columns = ["items and Assemble", "SolveDynamic", "kernel", "initial accelerations", "results"]
+    columns = ["items and Assemble", "SolveDynamic", "kernel", "C loop set-up", "initial accelerations", "results"]
     print(f"ObjectMassPoint, {arguments.steps} steps, medians of {arguments.repeat} fresh processes [ms]")
     print("| case | " + " | ".join(columns) + " |")
     print("|---|" + "---:|" * len(columns))

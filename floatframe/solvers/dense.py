@@ -59,38 +59,59 @@ def dense_kernel(system, index: int, compile="auto") -> "DenseNewtonKernel":
 
 
 SENSOR_BATCH_VALUES = 2_000_000   # state values (n x states) of one batched evaluation of the sensors
+SENSOR_BATCH_STATES = 256         # states of one batched evaluation (CasADi's map of this size, made once)
 
 
-def sensor_series(system, states) -> list:
-    """Each sensor's values at the stored ``states``, (len(states), size) per sensor.
+def sensor_series(system, t, q, v, a, lam) -> list:
+    """Each sensor's values at the stored states, (k, size) per sensor, from their stacked times t (k,) and
+    q, v, a (k, n), lam (k, m).
 
-    Without user-function callbacks the sensors Function is mapped over the states (CasADi's ``map``: the same
-    evaluation of each, one call for many: 0.76 of a 4.2 s run with 100,000 stored states went to calling it
-    state by state), in batches of at most SENSOR_BATCH_VALUES coordinate values; with callbacks state by state.
+    Without user-function callbacks the sensors Function is mapped over batches of states (CasADi's ``map``: the
+    same evaluation of each, one call for many: 0.76 of a 4.2 s run with 100,000 stored states went to calling
+    it state by state), a map of one size per system, evaluated through buffers (its construction costs about
+    0.8 us a state and converting a call's arguments 1.2 us, which took 4 of a 12 ms Exudyn test of 2,000
+    states); with callbacks state by state.
     """
     count = len(system.sensor_names)
     if not count:
         return []
     if system.has_user_functions:
         evaluate = sensor_evaluator(system)
-        rows = [evaluate(s.t, s.q, s.v, s.a, s.lam) for s in states]
+        rows = [evaluate(*state) for state in zip(t, q, v, a, lam)]
         return [np.vstack([row[i] for row in rows]) for i in range(count)]
-    function = system.numeric_function("sensors")
+    batch = max(1, min(SENSOR_BATCH_STATES, t.size,
+                       SENSOR_BATCH_VALUES // max(1, system.n_coordinates + system.n_multipliers)))
+    mapped = _mapped_sensors(system, batch)
+    # input and output i of the map are (size_i, batch) column by column: as (batch, size_i), a row a state
+    blocks = [array.reshape(batch, -1) for array in mapped.inputs]
+    output = mapped.outputs[0].reshape(batch, -1)
+    values = np.empty((t.size, output.shape[1]))
+    blocks[6][:] = system.parameters_now()
+    for begin in range(0, t.size, batch):
+        end = min(begin + batch, t.size)
+        rows = np.minimum(np.arange(begin, begin + batch), end - 1)   # a last short batch repeats its last state
+        blocks[0][:, 0] = t[rows]
+        for block, stacked in zip(blocks[1:5], (q, v, a, lam)):
+            block[:] = stacked[rows]
+        if system.inputs:
+            blocks[5][:] = [system.input_vector(float(time)) for time in t[rows]]
+        mapped.evaluate()
+        values[begin:end] = output[:end - begin]
     bounds = system.sensor_slices
-    parameters = system.parameters_now()[:, None]
-    batch = max(1, SENSOR_BATCH_VALUES // max(1, system.n_coordinates + system.n_multipliers))
-    pieces = []
-    for begin in range(0, len(states), batch):
-        chosen = states[begin:begin + batch]
-        times = np.array([s.t for s in chosen], dtype=float)
-        columns = [times[None, :]] + [np.array([getattr(s, name) for s in chosen], dtype=float).reshape(
-            len(chosen), -1).T for name in ("q", "v", "a", "lam")]
-        inputs = np.column_stack([system.input_vector(float(t)) for t in times]) if system.inputs else \
-            np.zeros((0, len(chosen)))
-        mapped = function.map(len(chosen))
-        pieces.append(np.array(mapped(*columns, inputs, np.repeat(parameters, len(chosen), axis=1)), dtype=float))
-    values = np.hstack(pieces).reshape(-1, len(states))
-    return [values[bounds[i]:bounds[i + 1], :].T.copy() for i in range(count)]
+    return [values[:, bounds[i]:bounds[i + 1]].copy() for i in range(count)]
+
+
+def _mapped_sensors(system, batch: int) -> BufferedFunction:
+    """The system's sensors Function, with a dense output, mapped over ``batch`` states and bound to buffers (kept
+    per system and batch size)."""
+    per_system = _kernels.setdefault(system, {})
+    key = ("sensors map", batch)
+    if key not in per_system:
+        function = system.numeric_function("sensors")
+        arguments = function.sx_in() if function.is_a("SXFunction") else function.mx_in()
+        dense = ca.Function("sensors_dense", arguments, [ca.densify(function.call(arguments)[0])])
+        per_system[key] = BufferedFunction(dense.map(batch))
+    return per_system[key]
 
 
 def sensor_evaluator(system):
@@ -131,10 +152,14 @@ class DenseNewtonKernel(CompiledKernel):
       x = U^-1 L^-1 P r by substitution, a - x_a, lam - x_lam, |x_a|, |a - x_a|, r^T r, and q, v,
       abar = abar_known + kappa a at the updated iterate.
 
-    R, C, dC/dt and the matrix are the AssembledSystem's own Functions, composed into one SX graph each.
+    - initial_system (consistent initial accelerations, ``initial_accelerations``): at (t_{n+1}, q_n, v_n) the
+      matrix [[M, R_lambda], [C_q, 0]] dense (n+m, n+m) and the rows [R(t, q, v, 0, 0); d^2C/dt^2 - C_q a]
+      (n+m,), of the index-3 forms for either index (as ``floatframe.solvers.linear.consistent_accelerations``).
+
+    R, C, dC/dt and the matrices are the AssembledSystem's own Functions, composed into one SX graph each.
     """
 
-    FUNCTION_NAMES = ("newton_rows", "dense_newton_matrix", "newton_iterate")
+    FUNCTION_NAMES = ("newton_rows", "dense_newton_matrix", "newton_iterate", "initial_system")
 
     def __init__(self, system, index: int):
         self.n, self.m = system.n_coordinates, system.n_multipliers
@@ -156,8 +181,10 @@ class DenseNewtonKernel(CompiledKernel):
         a 130 ms solve of a 35-coordinate model). The residual fixes the solution; a Newton matrix derived
         otherwise by a changed assembly of the same structure would change only the iterations."""
         system, index = self._system(), self.index
-        fingerprint = system.fingerprint((system.form_name("residual", index), system.constraint_rows_name(index)),
-                                         (system.form_name("newton_matrix", index),))
+        serialized = (system.form_name("residual", index), system.constraint_rows_name(index), "residual",
+                      "constraint_acceleration_rest")
+        structured = (system.form_name("newton_matrix", index), "newton_matrix")
+        fingerprint = system.fingerprint(tuple(dict.fromkeys(serialized)), tuple(dict.fromkeys(structured)))
         return "".join([code_digest(__name__, predictor.__module__), f"dense Newton kernel, index {index}",
                         fingerprint])
 
@@ -199,10 +226,17 @@ class DenseNewtonKernel(CompiledKernel):
         scalars = ca.vertcat(ca.norm_2(update[:n]), ca.norm_2(a_new), ca.dot(rows, rows))
         corrected = [q_known + c_q * a_new, v_known + c_v * a_new, abar_known + kappa * a_new]
         state = [t, q_n, v_n, a_n, abar_n, scheme, u, p, a, lam]
+        # the consistent start: [[M, R_lambda], [C_q, 0]] and [R(t, q, v, 0, 0); d^2C/dt^2 - C_q a] at (t, q_n, v_n)
+        at_rest = (ca.DM.zeros(n), ca.DM.zeros(m))
+        initial_matrix = ca.densify(functions["newton_matrix"](t, q_n, v_n, *at_rest, 1.0, 0.0, 0.0, ca.DM.zeros(n),
+                                                               u, p))
+        initial_rows = ca.vertcat(functions["residual"](t, q_n, v_n, *at_rest, u, p),
+                                  functions["constraint_acceleration_rest"](t, q_n, v_n, u, p))
         return [ca.Function("newton_rows", state, [rows]),
                 ca.Function("dense_newton_matrix", state, [matrix]),
                 ca.Function("newton_iterate", state + [factors, permutation],
-                            [a_new, lam_new, rows, scalars, *corrected])]
+                            [a_new, lam_new, rows, scalars, *corrected]),
+                ca.Function("initial_system", state, [initial_matrix, initial_rows])]
 
     def _use_library(self) -> None:
         """Evaluate the compiled library from now on: its Functions are bound at the next ``set_step`` (the C
@@ -213,20 +247,18 @@ class DenseNewtonKernel(CompiledKernel):
         self._rows = None
 
     def _bind(self, functions) -> None:
-        rows, matrix, iterate = functions
+        rows, matrix, iterate, initial = functions
         self._rows = BufferedFunction(rows)
         shared = self._rows.inputs
         self._matrix = BufferedFunction(matrix, shared)
         self._iterate = BufferedFunction(iterate, shared)
+        self._initial = BufferedFunction(initial, shared)
         self._outputs = self._iterate.outputs[:4]
         self._bound = None  # the DenseLU whose factors are in the iterate Function's inputs
 
     def set_step(self, state, h, scheme, c_q, c_v, kappa, u, p) -> None:
         """Bind the step from ``state`` (t_n, q_n, v_n, a_n, abar_n) by h; scheme = (alpha_m, alpha_f, beta, gamma)."""
-        if self._rows is None:   # the compiled library's Functions, else the virtual machine's
-            self._bind(external_functions(self.function_names(), self.library()) if self.is_compiled
-                       else self.functions)
-        inputs = self._rows.inputs
+        inputs = self._bound_inputs()
         inputs[0][0] = state.t + h
         inputs[1][:] = state.q
         inputs[2][:] = state.v
@@ -235,6 +267,30 @@ class DenseNewtonKernel(CompiledKernel):
         inputs[5][:] = (h, *scheme, c_q, c_v, kappa)
         inputs[6][:] = u
         inputs[7][:] = p
+
+    def _bound_inputs(self) -> list:
+        """The shared input buffers, binding the Functions first (the compiled library's, else the virtual
+        machine's)."""
+        if self._rows is None:
+            self._bind(external_functions(self.function_names(), self.library()) if self.is_compiled
+                       else self.functions)
+        return self._rows.inputs
+
+    def initial_accelerations(self, t, q, v, u, p):
+        """(a, lam) of [[M, R_lambda], [C_q, 0]] [a; lam] = -[R(t, q, v, 0, 0); d^2C/dt^2 - C_q a], by LAPACK's
+        getrf and getrs (the bits of the C loop's ``floatframe_native_initial``); None where the rows are not
+        finite or the matrix is singular (``consistent_accelerations`` then says why)."""
+        inputs = self._bound_inputs()
+        inputs[0][0] = t
+        inputs[1][:] = q
+        inputs[2][:] = v
+        for array in inputs[3:6] + inputs[8:10]:   # a_n, abar_n, the scheme, a, lam: zero (h = 0)
+            array[:] = 0.0
+        inputs[6][:] = u
+        inputs[7][:] = p
+        self._initial.evaluate()
+        matrix, rows = self._initial.outputs
+        return solve_initial_system(matrix, rows, self.n)
 
     def rows(self, a, lam) -> np.ndarray:
         """The Newton rows (n+m,) at the iterate (a, lam); a view into the output buffer."""
@@ -273,6 +329,21 @@ class DenseNewtonKernel(CompiledKernel):
     def corrected(self):
         """Copies of q, v, abar at the iterate of the last ``iterate``."""
         return tuple(array.copy() for array in self._iterate.outputs[4:])
+
+
+def solve_initial_system(matrix: np.ndarray, rows: np.ndarray, n: int):
+    """(a, lam) with ``matrix`` [a; lam] = -``rows`` (the flat column-major matrix and the rows of the kernel's
+    initial_system), by getrf and getrs; None where the rows are not finite or getrf finds the matrix singular."""
+    if not np.isfinite(rows).all():
+        return None
+    size = rows.size
+    factors, pivots, info = lapack.dgetrf(matrix.reshape(size, size, order="F"))
+    if info != 0:
+        return None
+    solution, info = lapack.dgetrs(factors, pivots, -rows)
+    if info != 0 or not np.isfinite(solution).all():
+        return None
+    return solution[:n].copy(), solution[n:].copy()
 
 
 def _lu_substitution(factors, right):
@@ -329,3 +400,6 @@ class SingularMatrix(RuntimeError):
     def __init__(self, matrix, message):
         super().__init__(message)
         self.matrix = matrix
+
+
+code_digest(__name__, predictor.__module__)   # the kernels' source stamp, once a process: at import (0.1 ms)

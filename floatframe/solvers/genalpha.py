@@ -71,6 +71,7 @@ class GeneralizedAlpha(Scheme):
 
     order = 2
     name = "genalpha"
+    _started_native = None   # the C step loop that ``init`` set up for its consistent start (``native_loop``)
 
     def __init__(self, spectral_radius=0.9, modified_newton=False, relative_tolerance=1e-10,
                  absolute_tolerance=1e-12, max_iterations=25, index=3, min_step=None, linear_algebra="auto",
@@ -128,13 +129,31 @@ class GeneralizedAlpha(Scheme):
         if accelerations is None:
             if multipliers is not None:
                 raise ValueError(f"{self.name}: initial multipliers need initial accelerations as well")
-            a, lam = consistent_accelerations(system, t0, q, v, self.name)
+            a, lam = self._consistent_start(system, t0, q, v)
             self.statistics.factorizations += 1
         else:
             a = vector(accelerations, system.n_coordinates, "accelerations")
             lam = (np.zeros(system.n_multipliers) if multipliers is None
                    else vector(multipliers, system.n_multipliers, "multipliers"))
         return State(t0, q, v, a, a.copy(), lam)
+
+    def _consistent_start(self, system, t0, q, v):
+        """The consistent (a, lam) of ``init``: on the dense path from the kernel's initial_system (in C where
+        the kernel is compiled and the driver loaded; that NativeLoop then takes the solve's steps, see
+        ``native_loop``), else, and to name the cause of a singular matrix, ``consistent_accelerations``."""
+        self._started_native = None
+        if type(self).prepare is GeneralizedAlpha.prepare and wants_dense(system, self.linear_algebra):
+            kernel = dense_kernel(system, self.index, self.compile)
+            native = None
+            if self.native and self._steps_like_genalpha() and self.compile is not False:
+                native = NativeLoop.set_up_now(self, system, kernel)
+            solution = native.initial_accelerations(t0, q, v) if native is not None else \
+                kernel.initial_accelerations(t0, q, v, system.input_vector(float(t0)), system.parameters_now())
+            if solution is not None:
+                self._started_native = native
+                system.current_state = (t0, q, v, np.zeros(system.n_coordinates), np.zeros(system.n_multipliers))
+                return solution
+        return consistent_accelerations(system, t0, q, v, self.name)
 
     # --- one step ---------------------------------------------------------------------------
     def prepare(self, system, n_steps: int = 0):
@@ -235,13 +254,19 @@ class GeneralizedAlpha(Scheme):
         """The C step loop (``floatframe.solvers.native.NativeLoop``) where it takes this scheme's steps: the
         option ``native``, the dense path (``prepared``), ``compile`` not False, no Input signals, and a
         scheme whose steps are GeneralizedAlpha's (subclasses that change only the coefficients); else None."""
-        own = (type(self).step is GeneralizedAlpha.step and type(self).advance is Scheme.advance
-               and type(self).rejected is GeneralizedAlpha.rejected)
-        if not (self.native and own and self.compile is not False and isinstance(prepared, _DenseNewton)
-                and not system.inputs):
+        if not (self.native and self._steps_like_genalpha() and self.compile is not False
+                and isinstance(prepared, _DenseNewton) and not system.inputs):
             return None
-        self._native = NativeLoop(self, system, prepared.kernel)
+        started, self._started_native = self._started_native, None   # set up by ``init`` for this solve
+        self._native = started if started is not None and started.system is system and \
+            started.kernel is prepared.kernel else NativeLoop(self, system, prepared.kernel)
         return self._native
+
+    def _steps_like_genalpha(self) -> bool:
+        """Whether this scheme's steps are GeneralizedAlpha's (a subclass that changes only the coefficients),
+        which the C loop takes."""
+        return (type(self).step is GeneralizedAlpha.step and type(self).advance is Scheme.advance
+                and type(self).rejected is GeneralizedAlpha.rejected)
 
     def describe(self, h) -> dict:
         """Method parameters for result.info and comparison tables."""

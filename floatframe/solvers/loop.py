@@ -329,12 +329,12 @@ def partial_result(system, states, statistics, solver, info, failure) -> Simulat
 def collect(system, states, statistics, solver, info, with_sensors: bool = True) -> SimulationResult:
     """Stack stored states and evaluate the sensors on them (without: each sensor (k, 0), no values)."""
     names = system.sensor_names
+    # np.array of the equal-length rows: vstack's 2-D views cost 0.3 ms at 100 states; the sensors take the stacks
+    t = np.array([s.t for s in states], dtype=float)
+    q, v, a, lam = (np.array([getattr(s, name) for s in states], dtype=float) for name in ("q", "v", "a", "lam"))
     if with_sensors:
-        sensors = sensor_series(system, states)
+        sensors = sensor_series(system, t, q, v, a, lam)
     else:
         sensors = [np.zeros((len(states), 0)) for _ in names]
-    return SimulationResult(   # np.array of the equal-length rows: vstack's 2-D views cost 0.3 ms at 100 states
-        t=np.array([s.t for s in states]), q=np.array([s.q for s in states], dtype=float),
-        v=np.array([s.v for s in states], dtype=float), a=np.array([s.a for s in states], dtype=float),
-        lam=np.array([s.lam for s in states], dtype=float), sensors=sensors, statistics=statistics, solver=solver,
-        info=info, sensor_names=names, sensor_variables=list(system.sensor_variables))
+    return SimulationResult(t=t, q=q, v=v, a=a, lam=lam, sensors=sensors, statistics=statistics, solver=solver,
+                            info=info, sensor_names=names, sensor_variables=list(system.sensor_variables))

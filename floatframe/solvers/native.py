@@ -20,6 +20,8 @@ Trapezoidal, HHTAlpha). Elsewhere the Python loop runs, with the same results.
 from __future__ import annotations
 
 import ctypes
+import functools
+import itertools
 import math
 import warnings
 from pathlib import Path
@@ -30,7 +32,7 @@ from scipy.linalg import cython_lapack
 
 from floatframe.solvers.alpha import not_converged, not_finite, singular_matrix
 from floatframe.solvers.compiling import Compilation, compiler, library_path, source_stamp
-from floatframe.solvers.dense import DenseLU
+from floatframe.solvers.dense import DenseLU, DenseNewtonKernel
 from floatframe.solvers.linear import singular_cause
 from floatframe.solvers.loop import State, step_size_failure
 from floatframe.solvers.result import SolverError
@@ -57,7 +59,9 @@ class _Problem(ctypes.Structure):
                    ("position_squared", _real), ("velocity_squared", _real)]
                 + [(name, _pointer) for name in ("t_next", "scheme", "a", "lam", "factors", "permutation", "rows_out",
                                                  "matrix_out", "a_new", "lam_new", "iterate_rows", "scalars", "q_new",
-                                                 "v_new", "abar_new", "pivots")])
+                                                 "v_new", "abar_new", "pivots")]
+                + [("initial", _pointer), ("initial_arg", _pointer), ("initial_res", _pointer),
+                   ("initial_matrix", _pointer), ("initial_rows", _pointer), ("getrs", _pointer)])
 
 
 class _Run(ctypes.Structure):
@@ -80,15 +84,17 @@ _compilation = None    # its compilation under way
 _unavailable = False   # no compiler, or compiling failed
 
 
-def driver(wait: bool):
+def driver(wait: bool, compile_missing: bool = True):
     """The driver library (ctypes.CDLL), compiled and cached on first use; None while it compiles in the
-    background (``wait`` False) or where it cannot be compiled (no compiler, or the compiler failed: then a
-    RuntimeWarning, once, and the Python loop)."""
+    background (``wait`` False), where it cannot be compiled (no compiler, or the compiler failed: then a
+    RuntimeWarning, once, and the Python loop), or where it is not cached and not ``compile_missing``."""
     global _driver, _compilation, _unavailable
     if _driver is not None or _unavailable:
         return _driver
     path = library_path(source_stamp(SOURCE), prefix="native_loop")
     if not path.is_file():
+        if not compile_missing:
+            return None
         if _compilation is None:
             if compiler() is None:
                 return None
@@ -104,24 +110,28 @@ def driver(wait: bool):
             if path.is_file():
                 _compilation = None
     library = ctypes.CDLL(str(path))
-    library.floatframe_native_run.restype = ctypes.c_int
-    library.floatframe_native_run.argtypes = [ctypes.POINTER(_Problem), ctypes.POINTER(_Run)] + [_pointer] * 8
+    for name, arguments in (("floatframe_native_run", [_pointer] * 4 + [_integer] * 2 + [_pointer] * 4),
+                            ("floatframe_native_initial", [_pointer] * 2),
+                            ("floatframe_native_bind", [_pointer, ctypes.c_char_p, _pointer])):
+        function = getattr(library, name)   # the structures and arrays by address (ctypes.addressof, _address)
+        function.restype, function.argtypes = ctypes.c_int, arguments
     _driver = library
     return _driver
 
 
-def _getrf() -> int:
-    """The address of LAPACK's dgetrf as SciPy's cython_lapack exports it."""
-    capsule = cython_lapack.__pyx_capi__["dgetrf"]
-    name = ctypes.pythonapi.PyCapsule_GetName
-    name.restype, name.argtypes = ctypes.c_char_p, [ctypes.py_object]
+@functools.lru_cache(maxsize=None)
+def _lapack(name: str) -> int:
+    """The address of LAPACK's ``name`` (dgetrf, dgetrs) as SciPy's cython_lapack exports it."""
+    capsule = cython_lapack.__pyx_capi__[name]
+    capsule_name = ctypes.pythonapi.PyCapsule_GetName
+    capsule_name.restype, capsule_name.argtypes = ctypes.c_char_p, [ctypes.py_object]
     pointer = ctypes.pythonapi.PyCapsule_GetPointer
     pointer.restype, pointer.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
-    return pointer(capsule, name(capsule))
+    return pointer(capsule, capsule_name(capsule))
 
 
 def _address(array: np.ndarray) -> int:
-    return array.ctypes.data
+    return array.__array_interface__["data"][0]
 
 
 class NativeLoop:
@@ -143,7 +153,18 @@ class NativeLoop:
         self.chunk = None
         self.steps = 0         # steps taken in C
 
+    @classmethod
+    def set_up_now(cls, scheme, system, kernel) -> "NativeLoop | None":
+        """A NativeLoop set up at once (for ``initial_accelerations`` before the steps), or None where the kernel
+        is not compiled or the driver not loaded."""
+        native = cls(scheme, system, kernel)
+        return native if native._try_set_up() else None
+
     def ready(self) -> bool:
+        """Whether the loop can take steps now (the kernel compiled, the driver loaded: then set up)."""
+        return self._try_set_up()
+
+    def _try_set_up(self) -> bool:
         if self.problem is not None:
             return True
         if not self.kernel.is_compiled:
@@ -157,49 +178,53 @@ class NativeLoop:
     def _set_up(self, library) -> None:
         scheme, system = self.scheme, self.system
         self.library = library
-        kernel_library = ctypes.CDLL(str(self.kernel.library()))
+        problem = self.problem = _Problem()
+        # the kernel's library, its Functions and their work sizes: bound in C (through ctypes, 0.2 ms more)
+        names = DenseNewtonKernel.FUNCTION_NAMES
+        work = np.zeros(4 * len(names), dtype=np.int64)
+        if library.floatframe_native_bind(ctypes.addressof(problem), str(self.kernel.library()).encode(),
+                                          _address(work)):
+            raise RuntimeError(f"the compiled kernel {self.kernel.library()} does not load or lacks a Function")
+        work = {name: work[4 * k:4 * k + 4].tolist() for k, name in enumerate(names)}
         self.n, self.m = n, m = system.n_coordinates, system.n_multipliers
         size = n + m
-        buffers = self.buffers = {}
-
-        def buffer(name, count, dtype=float):
-            buffers[name] = np.zeros(max(count, 1), dtype=dtype)
-            return buffers[name]
-
-        state = [buffer(name, n) for name in ("q", "v", "a_state", "abar")]
-        buffer("lam_state", m)
-        inputs = [buffer("t_next", 1), *state, buffer("scheme", 8), buffer("u", 0),
-                  buffer("p", system.parameters_now().size), buffer("a", n), buffer("lam", m)]
-        iterate_inputs = inputs + [buffer("factors", size * size), buffer("permutation", size * size)]
-        iterate_outputs = [buffer(name, count) for name, count in (
-            ("a_new", n), ("lam_new", m), ("iterate_rows", size), ("scalars", 3), ("q_new", n), ("v_new", n),
-            ("abar_new", n))]
-        buffer("rows_out", size)
-        buffer("matrix_out", size * size)
-        buffer("pivots", size, np.intc)
-        functions, sizes = {}, []
-        for name, arguments, results in (("newton_rows", inputs, [buffers["rows_out"]]),
-                                         ("dense_newton_matrix", inputs, [buffers["matrix_out"]]),
-                                         ("newton_iterate", iterate_inputs, iterate_outputs)):
-            work = [ctypes.c_longlong() for _ in range(4)]
-            getattr(kernel_library, name + "_work")(*(ctypes.byref(x) for x in work))
-            sz_arg, sz_res, sz_iw, sz_w = (x.value for x in work)
-            argument_array = (_pointer * max(sz_arg, len(arguments)))(*(_address(x) for x in arguments))
-            result_array = (_pointer * max(sz_res, len(results)))(*(_address(x) for x in results))
-            functions[name] = (ctypes.cast(getattr(kernel_library, name), _pointer).value, argument_array,
-                               result_array)
-            sizes.append((sz_iw, sz_w))
-        iw = buffer("iw", max(s[0] for s in sizes), np.int64)
-        w = buffer("w", max(s[1] for s in sizes))
+        inputs_size = sum(item.size for item in system.inputs)
+        counts = dict(q=n, v=n, a_state=n, abar=n, lam_state=m, t_next=1, scheme=8, u=inputs_size,
+                      p=system.parameters_now().size, a=n, lam=m, factors=size * size, permutation=size * size,
+                      a_new=n, lam_new=m, iterate_rows=size, scalars=3, q_new=n, v_new=n, abar_new=n,
+                      rows_out=size, matrix_out=size * size, initial_matrix=size * size, initial_rows=size,
+                      w=max(sizes[3] for sizes in work.values()))
+        # one pool of doubles for all buffers (each at least one value): one address to find, not thirty
+        offsets = list(itertools.accumulate((max(count, 1) for count in counts.values()), initial=0))
+        pool = np.zeros(offsets[-1])
+        base = _address(pool)
+        buffers = self.buffers = {name: pool[offsets[k]:offsets[k] + count] for k, (name, count) in
+                                  enumerate(counts.items())}
+        address = {name: base + 8 * offsets[k] for k, name in enumerate(counts)}
+        buffers["iw"] = np.zeros(max(1, max(sizes[2] for sizes in work.values())), dtype=np.int64)
+        buffers["pivots"] = np.zeros(max(size, 1), dtype=np.intc)
+        address["iw"], address["pivots"] = _address(buffers["iw"]), _address(buffers["pivots"])
+        inputs = ["t_next", "q", "v", "a_state", "abar", "scheme", "u", "p", "a", "lam"]
+        wiring = {"newton_rows": (inputs, ["rows_out"]), "dense_newton_matrix": (inputs, ["matrix_out"]),
+                  "newton_iterate": (inputs + ["factors", "permutation"],
+                                     ["a_new", "lam_new", "iterate_rows", "scalars", "q_new", "v_new", "abar_new"]),
+                  "initial_system": (inputs, ["initial_matrix", "initial_rows"])}
+        # the Functions' argument and result pointers, one array: per Function its arguments, then its results
+        pointers, starts = [], {}
+        for name in names:
+            for kind, bound, sized in (("_arg", wiring[name][0], work[name][0]), ("_res", wiring[name][1],
+                                                                                 work[name][1])):
+                starts[name + kind] = len(pointers)
+                pointers += [address[x] for x in bound] + [0] * max(0, sized - len(bound))
+        self.pointers = np.array(pointers, dtype=np.uint64)   # (kept alive with the loop)
+        pointer_base = _address(self.pointers)
+        for field, name in (("rows", "newton_rows"), ("matrix", "dense_newton_matrix"), ("iterate", "newton_iterate"),
+                            ("initial", "initial_system")):
+            setattr(problem, field + "_arg", pointer_base + 8 * starts[name + "_arg"])
+            setattr(problem, field + "_res", pointer_base + 8 * starts[name + "_res"])
         self.q_reference = np.ascontiguousarray(system.q_reference, dtype=float)
-        self.arrays = functions   # keeps the pointer arrays alive
-        problem = self.problem = _Problem()
-        for field, name in (("rows", "newton_rows"), ("matrix", "dense_newton_matrix"), ("iterate", "newton_iterate")):
-            address, argument_array, result_array = functions[name]
-            setattr(problem, field, address)
-            setattr(problem, field + "_arg", ctypes.cast(argument_array, _pointer).value)
-            setattr(problem, field + "_res", ctypes.cast(result_array, _pointer).value)
-        problem.iw, problem.w, problem.getrf = _address(iw), _address(w), _getrf()
+        problem.iw, problem.w, problem.getrf, problem.getrs = address["iw"], address["w"], _lapack("dgetrf"), \
+            _lapack("dgetrs")
         problem.n, problem.m = n, m
         problem.alpha_m, problem.alpha_f, problem.beta, problem.gamma = (scheme.alpha_m, scheme.alpha_f,
                                                                          scheme.beta, scheme.gamma)
@@ -212,11 +237,24 @@ class NativeLoop:
         problem.min_step = scheme.min_step if scheme.min_step is not None else 0.0
         problem.q_reference = _address(self.q_reference)
         for name in ("t_next", "scheme", "a", "lam", "factors", "permutation", "rows_out", "matrix_out", "a_new",
-                     "lam_new", "iterate_rows", "scalars", "q_new", "v_new", "abar_new", "pivots"):
-            setattr(problem, name, _address(buffers[name]))
+                     "lam_new", "iterate_rows", "scalars", "q_new", "v_new", "abar_new", "pivots", "initial_matrix",
+                     "initial_rows"):
+            setattr(problem, name, address[name])
         run = self.run_state = _Run()
-        run.q, run.v, run.a, run.abar, run.lam = (_address(buffers[name]) for name in
-                                                  ("q", "v", "a_state", "abar", "lam_state"))
+        run.q, run.v, run.a, run.abar, run.lam = (address[name] for name in ("q", "v", "a_state", "abar", "lam_state"))
+
+    def initial_accelerations(self, t, q, v):
+        """(a, lam): ``DenseNewtonKernel.initial_accelerations`` in C (the same bits), or None where it finds the
+        rows not finite or the matrix singular."""
+        n, m, buffers = self.n, self.m, self.buffers
+        self.run_state.t = t
+        buffers["q"][:] = q
+        buffers["v"][:] = v
+        buffers["u"][:] = self.system.input_vector(float(t))
+        buffers["p"][:] = self.system.parameters_now()
+        if self.library.floatframe_native_initial(ctypes.addressof(self.problem), ctypes.addressof(self.run_state)):
+            return None
+        return buffers["a_state"][:n].copy(), buffers["lam_state"][:m].copy()
 
     def run(self, state: State, grid, counts, first: int, store_every: int, check_every: int, bound):
         """Advance from ``state`` (at grid time first - 1) over the next grid intervals; yields (k, State)
@@ -250,11 +288,12 @@ class NativeLoop:
         visited = np.empty((visits.size, width))
         written = ctypes.c_longlong(0)
         status = self.library.floatframe_native_run(
-            ctypes.byref(problem), ctypes.byref(run), _address(self.grid), _address(self.counts), first, last,
-            _address(visits), _address(checked), _address(visited), ctypes.byref(written))
+            ctypes.addressof(problem), ctypes.addressof(run), _address(self.grid), _address(self.counts), first, last,
+            _address(visits), _address(checked), _address(visited), ctypes.addressof(written))
         self._take_back()
-        states = [State(float(row[0]), row[1:1 + n], row[1 + n:1 + 2 * n], row[1 + 2 * n:1 + 3 * n],
-                        row[1 + 3 * n:1 + 4 * n], row[1 + 4 * n:width]) for row in visited[:written.value]]
+        rows = visited[:written.value]   # each State's arrays are views of its row (list() of a block: one C loop)
+        states = list(map(State, rows[:, 0].tolist(), *(list(rows[:, 1 + k * n:1 + (k + 1) * n]) for k in range(4)),
+                          list(rows[:, 1 + 4 * n:width])))
         grown = states.pop() if status == RUN_GROWTH else None   # the last row failed the growth bound
         yield from zip(visits[:len(states)].tolist(), states)
         if grown is not None:
@@ -318,3 +357,12 @@ class NativeLoop:
         last = State(run.t, buffers["q"][:n].copy(), buffers["v"][:n].copy(), buffers["a_state"][:n].copy(),
                      buffers["abar"][:n].copy(), buffers["lam_state"][:m].copy())
         return step_size_failure(self.scheme.name, run.failure_min_step, last, cause)
+
+
+# A cached driver is loaded with this module, as a C extension module would be: the library does not depend on
+# the model, and loading it (0.2-0.4 ms in a fresh process) is a cost of the import, not of the first solve.
+try:
+    if driver(wait=False, compile_missing=False) is not None:
+        _lapack("dgetrf"), _lapack("dgetrs")   # (their addresses: 40 us, once a process)
+except OSError:   # a damaged library: the first solve that needs it reports it
+    pass

@@ -7,12 +7,17 @@
    generated code (the dense kernel of floatframe/solvers/dense.py: the Newton rows, the dense iteration
    matrix, one Newton update) and LAPACK's dgetrf, the same code the Python loop calls, so both loops
    compute the same bits. Compiled without fused multiply-adds (-ffp-contract=off), like the kernels. */
+#include <dlfcn.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 typedef long long int casadi_int;
 typedef int (*casadi_function)(const double **arg, double **res, casadi_int *iw, double *w, int mem);
+typedef int (*work_function)(casadi_int *sz_arg, casadi_int *sz_res, casadi_int *sz_iw, casadi_int *sz_w);
 typedef void (*getrf_function)(int *m, int *n, double *a, int *lda, int *ipiv, int *info);
+typedef void (*getrs_function)(char *trans, int *n, int *nrhs, double *a, int *lda, int *ipiv, double *b, int *ldb,
+                               int *info);
 
 #define CONTRACTION_LIMIT 0.5      /* genalpha.CONTRACTION_LIMIT */
 #define STEP_CHANGE_TOLERANCE 1e-8 /* genalpha.STEP_CHANGE_TOLERANCE */
@@ -41,6 +46,12 @@ typedef struct {
     double *rows_out, *matrix_out;              /* outputs of newton_rows and dense_newton_matrix */
     double *a_new, *lam_new, *iterate_rows, *scalars, *q_new, *v_new, *abar_new;  /* of newton_iterate */
     int *pivots;
+    /* the consistent start (floatframe_native_initial): the kernel's initial_system and its outputs, getrs */
+    casadi_function initial;
+    const double **initial_arg;
+    double **initial_res;
+    double *initial_matrix, *initial_rows;
+    getrs_function getrs;
 } Problem;
 
 /* What changes: the state, the iteration matrix kept by modified Newton, MatrixRenewal, the statistics
@@ -278,4 +289,54 @@ int floatframe_native_run(const Problem *problem, Run *run, const double *grid, 
         }
     }
     return RUN_DONE;
+}
+
+/* GeneralizedAlpha.init on the dense path: the consistent accelerations and multipliers at the run's state,
+   [[M, R_lambda], [C_q, 0]] [a; lambda] = -[R(t, q, v, 0, 0); d^2C/dt^2 - C_q a] from the kernel's
+   initial_system, LAPACK's dgetrf and dgetrs (DenseNewtonKernel.initial_accelerations computes the same bits
+   in Python). The solution goes to run->a, run->abar and run->lam. 0; -1 where the rows are not finite; or
+   getrf's or getrs's info (the caller then names the cause). */
+int floatframe_native_initial(const Problem *problem, Run *run)
+{
+    const long long n = problem->n, m = problem->m;
+    int size = (int)(n + m), one = 1, info = 0;
+    char no_transpose = 'N';
+    problem->t_next[0] = run->t;
+    memset(run->a, 0, sizeof(double) * n);      /* a_n, abar_n, the scheme and the iterate: zero (h = 0) */
+    memset(run->abar, 0, sizeof(double) * n);
+    memset(problem->scheme, 0, sizeof(double) * 8);
+    memset(problem->a, 0, sizeof(double) * n);
+    memset(problem->lam, 0, sizeof(double) * m);
+    problem->initial(problem->initial_arg, problem->initial_res, problem->iw, problem->w, 0);
+    double *rows = problem->initial_rows;
+    if (!all_finite(rows, size)) return -1;
+    problem->getrf(&size, &size, problem->initial_matrix, &size, problem->pivots, &info);
+    if (info != 0) return info;
+    for (int i = 0; i < size; i++) rows[i] = -rows[i];
+    problem->getrs(&no_transpose, &size, &one, problem->initial_matrix, &size, problem->pivots, rows, &size, &info);
+    if (info != 0 || !all_finite(rows, size)) return info != 0 ? info : -1;
+    memcpy(run->a, rows, sizeof(double) * n);
+    memcpy(run->abar, rows, sizeof(double) * n);
+    memcpy(run->lam, rows + n, sizeof(double) * m);
+    return 0;
+}
+
+/* The kernel's compiled library at ``path`` bound into the problem: its four Functions (newton_rows,
+   dense_newton_matrix, newton_iterate, initial_system) and, four per Function, their work sizes (arguments,
+   results, integer and real work) into ``work``. 0; 1 where the library does not load or lacks a Function. */
+int floatframe_native_bind(Problem *problem, const char *path, casadi_int *work)
+{
+    static const char *names[4] = {"newton_rows", "dense_newton_matrix", "newton_iterate", "initial_system"};
+    casadi_function *functions[4] = {&problem->rows, &problem->matrix, &problem->iterate, &problem->initial};
+    void *library = dlopen(path, RTLD_LAZY | RTLD_LOCAL);   /* kept loaded, as ctypes keeps its libraries */
+    if (!library) return 1;
+    for (int k = 0; k < 4; k++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s_work", names[k]);
+        work_function sizes = (work_function)dlsym(library, name);
+        *functions[k] = (casadi_function)dlsym(library, names[k]);
+        if (!sizes || !*functions[k]) return 1;
+        sizes(work + 4 * k, work + 4 * k + 1, work + 4 * k + 2, work + 4 * k + 3);
+    }
+    return 0;
 }

@@ -253,7 +253,8 @@ def test_sensors_mapped_over_the_stored_states_equal_their_values_state_by_state
                 for i in range(len(system.sensor_names))]
     for batch in (dense.SENSOR_BATCH_VALUES, 7 * (system.n_coordinates + system.n_multipliers)):
         monkeypatch.setattr(dense, "SENSOR_BATCH_VALUES", batch)    # 7 states a batch: six batches
-        for mapped, reference in zip(dense.sensor_series(system, states), expected):
+        for mapped, reference in zip(dense.sensor_series(system, result.t, result.q, result.v, result.a, result.lam),
+                                     expected):
             assert np.array_equal(mapped, reference)
     for mapped, reference in zip(result.sensors, expected):
         assert np.array_equal(mapped, reference)

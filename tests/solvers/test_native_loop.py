@@ -200,3 +200,39 @@ def test_python_and_c_take_turns_in_one_solve(pendulum, monkeypatch):
         assert getattr(mixed.statistics, count) == getattr(reference.statistics, count), count
     for name in ("q", "v", "a", "lam"):
         assert np.array_equal(getattr(mixed, name), getattr(reference, name)), name
+
+
+@pytest.mark.parametrize("build", [lambda: build_pendulum()[0], lambda: build_slider_crank(modes=4).system,
+                                   lambda: build_spinning_rotor()[0]], ids=["pendulum", "slider-crank", "spinning-rotor"])
+def test_consistent_start_in_c_equals_python_and_the_sparse_solve(build):
+    """The consistent initial accelerations and multipliers of the dense path (the kernel's initial_system, getrf and
+    getrs) are the same bits in C and in Python, and the sparse path's to round-off of the acceleration system."""
+    from floatframe.solvers.dense import dense_kernel
+    from floatframe.solvers.linear import consistent_accelerations
+    system = build().assemble()
+    q, v = system.q_initial, system.v_initial
+    v = v + 0.3 * np.sin(np.arange(v.size))   # velocities that load the constraints' d^2C/dt^2 - C_q a
+    kernel = dense_kernel(system, 3, compile=True)
+    in_python = kernel.initial_accelerations(0.0, q, v, np.zeros(0), system.parameters_now())
+    in_c = native.NativeLoop.set_up_now(GeneralizedAlpha(compile=True), system, kernel).initial_accelerations(0.0, q, v)
+    sparse = consistent_accelerations(system, 0.0, q, v, "test")
+    for from_c, from_python, from_sparse in zip(in_c, in_python, sparse):
+        assert np.array_equal(from_c, from_python)
+        assert np.abs(from_python - from_sparse).max() <= 1e-12 * (np.abs(from_sparse).max() + 1.0)
+    assert np.abs(sparse[0]).max() > 0.1   # a start that is not at rest
+
+
+def test_singular_start_names_the_redundant_constraints_on_the_dense_path():
+    """A singular acceleration system at t0 (the twin spherical joint) ends the dense path's start with the sparse
+    path's message, which names the redundant constraints."""
+    system, info = build_pendulum()
+    ground = system.add(ObjectGround())
+    system.add(SphericalJoint([system.add(MarkerBodyPosition(ground)),
+                               system.add(MarkerBodyPosition(info.body, [0.0, info.length, 0.0]))], name="twin"))
+    system = system.assemble(check_redundancy=False)
+    messages = []
+    for linear_algebra in ("sparse", "dense"):
+        with pytest.raises(SolverError, match=r"singular acceleration-level system .*at t = 0\b.*'twin'") as caught:
+            GeneralizedAlpha(0.5, linear_algebra=linear_algebra, compile=True).solve(system, 0.1, 10, progress=False)
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1]
