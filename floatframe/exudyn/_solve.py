@@ -289,5 +289,6 @@ def write_sensor_file(item, number, data, options):
             stream.write(f"#floatframe.exudyn sensor output file\n#sensor {number} ({type(item).__name__})\n"
                          f"#OutputVariableType = {variable}\n#columns contain: time, comma separated sensor values\n"
                          f"#number of sensor values = {data.shape[1] - 1}\n#\n")
-        for row in data:
-            stream.write(",".join(f"{value:.{precision}g}" for value in row) + "\n")
+        if data.size:   # one format of a whole row (a join over a generator a value took 2 of a 6 ms solve)
+            row_format = ",".join([f"%.{precision}g"] * data.shape[1]) + "\n"
+            stream.write("".join([row_format % row for row in map(tuple, data.tolist())]))

@@ -131,13 +131,17 @@ def apply_compile_option(kernel: CompiledKernel, compile) -> CompiledKernel:
 class CompilePolicy:
     """compile="auto" during one solve of ``n_steps`` steps: after DECISION_STEPS steps on the virtual
     machine, compile in the background if the rest would take longer than compiling (estimated), or ahead
-    for later runs (``compile_ahead``); between two steps, switch to the library once it is there. The
-    compiled code gives the same bits, so the switch does not show in the results."""
+    for later runs (``compile_ahead``; a solve of at most DECISION_STEPS steps then compiles from its start);
+    between two steps, switch to the library once it is there. The compiled code gives the same bits, so the
+    switch does not show in the results."""
 
     def __init__(self, kernel: "CompiledKernel", n_steps: int):
         self.kernel, self.n_steps = kernel, n_steps
-        self.deciding = (not kernel.is_compiled and compiler() is not None and n_steps > DECISION_STEPS
-                         and kernel.n_instructions() <= COMPILE_INSTRUCTION_LIMIT)
+        compilable = (not kernel.is_compiled and compiler() is not None
+                      and kernel.n_instructions() <= COMPILE_INSTRUCTION_LIMIT)
+        self.deciding = compilable and n_steps > DECISION_STEPS
+        if compilable and not self.deciding and compile_ahead():   # a short solve: compiled for later runs
+            kernel.start_compiling()
         self.steps = 0
         self.started = None
 

@@ -95,7 +95,7 @@ def driver(wait: bool, compile_missing: bool = True):
     if not path.is_file():
         if not compile_missing:
             return None
-        if _compilation is None:
+        if _compilation is None or _compilation.library != path:   # (none yet, or into another cache)
             if compiler() is None:
                 return None
             _compilation = Compilation(SOURCE.read_text(), path)
@@ -106,9 +106,7 @@ def driver(wait: bool, compile_missing: bool = True):
             _unavailable = True
             warnings.warn(f"{exc} (native_loop.c); the solver steps in Python instead", RuntimeWarning)
             return None
-        finally:
-            if path.is_file():
-                _compilation = None
+        _compilation = None
     library = ctypes.CDLL(str(path))
     for name, arguments in (("floatframe_native_run", [_pointer] * 4 + [_integer] * 2 + [_pointer] * 4),
                             ("floatframe_native_initial", [_pointer] * 2),

@@ -225,14 +225,16 @@ def test_another_model_does_not_find_the_kernel(kernel_cache):
     assert not dense_kernel(build_pendulum()[0].assemble(), 2, compile="auto").is_compiled   # index 2: another kernel
 
 
-def test_compile_ahead_compiles_what_does_not_pay_for_the_next_run(kernel_cache, monkeypatch):
-    """FLOATFRAME_COMPILE_AHEAD=1: a kernel whose compilation would not pay within the solve is compiled anyway,
-    in the background, and a later build of the same model starts compiled; without it, nothing is compiled."""
+@pytest.mark.parametrize("steps", [compiling.DECISION_STEPS + 10, 10], ids=["long", "short"])
+def test_compile_ahead_compiles_what_does_not_pay_for_the_next_run(kernel_cache, monkeypatch, steps):
+    """FLOATFRAME_COMPILE_AHEAD=1: a kernel whose compilation would not pay within the solve (a long solve's
+    estimate, or a solve too short to measure) is compiled anyway, in the background, and a later build of the
+    same model starts compiled; without it, nothing is compiled."""
     monkeypatch.setattr(compiling, "COMPILE_SECONDS", 1e9)
     for ahead, compiled_next in (("0", False), ("1", True)):
         monkeypatch.setenv("FLOATFRAME_COMPILE_AHEAD", ahead)
         system = build_pendulum()[0].assemble()
-        GeneralizedAlpha(0.5, modified_newton=True).solve(system, 0.1, compiling.DECISION_STEPS + 10, progress=False)
+        GeneralizedAlpha(0.5, modified_newton=True).solve(system, 0.1, steps, progress=False)
         kernel = dense_kernel(system, 3)
         if kernel._compilation is not None:
             kernel._compilation.finished(wait=True)
