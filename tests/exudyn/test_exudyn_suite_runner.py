@@ -173,3 +173,19 @@ def test_exudyns_records_of_an_earlier_run_are_reused(tmp_path):
         (row,) = list(csv.DictReader(stream))
     assert (row["exudyn"], row["floatframe"], row["solve exudyn [s]"]) == ("runs", "runs", "0.5")
     assert float(row["relative difference"]) > 1.0          # floatframe's 4.409... against the record's 1.0
+
+
+def test_repeated_timing_keeps_the_median_run_of_short_solves_only():
+    """--repeat N: a run that solves in less than --repeat-below seconds is timed N times and the median run's record
+    is kept (with all times); a longer one, or one that did not run, is timed once."""
+    timed_runs = runner_module().timed_runs
+
+    def runs(*times):
+        remaining = list(times)
+        return lambda: {"status": "ran", "solve_time": remaining.pop(0), "result": [0.0]}
+    short = timed_runs(runs(0.003, 0.001, 0.002), repeat=3, below=1.0)
+    assert short["solve_time"] == 0.002 and short["solve_times"] == [0.003, 0.001, 0.002]
+    assert timed_runs(runs(0.004, 0.001, 0.001, 0.003), repeat=4, below=1.0)["solve_time"] == 0.001   # lower median
+    assert timed_runs(runs(2.0, 0.001), repeat=3, below=1.0)["solve_time"] == 2.0
+    refused = timed_runs(lambda: {"status": "refused", "solve_time": None}, repeat=3, below=1.0)
+    assert refused["status"] == "refused" and "solve_times" not in refused
