@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -175,9 +176,11 @@ def compiler() -> str | None:
 
 @functools.lru_cache(maxsize=None)
 def code_digest(*module_names: str) -> str:
-    """SHA-256 of the named modules' source files (``source_stamp``) and CasADi's version: part of the cache name
-    of a kernel that those modules compose, so that a change of either never reuses an old library."""
-    stamps = " ".join(source_stamp(Path(sys.modules[name].__file__)) for name in module_names)
+    """SHA-256 of the named modules' source files (``source_stamp``; a module not imported yet is found, not
+    imported) and CasADi's version: part of the cache name of a kernel that those modules compose, so that a change
+    of either never reuses an old library."""
+    stamps = " ".join(source_stamp(Path(sys.modules[name].__file__ if name in sys.modules else
+                                        importlib.util.find_spec(name).origin)) for name in module_names)
     return hashlib.sha256((stamps + ca.__version__).encode()).hexdigest()
 
 
@@ -192,7 +195,11 @@ def source_stamp(path: Path) -> str:
 
 def cache_directory() -> Path:
     """Where compiled kernels are kept: $FLOATFRAME_CACHE, else ~/.cache/floatframe/kernels."""
-    configured = os.environ.get("FLOATFRAME_CACHE")
+    return _cache_directory(os.environ.get("FLOATFRAME_CACHE"))
+
+
+@functools.lru_cache(maxsize=8)
+def _cache_directory(configured: str | None) -> Path:   # (pathlib's first Path of a process: 60 us)
     return Path(configured) if configured else Path.home() / ".cache" / "floatframe" / "kernels"
 
 

@@ -181,12 +181,10 @@ class DenseNewtonKernel(CompiledKernel):
         a 130 ms solve of a 35-coordinate model). The residual fixes the solution; a Newton matrix derived
         otherwise by a changed assembly of the same structure would change only the iterations."""
         system, index = self._system(), self.index
-        serialized = (system.form_name("residual", index), system.constraint_rows_name(index), "residual",
-                      "constraint_acceleration_rest")
-        structured = (system.form_name("newton_matrix", index), "newton_matrix")
+        serialized = (system.form_name("residual", index), system.constraint_rows_name(index), "residual")
+        structured = (system.form_name("newton_matrix", index), "newton_matrix", "constraint_acceleration_rest")
         fingerprint = system.fingerprint(tuple(dict.fromkeys(serialized)), tuple(dict.fromkeys(structured)))
-        return "".join([code_digest(__name__, predictor.__module__), f"dense Newton kernel, index {index}",
-                        fingerprint])
+        return "".join([code_digest(*KERNEL_CODE), f"dense Newton kernel, index {index}", fingerprint])
 
     @property
     def functions(self) -> list:
@@ -402,4 +400,6 @@ class SingularMatrix(RuntimeError):
         self.matrix = matrix
 
 
-code_digest(__name__, predictor.__module__)   # the kernels' source stamp, once a process: at import (0.1 ms)
+# the code that composes the kernel from the system's Functions and derives those the fingerprint names by structure
+KERNEL_CODE = (__name__, predictor.__module__, "floatframe.assembly.functions")
+code_digest(*KERNEL_CODE)   # the kernels' source stamp, once a process: at import (0.1 ms)
