@@ -59,7 +59,7 @@ def dense_kernel(system, index: int, compile="auto") -> "DenseNewtonKernel":
 
 
 SENSOR_BATCH_VALUES = 2_000_000   # state values (n x states) of one batched evaluation of the sensors
-SENSOR_BATCH_STATES = 256         # states of one batched evaluation (CasADi's map of this size, made once)
+SENSOR_BATCH_STATES = 256         # at most this many states in one batched evaluation (CasADi's map, made once)
 
 
 def sensor_series(system, t, q, v, a, lam) -> list:
@@ -68,9 +68,9 @@ def sensor_series(system, t, q, v, a, lam) -> list:
 
     Without user-function callbacks the sensors Function is mapped over batches of states (CasADi's ``map``: the
     same evaluation of each, one call for many: 0.76 of a 4.2 s run with 100,000 stored states went to calling
-    it state by state), a map of one size per system, evaluated through buffers (its construction costs about
-    0.8 us a state and converting a call's arguments 1.2 us, which took 4 of a 12 ms Exudyn test of 2,000
-    states); with callbacks state by state.
+    it state by state), evaluated through buffers (converting a call's arguments cost 1.2 us a state, 4 of a 12 ms
+    Exudyn test of 2,000 states), a map of a batch size that balances its making against the calls (kept per
+    system and size); with callbacks state by state.
     """
     count = len(system.sensor_names)
     if not count:
@@ -79,13 +79,19 @@ def sensor_series(system, t, q, v, a, lam) -> list:
         evaluate = sensor_evaluator(system)
         rows = [evaluate(*state) for state in zip(t, q, v, a, lam)]
         return [np.vstack([row[i] for row in rows]) for i in range(count)]
-    batch = max(1, min(SENSOR_BATCH_STATES, t.size,
+    # making a map of B states costs about 0.6 B us, a batch's call some 10 us besides its states: for k states
+    # about B = 4 sqrt(k) is cheapest (a power of 2, so that solves of similar length share the map)
+    balanced = 2 ** round(math.log2(max(16.0, 4.0 * math.sqrt(t.size))))
+    batch = max(1, min(SENSOR_BATCH_STATES, balanced, t.size,
                        SENSOR_BATCH_VALUES // max(1, system.n_coordinates + system.n_multipliers)))
     mapped = _mapped_sensors(system, batch)
-    # input and output i of the map are (size_i, batch) column by column: as (batch, size_i), a row a state
+    # input i of the map is (size_i, batch) column by column: as (batch, size_i), a row a state; the output holds
+    # each state's nonzeros in turn, at the rows ``nonzero_rows`` of its (size, 1) column
     blocks = [array.reshape(batch, -1) for array in mapped.inputs]
     output = mapped.outputs[0].reshape(batch, -1)
-    values = np.empty((t.size, output.shape[1]))
+    sparsity = system.numeric_function("sensors").sparsity_out(0)
+    nonzero_rows = np.asarray(sparsity.row(), dtype=int)
+    values = np.zeros((t.size, sparsity.size1()))
     blocks[6][:] = system.parameters_now()
     for begin in range(0, t.size, batch):
         end = min(begin + batch, t.size)
@@ -96,21 +102,18 @@ def sensor_series(system, t, q, v, a, lam) -> list:
         if system.inputs:
             blocks[5][:] = [system.input_vector(float(time)) for time in t[rows]]
         mapped.evaluate()
-        values[begin:end] = output[:end - begin]
+        values[begin:end, nonzero_rows] = output[:end - begin]
     bounds = system.sensor_slices
     return [values[:, bounds[i]:bounds[i + 1]].copy() for i in range(count)]
 
 
 def _mapped_sensors(system, batch: int) -> BufferedFunction:
-    """The system's sensors Function, with a dense output, mapped over ``batch`` states and bound to buffers (kept
-    per system and batch size)."""
+    """The system's sensors Function mapped over ``batch`` states and bound to buffers (kept per system and batch
+    size)."""
     per_system = _kernels.setdefault(system, {})
     key = ("sensors map", batch)
     if key not in per_system:
-        function = system.numeric_function("sensors")
-        arguments = function.sx_in() if function.is_a("SXFunction") else function.mx_in()
-        dense = ca.Function("sensors_dense", arguments, [ca.densify(function.call(arguments)[0])])
-        per_system[key] = BufferedFunction(dense.map(batch))
+        per_system[key] = BufferedFunction(system.numeric_function("sensors").map(batch))
     return per_system[key]
 
 

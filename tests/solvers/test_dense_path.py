@@ -242,6 +242,35 @@ def test_compile_ahead_compiles_what_does_not_pay_for_the_next_run(kernel_cache,
     assert not list(kernel_cache.glob("build_*"))   # the scratch folders are gone
 
 
+def test_sensor_rows_with_structural_zeros_come_out_in_place():
+    """A sensors Function whose output has structural zeros (its map holds only the nonzeros of each state): the
+    values land in their rows and the zeros stay zero, as a dense evaluation state by state gives them."""
+    import casadi as ca
+    from floatframe.solvers import dense
+    t, q, v, a, lam, u, p = (ca.SX.sym(name, size) for name, size in (("t", 1), ("q", 2), ("v", 2), ("a", 2),
+                                                                        ("lam", 0), ("u", 0), ("p", 0)))
+    output = ca.SX(4, 1)
+    output[0], output[2], output[3] = q[0] * t, v[1], a[0] + q[1]   # row 1 a structural zero
+    function = ca.Function("sensors", [t, q, v, a, lam, u, p], [output])
+
+    class Sensed:
+        sensor_names, sensor_slices, has_user_functions = ["first", "second"], [0, 2, 4], False
+        n_coordinates, n_multipliers, inputs = 2, 0, []
+
+        def numeric_function(self, name):
+            return function
+
+        def parameters_now(self):
+            return np.zeros(0)
+    states = np.random.default_rng(1).standard_normal((37, 7))
+    times, qs, vs, accelerations = states[:, 0], states[:, 1:3], states[:, 3:5], states[:, 5:7]
+    series = dense.sensor_series(Sensed(), times, qs, vs, accelerations, np.zeros((37, 0)))
+    expected = np.array([np.array(ca.densify(function(*row, [], [], []))).ravel() for row in
+                         zip(times, qs, vs, accelerations)])
+    assert function.sparsity_out(0).nnz() == 3
+    assert np.array_equal(np.hstack(series), expected) and np.all(expected[:, 1] == 0.0)
+
+
 def test_sensors_mapped_over_the_stored_states_equal_their_values_state_by_state(monkeypatch):
     """The sensors Function evaluated once for many states (CasADi's map, in batches) gives each state's values
     bit for bit as one call per state does."""
