@@ -155,14 +155,19 @@ def test_growth_failure_in_c_is_the_python_loops():
     assert np.abs(in_c.result.q - in_python.result.q).max() <= 1e-12 * np.abs(in_python.result.q).max()
 
 
-def test_singular_matrix_in_c_names_the_cause_as_the_python_loop():
-    """The twin spherical joint of tests/solvers/test_dense_path.py: the first step's LU fails in C with the
-    Python loop's message (the redundant constraints named from the matrix C returns)."""
+def pendulum_with_twin_joint():
+    """The pendulum with a second spherical joint at its pivot ('twin'): redundant constraints, assembled anyway."""
     system, info = build_pendulum()
     ground = system.add(ObjectGround())
     system.add(SphericalJoint([system.add(MarkerBodyPosition(ground)),
                                system.add(MarkerBodyPosition(info.body, [0.0, info.length, 0.0]))], name="twin"))
-    system = system.assemble(check_redundancy=False)
+    return system.assemble(check_redundancy=False)
+
+
+def test_singular_matrix_in_c_names_the_cause_as_the_python_loop():
+    """The twin spherical joint of tests/solvers/test_dense_path.py: the first step's LU fails in C with the
+    Python loop's message (the redundant constraints named from the matrix C returns)."""
+    system = pendulum_with_twin_joint()
     messages = []
     for loop_in_c in (False, True):
         solver = GeneralizedAlpha(0.5, linear_algebra="dense", min_step=0.01, compile=True)
@@ -225,11 +230,7 @@ def test_consistent_start_in_c_equals_python_and_the_sparse_solve(build):
 def test_singular_start_names_the_redundant_constraints_on_the_dense_path():
     """A singular acceleration system at t0 (the twin spherical joint) ends the dense path's start with the sparse
     path's message, which names the redundant constraints."""
-    system, info = build_pendulum()
-    ground = system.add(ObjectGround())
-    system.add(SphericalJoint([system.add(MarkerBodyPosition(ground)),
-                               system.add(MarkerBodyPosition(info.body, [0.0, info.length, 0.0]))], name="twin"))
-    system = system.assemble(check_redundancy=False)
+    system = pendulum_with_twin_joint()
     messages = []
     for linear_algebra in ("sparse", "dense"):
         with pytest.raises(SolverError, match=r"singular acceleration-level system .*at t = 0\b.*'twin'") as caught:
