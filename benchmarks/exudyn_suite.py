@@ -22,8 +22,8 @@ ODE2 coordinates after the last solve) and the relative difference max|ours - ex
 spent inside SolveDynamic/SolveStatic (with ``--warm``: of floatframe's second run of the script on the machine,
 whose first run compiled its kernels ahead, FLOATFRAME_COMPILE_AHEAD=1; the first run's time is listed beside it;
 with ``--repeat N``: the median of N timed runs of each code where a run solves in less than ``--repeat-below``
-seconds, as the machine's noise decides ratios near 1 of millisecond solves). Written to ``<output>/exudyn_suite.md`` and ``.csv`` (default
-``output/exudyn-suite``).
+seconds, as the machine's noise decides ratios near 1 of millisecond solves). Written to
+``<output>/exudyn_suite.md`` and ``.csv`` (default ``output/exudyn-suite``).
 """
 from __future__ import annotations
 
@@ -564,8 +564,8 @@ def main(argv=None) -> int:
                         help="time floatframe's second run of each script (the first with FLOATFRAME_COMPILE_AHEAD=1 "
                              "compiles and caches its kernels); the first run's time is listed too")
     parser.add_argument("--repeat", type=int, default=1,
-                        help="time each script this many times per code where its first timed run solved in less than "
-                             "--repeat-below seconds, and keep the median (default 1)")
+                        help="time each script this many times per code where its first timed run solved in less "
+                             "than --repeat-below seconds, and keep the median (default 1)")
     parser.add_argument("--repeat-below", type=float, default=1.0, help="see --repeat [s] (default 1)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     arguments = parser.parse_args(argv)
@@ -608,8 +608,9 @@ def main(argv=None) -> int:
                 records[code] = run_warm(repository, data_folders, group, path, folder, arguments.timeout,
                                          arguments.repeat, arguments.repeat_below)
             else:
-                records[code] = timed_runs(lambda: run_one(repository, data_folders, group, path, code, folder,
-                                                           arguments.timeout), arguments.repeat, arguments.repeat_below)
+                def timed_run(code=code, group=group, path=path):
+                    return run_one(repository, data_folders, group, path, code, folder, arguments.timeout)
+                records[code] = timed_runs(timed_run, arguments.repeat, arguments.repeat_below)
         row = row_of(group, path, records.get("exudyn", absent), records.get("floatframe", absent))
         rows.append(row)
         print(f"[{index}/{len(scripts)}] {row['script']}: exudyn {row['exudyn'][:60]} | floatframe "

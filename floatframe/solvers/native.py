@@ -10,12 +10,18 @@ the grid times to store or check. The kernel stays CasADi's generated code: the 
 functions of the kernel's compiled library directly. Both loops take the same decisions on the same bits,
 so the results are the same to the last bit (tests/solvers/test_native_loop.py).
 
+The driver also computes the consistent initial accelerations from the kernel's ``initial_system`` with LAPACK's
+dgetrf and dgetrs (``floatframe_native_initial``; ``GeneralizedAlpha.init`` sets the loop up for it, and the steps
+use the same loop), and binds the kernel's library itself (``floatframe_native_bind``: dlopen, the Functions and
+their work sizes), so that a solve's set-up is a few calls.
+
 The driver is compiled once per machine (about 0.2 s, the compiler of ``floatframe.solvers.compiling``,
-cached there as ``native_loop_<hash>.so``, named by the source file's stamp); it does not depend on the model.
-The shared loop (``floatframe.solvers.loop.integrate``) hands the grid to it where ``GeneralizedAlpha.native_loop`` gives
-a ``NativeLoop``: on the dense path, with the kernel compiled, without ``pre_step``, Input signals or
-user functions, for GeneralizedAlpha and the schemes that only change its coefficients (Newmark,
-Trapezoidal, HHTAlpha). Elsewhere the Python loop runs, with the same results.
+cached there as ``native_loop_<hash>.so``, named by the source file's stamp); it does not depend on the model,
+and a cached one is loaded when this module is imported. The shared loop (``floatframe.solvers.loop.integrate``)
+hands the grid to it where ``GeneralizedAlpha.native_loop`` gives a ``NativeLoop``: on the dense path, with the
+kernel compiled, without ``pre_step``, Input signals or user functions, for GeneralizedAlpha and the schemes that
+only change its coefficients (Newmark, Trapezoidal, HHTAlpha). Elsewhere the Python loop runs, with the same
+results.
 """
 from __future__ import annotations
 
@@ -216,8 +222,8 @@ class NativeLoop:
                 pointers += [address[x] for x in bound] + [0] * max(0, sized - len(bound))
         self.pointers = np.array(pointers, dtype=np.uint64)   # (kept alive with the loop)
         pointer_base = _address(self.pointers)
-        for field, name in (("rows", "newton_rows"), ("matrix", "dense_newton_matrix"), ("iterate", "newton_iterate"),
-                            ("initial", "initial_system")):
+        for field, name in (("rows", "newton_rows"), ("matrix", "dense_newton_matrix"),
+                            ("iterate", "newton_iterate"), ("initial", "initial_system")):
             setattr(problem, field + "_arg", pointer_base + 8 * starts[name + "_arg"])
             setattr(problem, field + "_res", pointer_base + 8 * starts[name + "_res"])
         self.q_reference = np.ascontiguousarray(system.q_reference, dtype=float)
@@ -239,7 +245,8 @@ class NativeLoop:
                      "initial_rows"):
             setattr(problem, name, address[name])
         run = self.run_state = _Run()
-        run.q, run.v, run.a, run.abar, run.lam = (address[name] for name in ("q", "v", "a_state", "abar", "lam_state"))
+        run.q, run.v, run.a, run.abar, run.lam = (address[name] for name in
+                                                  ("q", "v", "a_state", "abar", "lam_state"))
 
     def initial_accelerations(self, t, q, v):
         """(a, lam): ``DenseNewtonKernel.initial_accelerations`` in C (the same bits), or None where it finds the
@@ -286,8 +293,8 @@ class NativeLoop:
         visited = np.empty((visits.size, width))
         written = ctypes.c_longlong(0)
         status = self.library.floatframe_native_run(
-            ctypes.addressof(problem), ctypes.addressof(run), _address(self.grid), _address(self.counts), first, last,
-            _address(visits), _address(checked), _address(visited), ctypes.addressof(written))
+            ctypes.addressof(problem), ctypes.addressof(run), _address(self.grid), _address(self.counts), first,
+            last, _address(visits), _address(checked), _address(visited), ctypes.addressof(written))
         self._take_back()
         rows = visited[:written.value]   # each State's arrays are views of its row (list() of a block: one C loop)
         states = list(map(State, rows[:, 0].tolist(), *(list(rows[:, 1 + k * n:1 + (k + 1) * n]) for k in range(4)),

@@ -208,7 +208,8 @@ def test_python_and_c_take_turns_in_one_solve(pendulum, monkeypatch):
 
 
 @pytest.mark.parametrize("build", [lambda: build_pendulum()[0], lambda: build_slider_crank(modes=4).system,
-                                   lambda: build_spinning_rotor()[0]], ids=["pendulum", "slider-crank", "spinning-rotor"])
+                                   lambda: build_spinning_rotor()[0]],
+                         ids=["pendulum", "slider-crank", "spinning-rotor"])
 def test_consistent_start_in_c_equals_python_and_the_sparse_solve(build):
     """The consistent initial accelerations and multipliers of the dense path (the kernel's initial_system, getrf and
     getrs) are the same bits in C and in Python, and the sparse path's to round-off of the acceleration system."""
