@@ -159,7 +159,8 @@ class GeneralizedAlpha(Scheme):
     def prepare(self, system, n_steps: int = 0):
         """The Newton evaluator for ``system`` (dense or sparse path) for a solve of ``n_steps`` steps;
         builds (and, see ``compile``, compiles) the dense kernel on first use."""
-        self._renewal = MatrixRenewal(refresh_cost(system, self.index))
+        # (full Newton forms a matrix at every iteration and never asks MatrixRenewal: no estimate, 40 us)
+        self._renewal = MatrixRenewal(refresh_cost(system, self.index) if self.modified_newton else 0.0)
         if wants_dense(system, self.linear_algebra):
             kernel = dense_kernel(system, self.index, self.compile)
             if self.native and self.compile is not False:  # the C step loop's driver, compiled once per machine
