@@ -13,7 +13,6 @@ Python user functions; larger models keep the sparse path (``floatframe.solvers.
 from __future__ import annotations
 
 import functools
-import hashlib
 import math
 import weakref
 
