@@ -261,13 +261,8 @@ def integrate(scheme: Scheme, system, t_end=None, n_steps=None, *, t_grid=None, 
                 if native is not None and native.ready():  # many grid times in one call (GeneralizedAlpha)
                     first = k
                     checked = getattr(native, "checks_growth", False)
-                    if checked and not monitors:   # the states it yields need only be stored (visit's test inline)
-                        for k, state in native.run(state, grid, counts, k, store_every, check_every, bound):
-                            if k % store_every == 0 or k == grid.size - 1:
-                                stored.append(state)
-                    else:
-                        for k, state in native.run(state, grid, counts, k, store_every, check_every, bound):
-                            visit(k, state, checked=checked)
+                    for k, state in native.run(state, grid, counts, k, store_every, check_every, bound):
+                        visit(k, state, checked=checked)
                     bar.update(k + 1 - first)
                     k += 1
                     continue
