@@ -54,6 +54,31 @@ class State:
     lam: np.ndarray
 
 
+class StateRows:
+    """States stacked by a compiled loop: row i holds [t, q, v, a, abar, lam] (1 + 4n + m values) of the state at
+    grid time ``k[i]``. A solve keeps them as they come (a State object a row cost 0.5 us, and stacking them
+    again for the result as much)."""
+
+    def __init__(self, k: np.ndarray, rows: np.ndarray, n: int):
+        self.k, self.rows, self.n = k, rows, n
+
+    def __len__(self) -> int:
+        return self.k.size
+
+    @property
+    def t(self) -> float:
+        """The time of the last row [s] (as ``State.t`` of the last state)."""
+        return float(self.rows[-1, 0])
+
+    def state(self, i: int = -1) -> State:
+        """Row i as a State (copies)."""
+        n, row = self.n, self.rows[i]
+        return State(float(row[0]), *(row[1 + j * n:1 + (j + 1) * n].copy() for j in range(4)), row[1 + 4 * n:].copy())
+
+    def select(self, mask: np.ndarray) -> "StateRows":
+        return StateRows(self.k[mask], self.rows[mask], self.n)
+
+
 class Scheme:
     """Base of the time integrators (see the module docstring).
 
@@ -116,7 +141,8 @@ class Scheme:
     def native_loop(self, system, prepared):
         """An object that takes many grid times in one call (``ready()``, ``run(...)``: see
         ``floatframe.solvers.native.NativeLoop``; ``checks_growth`` True where its ``run`` tests the states it
-        yields against the growth bound itself), or None: the loop calls ``advance`` for each."""
+        yields against the growth bound itself), or None: the loop calls ``advance`` for each. ``run`` yields
+        (k, State) pairs, or (k_last, StateRows) blocks where it checks growth itself."""
         return None
 
     # --- what the loop provides ----------------------------------------------------------------------
@@ -252,6 +278,16 @@ def integrate(scheme: Scheme, system, t_end=None, n_steps=None, *, t_grid=None, 
                 stored.append(state)
                 check_validity(state)
 
+        def visit_rows(block):
+            """The storage of a block of StateRows (their growth already checked)."""
+            store = (block.k % store_every == 0) | (block.k == grid.size - 1)
+            kept = block if store.all() else block.select(store)
+            if len(kept):
+                stored.append(kept)
+                if monitors:
+                    for i in range(len(kept)):
+                        check_validity(kept.state(i))
+
         bar = tqdm(total=grid.size - 1, desc=scheme.name, unit="step") if show else _HiddenBar()
         try:
             prepared = scheme.start(system, state, grid, int(counts.sum()))
@@ -262,7 +298,11 @@ def integrate(scheme: Scheme, system, t_end=None, n_steps=None, *, t_grid=None, 
                     first = k
                     checked = getattr(native, "checks_growth", False)
                     for k, state in native.run(state, grid, counts, k, store_every, check_every, bound):
-                        visit(k, state, checked=checked)
+                        if isinstance(state, StateRows):
+                            visit_rows(state)
+                            state = state.state()
+                        else:
+                            visit(k, state, checked=checked)
                     bar.update(k + 1 - first)
                     k += 1
                     continue
@@ -330,12 +370,23 @@ def partial_result(system, states, statistics, solver, info, failure) -> Simulat
 def collect(system, states, statistics, solver, info, with_sensors: bool = True) -> SimulationResult:
     """Stack stored states and evaluate the sensors on them (without: each sensor (k, 0), no values)."""
     names = system.sensor_names
-    # np.array of the equal-length rows: vstack's 2-D views cost 0.3 ms at 100 states; the sensors take the stacks
-    t = np.array([s.t for s in states], dtype=float)
-    q, v, a, lam = (np.array([getattr(s, name) for s in states], dtype=float) for name in ("q", "v", "a", "lam"))
+    t, q, v, a, lam = stacked(states, system.n_coordinates)
     if with_sensors:
         sensors = sensor_series(system, t, q, v, a, lam)
     else:
         sensors = [np.zeros((len(states), 0)) for _ in names]
     return SimulationResult(t=t, q=q, v=v, a=a, lam=lam, sensors=sensors, statistics=statistics, solver=solver,
                             info=info, sensor_names=names, sensor_variables=list(system.sensor_variables))
+
+
+def stacked(states, n: int) -> tuple:
+    """t (k,), q, v, a (k, n) and lam (k, m) of stored states: State objects and StateRows blocks, in order."""
+    if not any(isinstance(item, StateRows) for item in states):
+        # np.array of the equal-length rows: vstack's 2-D views cost 0.3 ms at 100 states
+        t = np.array([s.t for s in states], dtype=float)
+        return (t, *(np.array([getattr(s, name) for s in states], dtype=float) for name in ("q", "v", "a", "lam")))
+    blocks = [item.rows if isinstance(item, StateRows) else
+              np.concatenate(([item.t], item.q, item.v, item.a, item.abar, item.lam))[None, :] for item in states]
+    rows = np.concatenate(blocks)
+    return (rows[:, 0].copy(), *(rows[:, 1 + j * n:1 + (j + 1) * n].copy() for j in (0, 1, 2)),
+            rows[:, 1 + 4 * n:].copy())

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import ctypes
 import functools
-import itertools
 import math
 import warnings
 from pathlib import Path
@@ -40,7 +39,7 @@ from floatframe.solvers.alpha import not_converged, not_finite, singular_matrix
 from floatframe.solvers.compiling import Compilation, compiler, library_path, source_stamp
 from floatframe.solvers.dense import DenseLU, DenseNewtonKernel
 from floatframe.solvers.linear import singular_cause
-from floatframe.solvers.loop import State, step_size_failure
+from floatframe.solvers.loop import State, StateRows, step_size_failure
 from floatframe.solvers.result import SolverError
 
 SOURCE = Path(__file__).with_name("native_loop.c")
@@ -82,6 +81,11 @@ class _Run(ctypes.Structure):
                                               "failure_min_step")])
 
 
+# the buffers of a solve in their order in one pool (native_loop.c's floatframe_native_layout)
+BUFFERS = ("q", "v", "a_state", "abar", "lam_state", "t_next", "scheme", "u", "p", "a", "lam", "factors",
+           "permutation", "a_new", "lam_new", "iterate_rows", "scalars", "q_new", "v_new", "abar_new", "rows_out",
+           "matrix_out", "initial_matrix", "initial_rows", "w")
+
 STATISTICS = ("steps", "newton_iterations", "jacobian_evaluations", "factorizations", "residual_evaluations",
               "rejected_steps")
 
@@ -116,7 +120,9 @@ def driver(wait: bool, compile_missing: bool = True):
     library = ctypes.CDLL(str(path))
     for name, arguments in (("floatframe_native_run", [_pointer] * 4 + [_integer] * 2 + [_pointer] * 4),
                             ("floatframe_native_initial", [_pointer] * 2),
-                            ("floatframe_native_bind", [_pointer, ctypes.c_char_p, _pointer])):
+                            ("floatframe_native_bind", [_pointer, ctypes.c_char_p, _pointer]),
+                            ("floatframe_native_layout", [_pointer, _integer, _integer] + [_pointer] * 3),
+                            ("floatframe_native_wire", [_pointer] * 8)):
         function = getattr(library, name)   # the structures and arrays by address (ctypes.addressof, _address)
         function.restype, function.argtypes = ctypes.c_int, arguments
     _driver = library
@@ -189,47 +195,27 @@ class NativeLoop:
         if library.floatframe_native_bind(ctypes.addressof(problem), str(self.kernel.library()).encode(),
                                           _address(work)):
             raise RuntimeError(f"the compiled kernel {self.kernel.library()} does not load or lacks a Function")
-        work = {name: work[4 * k:4 * k + 4].tolist() for k, name in enumerate(names)}
         self.n, self.m = n, m = system.n_coordinates, system.n_multipliers
-        size = n + m
-        inputs_size = sum(item.size for item in system.inputs)
-        counts = dict(q=n, v=n, a_state=n, abar=n, lam_state=m, t_next=1, scheme=8, u=inputs_size,
-                      p=system.parameters_now().size, a=n, lam=m, factors=size * size, permutation=size * size,
-                      a_new=n, lam_new=m, iterate_rows=size, scalars=3, q_new=n, v_new=n, abar_new=n,
-                      rows_out=size, matrix_out=size * size, initial_matrix=size * size, initial_rows=size,
-                      w=max(sizes[3] for sizes in work.values()))
-        # one pool of doubles for all buffers (each at least one value): one address to find, not thirty
-        offsets = list(itertools.accumulate((max(count, 1) for count in counts.values()), initial=0))
-        pool = np.zeros(offsets[-1])
-        base = _address(pool)
-        buffers = self.buffers = {name: pool[offsets[k]:offsets[k] + count] for k, (name, count) in
-                                  enumerate(counts.items())}
-        address = {name: base + 8 * offsets[k] for k, name in enumerate(counts)}
-        buffers["iw"] = np.zeros(max(1, max(sizes[2] for sizes in work.values())), dtype=np.int64)
-        buffers["pivots"] = np.zeros(max(size, 1), dtype=np.intc)
-        address["iw"], address["pivots"] = _address(buffers["iw"]), _address(buffers["pivots"])
-        inputs = ["t_next", "q", "v", "a_state", "abar", "scheme", "u", "p", "a", "lam"]
-        wiring = {"newton_rows": (inputs, ["rows_out"]), "dense_newton_matrix": (inputs, ["matrix_out"]),
-                  "newton_iterate": (inputs + ["factors", "permutation"],
-                                     ["a_new", "lam_new", "iterate_rows", "scalars", "q_new", "v_new", "abar_new"]),
-                  "initial_system": (inputs, ["initial_matrix", "initial_rows"])}
-        # the Functions' argument and result pointers, one array: per Function its arguments, then its results
-        pointers, starts = [], {}
-        for name in names:
-            for kind, bound, sized in (("_arg", wiring[name][0], work[name][0]), ("_res", wiring[name][1],
-                                                                                 work[name][1])):
-                starts[name + kind] = len(pointers)
-                pointers += [address[x] for x in bound] + [0] * max(0, sized - len(bound))
-        self.pointers = np.array(pointers, dtype=np.uint64)   # (kept alive with the loop)
-        pointer_base = _address(self.pointers)
-        for field, name in (("rows", "newton_rows"), ("matrix", "dense_newton_matrix"),
-                            ("iterate", "newton_iterate"), ("initial", "initial_system")):
-            setattr(problem, field + "_arg", pointer_base + 8 * starts[name + "_arg"])
-            setattr(problem, field + "_res", pointer_base + 8 * starts[name + "_res"])
-        self.q_reference = np.ascontiguousarray(system.q_reference, dtype=float)
-        problem.iw, problem.w, problem.getrf, problem.getrs = address["iw"], address["w"], _lapack("dgetrf"), \
-            _lapack("dgetrs")
         problem.n, problem.m = n, m
+        # the buffers: one pool of doubles laid out and wired to the problem and the Functions in C (in Python,
+        # the wiring took 0.13 ms of a tiny model's 1.4 ms solve)
+        layout, sizes = np.zeros(2 * len(BUFFERS), dtype=np.int64), np.zeros(3, dtype=np.int64)
+        inputs_size = sum(item.size for item in system.inputs)
+        library.floatframe_native_layout(ctypes.addressof(problem), inputs_size, system.parameters_now().size,
+                                         _address(work), _address(layout), _address(sizes))
+        pool_size, pointer_count, integer_work = sizes.tolist()
+        pool = np.zeros(pool_size)
+        self.pointers = np.zeros(pointer_count, dtype=np.uint64)   # (kept alive with the loop, as the pool)
+        self.integer_work = np.zeros(integer_work, dtype=np.int64)
+        self.pivots = np.zeros(max(n + m, 1), dtype=np.intc)
+        run = self.run_state = _Run()
+        library.floatframe_native_wire(ctypes.addressof(problem), ctypes.addressof(run), _address(work),
+                                       _address(layout), _address(pool), _address(self.pointers),
+                                       _address(self.integer_work), _address(self.pivots))
+        starts = layout.tolist()
+        self.buffers = {name: pool[starts[2 * k]:starts[2 * k] + starts[2 * k + 1]] for k, name in enumerate(BUFFERS)}
+        self.q_reference = np.ascontiguousarray(system.q_reference, dtype=float)
+        problem.getrf, problem.getrs = _lapack("dgetrf"), _lapack("dgetrs")
         problem.alpha_m, problem.alpha_f, problem.beta, problem.gamma = (scheme.alpha_m, scheme.alpha_f,
                                                                          scheme.beta, scheme.gamma)
         problem.relative_tolerance = scheme.relative_tolerance
@@ -240,13 +226,6 @@ class NativeLoop:
         problem.position_rows = bool(scheme.position_rows)
         problem.min_step = scheme.min_step if scheme.min_step is not None else 0.0
         problem.q_reference = _address(self.q_reference)
-        for name in ("t_next", "scheme", "a", "lam", "factors", "permutation", "rows_out", "matrix_out", "a_new",
-                     "lam_new", "iterate_rows", "scalars", "q_new", "v_new", "abar_new", "pivots", "initial_matrix",
-                     "initial_rows"):
-            setattr(problem, name, address[name])
-        run = self.run_state = _Run()
-        run.q, run.v, run.a, run.abar, run.lam = (address[name] for name in
-                                                  ("q", "v", "a_state", "abar", "lam_state"))
 
     def initial_accelerations(self, t, q, v):
         """(a, lam): ``DenseNewtonKernel.initial_accelerations`` in C (the same bits), or None where it finds the
@@ -262,9 +241,10 @@ class NativeLoop:
         return buffers["a_state"][:n].copy(), buffers["lam_state"][:m].copy()
 
     def run(self, state: State, grid, counts, first: int, store_every: int, check_every: int, bound):
-        """Advance from ``state`` (at grid time first - 1) over the next grid intervals; yields (k, State)
-        at each grid time k that the shared loop stores or checks (``store_every``, ``check_every``, ``bound``
-        a GrowthBound or None), the last one at the end of this call's intervals. The C loop tests those
+        """Advance from ``state`` (at grid time first - 1) over the next grid intervals; yields one block
+        (k_last, StateRows) of the states at the grid times k that the shared loop stores or checks
+        (``store_every``, ``check_every``, ``bound`` a GrowthBound or None), the last one at the end of this
+        call's intervals. The C loop tests those
         states against the growth bound itself (the shared loop need not): a state beyond it raises the
         bound's SolverError after the states before it. A failed step (the step size below the minimum)
         raises SolverError as ``Scheme.advance`` does, after the states before it, with the last accepted
@@ -277,12 +257,16 @@ class NativeLoop:
             self.counts = np.ascontiguousarray(counts, dtype=np.int64)
         last = min(grid.size - 1, first + self.chunk - 1)
         times = np.arange(first, last + 1, dtype=np.int64)
-        store = (times % store_every == 0) | (times == grid.size - 1)
-        checked = (store | (times % check_every == 0)) if bound is not None else np.zeros(times.size, dtype=bool)
-        wanted = store | checked
-        wanted[-1] = True
-        visits = np.ascontiguousarray(times[wanted])
-        checked = checked[wanted].astype(np.int64)
+        if store_every == 1:   # every state stored, and checked where there is a bound (the masks: 20 us)
+            visits = times
+            checked = np.full(times.size, int(bound is not None), dtype=np.int64)
+        else:
+            store = (times % store_every == 0) | (times == grid.size - 1)
+            checked = (store | (times % check_every == 0)) if bound is not None else np.zeros(times.size, dtype=bool)
+            wanted = store | checked
+            wanted[-1] = True
+            visits = np.ascontiguousarray(times[wanted])
+            checked = checked[wanted].astype(np.int64)
         problem.position_squared = bound.position_limit ** 2 if bound is not None else math.inf
         problem.velocity_squared = bound.velocity_limit ** 2 if bound is not None else math.inf
         problem.refresh_cost = scheme._renewal.refresh_cost
@@ -296,13 +280,12 @@ class NativeLoop:
             ctypes.addressof(problem), ctypes.addressof(run), _address(self.grid), _address(self.counts), first,
             last, _address(visits), _address(checked), _address(visited), ctypes.addressof(written))
         self._take_back()
-        rows = visited[:written.value]   # each State's arrays are views of its row (list() of a block: one C loop)
-        states = list(map(State, rows[:, 0].tolist(), *(list(rows[:, 1 + k * n:1 + (k + 1) * n]) for k in range(4)),
-                          list(rows[:, 1 + 4 * n:width])))
-        grown = states.pop() if status == RUN_GROWTH else None   # the last row failed the growth bound
-        yield from zip(visits[:len(states)].tolist(), states)
-        if grown is not None:
-            raise bound.failure(grown)
+        rows = StateRows(visits[:written.value], visited[:written.value], n)
+        count = written.value - (status == RUN_GROWTH)   # a last row beyond the growth bound is not a state kept
+        if count:
+            yield int(visits[count - 1]), rows.select(slice(0, count))
+        if status == RUN_GROWTH:
+            raise bound.failure(rows.state())
         if status == RUN_FAILED:
             raise self._failure()
 

@@ -340,3 +340,93 @@ int floatframe_native_bind(Problem *problem, const char *path, casadi_int *work)
     }
     return 0;
 }
+
+/* The buffers of a solve: one pool of doubles, each buffer at least one value, in this order (native.py's
+   BUFFERS names them): the state (q, v, a, abar, lam), the kernel's inputs t_next, scheme, u, p, a, lam, the
+   LU factors and permutation, newton_iterate's outputs, the outputs of newton_rows, dense_newton_matrix and
+   initial_system, and the Functions' real work w. */
+enum { B_Q, B_V, B_A_STATE, B_ABAR, B_LAM_STATE, B_T_NEXT, B_SCHEME, B_U, B_P, B_A, B_LAM, B_FACTORS,
+       B_PERMUTATION, B_A_NEW, B_LAM_NEW, B_ITERATE_ROWS, B_SCALARS, B_Q_NEW, B_V_NEW, B_ABAR_NEW, B_ROWS_OUT,
+       B_MATRIX_OUT, B_INITIAL_MATRIX, B_INITIAL_ROWS, B_W, BUFFER_COUNT };
+
+/* The layout of the buffers for the problem's n and m, ``inputs`` and ``parameters`` values and the Functions'
+   ``work`` sizes (of floatframe_native_bind): each buffer's offset into the pool and its size (``layout``, two
+   values a buffer) and ``sizes``: the pool's doubles, the argument and result pointers, the integer work. */
+void floatframe_native_layout(const Problem *problem, long long inputs, long long parameters, const casadi_int *work,
+                              long long *layout, long long *sizes)
+{
+    const long long n = problem->n, m = problem->m, size = n + m;
+    long long real_work = 0, integer_work = 1, pointers = 0;
+    for (int k = 0; k < 4; k++) {
+        pointers += work[4 * k] + work[4 * k + 1];
+        if (work[4 * k + 2] > integer_work) integer_work = work[4 * k + 2];
+        if (work[4 * k + 3] > real_work) real_work = work[4 * k + 3];
+    }
+    const long long counts[BUFFER_COUNT] = {
+        n, n, n, n, m, 1, 8, inputs, parameters, n, m, size * size, size * size, n, m, size, 3, n, n, n, size,
+        size * size, size * size, size, real_work};
+    long long offset = 0;
+    for (int b = 0; b < BUFFER_COUNT; b++) {
+        layout[2 * b] = offset;
+        layout[2 * b + 1] = counts[b];
+        offset += counts[b] > 1 ? counts[b] : 1;
+    }
+    sizes[0] = offset;
+    sizes[1] = pointers;
+    sizes[2] = integer_work;
+}
+
+/* Points the problem, the run and the Functions' arguments and results at the buffers in ``pool`` (laid out by
+   floatframe_native_layout), at the integer work ``iw`` and the pivots; ``pointers`` holds per Function its
+   arguments, then its results (sizes[1] of the layout). */
+void floatframe_native_wire(Problem *problem, Run *run, const casadi_int *work, const long long *layout,
+                            double *pool, const double **pointers, casadi_int *iw, int *pivots)
+{
+    double *buffer[BUFFER_COUNT];
+    for (int b = 0; b < BUFFER_COUNT; b++) buffer[b] = pool + layout[2 * b];
+    /* the inputs of all four Functions; newton_iterate takes the LU factors and the permutation besides */
+    const int inputs[12] = {B_T_NEXT, B_Q, B_V, B_A_STATE, B_ABAR, B_SCHEME, B_U, B_P, B_A, B_LAM, B_FACTORS,
+                            B_PERMUTATION};
+    const int input_counts[4] = {10, 10, 12, 10};
+    const int outputs[4][7] = {{B_ROWS_OUT}, {B_MATRIX_OUT},
+                               {B_A_NEW, B_LAM_NEW, B_ITERATE_ROWS, B_SCALARS, B_Q_NEW, B_V_NEW, B_ABAR_NEW},
+                               {B_INITIAL_MATRIX, B_INITIAL_ROWS}};
+    const int output_counts[4] = {1, 1, 7, 2};
+    const double ***arguments[4] = {&problem->rows_arg, &problem->matrix_arg, &problem->iterate_arg,
+                                    &problem->initial_arg};
+    double ***results[4] = {&problem->rows_res, &problem->matrix_res, &problem->iterate_res, &problem->initial_res};
+    const double **next = pointers;
+    for (int k = 0; k < 4; k++) {
+        *arguments[k] = next;
+        for (casadi_int i = 0; i < work[4 * k]; i++) next[i] = i < input_counts[k] ? buffer[inputs[i]] : 0;
+        next += work[4 * k];
+        *results[k] = (double **)next;
+        for (casadi_int i = 0; i < work[4 * k + 1]; i++) next[i] = i < output_counts[k] ? buffer[outputs[k][i]] : 0;
+        next += work[4 * k + 1];
+    }
+    problem->iw = iw;
+    problem->w = buffer[B_W];
+    problem->pivots = pivots;
+    problem->t_next = buffer[B_T_NEXT];
+    problem->scheme = buffer[B_SCHEME];
+    problem->a = buffer[B_A];
+    problem->lam = buffer[B_LAM];
+    problem->factors = buffer[B_FACTORS];
+    problem->permutation = buffer[B_PERMUTATION];
+    problem->rows_out = buffer[B_ROWS_OUT];
+    problem->matrix_out = buffer[B_MATRIX_OUT];
+    problem->a_new = buffer[B_A_NEW];
+    problem->lam_new = buffer[B_LAM_NEW];
+    problem->iterate_rows = buffer[B_ITERATE_ROWS];
+    problem->scalars = buffer[B_SCALARS];
+    problem->q_new = buffer[B_Q_NEW];
+    problem->v_new = buffer[B_V_NEW];
+    problem->abar_new = buffer[B_ABAR_NEW];
+    problem->initial_matrix = buffer[B_INITIAL_MATRIX];
+    problem->initial_rows = buffer[B_INITIAL_ROWS];
+    run->q = buffer[B_Q];
+    run->v = buffer[B_V];
+    run->a = buffer[B_A_STATE];
+    run->abar = buffer[B_ABAR];
+    run->lam = buffer[B_LAM_STATE];
+}

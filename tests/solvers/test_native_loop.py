@@ -238,3 +238,23 @@ def test_singular_start_names_the_redundant_constraints_on_the_dense_path():
             GeneralizedAlpha(0.5, linear_algebra=linear_algebra, compile=True).solve(system, 0.1, 10, progress=False)
         messages.append(str(caught.value))
     assert messages[0] == messages[1]
+
+
+def test_stored_blocks_stack_as_their_states():
+    """The result of states kept as StateRows blocks (the C loop's) and as States (the Python loop's), mixed in
+    one solve, is the stack of the same states in order."""
+    from floatframe.solvers.loop import State, StateRows, stacked
+    rng = np.random.default_rng(3)
+    n, m = 3, 2
+    states = [State(0.1 * k, *(rng.standard_normal(n) for _ in range(4)), rng.standard_normal(m)) for k in range(6)]
+    rows = np.array([np.concatenate(([s.t], s.q, s.v, s.a, s.abar, s.lam)) for s in states])
+    mixed = [states[0], StateRows(np.arange(1, 4), rows[1:4], n), states[4], StateRows(np.arange(5, 6), rows[5:], n)]
+    for got, expected in zip(stacked(mixed, n), stacked(states, n)):
+        assert np.array_equal(got, expected)
+    assert StateRows(np.arange(1, 4), rows[1:4], n).t == states[3].t
+    block = StateRows(np.arange(6), rows, n).select(np.array([0, 1, 0, 0, 1, 0], dtype=bool))
+    assert block.k.tolist() == [1, 4]
+    kept = block.state(1)
+    assert kept.t == states[4].t
+    for name in ("q", "v", "a", "abar", "lam"):
+        assert np.array_equal(getattr(kept, name), getattr(states[4], name))
