@@ -84,6 +84,7 @@ class AssembledSystem:
         self.forms = SystemFunctions(ctx, nonlinear_residual, linear, constraints, sensors, index2)
         self.has_index2_form = index2 is not None
         self._linear = {name: sp.csr_matrix(matrix) for name, matrix in linear.items()}
+        self._linear_nonzeros = sum(int(matrix.indptr[-1]) for matrix in self._linear.values())   # (nnz: 2 us each)
         self._formed_numeric = dict(self.forms.numeric)   # as formed, whatever ``use_numeric`` puts in their place
         self.user_functions = None
         if ctx.externals:  # evaluated numerically, see floatframe.assembly.user_function_terms
@@ -253,7 +254,7 @@ class AssembledSystem:
         function = self.forms.numeric.get(name)
         work = function.n_instructions() if function is not None and function.is_a("SXFunction") else 0
         if name.startswith(("residual", "newton_matrix")):
-            work += sum(matrix.nnz for matrix in self._linear.values())
+            work += self._linear_nonzeros
         return work
 
     def use_numeric(self, functions: dict) -> None:
@@ -266,7 +267,7 @@ class AssembledSystem:
     def iteration_matrix_nonzeros(self, name: str = "newton_matrix") -> int:
         """Structural nonzeros of iteration matrix ``name``: its Function's output and the linear terms
         (an upper bound where the two overlap)."""
-        return self.forms.numeric[name].sparsity_out(0).nnz() + sum(matrix.nnz for matrix in self._linear.values())
+        return self.forms.numeric[name].sparsity_out(0).nnz() + self._linear_nonzeros
 
     def form_name(self, name, index) -> str:
         """The name of function ``name`` in ``functions`` for the scheme of this index (see index2_form)."""

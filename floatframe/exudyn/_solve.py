@@ -14,6 +14,7 @@ Every other field is honoured, has no effect on the numbers, or raises (see ``_s
 """
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
@@ -76,7 +77,7 @@ def dynamic_solver(settings, solver_type: str):
 
 def _steps(options) -> int:
     steps = options["steps"]
-    if abs(steps - round(steps)) > 100 * np.finfo(float).eps * max(abs(steps), 1.0):
+    if abs(steps - round(steps)) > 100 * sys.float_info.epsilon * max(abs(steps), 1.0):
         raise ExudynLayerError(f"SolveDynamic: timeIntegration.numberOfSteps must be an integer, got {steps}")
     steps = int(round(steps))
     if steps < 1 or not options["end_time"] > options["start_time"]:

@@ -193,7 +193,11 @@ def time_grid(owner: str, t_end=None, n_steps=None, t_grid=None, t0: float = 0.0
                          f"t_end = {t_end}, t0 = {t0}")
     n_steps = int(n_steps)
     h = (t_end - t0) / n_steps
-    return np.concatenate([[t0], t0 + np.arange(1, n_steps + 1, dtype=float) * h])   # t0 + k h, as floats do it
+    grid = np.arange(n_steps + 1, dtype=float)   # t0 + k h, as floats do it (in place: no temporaries)
+    grid *= h
+    grid += t0
+    grid[0] = t0
+    return grid
 
 
 GRID_ROUNDING = 1e-9   # relative: a grid interval this close to h is one step of h (grid times carry round-off)
