@@ -229,6 +229,7 @@ def integrate(scheme: Scheme, system, t_end=None, n_steps=None, *, t_grid=None, 
     grid = time_grid(owner, t_end, n_steps, t_grid, t0)
     spacing = np.diff(grid)
     scheme.check_options(h, a0, lam0, pre_step)
+    given_h = h
     if not scheme.adaptive:
         h = float(np.min(spacing)) if h is None else float(h)
         if not h > 0:
@@ -254,7 +255,9 @@ def integrate(scheme: Scheme, system, t_end=None, n_steps=None, *, t_grid=None, 
             raise user_function_failure(error, grid[0], scheme.name) from error
         bound = GrowthBound(system, state, grid[-1] - grid[0], blow_up, scheme.name) if blow_up else None
         check_every = max(1, (grid.size - 1) // GrowthBound.CHECKS)
-        counts = np.ones(spacing.size, dtype=int) if scheme.adaptive else steps_per_interval(spacing, h)
+        uniform = n_steps is not None and given_h is None   # t0 + k (t_end - t0) / n_steps, h its smallest spacing:
+        # one step an interval (steps_per_interval's rounding allowance covers the grid's round-off)
+        counts = np.ones(spacing.size, dtype=int) if scheme.adaptive or uniform else steps_per_interval(spacing, h)
         stored, prepared = [state], None
         monitors, checking = system.monitors, [0.0]   # checking: their time [s], kept out of the solve time
 
@@ -280,8 +283,11 @@ def integrate(scheme: Scheme, system, t_end=None, n_steps=None, *, t_grid=None, 
 
         def visit_rows(block):
             """The storage of a block of StateRows (their growth already checked)."""
-            store = (block.k % store_every == 0) | (block.k == grid.size - 1)
-            kept = block if store.all() else block.select(store)
+            if store_every == 1:
+                kept = block
+            else:
+                store = (block.k % store_every == 0) | (block.k == grid.size - 1)
+                kept = block if store.all() else block.select(store)
             if len(kept):
                 stored.append(kept)
                 if monitors:
