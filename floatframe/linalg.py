@@ -1,6 +1,8 @@
 """Linear algebra shared by the components, the FE module and the solvers."""
 from __future__ import annotations
 
+import os
+
 import casadi as ca
 import numpy as np
 import scipy.sparse.linalg as spla
@@ -31,6 +33,10 @@ def shift_below_spectrum(stiffness, mass) -> float:
 
 
 PARDISO_MIN_SIZE = 10_000   # below this many unknowns PARDISO's set-up (about 0.4 s) costs more than it saves
+# MKL's conditional numerical reproducibility, asked for before floatframe first loads MKL (unless MKL_CBWR is set):
+# without it PARDISO sums in an order that changes from run to run (threads, memory alignment), so eigenmodes, and
+# the compiled kernels named by models built from them, differed in their last bits between two runs of a script
+MKL_REPRODUCIBLE = "AUTO,STRICT"
 
 
 def positive_definite_solve(matrix):
@@ -40,10 +46,12 @@ def positive_definite_solve(matrix):
     Cholesky with nested-dissection ordering) the factorization of a large 3D mesh's matrix takes a
     fraction of SuperLU's time: 8 modes of a 97,200-coordinate block in 42 s instead of 195 s. Below
     ``PARDISO_MIN_SIZE`` unknowns, or without the extra, SuperLU (``sparse_lu``)
-    is used.
+    is used. PARDISO runs in MKL's reproducible mode (``MKL_REPRODUCIBLE``, unless the environment sets
+    MKL_CBWR): the same bits in every run of the same solve.
     """
     pypardiso = None
     if matrix.shape[0] >= PARDISO_MIN_SIZE:   # importing MKL alone takes a few tenths of a second
+        os.environ.setdefault("MKL_CBWR", MKL_REPRODUCIBLE)
         try:
             import pypardiso
         except ImportError:

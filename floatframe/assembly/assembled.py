@@ -170,12 +170,13 @@ class AssembledSystem:
                   and (hasattr(body, "invariants") or body.n_coordinates <= SPIN_CHECK_MAX_COORDINATES)]
         if not bodies:
             return []
-        from floatframe.components.geometric_stiffening import check_spin_rate, frame_angular_velocity
+        from floatframe.components.geometric_stiffening import check_spin_rates_stacked
 
         def spin_rates(t, q, v):
             for body in bodies:
                 if not getattr(body, "_spin_warning_given", False):   # (once a body warned, nothing to compute)
-                    check_spin_rate(body, t, frame_angular_velocity(body, q, v, self.q_reference))
+                    check_spin_rates_stacked(body, np.atleast_1d(t), np.atleast_2d(q), np.atleast_2d(v),
+                                             self.q_reference)
         return [spin_rates]
 
     def numeric_function(self, name: str) -> ca.Function:

@@ -100,7 +100,8 @@ class DAE(Protocol):
     @property
     def monitors(self) -> list:
         """Callables (t, q, v) -> None to call at every stored state (warnings where the model leaves its range
-        of validity, e.g. a linear FFRF body spinning too fast)."""
+        of validity, e.g. a linear FFRF body spinning too fast): with one state (t a float, q and v (n,)) or with
+        stored states stacked (t (k,), q and v (k, n)), taken in their order."""
 
     @property
     def functions(self) -> dict: ...

@@ -244,6 +244,40 @@ def test_spin_check_of_an_assembled_system(blade):
     assert "'tilted'" in text and "t = 1.5 s" in text and f"{0.5 * first:.4g} rad/s" in text
 
 
+def test_stacked_states_are_checked_as_one_at_a_time(blade):
+    """The monitor of stored states stacked (the C loop's blocks): omega of each state as frame_angular_velocity gives
+    it, and one warning at the first state above 0.3 omega_1, naming its time."""
+    from floatframe import rotations
+    from floatframe.components.geometric_stiffening import (check_spin_rates_stacked, frame_angular_velocities,
+                                                            frame_angular_velocity)
+
+    mesh, mass, stiffness, _, modes, _, _ = blade
+    first = np.sqrt(modes.eigenvalues[0])
+    system = ff.System()
+    body = add_reduced_ffrf_body(system, mesh.nodes, mass, stiffness, modes, euler_parameters=(0.8, 0.6, 0.0, 0.0),
+                                 name="tilted")
+    assembled = system.assemble()
+    rows = body.rigid_node.coordinate_indices[3:]
+    axis = np.array([0.0, 0.6, 0.8])
+    times = np.array([0.0, 0.5, 1.0, 1.5])
+    q = np.tile(assembled.q_initial, (4, 1))
+    v = np.tile(assembled.v_initial, (4, 1))
+    theta = assembled.q_reference[rows] + q[0, rows]
+    g_local = rotations.g_local(theta)
+    for k, fraction in enumerate((0.0, 0.2, 0.4, 0.6)):   # theta_t = G_local^T omega / 4 gives omega (|theta| = 1)
+        v[k, rows] = g_local.T @ (fraction * first * axis) / 4
+    omegas = frame_angular_velocities(body, q, v, assembled.q_reference)
+    for k in range(4):
+        assert np.allclose(omegas[k], frame_angular_velocity(body, q[k], v[k], assembled.q_reference), rtol=1e-14,
+                           atol=1e-12 * first)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert check_spin_rates_stacked(body, times, q, v, assembled.q_reference)
+        assert not check_spin_rates_stacked(body, times, q, v, assembled.q_reference)
+    assert len(caught) == 1 and "t = 1 s" in str(caught[0].message)
+    assert f"{0.4 * first:.4g} rad/s" in str(caught[0].message)
+
+
 def clamped_blade(blade, hub: bool):
     """The blade as a full body with CoordinateConstraints on its root face's mesh coordinates; with ``hub`` its
     frame node is also held (turned by a prescribed hub angle, 0 here), else it floats."""

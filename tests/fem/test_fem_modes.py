@@ -2,6 +2,8 @@
 rigid-body modes are gone, that the basis is canonical where eigenvalues repeat, and the errors.
 Craig-Bampton bases: exact static condensation for interface loads, rigid (RBE2) or mean-constrained
 (RBE3) interfaces, fixed-interface modes, convergence toward the free-free frequencies, and the errors."""
+import os
+import subprocess
 import sys
 
 import numpy as np
@@ -483,3 +485,25 @@ def test_a_part_hinged_on_held_nodes_is_free():
     root = np.flatnonzero(np.isclose(mesh.nodes[:, 0], 0.0))
     with pytest.raises(ModelError, match="moves a part of the mesh rigidly"):
         craig_bampton_modes(mass, stiffness, mesh.nodes, [root], 2, solver="dense")
+
+
+PARDISO_RUN = """
+import hashlib, numpy as np, floatframe.linalg
+floatframe.linalg.PARDISO_MIN_SIZE = 0
+from floatframe.fem import eigenmodes, block_mesh, linear_elastic_matrices
+mesh = block_mesh(1.0, 0.1, 0.1, 40, 4, 4)
+mass, stiffness = linear_elastic_matrices(mesh, 2.1e11, 0.3, 7800.0)[:2]
+modes = eigenmodes(mass, stiffness, 4, 6, solver="sparse", node_positions=mesh.nodes)
+print(hashlib.sha256(np.ascontiguousarray(modes.vectors).tobytes()).hexdigest())
+"""
+
+
+def test_pardiso_modes_are_the_same_bits_in_every_run():
+    """PARDISO runs in MKL's reproducible mode: two fresh processes give the same bits of a 3,075-coordinate
+    block's modes (without it, three runs gave three different last bits), so a model built from them names the
+    same cached kernel in every run."""
+    pytest.importorskip("pypardiso")
+    environment = {name: value for name, value in os.environ.items() if name != "MKL_CBWR"}
+    digests = {subprocess.run([sys.executable, "-c", PARDISO_RUN], capture_output=True, text=True, check=True,
+                              env=environment).stdout.strip() for _ in range(2)}
+    assert len(digests) == 1 and len(next(iter(digests))) == 64
