@@ -30,7 +30,7 @@ import scipy.sparse as sp
 from floatframe.buffers import BufferedFunction
 from floatframe.solvers.compiling import (CompiledKernel, apply_compile_option, code_digest, compile_ahead,
                                           compiler)
-from floatframe.solvers.loop import State
+from floatframe.solvers.loop import State, StateRows
 
 BATCH_LIMIT = 100          # free coordinates up to which the steps are batched (dense LU a stage)
 STEPS_PER_CALL = 16_384    # steps of one call of ``run`` (memory: 3 n of them kept)
@@ -169,8 +169,8 @@ class BatchedLoop:
 
     def run(self, state: State, grid, counts, first: int, store_every: int, check_every: int, bound):
         """Advance from ``state`` (at grid time first - 1) over the next grid intervals of the same step count
-        (up to STEPS_PER_CALL steps, at least one interval); yields (k, State) at the grid times the shared loop
-        stores or checks, and at the last one of the call."""
+        (up to STEPS_PER_CALL steps, at least one interval); yields one block (k_last, StateRows) of the states at
+        the grid times the shared loop stores or checks, and at the last one of the call."""
         scheme, system = self.scheme, self.system
         if self.grid is not grid:
             self.grid, self.spacing = grid, np.diff(grid)
@@ -219,11 +219,19 @@ class BatchedLoop:
                 count = int(np.argmin(within))
         multipliers, empty = scheme._accelerations.multipliers, np.zeros(system.n_multipliers)
         has_multipliers = scheme._accelerations.fixed.size > 0
-        for k, row in zip(intervals[wanted][:count].tolist(), range(count)):
-            t, q, v, a = float(grid[k]), q_rows[row], v_rows[row], a_rows[row]
-            lam = multipliers(t, q, v, a) if has_multipliers else empty.copy()
-            scheme._start = (q, v, a) if scheme.end_accelerations else None
-            yield k, State(t, q, v, a, a, lam)
+        if count:   # the kept states as one block of rows [t, q, v, a, abar = a, lam] (a State a row: 5 us each)
+            n, m = q_rows.shape[1], system.n_multipliers
+            kept = intervals[wanted][:count]
+            rows = np.empty((count, 1 + 4 * n + m))
+            rows[:, 0] = grid[kept]
+            for j, block in enumerate((q_rows, v_rows, a_rows, a_rows)):
+                rows[:, 1 + j * n:1 + (j + 1) * n] = block[:count]
+            rows[:, 1 + 4 * n:] = [multipliers(t, q, v, a) for t, q, v, a in
+                                   zip(rows[:, 0], q_rows, v_rows, a_rows)] if has_multipliers and m else 0.0
+            last = State(float(rows[-1, 0]), *(rows[-1, 1 + j * n:1 + (j + 1) * n] for j in range(4)),
+                         rows[-1, 1 + 4 * n:])
+            scheme._start = (last.q, last.v, last.a) if scheme.end_accelerations else None
+            yield int(kept[-1]), StateRows(kept, rows, n, last)
         if count < columns.size:
             k, row = int(intervals[wanted][count]), count
             raise bound.failure(State(float(grid[k]), q_rows[row], v_rows[row], a_rows[row], a_rows[row], empty))

@@ -59,8 +59,9 @@ class StateRows:
     grid time ``k[i]``. A solve keeps them as they come (a State object a row cost 0.5 us, and stacking them
     again for the result as much)."""
 
-    def __init__(self, k: np.ndarray, rows: np.ndarray, n: int):
+    def __init__(self, k: np.ndarray, rows: np.ndarray, n: int, last: State | None = None):
         self.k, self.rows, self.n = k, rows, n
+        self.last = last   # the producer's State of the last row, where it keeps that object (else made by state())
 
     def __len__(self) -> int:
         return self.k.size
@@ -309,7 +310,7 @@ def integrate(scheme: Scheme, system, t_end=None, n_steps=None, *, t_grid=None, 
                     for k, state in native.run(state, grid, counts, k, store_every, check_every, bound):
                         if isinstance(state, StateRows):
                             visit_rows(state)
-                            state = state.state()
+                            state = state.last if state.last is not None else state.state()
                         else:
                             visit(k, state, checked=checked)
                     bar.update(k + 1 - first)
