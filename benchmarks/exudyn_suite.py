@@ -1,7 +1,7 @@
 """Exudyn's own test suite and flexible-body Examples, run on exudyn and on floatframe.exudyn by changing imports.
 
     python benchmarks/exudyn_suite.py [--repository PATH] [--only NAME,...] [--timeout S] [--output DIR] [--warm]
-                                      [--repeat N] [--repeat-below S] [--exudyn-without-solution-file]
+                                      [--repeat N] [--repeat-below S] [--without-solution-file]
 
 The scripts come from a copy of Exudyn's public repository (https://github.com/jgerstmayr/EXUDYN): the top level
 and ``MiniExamples`` of ``main/pythonDev/TestModels`` and the flexible-body scripts of ``main/pythonDev/Examples``
@@ -21,8 +21,8 @@ message), crashed (the exception type and where), timeout; the result (``exudynT
 ODE2 coordinates after the last solve) and the relative difference max|ours - exudyn's| / max|exudyn's|; the time
 spent inside SolveDynamic/SolveStatic (with ``--warm``: of floatframe's second run of the script on the machine,
 whose first run compiled its kernels ahead, FLOATFRAME_COMPILE_AHEAD=1; the first run's time is listed beside it;
-with ``--exudyn-without-solution-file``: exudyn's solves without the coordinates solution file that it writes by
-default and floatframe does not write; with ``--repeat N``: the median of N timed runs of each code where a run solves in less than ``--repeat-below``
+with ``--without-solution-file``: both codes' solves without the coordinates solution file that they write by
+default (the solver alone); with ``--repeat N``: the median of N timed runs of each code where a run solves in less than ``--repeat-below``
 seconds, as the machine's noise decides ratios near 1 of millisecond solves). Written to
 ``<output>/exudyn_suite.md`` and ``.csv`` (default ``output/exudyn-suite``).
 """
@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import importlib
 import json
 import os
 import re
@@ -49,7 +50,7 @@ NOT_MODELS = {"modelUnitTests.py", "runTestSuite.py", "runTestSuiteRefSol.py", "
 FLEXIBLE = re.compile(r"FFRF|FEMinterface|CMSobject")
 EXTRA_EXAMPLES = ("flexibleRotor3Dtest.py",)
 AGREE = 1e-5   # relative difference counted as agreement in the summary
-NO_SOLUTION_FILE = "EXUDYN_SUITE_NO_SOLUTION_FILE"   # set: exudyn's solves write no coordinates solution file
+NO_SOLUTION_FILE = "EXUDYN_SUITE_NO_SOLUTION_FILE"   # set: the solves write no coordinates solution file
 
 # Exudyn 1.11 names that Exudyn 1.13.6 no longer has, applied to the script text for both codes alike
 ADJUSTMENTS = [(re.compile(r"([(,]\s*)(bodyOrNodeList|bodyList)\s*=(?!=)"), r"\1itemNumbers="),  # keywords only
@@ -237,18 +238,18 @@ def child(spec_path: str) -> None:
     depth = [0]
 
     def without_solution_file(arguments, keywords):
-        """exudyn's arguments of SolveDynamic/SolveStatic with solutionSettings.writeSolutionToFile = False (the
-        settings given, or exudyn's defaults)."""
-        import exudyn
-        given = [a for a in (*arguments, *keywords.values()) if isinstance(a, exudyn.SimulationSettings)]
+        """The arguments of SolveDynamic/SolveStatic with solutionSettings.writeSolutionToFile = False (the settings
+        given, or the code's defaults)."""
+        module = importlib.import_module("exudyn" if code == "exudyn" else "floatframe.exudyn")
+        given = [a for a in (*arguments, *keywords.values()) if isinstance(a, module.SimulationSettings)]
         if given:
             given[0].solutionSettings.writeSolutionToFile = False
             return arguments, keywords
-        settings = exudyn.SimulationSettings()
+        settings = module.SimulationSettings()
         settings.solutionSettings.writeSolutionToFile = False
         return arguments, dict(keywords, simulationSettings=settings)
 
-    no_solution_file = code == "exudyn" and os.environ.get(NO_SOLUTION_FILE) == "1"
+    no_solution_file = os.environ.get(NO_SOLUTION_FILE) == "1"
 
     def timed(function):
         def call(*arguments, **keywords):
@@ -523,7 +524,7 @@ def summary(rows) -> list[str]:
                          f"inside SolveDynamic/SolveStatic): median {median_of(ratios):.3g}, range {ratios[0]:.3g} to "
                          f"{ratios[-1]:.3g}.")
     if os.environ.get(NO_SOLUTION_FILE) == "1":
-        lines += ["", "exudyn ran without its coordinates solution file (--exudyn-without-solution-file)."]
+        lines += ["", "The solves wrote no coordinates solution file (--without-solution-file)."]
     return lines
 
 
@@ -587,17 +588,17 @@ def main(argv=None) -> int:
                         help="time each script this many times per code where its first timed run solved in less "
                              "than --repeat-below seconds, and keep the median (default 1)")
     parser.add_argument("--repeat-below", type=float, default=1.0, help="see --repeat [s] (default 1)")
-    parser.add_argument("--exudyn-without-solution-file", action="store_true",
-                        help="exudyn's solves with solutionSettings.writeSolutionToFile = False: the coordinates "
-                             "solution file that exudyn writes by default and floatframe does not write (a like-for-"
-                             "like comparison of the solves; the scripts are otherwise unchanged)")
+    parser.add_argument("--without-solution-file", action="store_true",
+                        help="both codes' solves with solutionSettings.writeSolutionToFile = False: no coordinates "
+                             "solution file, which both write by default (the solvers alone; the scripts are otherwise "
+                             "unchanged)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     arguments = parser.parse_args(argv)
     if arguments.child:
         child(arguments.child)
         return 0
-    if arguments.exudyn_without_solution_file:
-        os.environ[NO_SOLUTION_FILE] = "1"   # read by the children (exudyn's)
+    if arguments.without_solution_file:
+        os.environ[NO_SOLUTION_FILE] = "1"   # read by the children
     repository = Repository.find(arguments.repository)
     if repository is None:
         print(f"Exudyn's repository copy not found (--repository, EXUDYN_REPOSITORY or {DEFAULT_REPOSITORY}): "

@@ -14,7 +14,8 @@ import scipy.sparse as sp
 
 from floatframe.exudyn._names import ConfigurationType, ExudynLayerError
 from floatframe.exudyn._settings import SimulationSettings, changed_fields
-from floatframe.exudyn._solve import assemble_if_needed, solver_options, store_result
+from floatframe.exudyn._solution_file import SolutionFile
+from floatframe.exudyn._solve import assemble_if_needed, solver_options, store_result, write_solution_file
 from floatframe.exudyn._system import MainSystem
 from floatframe.solvers import SolverError, modal
 from floatframe.solvers.static import StaticSolver
@@ -90,17 +91,21 @@ def SolveStatic(mbs: MainSystem, simulationSettings=None, updateInitialValues=Fa
     solver = static_solver(settings)
     assembled = assemble_if_needed(mbs, autoAssemble, "SolveStatic")
     start = mbs.state(ConfigurationType.Initial)
+    solution_file = SolutionFile.of(settings, "nonlinear static solver", solver.number_of_load_steps, static=True)
+    load_step = solver.load_step_duration / solver.number_of_load_steps   # the file's rows: as for time steps
     started = time.perf_counter()
     mbs._solving = True
     try:
         result = solver.solve(assembled, q0=start[1], v=start[2])
-    except SolverError as failure:   # the sensors hold the load steps up to the failure, never an earlier run's
+    except SolverError as failure:   # the sensors and the file hold the load steps up to the failure
         if failure.result is not None:
             store_result(mbs, failure.result, solver_options(settings))
+            write_solution_file(mbs, solution_file, failure.result, 1, load_step, started, failed=True)
         raise
     finally:
         mbs._solving = False
     store_result(mbs, result, solver_options(settings))
+    write_solution_file(mbs, solution_file, result, 1, load_step, started)
     if storeSolver:
         mbs.sys["staticSolver"] = solver
         mbs.sys["simulationSettings"] = settings

@@ -218,13 +218,18 @@ CLASSIFICATION = {
     "parallel": (NO_EFFECT, "threading does not change the numbers"),
     "pauseAfterEachStep": (NO_EFFECT, "floatframe has no renderer to pause"),
     "show": (NO_EFFECT, "console output"),
-    "solution": (NO_EFFECT, "files floatframe does not write (coordinates solution, restart, images, solver "
-                            "information); they do not change the numbers"),
+    "solution": (NO_EFFECT, "files floatframe does not write (restart, images, solver information); they do not "
+                            "change the numbers"),
+    "solution.file": (HONOURED, "the coordinates solution file, written after the solve (text only: binary is "
+                                "refused)"),
+    "solution.file.flushAboveCoordinates": (NO_EFFECT, "floatframe writes the coordinates solution file once, "
+                                                       "after the solve"),
+    "solution.flushFilesImmediately": (NO_EFFECT, "floatframe writes its files once, after the solve"),
     "solution.restart.continueIfAvailable": (UNSUPPORTED, "floatframe does not read restart files"),
     "solution.sensors.active": (HONOURED, "sensor files are written only when True"),
     "solution.sensors.writePeriod": (HONOURED, "stored sensor rows every writePeriod"),
     "solution.sensors.writeHeader": (HONOURED, "header lines of sensor files"),
-    "solution.precision": (HONOURED, "digits in sensor files"),
+    "solution.precision": (HONOURED, "digits in sensor files and the coordinates solution file"),
     "solution.sensors.append": (UNSUPPORTED, "floatframe writes each sensor file anew"),
     "solution.sensors.writeFooter": (UNSUPPORTED, "floatframe writes no footer in sensor files"),
     "staticSolver": (NO_EFFECT, "read by SolveStatic, not by SolveDynamic"),

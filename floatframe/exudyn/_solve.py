@@ -21,11 +21,13 @@ from pathlib import Path
 import numpy as np
 
 from floatframe.exudyn._explicit import EXPLICIT, explicit_solver
-from floatframe.exudyn._items_ode1 import first_order_start, refuse_ode1_outside_dynamics
+from floatframe.exudyn._items_ode1 import first_order_start, ode1_rows, ode2_rows, refuse_ode1_outside_dynamics
 from floatframe.exudyn._iteration import iteration_data
+from floatframe.exudyn._lie_group_explicit import exudyn_velocities, lie_group_nodes
 from floatframe.exudyn._names import (ConfigurationType, DynamicSolverType, ExudynLayerError, OutputVariableType,
                                       member_name)
 from floatframe.exudyn._settings import HONOURED, SimulationSettings, changed_fields, check_dynamic, classify
+from floatframe.exudyn._solution_file import SolutionFile, rows_every, store_every as stored_every
 from floatframe.solvers import GeneralizedAlpha, Newmark, SolverError
 
 IMPLICIT = ("GeneralizedAlpha", "TrapezoidalIndex2")
@@ -173,7 +175,9 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
         _check_no_scheme_settings(settings, solverType)
         initial = "check"   # a floatframe solver keeps its own check of the initial state
     h = (options["end_time"] - options["start_time"]) / steps
-    store_every = max(1, int(round(options["sensor_period"] / h))) if options["sensor_period"] > 0 else 1
+    sensor_every = max(1, int(round(options["sensor_period"] / h))) if options["sensor_period"] > 0 else 1
+    solution_file = SolutionFile.of(settings, solver_name(kind), steps)
+    store_every = stored_every(sensor_every, solution_file, h)   # the states both the sensors and the file need
     start = dict(q0=None, v0=None)
     if mbs._initial_state is not None:
         start.update(q0=mbs._initial_state[1], v0=mbs._initial_state[2])
@@ -191,15 +195,17 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
         result = solver.solve(mbs._assembled, options["end_time"], steps, t0=options["start_time"],
                               progress=options["verbose"] >= 2, store_every=store_every,
                               pre_step=_pre_step(mbs, record_start), initial=initial, **start)
-    except SolverError as failure:   # the sensors hold the run up to the failure, never an earlier run's
+    except SolverError as failure:   # the sensors and the file hold the run up to the failure, never an earlier run's
         if failure.result is not None:
-            store_result(mbs, failure.result, options)
+            store_result(mbs, failure.result, options, store_every, sensor_every)
+            write_solution_file(mbs, solution_file, failure.result, store_every, h, started, failed=True)
         else:
             mbs._sensor_data = {}
         raise
     finally:
         mbs._solving = False
-    store_result(mbs, result, options)
+    store_result(mbs, result, options, store_every, sensor_every)
+    write_solution_file(mbs, solution_file, result, store_every, h, started)
     if not record_start:   # the start of the last step, where it was stored
         mbs._configurations["StartOfStep"] = (float(result.t[-2]), result.q[-2].copy(), result.v[-2].copy(),
                                               result.a[-2].copy(), result.lam[-2].copy()) \
@@ -217,13 +223,23 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
     return True
 
 
-def store_result(mbs, result, options):
-    """Keep the final state and the sensor data on mbs; write the sensor files that were asked for."""
+def solver_name(kind: str) -> str:
+    """The scheme as Exudyn's file headers name it."""
+    return "implicit second order time integration" if kind in IMPLICIT else f"explicit time integration ({kind})"
+
+
+def store_result(mbs, result, options, stored_every: int = 1, sensor_every: int = 1):
+    """Keep the final state and the sensor data on mbs; write the sensor files that were asked for.
+
+    The result stores every ``stored_every``-th step (and the last); the sensors keep every ``sensor_every``-th (a
+    multiple of it)."""
     mbs._result = result
     mbs._state = (float(result.t[-1]), result.q[-1].copy(), result.v[-1].copy(), result.a[-1].copy(),
                   result.lam[-1].copy())
-    mbs._sensor_data = {i: result.sensor(i, with_time=True) for i in range(len(result.sensors))}
-    user_function_sensors(mbs, result)
+    rows = None if sensor_every == stored_every else rows_every(result.t.size, stored_every, sensor_every)
+    mbs._sensor_data = {i: result.sensor(i, with_time=True) if rows is None else result.sensor(i, with_time=True)[rows]
+                        for i in range(len(result.sensors))}
+    user_function_sensors(mbs, result, rows)
     if not options["sensors_active"]:
         return
     for number, item in enumerate(mbs.items("sensor")):
@@ -231,31 +247,60 @@ def store_result(mbs, result, options):
             write_sensor_file(item, number, mbs._sensor_data[number], options)
 
 
-def user_function_sensors(mbs, result):
-    """The values of the SensorUserFunction sensors at every stored step: their functions are called with the state
-    of that step as the current one, and GetSensorValues of the other sensors gives their values recorded there."""
+def user_function_sensors(mbs, result, rows=None):
+    """The values of the SensorUserFunction sensors at every stored step (the result's ``rows``, None: all): their
+    functions are called with the state of that step as the current one, and GetSensorValues of the other sensors
+    gives their values recorded there."""
     users = [(number, item) for number, item in enumerate(mbs.items("sensor")) if item.type_string == "UserFunction"]
     if not users:
         return
+    rows = np.arange(result.t.size) if rows is None else rows
     saved = mbs._state
     try:
-        for k, t in enumerate(result.t):
-            mbs._state = (float(t), result.q[k], result.v[k], result.a[k], result.lam[k])
+        for k, row in enumerate(rows):
+            t = result.t[row]
+            mbs._state = (float(t), result.q[row], result.v[row], result.a[row], result.lam[row])
             mbs._recorded_sensors = {number: data[min(k, len(data) - 1), 1:] for number, data in mbs._sensor_data.items()}
             for number, item in users:
                 values = np.asarray(item.sensorUserFunction(mbs, float(t), list(item.sensorNumbers),
                                                             list(item.factors), ConfigurationType.Current),
                                     dtype=float).reshape(-1)
                 mbs._recorded_sensors[number] = values
-                rows = mbs._sensor_data.get(number)
-                if rows is None or rows.shape[1] != values.size + 1:
-                    rows = np.zeros((result.t.size, values.size + 1))
-                    rows[:, 0] = result.t
-                rows[k, 1:] = values
-                mbs._sensor_data[number] = rows
+                data = mbs._sensor_data.get(number)
+                if data is None or data.shape[1] != values.size + 1:
+                    data = np.zeros((rows.size, values.size + 1))
+                    data[:, 0] = result.t[rows]
+                data[k, 1:] = values
+                mbs._sensor_data[number] = data
     finally:
         mbs._state = saved
         mbs._recorded_sensors = None
+
+
+def solution_columns(mbs, result, rows) -> dict:
+    """The result's ``rows`` as Exudyn's coordinate groups: ODE2 coordinates, velocities and accelerations (Lie-group
+    nodes' as Exudyn gives them), ODE1 coordinates and velocities, algebraic coordinates; (k, n) arrays."""
+    ode2, ode1 = ode2_rows(mbs), ode1_rows(mbs)
+    q, v, a, lam = result.q[rows], result.v[rows], result.a[rows], result.lam[rows]
+    velocities, accelerations = v[:, ode2], a[:, ode2]
+    if lie_group_nodes(mbs._core)[0].size:
+        for k in range(len(rows)):
+            state = (result.t[rows[k]], q[k], v[k], a[k], lam[k])
+            velocities[k] = exudyn_velocities(mbs, "GetODE2Coordinates_t", state, v[k])[ode2]
+            accelerations[k] = exudyn_velocities(mbs, "GetODE2Coordinates_tt", state, a[k])[ode2]
+    # an ODE1 coordinate x is the velocity of a DAE coordinate (its integral), its rate x' that one's acceleration
+    return {"ODE2": q[:, ode2], "ODE2_t": velocities, "ODE2_tt": accelerations, "ODE1": v[:, ode1],
+            "ODE1_t": a[:, ode1], "AE": lam}
+
+
+def write_solution_file(mbs, solution_file, result, stored_every: int, h: float, started: float, failed: bool = False):
+    """Write the solve's coordinates solution file (None: none asked for) from its stored states (every
+    ``stored_every``-th step of size ``h`` [s], and the last)."""
+    if solution_file is None:
+        return
+    rows = solution_file.rows(result.t.size, stored_every, h)
+    solution_file.write(result.t[rows], solution_columns(mbs, result, rows), result.statistics,
+                        time.perf_counter() - started, failed)
 
 
 def check_sensor_files(mbs, options):

@@ -1,7 +1,8 @@
-"""Exudyn's ``exudyn.basicUtilities``: the numerical helpers (vector norm, Gauss and Lobatto quadrature).
+"""Exudyn's ``exudyn.basicUtilities``: the numerical helpers (vector norm, Gauss and Lobatto quadrature), the
+solution-file reader.
 
-Names Exudyn 1.13.6 has there that the layer lacks (file readers, sensor recorders, item highlighting)
-raise an error naming them.
+``LoadSolutionFile`` reads coordinates solution files. Names Exudyn 1.13.6 has there that the layer lacks (the
+binary file readers, sensor recorders, item highlighting) raise an error naming them.
 """
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import math
 
 import numpy as np
 
+from floatframe.exudyn._names import ExudynLayerError
 from floatframe.exudyn._unknown import module_getattr
 
 g = 9.81                  # Exudyn's standard gravity [m/s^2]
@@ -64,11 +66,47 @@ def Normalize(v):
     return [float(x) for x in (vector / norm if norm else vector)]
 
 
+def LoadSolutionFile(fileName, safeMode=False, maxRows=-1, verbose=True, hasHeader=True) -> dict:
+    """A coordinates solution file (text, as SolveDynamic/SolveStatic write it, or Exudyn's) as a dict.
+
+    Returns 'data' ((rows, 1 + nColumns): time, then the exported coordinates), 'columnsExported' ([nODE2, nVel2,
+    nAcc2, nODE1, nVel1, nAlgebraic, nData] from the header; [] without one), 'nColumns' and 'nRows'. With
+    ``safeMode`` rows whose column count differs (a file cut off during a solve) are skipped and at most ``maxRows``
+    rows are read (-1: all). Binary files (Exudyn's ``solution.file.binary``) are refused.
+    """
+    path = str(fileName)
+    with open(path, "rb") as stream:
+        if stream.read(6) == b"EXUBIN":
+            raise ExudynLayerError(f"LoadSolutionFile: '{path}' is one of Exudyn's binary solution files; floatframe "
+                                   f"reads the text files only")
+    with open(path) as stream:
+        lines = stream.read().splitlines()
+    columns_exported = []
+    if hasHeader:
+        header = [line for line in lines[:5]]
+        if len(header) < 5 or not header[4].startswith("#number of written coordinates"):
+            raise ValueError(f"LoadSolutionFile: '{path}' has no solution-file header (its fifth line should be "
+                             f"'#number of written coordinates [...] = [...]')")
+        columns_exported = [int(n) for n in header[4].split("=")[1].strip(" []").split(",")]
+    rows = [line.split(",") for line in lines if line and not line.startswith("#")]
+    n_values = sum(columns_exported) + 1 if hasHeader else (len(rows[0]) if rows else 1)
+    if safeMode:
+        rows = [row for row in rows if len(row) == n_values]
+        rows = rows[:maxRows] if maxRows >= 0 else rows
+    elif any(len(row) != n_values for row in rows):
+        raise ValueError(f"LoadSolutionFile: '{path}' has rows without {n_values} values (use safeMode=True to "
+                         f"skip them)")
+    data = np.array(rows, dtype=float).reshape(-1, n_values)
+    if verbose:
+        print(f"LoadSolutionFile: {data.shape[0]} rows of {n_values} columns (incl. time) from '{path}'")
+    return {"data": data, "columnsExported": columns_exported, "nColumns": n_values - 1, "nRows": data.shape[0]}
+
+
 SUPPORTED = ["g", "pi", "sqrt2", "gaussIntegrationPoints", "gaussIntegrationWeights", "lobattoIntegrationPoints",
-             "lobattoIntegrationWeights", "GaussIntegrate", "LobattoIntegrate", "Normalize"]
+             "lobattoIntegrationWeights", "GaussIntegrate", "LobattoIntegrate", "Normalize", "LoadSolutionFile"]
 EXUDYN_NAMES = ["AddSensorRecorder", "AnimateSolution", "BinaryReadArrayIndex", "BinaryReadIndex", "BinaryReadReal",
                 "BinaryReadRealVector", "BinaryReadString", "ClearWorkspace", "CreateDirectoryForFile",
-                "GetJointArgs", "GetOtherMarker", "HighlightItem", "LoadBinarySolutionFile", "LoadSolutionFile",
+                "GetJointArgs", "GetOtherMarker", "HighlightItem", "LoadBinarySolutionFile",
                 "NumpyInt8ArrayToString", "OutputFilePath", "RecoverSolutionFile", "SetSolutionState",
                 "ShowOnlyObjects", "SmartRound2String", "UFsensorRecord", "UIWindowSuppressed"]
 __all__ = SUPPORTED

@@ -213,7 +213,7 @@ def test_solver_type_none_raises():
     ("linearSolver.solverType", exu.LinearSolverType.EigenSparse), ("parallel.numberOfThreads", 2),
     ("timeIntegration.verboseModeFile", 1), ("timeIntegration.discontinuous.maxIterations", 2),
     ("timeIntegration.explicit.eliminateConstraints", False), ("timeIntegration.automaticStepSize", False),
-    ("timeIntegration.newton.numericalDifferentiation.forODE2", True), ("solution.file.write", False),
+    ("timeIntegration.newton.numericalDifferentiation.forODE2", True), ("solution.file.flushAboveCoordinates", 5),
     ("timeIntegration.generalizedAlpha.lieGroupSimplifiedKinematicRelations", True)])
 def test_fields_without_effect_leave_the_numbers_unchanged(path, value):
     reference, settings = falling_block()
