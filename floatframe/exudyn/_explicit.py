@@ -4,9 +4,10 @@
   (endTime - startTime) / numberOfSteps; ``timeIntegration.explicit.computeEndOfStepAccelerations`` chooses the
   stored accelerations (the end state's, or the last stage's);
 - ODE23, DOPRI5 (and DVERK6, which Exudyn 1.13.6 lists but refuses as not implemented): the embedded pairs with
-  ``timeIntegration.automaticStepSize`` (False: fixed steps), relativeTolerance, absoluteTolerance,
-  stepSizeSafety, stepSizeMaxIncrease, initialStepSize (0: the output step), minimumStepSize, and the output step
-  as the largest step;
+  Exudyn's step control (``step_control="exudyn"``: its error norm, step rule and output times, see
+  ``floatframe.solvers.explicit_adaptive``), ``timeIntegration.automaticStepSize`` (False: fixed steps),
+  relativeTolerance, absoluteTolerance, stepSizeSafety, stepSizeMaxIncrease, initialStepSize (0: the largest
+  step), minimumStepSize, and (endTime - startTime) / numberOfSteps as the largest step;
 - VelocityVerlet: Exudyn's form (``floatframe.solvers.explicit.VelocityVerlet``).
 
 ``timeIntegration.explicit.eliminateConstraints`` True eliminates CoordinateConstraints to the ground and
@@ -63,7 +64,7 @@ def _scheme(settings, solver_type: str, lie_group_rows):
         max_step=step, min_step=float(get("timeIntegration.minimumStepSize")),
         safety=float(get("timeIntegration.stepSizeSafety")),
         max_increase=float(get("timeIntegration.stepSizeMaxIncrease")), end_accelerations=end_accelerations,
-        constraints=constraints)
+        constraints=constraints, step_control="exudyn")
 
 
 def _relative_tolerance(relative: float) -> float:

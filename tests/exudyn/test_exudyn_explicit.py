@@ -106,16 +106,120 @@ def test_without_end_of_step_accelerations_the_last_stage_is_stored():
     assert np.abs(end - ours[2]).max() > 1e-6            # the end-of-step accelerations differ from the stage's
 
 
+def adaptive_run(exu, items, solver_type, build=free_bodies, steps=20, t_end=1.0, sensor_period=None, **fields):
+    """(accepted steps, rejected steps, ODE2 coordinates, ODE1 coordinates or None, sensor series) of an embedded
+    pair's solve; ``fields`` as timeIntegration.<name>, the sensors written every sensor_period [s] (default: every
+    output step)."""
+    mbs, sensors = build(exu, items)
+    settings = exu.SimulationSettings()
+    settings.timeIntegration.numberOfSteps = steps
+    settings.timeIntegration.endTime = t_end
+    settings.timeIntegration.verboseMode = 0
+    settings.solution.sensors.writePeriod = t_end / steps if sensor_period is None else sensor_period
+    for name, value in fields.items():
+        setattr(settings.timeIntegration, name, value)
+    mbs.SolveDynamic(settings, solverType=getattr(exu.DynamicSolverType, solver_type))
+    iteration = mbs.sys["dynamicSolver"].it
+    ode1 = np.array(mbs.systemData.GetODE1Coordinates()) if mbs.systemData.ODE1Size() else None
+    return (iteration.currentStepIndex - 1, iteration.rejectedAutomaticStepSizeSteps,
+            np.array(mbs.systemData.GetODE2Coordinates()), ode1,
+            [np.array(mbs.GetSensorStoredData(sensor)) for sensor in sensors])
+
+
+@pytest.mark.parametrize("solver_type, tolerance", [("ODE23", 1e-4), ("DOPRI5", 1e-4), ("DOPRI5", 1e-8)])
+def test_automatic_step_size_solver_types_take_exudyns_steps(solver_type, tolerance):
+    """Exudyn's step control (signed error scales, steps across output times): the same accepted and rejected steps
+    (ODE23 24 / 5 .. DOPRI5 142 / 29) and end coordinates to 1e-12 of their scale (measured 5e-14)."""
+    fields = dict(relativeTolerance=tolerance, absoluteTolerance=tolerance)
+    ours = adaptive_run(ffexu, ffitems, solver_type, **fields)
+    theirs = adaptive_run(exu, exitems, solver_type, **fields)
+    assert ours[:2] == theirs[:2]
+    assert_close(ours[2], theirs[2], 1e-12, "coordinates")
+
+
+def first_and_second_order(exu, items):
+    """solverExplicitODE1ODE2test's model: two oscillators as four ODE1 coordinates and as two ODE2 coordinates."""
+    mbs = exu.SystemContainer().AddSystem()
+    first = mbs.AddNode(items.NodeGenericODE1(referenceCoordinates=[0, 0, 0, 0], initialCoordinates=[1, 0, 0, 0],
+                                              numberOfODE1Coordinates=4))
+    mbs.AddObject(items.ObjectGenericODE1(nodeNumbers=[first], systemMatrix=np.array(
+        [[0, 0, 1, 0], [0, 0, 0, 1], [-100, 0, 0, 0], [0, -50, 0, 0]]), rhsVector=[0, 0, 0, 0.5]))
+    second = mbs.AddNode(items.NodeGenericODE2(referenceCoordinates=[0, 0], initialCoordinates=[1, 0],
+                                               initialCoordinates_t=[0, 0], numberOfODE2Coordinates=2))
+    mbs.AddObject(items.ObjectGenericODE2(nodeNumbers=[second], massMatrix=np.diag([2, 2]),
+                                          stiffnessMatrix=np.diag([200, 100]), forceVector=[0, 1]))
+    sensors = [mbs.AddSensor(items.SensorNode(nodeNumber=node, storeInternal=True,
+                                              outputVariableType=exu.OutputVariableType.Coordinates))
+               for node in (first, second)]
+    mbs.Assemble()
+    return mbs, sensors
+
+
 @pytest.mark.parametrize("solver_type", ["ODE23", "DOPRI5"])
-def test_automatic_step_size_solver_types_end_within_their_tolerance(solver_type):
-    # both codes control the error per step to 1e-8 (relativeTolerance, absoluteTolerance); measured differences
-    # of the end coordinates: ODE23 7e-8, DOPRI5 8e-9 (exudyn scales by the signed maximum, floatframe by |.|);
-    # against RK67 at 400 steps: floatframe 1.2e-7 and 1.3e-8, exudyn 5e-8 and 6e-9
-    ours, theirs = solve(ffexu, ffitems, solver_type, steps=20), solve(exu, exitems, solver_type, steps=20)
-    exact = solve(ffexu, ffitems, "RK67", steps=400)
-    for result in (ours, theirs):
-        assert_close(result[0], exact[0], 2e-6, "coordinates against RK67")
-    assert_close(ours[0], theirs[0], 2e-6, "coordinates")
+@pytest.mark.parametrize("absolute", [1.0, 1e-4, 1e-10])
+def test_with_ode1_coordinates_the_steps_are_exudyns(solver_type, absolute):
+    """The error's mean runs over the ODE2 coordinates, their velocities and the ODE1 coordinates (n_ODE1 + 2 n_ODE2
+    terms), and its scales are signed (the coordinates swing through zero): the same accepted and rejected steps
+    (DOPRI5 10 / 4 .. ODE23 204 / 60) with the largest step 1 s over 2 s, the ends to 1e-7 of their scale
+    (measured 6e-9: at atol 1e-10 the signed scales come near zero where a coordinate crosses -atol / rtol)."""
+    fields = dict(relativeTolerance=1e-4, absoluteTolerance=absolute)
+    ours = adaptive_run(ffexu, ffitems, solver_type, first_and_second_order, 2, 2.0, **fields)
+    theirs = adaptive_run(exu, exitems, solver_type, first_and_second_order, 2, 2.0, **fields)
+    assert ours[:2] == theirs[:2]
+    assert_close(ours[2], theirs[2], 1e-7, "ODE2 coordinates")
+    assert_close(ours[3], theirs[3], 1e-7, "ODE1 coordinates")
+
+
+def test_the_sensors_are_stored_at_the_first_step_at_or_after_each_output_time():
+    """Exudyn's steps are cut at the end time only: the stored times are step ends after the output times, the
+    same as exudyn's, and so are the values: to 1e-8 of their scale (measured 5e-10; the signed error scales make
+    the steps sensitive to round-off where a coordinate passes -atol / rtol)."""
+    ours = adaptive_run(ffexu, ffitems, "DOPRI5", first_and_second_order, 20, 2.0, absoluteTolerance=1e-6)
+    theirs = adaptive_run(exu, exitems, "DOPRI5", first_and_second_order, 20, 2.0, absoluteTolerance=1e-6)
+    grid = np.linspace(0.0, 2.0, 21)
+    for mine, reference in zip(ours[4], theirs[4]):
+        assert mine.shape == reference.shape == (21, mine.shape[1])
+        assert np.count_nonzero(reference[:, 0] - grid > 1e-3) >= 10      # between output times, not on them
+        assert_close(mine, reference, 1e-8, "sensor")
+
+
+@pytest.mark.parametrize("initial, counts, default_counts", [(0.013, (22, 0), (20, 0)), (0.2, (20, 1), (20, 0))])
+def test_the_initial_step_size_is_exudyns_first_step_also_above_the_largest_step(initial, counts, default_counts):
+    """initialStepSize (0: the largest step, (endTime - startTime) / numberOfSteps = 0.05 s here) is the first step,
+    not bounded by the largest step: 0.2 s is tried, and rejected, where 0.05 s is not."""
+    fields = dict(relativeTolerance=1e-2, absoluteTolerance=1e-2)
+    ours = adaptive_run(ffexu, ffitems, "DOPRI5", initialStepSize=initial, **fields)
+    theirs = adaptive_run(exu, exitems, "DOPRI5", initialStepSize=initial, **fields)
+    assert ours[:2] == theirs[:2] == counts
+    assert_close(ours[2], theirs[2], 1e-12, "coordinates")
+    assert adaptive_run(exu, exitems, "DOPRI5", **fields)[:2] == default_counts
+
+
+def unit_oscillator(exu, items):
+    """x'' = -x from x = 1: with an absolute tolerance alone DOPRI5's error per step is the same at every phase (0.9
+    h_opt = 0.1006 s at atol 1e-8)."""
+    mbs = exu.SystemContainer().AddSystem()
+    node = mbs.AddNode(items.NodeGenericODE2(referenceCoordinates=[0], initialCoordinates=[1],
+                                             initialCoordinates_t=[0], numberOfODE2Coordinates=1))
+    mbs.AddObject(items.ObjectGenericODE2(nodeNumbers=[node], massMatrix=np.eye(1), stiffnessMatrix=np.eye(1)))
+    sensors = [mbs.AddSensor(items.SensorNode(nodeNumber=node, storeInternal=True,
+                                              outputVariableType=exu.OutputVariableType.Coordinates))]
+    mbs.Assemble()
+    return mbs, sensors
+
+
+def test_at_the_minimum_step_size_the_first_step_is_taken_with_a_warning_as_exudyn(capfd):
+    """minimumStepSize between 0.9 h_opt and h_opt: the first step (1 s) gets h_new = minimumStepSize, and exudyn
+    takes it with a warning (its error far above 1) instead of repeating it; so does the layer."""
+    fields = dict(relativeTolerance=1e-300, absoluteTolerance=1e-8, minimumStepSize=0.105)
+    theirs = adaptive_run(exu, exitems, "DOPRI5", unit_oscillator, 3, 3.0, sensor_period=0.0, **fields)
+    assert "reached minStepSize" in capfd.readouterr().out
+    assert theirs[4][0][1, 0] == 1.0
+    with pytest.warns(UserWarning, match="min_step = 0.105"):
+        ours = adaptive_run(ffexu, ffitems, "DOPRI5", unit_oscillator, 3, 3.0, sensor_period=0.0, **fields)
+    assert ours[:2] == theirs[:2] == (1 + 20, 0)
+    assert_close(ours[2], theirs[2], 1e-12, "coordinates")
+    assert abs(theirs[2][0] - np.cos(3.0)) > 1e-5
 
 
 def test_dverk6_which_exudyn_refuses_runs_within_its_tolerance():
