@@ -1,11 +1,18 @@
 """Linear algebra shared by the components, the FE module and the solvers."""
 from __future__ import annotations
 
+import math
 import os
 
 import casadi as ca
 import numpy as np
 import scipy.sparse.linalg as spla
+
+
+def euclidean_norm(vector) -> float:
+    """|vector|_2 of a real vector (k,): the square root of its dot product, the value np.linalg.norm gives, without
+    that function's dispatch (the solvers take it a few times a Newton iteration, on small vectors)."""
+    return math.sqrt(np.dot(vector, vector))
 
 
 def null_space(matrix, tolerance: float) -> np.ndarray:

@@ -28,6 +28,7 @@ import weakref
 
 import numpy as np
 
+from floatframe.linalg import euclidean_norm as _norm   # (genalpha_ggl and genalpha_lie import it from here)
 from floatframe.solvers.alpha import (coefficients, not_converged, not_finite, predictor, singular_matrix,
                                       step_factors)
 from floatframe.solvers.compiling import CompilePolicy, sparse_kernel
@@ -429,8 +430,3 @@ def refresh_cost(system, index: int) -> float:
 
 def _not_finite(t, iteration) -> SolverError:
     return SolverError(not_finite(t, iteration), t)
-
-
-def _norm(vector) -> float:
-    """The Euclidean norm, as np.linalg.norm computes it for a real vector (sqrt of the dot product)."""
-    return float(np.sqrt(np.dot(vector, vector)))

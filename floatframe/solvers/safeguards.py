@@ -37,6 +37,7 @@ import warnings
 import numpy as np
 
 from floatframe.errors import ModelError
+from floatframe.linalg import euclidean_norm
 from floatframe.solvers.linear import solve_or_explain
 from floatframe.solvers.result import SolverError
 
@@ -246,8 +247,8 @@ class GrowthBound:
 
     def __init__(self, system, state, duration: float, factor: float, solver: str):
         self.system, self.solver, self.factor = system, solver, factor
-        q_scale = max(_norm(system.q_reference + state.q), MINIMUM_SCALE)
-        v_scale, a_scale = _norm(state.v), _norm(state.a)
+        q_scale = max(euclidean_norm(system.q_reference + state.q), MINIMUM_SCALE)
+        v_scale, a_scale = euclidean_norm(state.v), euclidean_norm(state.a)
         self.position_limit = factor * (q_scale + v_scale * duration + 0.5 * a_scale * duration ** 2)
         self.velocity_limit = factor * (v_scale + a_scale * duration + q_scale)
         self._position_squared = self.position_limit ** 2
@@ -273,12 +274,6 @@ class GrowthBound:
         what = "velocities" if grown is state.v else "coordinates"
         return SolverError(f"{self.solver}: at t = {state.t:.6g}: {cause}; largest {what}: "
                            f"{largest_coordinates(self.system, grown)}; {hint}", state.t)
-
-
-def _norm(vector) -> float:
-    """|vector|_2 as np.linalg.norm computes it for a real vector (the square root of the dot product), without
-    its dispatch (10 us a first call)."""
-    return math.sqrt(float(np.dot(vector, vector)))
 
 
 def largest_coordinates(system, q, count: int = 3) -> str:
