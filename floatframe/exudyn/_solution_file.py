@@ -26,6 +26,8 @@ from floatframe import __version__
 from floatframe.exudyn._names import ExudynLayerError
 
 EXPORTED = ("velocities", "accelerations", "ODE1Velocities", "algebraicCoordinates")
+VERSION_LINE = (f"#floatframe version = {__version__}; Python{platform.python_version()}; {platform.system()} "
+                f"{platform.machine()} FLOAT64")
 
 
 def format_rows(rows: np.ndarray, precision: int) -> str:
@@ -63,30 +65,36 @@ class SolutionFile:
         self.information = str(get("solution.file.information")).replace("\n", "_")
         self.export = {key: bool(get(f"solution.file.export.{key}")) for key in EXPORTED}
         self.solver_name, self.steps, self.static = solver_name, int(steps), static
+        self.stream = None
         self.started = time.strftime("%Y-%m-%d,%H:%M:%S")
 
     @classmethod
     def of(cls, settings, solver_name: str, steps: int, static: bool = False) -> "SolutionFile | None":
-        """The solve's solution file, None where the settings write none (``solution.file.write`` False or an empty
-        name); raises ExudynLayerError before the solve where the file cannot be written."""
+        """The solve's solution file, opened; None where the settings write none (``solution.file.write`` False or
+        an empty name); raises ExudynLayerError before the solve where the file cannot be written."""
         if not settings.get("solution.file.write") or not str(settings.get("solution.file.name")):
             return None
         if settings.get("solution.file.binary"):
             raise ExudynLayerError("simulationSettings.solution.file.binary = True: floatframe writes the coordinates "
                                    "solution file as text only; set it to False (or solution.file.write = False)")
         file = cls(settings, solver_name, steps, static)
-        file.check()
+        file.open()
         return file
 
-    def check(self):
+    def open(self):
         """Make the file's folder and open the file for writing, as Exudyn does at the start of a solve."""
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self.path.open("a" if self.append else "w"):
-                pass
+            self.stream = open(self.path, "a" if self.append else "w", encoding="utf-8")
         except OSError as exc:
             raise ExudynLayerError(f"simulationSettings.solution.file.name: the coordinates solution file "
                                    f"'{self.path}' cannot be written: {exc.strerror or exc}") from None
+
+    def close(self):
+        """Close the file (it keeps what was written)."""
+        if self.stream is not None:
+            self.stream.close()
+            self.stream = None
 
     def every(self, h: float) -> int:
         """Every how many steps of size h [s] a row is written (at least 1)."""
@@ -127,12 +135,13 @@ class SolutionFile:
                   ("AE", self.export["algebraicCoordinates"])]
         blocks = [times.reshape(k, 1)] + [np.asarray(columns[key], dtype=float).reshape(k, -1)
                                           for key, written in groups if written]
-        with self.path.open("a" if self.append else "w") as stream:
-            if self.header:
-                stream.write(self._header(columns))
-            stream.write(format_rows(np.hstack(blocks), self.precision))
-            if self.footer:
-                stream.write(self._footer(statistics, cpu_time, failed))
+        text = format_rows(np.hstack(blocks), self.precision)
+        if self.header:
+            text = self._header(columns) + text
+        if self.footer:
+            text += self._footer(statistics, cpu_time, failed)
+        self.stream.write(text)
+        self.close()
 
     def _header(self, columns: dict) -> str:
         size = {key: np.shape(value)[1] if np.ndim(value) == 2 else 0 for key, value in columns.items()}
@@ -157,8 +166,7 @@ class SolutionFile:
                  f"[{','.join(str(n) for n in written)}]",
                  f"#total columns exported  (excl. time) = {sum(written)}",
                  f"#number of {planned} (planned) = {self.steps}",
-                 f"#floatframe version = {__version__}; Python{platform.python_version()}; {platform.system()} "
-                 f"{platform.machine()} FLOAT64",
+                 VERSION_LINE,
                  "#"]
         if self.information:
             lines.append(f"#solution information = {self.information}")

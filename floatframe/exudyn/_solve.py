@@ -191,6 +191,7 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
     started = time.perf_counter()
     mbs._solving = True
     check_sensor_files(mbs, options)
+    result = None
     try:
         result = solver.solve(mbs._assembled, options["end_time"], steps, t0=options["start_time"],
                               progress=options["verbose"] >= 2, store_every=store_every,
@@ -204,6 +205,8 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
         raise
     finally:
         mbs._solving = False
+        if solution_file is not None and result is None:   # a failure before any state: the file stays empty
+            solution_file.close()
     store_result(mbs, result, options, store_every, sensor_every)
     write_solution_file(mbs, solution_file, result, store_every, h, started)
     if not record_start:   # the start of the last step, where it was stored
