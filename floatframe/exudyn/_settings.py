@@ -214,7 +214,9 @@ _NEWTON_STRATEGY = ("Newton strategy only: floatframe iterates with its exact Ja
 CLASSIFICATION = {
     "": (NO_EFFECT, "display, memory and console output"),
     "linearSolver": (NO_EFFECT, "floatframe always uses its sparse LU; the solution of the linear systems is the same"),
-    "linearSolver.ignoreSingularJacobian": (UNSUPPORTED, "floatframe stops with an error on a singular matrix"),
+    "linearSolver.ignoreSingularJacobian": (NO_EFFECT, "floatframe removes the constraint rows that are dependent at "
+                                                       "Assemble (RedundantConstraintsWarning); a matrix singular "
+                                                       "during the solve still stops it with an error"),
     "parallel": (NO_EFFECT, "threading does not change the numbers"),
     "pauseAfterEachStep": (NO_EFFECT, "floatframe has no renderer to pause"),
     "show": (NO_EFFECT, "console output"),
