@@ -27,9 +27,14 @@ FAMILIES = ("node", "object", "marker", "load", "sensor")
 EXUDYN_VERSION = "1.13.6"   # the Exudyn release whose interface the layer follows
 
 
+IMAGE_CALLS = ("RedrawAndGetImage",)   # renderer functions whose caller needs what was rendered
+
+
 def renderer_call(name: str):
-    """A renderer function: warns that nothing is rendered and returns."""
+    """A renderer function: warns that nothing is rendered and returns; one that would return an image raises."""
     def call(*arguments, **keywords):
+        if name.rsplit(".", 1)[-1] in IMAGE_CALLS:
+            raise ExudynLayerError(f"{name}: floatframe has no renderer, so there is no image to return")
         warnings.warn(f"{name}: floatframe has no renderer; the call is ignored", stacklevel=2)
         return False
     call.__name__ = name
@@ -302,6 +307,9 @@ class MainSystem:
             return
         current = item.current_name(name, stacklevel=3)
         live = current in item.live and self._assembled is not None and not self._dirty
+        if self._solving and not live and self._drawn_only(family, int(number), current):
+            setattr(item, current, value)   # nothing in the DAE reads it: kept, with no new assembly
+            return
         if self._solving and not live:
             changeable = f"only {', '.join(item.live)}" if item.live else "no parameter"
             raise ExudynLayerError(f"Set{family.capitalize()}Parameter({number}, '{name}'): floatframe can change "
@@ -319,6 +327,19 @@ class MainSystem:
                 raise ExudynLayerError(f"Set{family.capitalize()}Parameter({number}, '{name}'): {exc}") from None
         else:
             self._dirty = True
+
+    def _drawn_only(self, family: str, number: int, name: str) -> bool:
+        """Whether only drawing reads a parameter: the placement of an ObjectGround that no marker or sensor
+        refers to (a scene's background moved by a pre-step function)."""
+        if family != "object" or name not in ("referencePosition", "referenceRotation") or \
+                type(self.item(family, number)).__name__ != "ObjectGround":
+            return False
+        for item in (*self.items("marker"), *self.items("sensor")):
+            for field in ("bodyNumber", "objectNumber", "bodyNumbers"):
+                referred = getattr(item, field, None) if field in item.parameters else None
+                if referred is not None and number in np.atleast_1d(np.asarray(referred, dtype=object)).tolist():
+                    return False
+        return True
 
     def GetObjectParameter(self, objectNumber, parameterName):
         return self._get_parameter("object", objectNumber, parameterName)

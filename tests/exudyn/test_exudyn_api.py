@@ -121,6 +121,9 @@ def test_renderer_calls_warn_and_return():
         exu.StopRenderer()
     assert len(caught) == 5
     assert graphics.color.red == [1.0, 0.0, 0.0, 1.0] and len(graphics.color.lightred) == 4
+    with pytest.raises(exu.ExudynLayerError, match="renderer.RedrawAndGetImage: floatframe has no renderer, so "
+                                                   "there is no image to return"):
+        sc.renderer.RedrawAndGetImage()
 
 
 @pytest.mark.parametrize("action, closest", [

@@ -10,9 +10,10 @@ from floatframe.exudyn import itemInterface as ffitems
 EP0 = [1.0, 0.0, 0.0, 0.0]
 
 
-def driven_body(exu, ii):
+def driven_body(exu, ii, also_before_each_step=None):
     """A rigid body on a spring to the ground (x) and on a prescribed coordinate (y); a pre-step function
-    switches the push along x with time and moves the prescribed y coordinate, as Exudyn scripts do."""
+    switches the push along x with time and moves the prescribed y coordinate, as Exudyn scripts do (and calls
+    ``also_before_each_step(mbs, t)``)."""
     mbs = exu.SystemContainer().AddSystem()
     node = mbs.AddNode(ii.NodeRigidBodyEP(referenceCoordinates=[0, 0, 0] + EP0))
     body = mbs.AddObject(ii.ObjectRigidBody(nodeNumber=node, mass=2.0, inertia=[0.1, 0.2, 0.3, 0, 0, 0]))
@@ -34,6 +35,8 @@ def driven_body(exu, ii):
         mbs.SetLoadParameter(push, "loadVector", [5.0 if t > 0.1 else 0.0, 0, 2.0 * t])
         mbs.SetObjectParameter(slider, "offset", 0.3 * np.sin(4 * t))
         mbs.SetObjectParameter(spring, "stiffness", [100.0 + 500.0 * t, 0, 100.0])
+        if also_before_each_step is not None:
+            also_before_each_step(mbs, t)
         return True
 
     mbs.SetPreStepUserFunction(pre_step)
@@ -119,3 +122,24 @@ def test_visualization_entries_are_set_also_during_a_solve_as_in_exudyn():
         shown.append((bool(mbs.GetObjectParameter(0, "Vshow")), mbs.systemData.GetODE2Coordinates()[0]))
     assert shown[0][0] is shown[1][0] is False
     assert shown[0][1] == pytest.approx(shown[1][1], rel=1e-12)
+
+
+def test_a_ground_no_marker_refers_to_moves_during_a_solve_without_changing_the_motion():
+    """The placement of a ground that no marker or sensor refers to is only drawn (Exudyn's raytracer test turns its
+    backgrounds in a pre-step function): it is kept during the solve, and the motion is that of the model without
+    it; the ground the spring hangs on still cannot move during a solve."""
+    reference, sensor = driven_body(ffexu, ffitems)
+    reference.AddObject(ffitems.ObjectGround(referencePosition=[0, 0, -1]))
+    reference.SolveDynamic(tight_settings(ffexu, 40, 0.01))
+    backdrop = 4   # the object added below
+    mbs, _ = driven_body(ffexu, ffitems, lambda mbs, t: mbs.SetObjectParameter(
+        backdrop, "referencePosition", [np.cos(t), np.sin(t), -1]))
+    assert mbs.AddObject(ffitems.ObjectGround(referencePosition=[0, 0, -1])) == backdrop
+    mbs.SolveDynamic(tight_settings(ffexu, 40, 0.01))
+    np.testing.assert_array_equal(mbs.GetSensorStoredData(sensor), reference.GetSensorStoredData(sensor))
+    assert mbs.GetObjectParameter(backdrop, "referencePosition") == pytest.approx([np.cos(0.4), np.sin(0.4), -1])
+
+    mbs, _ = driven_body(ffexu, ffitems, lambda mbs, t: mbs.SetObjectParameter(1, "referencePosition", [0, 0, t]))
+    with pytest.raises(ffexu.ExudynLayerError, match=r"SetObjectParameter\(1, 'referencePosition'\): floatframe can "
+                                                     r"change no parameter of a ObjectGround during a solve"):
+        mbs.SolveDynamic(tight_settings(ffexu, 40, 0.01))
