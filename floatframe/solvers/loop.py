@@ -57,24 +57,59 @@ class State:
 class StateRows:
     """States stacked by a compiled loop: row i holds [t, q, v, a, abar, lam] (1 + 4n + m values) of the state at
     grid time ``k[i]``. A solve keeps them as they come (a State object a row cost 0.5 us, and stacking them
-    again for the result as much)."""
+    again for the result as much). The columns are views: ``times`` (k,), ``q``, ``v``, ``a``, ``abar`` (k, n) and
+    ``lam`` (k, m); this class alone knows the layout (the C loops write it: native_loop.c, explicit_batch)."""
 
-    def __init__(self, k: np.ndarray, rows: np.ndarray, n: int, last: State | None = None):
-        self.k, self.rows, self.n = k, rows, n
+    def __init__(self, k: np.ndarray | None, rows: np.ndarray, n: int, last: State | None = None):
+        self.k, self.rows, self.n = k, rows, n   # k None: rows of no particular grid times (``stacked``)
         self.last = last   # the producer's State of the last row, where it keeps that object (else made by state())
 
+    @staticmethod
+    def row(state: State) -> np.ndarray:
+        """A State as one row (1, 1 + 4n + m) of this layout."""
+        return np.concatenate(([state.t], state.q, state.v, state.a, state.abar, state.lam))[None, :]
+
     def __len__(self) -> int:
-        return self.k.size
+        return self.rows.shape[0]
 
     @property
     def t(self) -> float:
         """The time of the last row [s] (as ``State.t`` of the last state)."""
         return float(self.rows[-1, 0])
 
+    @property
+    def times(self) -> np.ndarray:
+        """t (k,) [s] of the rows."""
+        return self.rows[:, 0]
+
+    def _block(self, j: int) -> np.ndarray:
+        """The j-th of the row's (k, n) blocks q, v, a, abar."""
+        return self.rows[:, 1 + j * self.n:1 + (j + 1) * self.n]
+
+    @property
+    def q(self) -> np.ndarray:
+        return self._block(0)
+
+    @property
+    def v(self) -> np.ndarray:
+        return self._block(1)
+
+    @property
+    def a(self) -> np.ndarray:
+        return self._block(2)
+
+    @property
+    def abar(self) -> np.ndarray:
+        return self._block(3)
+
+    @property
+    def lam(self) -> np.ndarray:
+        return self.rows[:, 1 + 4 * self.n:]
+
     def state(self, i: int = -1) -> State:
         """Row i as a State (copies)."""
-        n, row = self.n, self.rows[i]
-        return State(float(row[0]), *(row[1 + j * n:1 + (j + 1) * n].copy() for j in range(4)), row[1 + 4 * n:].copy())
+        return State(float(self.times[i]), self.q[i].copy(), self.v[i].copy(), self.a[i].copy(), self.abar[i].copy(),
+                     self.lam[i].copy())
 
     def select(self, mask: np.ndarray) -> "StateRows":
         return StateRows(self.k[mask], self.rows[mask], self.n)
@@ -259,19 +294,22 @@ def integrate(scheme: Scheme, system, t_end=None, n_steps=None, *, t_grid=None, 
         uniform = n_steps is not None and given_h is None   # t0 + k (t_end - t0) / n_steps, h its smallest spacing:
         # one step an interval (steps_per_interval's rounding allowance covers the grid's round-off)
         counts = np.ones(spacing.size, dtype=int) if scheme.adaptive or uniform else steps_per_interval(spacing, h)
-        stored, prepared = [state], None
+        stored, prepared = [], None
         monitors, checking = system.monitors, [0.0]   # checking: their time [s], kept out of the solve time
 
-        def check_validity(state):
-            """The model's monitors at a stored state (a body's lowest elastic frequency, found at the first call,
-            took 15 ms of a 47 ms rotor-disc solve): timed apart, in info["monitor_time"]."""
+        def keep(item):
+            """Store a State or a StateRows block and run the model's monitors at it (they take one state or stacked
+            states; a body's lowest elastic frequency, found at the first call, took 15 ms of a 47 ms rotor-disc
+            solve): timed apart, in info["monitor_time"]."""
+            stored.append(item)
             if monitors:
                 begun = time.perf_counter()
+                t = item.times if isinstance(item, StateRows) else item.t
                 for monitor in monitors:
-                    monitor(state.t, state.q, state.v)
+                    monitor(t, item.q, item.v)
                 checking[0] += time.perf_counter() - begun
 
-        check_validity(state)
+        keep(state)
 
         def visit(k, state, stopped=False, checked=False):
             """The growth check (unless ``checked`` already) and the storage at grid time k."""
@@ -279,24 +317,17 @@ def integrate(scheme: Scheme, system, t_end=None, n_steps=None, *, t_grid=None, 
             if bound is not None and not checked and (store or k % check_every == 0):
                 bound.check(state)
             if store:
-                stored.append(state)
-                check_validity(state)
+                keep(state)
 
         def visit_rows(block):
-            """The storage of a block of StateRows (their growth already checked)."""
+            """The storage of a block of StateRows (their growth already checked), without a State a row."""
             if store_every == 1:
                 kept = block
             else:
                 store = (block.k % store_every == 0) | (block.k == grid.size - 1)
                 kept = block if store.all() else block.select(store)
             if len(kept):
-                stored.append(kept)
-                if monitors:   # the block's states at once (the monitors take stacked states)
-                    begun = time.perf_counter()
-                    n = kept.n
-                    for monitor in monitors:
-                        monitor(kept.rows[:, 0], kept.rows[:, 1:1 + n], kept.rows[:, 1 + n:1 + 2 * n])
-                    checking[0] += time.perf_counter() - begun
+                keep(kept)
 
         bar = tqdm(total=grid.size - 1, desc=scheme.name, unit="step") if show else _HiddenBar()
         try:
@@ -395,8 +426,7 @@ def stacked(states, n: int) -> tuple:
         # np.array of the equal-length rows: vstack's 2-D views cost 0.3 ms at 100 states
         t = np.array([s.t for s in states], dtype=float)
         return (t, *(np.array([getattr(s, name) for s in states], dtype=float) for name in ("q", "v", "a", "lam")))
-    blocks = [item.rows if isinstance(item, StateRows) else
-              np.concatenate(([item.t], item.q, item.v, item.a, item.abar, item.lam))[None, :] for item in states]
-    rows = np.concatenate(blocks)
-    return (rows[:, 0].copy(), *(rows[:, 1 + j * n:1 + (j + 1) * n].copy() for j in (0, 1, 2)),
-            rows[:, 1 + 4 * n:].copy())
+    row = StateRows.row
+    rows = StateRows(None, np.concatenate([item.rows if isinstance(item, StateRows) else row(item) for item in states]),
+                     n)
+    return tuple(column.copy() for column in (rows.times, rows.q, rows.v, rows.a, rows.lam))
