@@ -7,6 +7,7 @@ import pytest
 import scipy.sparse.linalg as spla
 
 import floatframe as ff
+from floatframe import rotations
 from floatframe.components import CoordinateConstraint, MarkerNodeCoordinate, NodePointGround
 from floatframe.components.base import ModelError
 from floatframe.components.ffrf import add_ffrf_body
@@ -276,6 +277,33 @@ def test_stacked_states_are_checked_as_one_at_a_time(blade):
         assert not check_spin_rates_stacked(body, times, q, v, assembled.q_reference)
     assert len(caught) == 1 and "t = 1 s" in str(caught[0].message)
     assert f"{0.4 * first:.4g} rad/s" in str(caught[0].message)
+
+
+@pytest.mark.parametrize("parameters", [4, 3], ids=["Euler parameters", "Tait-Bryan angles"])
+def test_stacked_angular_velocities_are_each_states(parameters):
+    """frame_angular_velocities on k random stacked states (frame coordinates scattered in q) gives
+    frame_angular_velocity of each state to 1e-15 of |G| |theta_t| (the same products, summed in another order), for
+    both frame nodes; at Tait-Bryan angles 0 (G_local = I) omega is theta_t."""
+    from types import SimpleNamespace
+
+    from floatframe.components.geometric_stiffening import frame_angular_velocities, frame_angular_velocity
+
+    indices = np.array([7, 0, 5, 2, 9, 4, 1])[:3 + parameters]
+    body = SimpleNamespace(rigid_node=SimpleNamespace(coordinate_indices=indices))
+    rows = indices[3:]
+    g_local_of = rotations.g_local if parameters == 4 else rotations.rot_xyz_g_local
+    rng = np.random.default_rng(11)
+    q_reference = rng.standard_normal(10)
+    for count in (1, 2, 300):
+        q, v = rng.standard_normal((count, 10)), rng.standard_normal((count, 10))
+        omegas = frame_angular_velocities(body, q, v, q_reference)
+        assert omegas.shape == (count, 3)
+        for k in range(count):
+            scale = np.abs(g_local_of(q_reference[rows] + q[k, rows])) @ np.abs(v[k, rows])
+            assert np.all(np.abs(omegas[k] - frame_angular_velocity(body, q[k], v[k], q_reference)) <= 1e-15 * scale)
+    if parameters == 3:
+        q = np.tile(-q_reference, (2, 1))
+        assert np.array_equal(frame_angular_velocities(body, q, v[:2], q_reference), v[:2, rows])
 
 
 def clamped_blade(blade, hub: bool):
