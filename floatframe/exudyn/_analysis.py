@@ -92,7 +92,6 @@ def SolveStatic(mbs: MainSystem, simulationSettings=None, updateInitialValues=Fa
     assembled = assemble_if_needed(mbs, autoAssemble, "SolveStatic")
     start = mbs.state(ConfigurationType.Initial)
     solution_file = SolutionFile.of(settings, "nonlinear static solver", solver.number_of_load_steps, static=True)
-    load_step = solver.load_step_duration / solver.number_of_load_steps   # the file's rows: as for time steps
     started = time.perf_counter()
     mbs._solving = True
     try:
@@ -100,12 +99,12 @@ def SolveStatic(mbs: MainSystem, simulationSettings=None, updateInitialValues=Fa
     except SolverError as failure:   # the sensors and the file hold the load steps up to the failure
         if failure.result is not None:
             store_result(mbs, failure.result, solver_options(settings))
-            write_solution_file(mbs, solution_file, failure.result, 1, load_step, started, failed=True)
+            write_solution_file(mbs, solution_file, failure.result, 1, None, started, failed=True)
         raise
     finally:
         mbs._solving = False
     store_result(mbs, result, solver_options(settings))
-    write_solution_file(mbs, solution_file, result, 1, load_step, started)
+    write_solution_file(mbs, solution_file, result, 1, None, started)
     if storeSolver:
         mbs.sys["staticSolver"] = solver
         mbs.sys["simulationSettings"] = settings

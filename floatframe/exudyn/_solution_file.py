@@ -7,23 +7,22 @@ accelerations, ODE1 coordinates, ODE1 velocities, algebraic coordinates (the mul
 order, each group as the ``export`` settings choose; two ``#`` footer lines close it. floatframe has no data
 coordinates, so nData is 0.
 
-Rows: the initial state, every ``round(writePeriod / h)``-th step of the fixed step size h, and the last step (without
-``writeInitialValues``: the first step instead of the initial state, as in Exudyn). Exudyn writes the first step at or after each multiple of writePeriod; the two agree where
-writePeriod is a multiple of h, and otherwise floatframe's rows are equally spaced (their times are in the first
-column). The file is written after the solve, from the stored states (up to the failure where a solve fails); Exudyn
-streams it during the solve. Binary files (``solution.file.binary``) are refused.
+Rows: at Exudyn's steps (``floatframe.exudyn._output_steps``: the initial state unless ``writeInitialValues`` is
+False, then every writePeriod, and the last step); SolveStatic writes every load step. The file is written after the
+solve, from the stored states (up to the failure where a solve fails); Exudyn streams it during the solve. Binary
+files (``solution.file.binary``) are refused.
 """
 from __future__ import annotations
 
 import platform
 import time
-from math import gcd
 from pathlib import Path
 
 import numpy as np
 
 from floatframe import __version__
 from floatframe.exudyn._names import ExudynLayerError
+from floatframe.exudyn._output_steps import written_steps
 
 EXPORTED = ("velocities", "accelerations", "ODE1Velocities", "algebraicCoordinates")
 VERSION_LINE = (f"#floatframe version = {__version__}; Python{platform.python_version()}; {platform.system()} "
@@ -96,24 +95,9 @@ class SolutionFile:
             self.stream.close()
             self.stream = None
 
-    def every(self, h: float) -> int:
-        """Every how many steps of size h [s] a row is written (at least 1)."""
-        return max(1, int(round(self.period / h))) if self.period > 0 and h > 0 else 1
-
-    def stored_every(self, h: float) -> int:
-        """Every how many steps the solve must store its state for this file: without the initial values Exudyn
-        writes the first step, then every writePeriod."""
-        return self.every(h) if self.initial else 1
-
-    def rows(self, n_rows: int, stored_every: int, h: float) -> np.ndarray:
-        """Indices of the file's rows among a solve's stored states (every ``stored_every``-th step of size h [s],
-        and the last)."""
-        chosen = np.zeros(n_rows, dtype=bool)
-        chosen[rows_every(n_rows, stored_every, self.every(h))] = True
-        if not self.initial:
-            chosen[0] = False
-            chosen[min(1, n_rows - 1)] = True
-        return np.flatnonzero(chosen)
+    def row_steps(self, n_steps: int, h: float) -> np.ndarray:
+        """The steps at which the file gets a row, of ``n_steps`` steps of ``h`` [s] (``_output_steps``)."""
+        return written_steps(n_steps, h, self.period, self.initial)
 
     def write(self, times, columns: dict, statistics=None, cpu_time: float = 0.0, failed: bool = False):
         """Write the file.
@@ -180,17 +164,3 @@ class SolutionFile:
                 f"#Solver Info: cpuTime={cpu_time:.6g},stepReductionFailed(or step failed)={int(failed)},"
                 f"discontinuousIterationSuccessful=1,newtonSolutionDiverged=0,massMatrixNotInvertible=0,"
                 f"total time steps={steps},total Newton iterations={iterations},total Newton jacobians={jacobians}\n")
-
-
-def rows_every(n_rows: int, stored_every: int, every: int) -> np.ndarray:
-    """Indices of the stored rows (every ``stored_every``-th step and the last) that are every ``every``-th step (and
-    the last): ``every`` must be a multiple of ``stored_every``."""
-    steps = np.arange(n_rows) * stored_every
-    chosen = steps % every == 0
-    chosen[-1] = True
-    return np.flatnonzero(chosen)
-
-
-def store_every(sensor_every: int, file: "SolutionFile | None", h: float) -> int:
-    """Every how many steps the solve stores its state so that both the sensors' rows and the file's are kept."""
-    return sensor_every if file is None else gcd(sensor_every, file.stored_every(h))

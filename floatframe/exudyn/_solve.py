@@ -27,7 +27,8 @@ from floatframe.exudyn._lie_group_explicit import exudyn_velocities, lie_group_n
 from floatframe.exudyn._names import (ConfigurationType, DynamicSolverType, ExudynLayerError, OutputVariableType,
                                       member_name)
 from floatframe.exudyn._settings import HONOURED, SimulationSettings, changed_fields, check_dynamic, classify
-from floatframe.exudyn._solution_file import SolutionFile, rows_every, store_every as stored_every
+from floatframe.exudyn._output_steps import storage_period, stored_rows, written_steps
+from floatframe.exudyn._solution_file import SolutionFile
 from floatframe.solvers import GeneralizedAlpha, Newmark, SolverError
 
 IMPLICIT = ("GeneralizedAlpha", "TrapezoidalIndex2")
@@ -43,6 +44,7 @@ def solver_options(settings) -> dict:
         verbose=int(get("timeIntegration.verboseMode")),
         sensor_period=float(get("solution.sensors.writePeriod")),
         sensors_active=bool(get("solution.sensors.active")),
+        write_initial_values=bool(get("solution.file.writeInitialValues")),   # also the sensors' (as in Exudyn)
         precision=int(get("solution.precision")),
         write_header=bool(get("solution.sensors.writeHeader")),
         compute_initial_accelerations=bool(get("timeIntegration.generalizedAlpha.computeInitialAccelerations")),
@@ -175,9 +177,10 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
         _check_no_scheme_settings(settings, solverType)
         initial = "check"   # a floatframe solver keeps its own check of the initial state
     h = (options["end_time"] - options["start_time"]) / steps
-    sensor_every = max(1, int(round(options["sensor_period"] / h))) if options["sensor_period"] > 0 else 1
+    sensor_steps = written_steps(steps, h, options["sensor_period"], options["write_initial_values"])
     solution_file = SolutionFile.of(settings, solver_name(kind), steps)
-    store_every = stored_every(sensor_every, solution_file, h)   # the states both the sensors and the file need
+    file_steps = solution_file.row_steps(steps, h) if solution_file is not None else sensor_steps
+    store_every = storage_period(steps, sensor_steps, file_steps)   # the states both the sensors and the file need
     start = dict(q0=None, v0=None)
     if mbs._initial_state is not None:
         start.update(q0=mbs._initial_state[1], v0=mbs._initial_state[2])
@@ -198,8 +201,8 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
                               pre_step=_pre_step(mbs, record_start), initial=initial, **start)
     except SolverError as failure:   # the sensors and the file hold the run up to the failure, never an earlier run's
         if failure.result is not None:
-            store_result(mbs, failure.result, options, store_every, sensor_every)
-            write_solution_file(mbs, solution_file, failure.result, store_every, h, started, failed=True)
+            store_result(mbs, failure.result, options, store_every, sensor_steps)
+            write_solution_file(mbs, solution_file, failure.result, store_every, file_steps, started, failed=True)
         else:
             mbs._sensor_data = {}
         raise
@@ -207,8 +210,8 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
         mbs._solving = False
         if solution_file is not None and result is None:   # a failure before any state: the file stays empty
             solution_file.close()
-    store_result(mbs, result, options, store_every, sensor_every)
-    write_solution_file(mbs, solution_file, result, store_every, h, started)
+    store_result(mbs, result, options, store_every, sensor_steps)
+    write_solution_file(mbs, solution_file, result, store_every, file_steps, started)
     if not record_start:   # the start of the last step, where it was stored
         mbs._configurations["StartOfStep"] = (float(result.t[-2]), result.q[-2].copy(), result.v[-2].copy(),
                                               result.a[-2].copy(), result.lam[-2].copy()) \
@@ -231,15 +234,16 @@ def solver_name(kind: str) -> str:
     return "implicit second order time integration" if kind in IMPLICIT else f"explicit time integration ({kind})"
 
 
-def store_result(mbs, result, options, stored_every: int = 1, sensor_every: int = 1):
+def store_result(mbs, result, options, stored_every: int = 1, sensor_steps=None):
     """Keep the final state and the sensor data on mbs; write the sensor files that were asked for.
 
-    The result stores every ``stored_every``-th step (and the last); the sensors keep every ``sensor_every``-th (a
-    multiple of it)."""
+    The result stores every ``stored_every``-th step (and the last); the sensors keep the ``sensor_steps`` among
+    them (None: all)."""
     mbs._result = result
     mbs._state = (float(result.t[-1]), result.q[-1].copy(), result.v[-1].copy(), result.a[-1].copy(),
                   result.lam[-1].copy())
-    rows = None if sensor_every == stored_every else rows_every(result.t.size, stored_every, sensor_every)
+    rows = None if sensor_steps is None else stored_rows(sensor_steps, result.t.size, stored_every)
+    rows = None if rows is not None and rows.size == result.t.size else rows
     mbs._sensor_data = {i: result.sensor(i, with_time=True) if rows is None else result.sensor(i, with_time=True)[rows]
                         for i in range(len(result.sensors))}
     user_function_sensors(mbs, result, rows)
@@ -296,12 +300,13 @@ def solution_columns(mbs, result, rows) -> dict:
             "ODE1_t": a[:, ode1], "AE": lam}
 
 
-def write_solution_file(mbs, solution_file, result, stored_every: int, h: float, started: float, failed: bool = False):
+def write_solution_file(mbs, solution_file, result, stored_every: int, file_steps, started: float,
+                        failed: bool = False):
     """Write the solve's coordinates solution file (None: none asked for) from its stored states (every
-    ``stored_every``-th step of size ``h`` [s], and the last)."""
+    ``stored_every``-th step and the last): the rows of the ``file_steps`` (None: all)."""
     if solution_file is None:
         return
-    rows = solution_file.rows(result.t.size, stored_every, h)
+    rows = np.arange(result.t.size) if file_steps is None else stored_rows(file_steps, result.t.size, stored_every)
     solution_file.write(result.t[rows], solution_columns(mbs, result, rows), result.statistics,
                         time.perf_counter() - started, failed)
 

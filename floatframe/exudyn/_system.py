@@ -18,7 +18,8 @@ from floatframe.exudyn._items import as_item, translate
 from floatframe.exudyn._items_ode1 import ODE1SystemData, ode2_rows, with_ode1_kept
 from floatframe.exudyn._lie_group_explicit import exudyn_velocities, floatframe_velocities
 from floatframe.exudyn._translate import ACCESS_BY_FUNCTION, live_parameter_name, output_name
-from floatframe.exudyn._names import ConfigurationType, ExudynLayerError, member_name, unknown
+from floatframe.exudyn._names import ConfigurationType, ExudynLayerError, member_name, out_of_scope, unknown
+from floatframe.exudyn._unknown import UnknownNameError
 from floatframe.exudyn._renderer_materials import GraphicsMaterialList
 from floatframe.exudyn._settings import VisualizationSettings
 from floatframe.assembly import System
@@ -652,7 +653,8 @@ class MainSystem:
         if name in ("WaitForUserToContinue", "SendRedrawSignal", "DrawSystemGraph", "SolutionViewer"):
             return renderer_call(f"mbs.{name}")
         supported = [n for n in dir(type(self)) if not n.startswith("_")]
-        raise AttributeError(str(unknown("MainSystem function", name, supported, "floatframe.exudyn")))
+        raise UnknownNameError(str(unknown("MainSystem function", name, supported, "floatframe.exudyn"))
+                               + out_of_scope(name))
 
     def __repr__(self):
         counts = ", ".join(f"{len(v)} {k}s" for k, v in self._items.items())

@@ -134,6 +134,28 @@ def test_write_period_is_independent_of_the_sensor_period():
     np.testing.assert_allclose(our_sensor, their_sensor, rtol=0, atol=1e-9)
 
 
+@pytest.mark.parametrize("options, file_times, sensor_times", [
+    (dict(file__writePeriod=0.025, sensors__writePeriod=0.03), [0, 0.03, 0.05, 0.08, 0.1], [0, 0.03, 0.06, 0.09, 0.1]),
+    (dict(file__writePeriod=0.0, sensors__writePeriod=0.02, file__writeInitialValues=False),
+     np.arange(1, 11) / 100, [0.01, 0.02, 0.04, 0.06, 0.08, 0.1]),
+    (dict(file__writePeriod=0.035, sensors__writePeriod=0.0), [0, 0.04, 0.07, 0.1], np.arange(11) / 100)])
+def test_periods_that_are_no_multiple_of_the_step_write_at_exudyns_steps(options, file_times, sensor_times):
+    """Exudyn writes the first step at or after the last written time plus the period (P = 2.5 h: steps 0, 3, 5, 8,
+    10), every step where P = 0, and without writeInitialValues neither the file nor the sensors have the initial
+    state: the same rows in both codes."""
+    results = []
+    for exu, items in (FLOATFRAME, EXUDYN):
+        mbs, sensor = constrained_spring_mass(exu, items)
+        mbs.SolveDynamic(settings_for(exu, **options))
+        results.append((read(), mbs.GetSensorStoredData(sensor)))
+    (ours, our_sensor), (theirs, their_sensor) = results
+    np.testing.assert_allclose(theirs[1][:, 0], file_times, atol=1e-12)
+    np.testing.assert_allclose(their_sensor[:, 0], sensor_times, atol=1e-12)
+    assert_same_file(ours, theirs)
+    assert our_sensor.shape == their_sensor.shape
+    np.testing.assert_allclose(our_sensor, their_sensor, rtol=0, atol=1e-9)
+
+
 def test_explicit_runge_kutta_on_a_lie_group_node_as_exudyn():
     """RK44 with a NodeRigidBodyRotVecLG: its velocities and accelerations in the file are exudyn's (body-fixed
     angular velocities), to the round-off of the two codes' identical fixed-step stages; except the accelerations
