@@ -27,17 +27,21 @@ import numpy as np
 
 from floatframe.components.rigid_rotation_vector import NodeRigidBodyRotationVector
 from floatframe.exudyn._names import ExudynLayerError
-from floatframe.exudyn.lieGroupBasics import (TANGENT_SERIES_ANGLE, CompositionRuleForRotationVectors, TExpSO3Inv,
-                                             _cross, _se3_coefficients)
+from floatframe.exudyn.lieGroupBasics import (INVERSE_SERIES_ANGLE, SE3_SERIES_ANGLE, TANGENT_SERIES_ANGLE,
+                                             _inverse_coefficient, _series)
 from floatframe.solvers.explicit import RK33, RK44, RK67, ExplicitEuler, ExplicitMidpoint
 from floatframe.solvers.explicit_adaptive import DOPRI5, DVERK6, ODE23
 from floatframe.solvers.loop import State
 
+# The 3-vectors of one node are lists of Python floats here: a stage's few dozen operations on them cost less than
+# NumPy's calls on arrays of 3 (the formulas are those of ``lieGroupBasics``, entry by entry).
 
-def _tangent(vector) -> np.ndarray:
-    """T(v) = I - (1 - cos phi)/phi^2 v~ + (phi - sin phi)/phi^3 v~ v~ (``rotations.t_exp_so3``'s formula and series
-    below 0.01 rad), with v~ v~ = v v^T - phi^2 I."""
+
+def _tangent_product(vector, rate) -> list:
+    """T(v) v_t with T(v) = I - (1 - cos phi)/phi^2 v~ + (phi - sin phi)/phi^3 v~ v~ (``rotations.t_exp_so3``'s
+    formula and series below 0.01 rad), v~ v~ = v v^T - phi^2 I; v, v_t: 3 floats each."""
     x, y, z = vector
+    a, b, c = rate
     angle2 = x * x + y * y + z * z
     if angle2 < TANGENT_SERIES_ANGLE ** 2:
         first = -0.5 + angle2 / 24 - angle2 * angle2 / 720
@@ -47,30 +51,91 @@ def _tangent(vector) -> np.ndarray:
         first = -(1 - math.cos(angle)) / angle2
         second = (1 - math.sin(angle) / angle) / angle2
     diagonal = 1 - second * angle2
-    return np.array([[diagonal + second * x * x, second * x * y - first * z, second * x * z + first * y],
-                     [second * x * y + first * z, diagonal + second * y * y, second * y * z - first * x],
-                     [second * x * z - first * y, second * y * z + first * x, diagonal + second * z * z]])
+    return [(diagonal + second * x * x) * a + (second * x * y - first * z) * b + (second * x * z + first * y) * c,
+            (second * x * y + first * z) * a + (diagonal + second * y * y) * b + (second * y * z - first * x) * c,
+            (second * x * z - first * y) * a + (second * y * z + first * x) * b + (diagonal + second * z * z) * c]
 
 
-def _rate_term(vector, rate) -> np.ndarray:
+def _inverse_tangent_product(vector, w) -> list:
+    """T(v)^-1 w with T^-1 = beta I + v~ / 2 + gamma v v^T (``lieGroupBasics.TExpSO3Inv``); v, w: 3 floats each."""
+    x, y, z = vector
+    a, b, c = w
+    angle2 = x * x + y * y + z * z
+    if angle2 == 0:
+        return [a, b, c]
+    angle = math.sqrt(angle2)
+    gamma = _inverse_coefficient(angle)
+    beta = 1 - gamma * angle2 if angle <= INVERSE_SERIES_ANGLE else 0.5 * angle / math.tan(0.5 * angle)
+    return [(beta + gamma * x * x) * a + (gamma * x * y - 0.5 * z) * b + (gamma * x * z + 0.5 * y) * c,
+            (gamma * x * y + 0.5 * z) * a + (beta + gamma * y * y) * b + (gamma * y * z - 0.5 * x) * c,
+            (gamma * x * z - 0.5 * y) * a + (gamma * y * z + 0.5 * x) * b + (beta + gamma * z * z) * c]
+
+
+def _cross(a, b) -> list:
+    return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+
+
+def _rate_coefficients(angle: float):
+    """c2 = (phi - sin phi)/phi^3, c3 = (2 - 2 cos phi - phi sin phi)/phi^4, c4 = (phi (2 + cos phi) - 3 sin phi)/phi^5
+    (``lieGroupBasics``' SE(3) coefficients, by their series below 1 rad)."""
+    p2 = angle * angle
+    if angle < SE3_SERIES_ANGLE:
+        return _series("c2", p2), _series("c3", p2), _series("c4", p2)
+    c, s = math.cos(angle), math.sin(angle)
+    return (angle - s) / (p2 * angle), (2 - 2 * c - angle * s) / p2 ** 2, (angle * (2 + c) - 3 * s) / (p2 ** 2 * angle)
+
+
+def _rate_term(vector, rate) -> list:
     """(dT/dv v_t) v_t = (v . v_t) (c3 v x v_t - c4 v x (v x v_t)) + c2 v_t x (v x v_t), the part of d/dt (T v_t)
-    without v_tt (c2, c3, c4: ``lieGroupBasics``' SE(3) coefficients, the derivatives of T's)."""
-    c2, c3, c4 = _se3_coefficients(math.sqrt(vector @ vector))[1:4]
+    without v_tt (c2, c3, c4: ``_rate_coefficients``, the derivatives of T's); v, v_t: 3 floats each."""
+    x, y, z = vector
+    a, b, c = rate
+    c2, c3, c4 = _rate_coefficients(math.sqrt(x * x + y * y + z * z))
     cross = _cross(vector, rate)
-    return (vector @ rate) * (c3 * cross - c4 * _cross(vector, cross)) + c2 * _cross(rate, cross)
+    double, outer = _cross(vector, cross), _cross(rate, cross)
+    along = x * a + y * b + z * c
+    return [along * (c3 * cross[k] - c4 * double[k]) + c2 * outer[k] for k in range(3)]
+
+
+def _compose(first, second) -> list:
+    """The rotation vector of exp(v0~) exp(Omega~) with its angle in [0, 2 pi] (``lieGroupBasics.
+    CompositionRuleForRotationVectors``: the product of the two unit quaternions); v0, Omega: 3 floats each."""
+    x0, y0, z0 = first
+    x1, y1, z1 = second
+    half0 = 0.5 * math.sqrt(x0 * x0 + y0 * y0 + z0 * z0)
+    half1 = 0.5 * math.sqrt(x1 * x1 + y1 * y1 + z1 * z1)
+    c0, c1 = math.cos(half0), math.cos(half1)
+    s0 = 1.0 if half0 == 0 else math.sin(half0) / half0
+    s1 = 1.0 if half1 == 0 else math.sin(half1) / half1
+    scalar = c0 * c1 - 0.25 * s0 * s1 * (x0 * x1 + y0 * y1 + z0 * z1)      # cos(w/2)
+    own0, own1, both = s0 * c1, c0 * s1, 0.5 * s0 * s1
+    cross = _cross(first, second)
+    axis = [own0 * x0 + own1 * x1 + both * cross[0], own0 * y0 + own1 * y1 + both * cross[1],
+            own0 * z0 + own1 * z1 + both * cross[2]]                         # 2 sin(w/2) n
+    angle = 2 * math.atan2(math.sqrt(abs(1 - scalar * scalar)), scalar)
+    length = math.sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2])
+    return [0.0, 0.0, 0.0] if length == 0 else [angle / length * entry for entry in axis]
+
+
+def _short(vector) -> list:
+    """The rotation vector (3 floats) of the same rotation with angle at most pi."""
+    angle = math.sqrt(vector[0] * vector[0] + vector[1] * vector[1] + vector[2] * vector[2])
+    if angle <= math.pi:
+        return vector
+    factor = 1 - 2 * math.pi / angle
+    return [entry * factor for entry in vector]
 
 
 def short_rotation_vector(vector) -> np.ndarray:
     """The rotation vector of the same rotation with angle at most pi."""
-    angle = np.linalg.norm(vector)
-    return vector * (1 - 2 * math.pi / angle) if angle > math.pi else vector
+    return np.array(_short(np.asarray(vector, dtype=float).tolist()))
 
 
 def angular_velocities(rows_list, references, q, v) -> np.ndarray:
     """The velocities v with each node's rotation rows w = T(v) v_t (Exudyn's velocity coordinates)."""
     w = np.array(v, dtype=float)
     for rows, reference in zip(rows_list, references):
-        w[rows] = _tangent(reference + q[rows]) @ v[rows]
+        w[rows] = _tangent_product((reference + q[rows]).tolist(), w[rows].tolist())
     return w
 
 
@@ -78,7 +143,7 @@ def rate_velocities(rows_list, references, q, w) -> np.ndarray:
     """The velocities with each node's rotation rows v_t = T(v)^-1 w (floatframe's)."""
     v = np.array(w, dtype=float)
     for rows, reference in zip(rows_list, references):
-        v[rows] = TExpSO3Inv(reference + q[rows]) @ w[rows]
+        v[rows] = _inverse_tangent_product((reference + q[rows]).tolist(), v[rows].tolist())
     return v
 
 
@@ -86,9 +151,9 @@ def short_state(rows_list, references, q, w):
     """(q, v_t) with each node's rotation vector replaced by that of angle <= pi and v_t = T^-1 w there."""
     q_short, v_short = np.array(q, dtype=float), np.array(w, dtype=float)
     for rows, reference in zip(rows_list, references):
-        vector = short_rotation_vector(reference + q[rows])
-        q_short[rows] = vector - reference
-        v_short[rows] = TExpSO3Inv(vector) @ w[rows]
+        vector = _short((reference + q[rows]).tolist())
+        q_short[rows] = np.subtract(vector, reference)
+        v_short[rows] = _inverse_tangent_product(vector, v_short[rows].tolist())
     return q_short, v_short
 
 
@@ -96,8 +161,9 @@ def angular_accelerations(rows_list, references, q, v, a) -> np.ndarray:
     """The accelerations a with each node's rotation rows d w/dt = T(v) v_tt + (dT/dv v_t) v_t."""
     a = np.array(a, dtype=float)
     for rows, reference in zip(rows_list, references):
-        vector = reference + q[rows]
-        a[rows] = _tangent(vector) @ a[rows] + _rate_term(vector, v[rows])
+        vector = (reference + q[rows]).tolist()
+        rate_part = _rate_term(vector, v[rows].tolist())
+        a[rows] = [x + y for x, y in zip(_tangent_product(vector, a[rows].tolist()), rate_part)]
     return a
 
 
@@ -105,8 +171,9 @@ def rate_accelerations(rows_list, references, q, v, angular) -> np.ndarray:
     """The accelerations with each node's rotation rows v_tt = T^-1 (d w/dt - (dT/dv v_t) v_t)."""
     a = np.array(angular, dtype=float)
     for rows, reference in zip(rows_list, references):
-        vector = reference + q[rows]
-        a[rows] = TExpSO3Inv(vector) @ (angular[rows] - _rate_term(vector, v[rows]))
+        vector = (reference + q[rows]).tolist()
+        rate_part = _rate_term(vector, v[rows].tolist())
+        a[rows] = _inverse_tangent_product(vector, [x - y for x, y in zip(a[rows].tolist(), rate_part)])
     return a
 
 
@@ -114,8 +181,8 @@ def rate_of_rates(rows_list, references, q, v, w) -> np.ndarray:
     """d/dt (T^-1) w per node's rotation rows (zero elsewhere): v_tt = T^-1 d w/dt + this, = -T^-1 (dT/dv v_t) v_t."""
     term = np.zeros(np.size(v))
     for rows, reference in zip(rows_list, references):
-        vector = reference + q[rows]
-        term[rows] = -TExpSO3Inv(vector) @ _rate_term(vector, v[rows])
+        vector = (reference + q[rows]).tolist()
+        term[rows] = [-x for x in _inverse_tangent_product(vector, _rate_term(vector, v[rows].tolist()))]
     return term
 
 
@@ -134,6 +201,7 @@ class LieGroupStages:
     lie_rows = np.zeros((0, 3), dtype=int)
     lie_references = np.zeros((0, 3))
     _lie_start = None
+    _w_start = None
 
     def set_lie_group_nodes(self, rows, references) -> None:
         self.lie_rows = np.asarray(rows, dtype=int).reshape(-1, 3)
@@ -164,9 +232,17 @@ class LieGroupStages:
     def _compose(self, start, increments, target) -> None:
         """Write each node's rotation, the start's composed with its rows of ``increments``, into ``target``."""
         for rows, reference in zip(self.lie_rows, self.lie_references):
-            target[rows] = CompositionRuleForRotationVectors(reference + start[rows], increments[rows]) - reference
+            target[rows] = np.subtract(_compose((reference + start[rows]).tolist(), increments[rows].tolist()),
+                                       reference)
 
     # --- the steps --------------------------------------------------------------------------------------
+    def _start_angular_velocities(self, state: State) -> np.ndarray:
+        """w of the step's start (that of its stages where they were taken from this state)."""
+        start = self._w_start
+        if start is not None and start[0] is state.q and start[1] is state.v:
+            return start[2]
+        return self._angular_form(state.q, state.v)
+
     def _first_angular_stage(self, state: State, w0) -> np.ndarray:
         start = self._lie_start
         if start is not None and start[0] is state.q and start[1] is state.v:
@@ -179,22 +255,20 @@ class LieGroupStages:
         stages, n = self.tableau.stages, state.q.size
         increments, accelerations = np.empty((stages, n)), np.empty((stages, n))
         w0 = self._angular_form(state.q, state.v)
-        for i in range(stages):
-            rotation_increment = np.zeros(n)
-            if i == 0:
-                w = w0
-                accelerations[0] = self._first_angular_stage(state, w0)
-            else:
-                weights = self.a[i, :i] * h
-                rotation_increment = weights @ increments[:i]
-                q = state.q + rotation_increment
-                self._compose(state.q, rotation_increment, q)
-                w = w0 + weights @ accelerations[:i]
-                self._accelerations.hold(q, w, self._q_fixed)
-                accelerations[i] = self._angular_accelerations(state.t + self.c[i] * h, q, w)
+        self._w_start = (state.q, state.v, w0)
+        increments[0] = w0                       # T(0)^-1 = I
+        accelerations[0] = self._first_angular_stage(state, w0)
+        for i in range(1, stages):
+            weights = self.a[i, :i] * h
+            rotation_increment = weights @ increments[:i]
+            q = state.q + rotation_increment
+            self._compose(state.q, rotation_increment, q)
+            w = w0 + weights @ accelerations[:i]
+            self._accelerations.hold(q, w, self._q_fixed)
+            accelerations[i] = self._angular_accelerations(state.t + self.c[i] * h, q, w)
             increments[i] = w
             for rows in self.lie_rows:
-                increments[i, rows] = TExpSO3Inv(rotation_increment[rows]) @ w[rows]
+                increments[i, rows] = _inverse_tangent_product(rotation_increment[rows].tolist(), w[rows].tolist())
         return increments, accelerations
 
     def _combine(self, state, h, weights, increments, accelerations):
@@ -202,7 +276,7 @@ class LieGroupStages:
         step_increment = (h * weights) @ increments
         q = state.q + step_increment
         self._compose(state.q, step_increment, q)
-        w = self._angular_form(state.q, state.v) + (h * weights) @ accelerations
+        w = self._start_angular_velocities(state) + (h * weights) @ accelerations
         self._accelerations.hold(q, w, self._q_fixed)
         return q, self._rate_form(q, w)
 

@@ -39,9 +39,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import casadi as ca
 import numpy as np
 import scipy.sparse as sp
+from scipy.linalg.lapack import dgetrf, dgetrs
 
+from floatframe.buffers import BufferedFunction
 from floatframe.errors import UserFunctionError
 from floatframe.solvers.explicit_batch import BatchedLoop, batchable
 from floatframe.solvers.linear import LapackLU, factorize
@@ -152,7 +155,12 @@ class Accelerations:
         self.free = np.setdiff1d(np.arange(n), self.fixed)
         self.lam_zero = np.zeros(m)
         self.acceleration_zero = np.zeros(n)
-        self._mass = None          # (data, indices, indptr) of the factorized M_ff
+        # R and M dense from one buffered Function from the second evaluation on (a batched solve evaluates here
+        # once: it need not form the system's complete Functions)
+        self._dense = None
+        self._dense_wanted = n <= DENSE_LIMIT and not system.has_user_functions
+        self._sparse_mass = None   # (data, indices, indptr) of the factorized M (sparse path)
+        self._factorized_bits = None    # the bytes of the factorized M_ff (dense path)
         self._lu = None
         self.evaluations = self.factorizations = 0
 
@@ -160,25 +168,60 @@ class Accelerations:
         """The accelerations a (n,) at (t, q, v); SolverError where M_ff is singular or a is not finite."""
         system = self.system
         system.current_state = (t, q, v, self.acceleration_zero, self.lam_zero)
-        right = -system.residual(t, q, v, self.acceleration_zero, self.lam_zero)
-        lu = self._factorized(system.mass_matrix(t, q, v), t)
+        if self._dense is None and self._dense_wanted and self.evaluations:
+            self._dense = DenseTerms.of(system)
+            self._dense_wanted = self._dense is not None
+        if self._dense is not None:
+            residual, mass = self._dense(t, q, v)
+            right = -residual
+            lu = self._factorized_dense(mass, t)
+        else:
+            right = -system.residual(t, q, v, self.acceleration_zero, self.lam_zero)
+            lu = self._factorized(system.mass_matrix(t, q, v), t)
         self.evaluations += 1
-        a = np.zeros(system.n_coordinates)
-        a[self.free] = lu.solve(right[self.free] if self.fixed.size else right)
-        if not np.all(np.isfinite(a)):
+        if self.fixed.size:
+            a = np.zeros(system.n_coordinates)
+            a[self.free] = lu.solve(right[self.free])
+        else:
+            a = lu.solve(right)
+        if not np.isfinite(a).all():
             rows = self.free[~np.isfinite(a[self.free])]
             raise SolverError(f"{self.solver}: the accelerations are not finite at t = {t:.6g} "
                               f"({system.describe_coordinates(rows[:6])}): a load, user function or the state "
                               f"gives NaN or inf", t)
         return a
 
+    @property
+    def _mass(self):
+        """(data, indices, indptr) of the last factorized M (n, n) as CSC, or None before the first (the batched
+        loop estimates M_ff's diagonal blocks from it)."""
+        if self._dense is None or self._factorized_bits is None:
+            return self._sparse_mass
+        mass = sp.csc_matrix(self._dense.matrix)
+        return mass.data, mass.indices, mass.indptr
+
+    def _factorized_dense(self, mass, t):
+        """The LU of M_ff from the dense M (n, n), the last one while M_ff's bits are unchanged."""
+        block = mass[np.ix_(self.free, self.free)] if self.fixed.size else mass
+        bits = block.tobytes()
+        if bits == self._factorized_bits:
+            return self._lu
+        try:
+            self._lu = SmallLU(block)
+        except RuntimeError:
+            raise SolverError(f"{self.solver}: singular mass matrix at t = {t:.6g}; "
+                              f"{self._massless(sp.csc_matrix(block))}", t) from None
+        self._factorized_bits = bits
+        self.factorizations += 1
+        return self._lu
+
     def _factorized(self, mass, t):
         """The LU of M_ff, the last one while M's entries are unchanged (M constant, or q-independent parts)."""
         if not sp.isspmatrix_csc(mass):
             mass = sp.csc_matrix(mass)
         key = (mass.data, mass.indices, mass.indptr)
-        if self._mass is not None and all(x.shape == y.shape and np.array_equal(x, y)
-                                          for x, y in zip(key, self._mass)):
+        if self._sparse_mass is not None and all(x.shape == y.shape and np.array_equal(x, y)
+                                                 for x, y in zip(key, self._sparse_mass)):
             return self._lu
         if self.free.size <= DENSE_LIMIT:       # small: dense slicing and LAPACK (sparse slicing costs more)
             block = mass.toarray()
@@ -192,7 +235,7 @@ class Accelerations:
         except RuntimeError:
             raise SolverError(f"{self.solver}: singular mass matrix at t = {t:.6g}; "
                               f"{self._massless(sp.csc_matrix(block))}", t) from None
-        self._mass = tuple(x.copy() for x in key)
+        self._sparse_mass = tuple(x.copy() for x in key)
         self.factorizations += 1
         return self._lu
 
@@ -215,6 +258,67 @@ class Accelerations:
         if self.fixed.size:
             q[self.fixed] = q_fixed
             v[self.fixed] = 0.0
+
+
+class SmallLU:
+    """LAPACK's LU (getrf) of a small dense matrix (N, N), with ``solve(right)`` (getrs) for (N,) right sides;
+    RuntimeError where a pivot is exactly zero (getrf's info; the matrix is not changed)."""
+
+    __slots__ = ("factors", "pivots")
+
+    def __init__(self, matrix: np.ndarray):
+        self.factors, self.pivots, info = dgetrf(matrix)
+        if info != 0:
+            raise RuntimeError("Factor is exactly singular")
+
+    def solve(self, right) -> np.ndarray:
+        return dgetrs(self.factors, self.pivots, right)[0]
+
+
+class DenseTerms:
+    """R(t, q, v, 0, 0) (n,) and M(t, q, v) (n, n) of a model without Python user functions from one buffered SX
+    Function: the system's complete residual and mass-matrix Functions (``functions``, linear terms inside) with
+    a = 0, lambda = 0, c_a = 1, c_v = c_q = 0 put in, so that CasADi drops the terms these zeros remove (M of a
+    rigid body with a rotation vector: 232 instead of 2,701 instructions; the same values where they are finite).
+    """
+
+    def __init__(self, system):
+        n = system.n_coordinates
+        functions = system.functions
+        residual, mass = functions["residual"], functions["mass_matrix"]
+        t, q, v = ca.SX.sym("t"), ca.SX.sym("q", n), ca.SX.sym("v", n)
+        u, p = ca.SX.sym("u", residual.size1_in(5)), ca.SX.sym("p", residual.size1_in(6))
+        zero, no_multipliers = ca.DM.zeros(n), ca.DM.zeros(system.n_multipliers)
+        terms = ca.Function("explicit_terms", [t, q, v, u, p],
+                            [ca.densify(residual(t, q, v, zero, no_multipliers, u, p)),
+                             ca.densify(mass(t, q, v, zero, no_multipliers, 1.0, 0.0, 0.0, zero, u, p))])
+        self.system = system
+        self.buffered = BufferedFunction(terms)
+        self.residual = self.buffered.outputs[0]
+        self.matrix = self.buffered.outputs[1].reshape(n, n).T    # (column by column in the buffer: a view)
+
+    @classmethod
+    def of(cls, system):
+        """The terms of ``system``, or None where its complete residual or mass matrix is not an SX Function (Python
+        user functions)."""
+        functions = None if system.has_user_functions else system.functions
+        if functions is None or not all(name in functions and functions[name].is_a("SXFunction")
+                                        for name in ("residual", "mass_matrix")):
+            return None
+        return cls(system)
+
+    def __call__(self, t, q, v):
+        """(R (n,), M (n, n)) at (t, q, v), a = 0 and lambda = 0: views of buffers that the next call overwrites."""
+        system, inputs = self.system, self.buffered.inputs
+        inputs[0][:] = t
+        inputs[1][:] = q
+        inputs[2][:] = v
+        if inputs[3].size:
+            inputs[3][:] = system.input_vector(float(t))
+        if inputs[4].size:
+            inputs[4][:] = system.parameters_now()
+        self.buffered.evaluate()
+        return self.residual, self.matrix
 
 
 def _structure(matrix) -> sp.csr_matrix:
