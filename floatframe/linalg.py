@@ -96,12 +96,20 @@ def quadratic_energy(stiffness, displacement, mass, velocity):
     return 0.5 * displacement @ (stiffness @ displacement) + 0.5 * velocity @ (mass @ velocity)
 
 
-def sparse_lu(matrix):
-    """SuperLU factorization tuned for FE iteration matrices (symmetric pattern, saddle point).
+CONSTRAINT_HEAVY_FRACTION = 0.1   # sparse_lu: above this fraction of zero diagonal entries, COLAMD ordering
 
-    A minimum-degree ordering on the pattern of A^T + A with diagonal preference and a small pivot
-    threshold (0.01) keeps the fill-in of 3D meshes 2-4 times below SuperLU's default; threshold
-    pivoting keeps the zero-diagonal constraint block solvable.
+
+def sparse_lu(matrix):
+    """SuperLU factorization tuned for iteration matrices (symmetric pattern, saddle point).
+
+    Diagonal preference and a small pivot threshold (0.01); threshold pivoting keeps the zero-diagonal constraint
+    block solvable. The column ordering: minimum degree on the pattern of A^T + A for FE matrices with few
+    constraint rows; COLAMD where more than ``CONSTRAINT_HEAVY_FRACTION`` of the diagonal is zero (many joints:
+    there the zero-diagonal pivots delayed by threshold pivoting spoil the minimum-degree order; a chain of 400
+    rigid bodies, 5200 unknowns: 240 ms and 3.3 million factor entries against COLAMD's 3.8 ms and 96,000).
     """
-    return spla.splu(matrix.tocsc(), permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.01,
+    matrix = matrix.tocsc()
+    diagonal = matrix.diagonal()
+    constraint_heavy = np.count_nonzero(diagonal == 0) > CONSTRAINT_HEAVY_FRACTION * diagonal.size
+    return spla.splu(matrix, permc_spec="COLAMD" if constraint_heavy else "MMD_AT_PLUS_A", diag_pivot_thresh=0.01,
                      options=dict(SymmetricMode=True))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
+import scipy.sparse.linalg as spla
 
 REDUNDANCY_TOLERANCE = 1e-10   # a row is dependent where its part outside the earlier rows' span is below this
                                # fraction of its norm (C_q at the initial state)
@@ -15,16 +16,43 @@ class RedundantConstraintsWarning(UserWarning):
     """Constraint equations dependent at the initial state were removed from the DAE (``System.assemble``)."""
 
 
+FULL_RANK_PIVOT_RATIO = 1e-8   # the sparse test's smallest accepted pivot, relative to the largest
+SPARSE_TEST_MIN_ROWS = 200     # below this many rows the dense QR is quick anyway
+
+
+def clearly_full_rank(rows: sp.csr_matrix) -> bool:
+    """Whether C (m, n) with rows of unit norm clearly has full row rank: the sparse LU (COLAMD) of the saddle-point
+    matrix [[I, C^T], [C, 0]], regular exactly when C has full row rank, has no pivot below FULL_RANK_PIVOT_RATIO
+    times the largest. Dependent rows leave a pivot of round-off size (1e-17 relative on a 400-body chain with one
+    row added); False sends the rows to the exact, dense test."""
+    m, n = rows.shape
+    saddle = sp.bmat([[sp.identity(n, format="csc"), rows.T], [rows, None]], format="csc")
+    try:
+        pivots = np.abs(spla.splu(saddle, permc_spec="COLAMD").U.diagonal())
+    except RuntimeError:   # exactly singular
+        return False
+    return bool(pivots.min() > FULL_RANK_PIVOT_RATIO * pivots.max())
+
+
 def dependent_constraint_rows(constraint_jacobian: sp.csc_matrix, tolerance: float = REDUNDANCY_TOLERANCE
                               ) -> np.ndarray:
-    """The rows of C_q (m, n) that depend linearly on earlier rows, in order (see ``redundant_constraints``)."""
+    """The rows of C_q (m, n) that depend linearly on earlier rows, in order (see ``redundant_constraints``).
+
+    Many rows (at least SPARSE_TEST_MIN_ROWS) are first tested by ``clearly_full_rank`` (a 400-body chain's 2400
+    rows: 20 ms, where the dense QR with pivoting took 11 s); the rest, and rows that may be dependent, by a QR
+    with column pivoting of the dense rows."""
     jacobian = sp.csr_matrix(constraint_jacobian)
     columns = np.unique(jacobian.indices)
     if jacobian.shape[0] == 0 or columns.size == 0:
         return np.zeros(0, dtype=int)
-    dense = jacobian[:, columns].toarray()
-    if not np.all(np.isfinite(dense)):
+    if not np.all(np.isfinite(jacobian.data)):
         return np.zeros(0, dtype=int)
+    if jacobian.shape[0] >= SPARSE_TEST_MIN_ROWS:
+        touched = jacobian[:, columns]
+        norms = np.sqrt(np.asarray(touched.multiply(touched).sum(axis=1)).ravel())
+        if np.all(norms > 0) and clearly_full_rank(sp.csr_matrix(sp.diags(1.0 / norms) @ touched)):
+            return np.zeros(0, dtype=int)
+    dense = jacobian[:, columns].toarray()
     diagonal = np.abs(np.diag(scipy.linalg.qr(dense.T, mode="r", pivoting=True)[0]))
     if diagonal.size == dense.shape[0] and diagonal.min() > tolerance * diagonal.max():
         return np.zeros(0, dtype=int)                # full rank (LAPACK, fast); else find the rows in order

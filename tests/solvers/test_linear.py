@@ -95,6 +95,52 @@ def test_fill_in_below_plain_lu(beam):
     assert BorderedLU(matrix).fill_in < 0.97 * (plain.L.nnz + plain.U.nnz)
 
 
+def rigid_chain_newton_matrix(n_bodies=300, seed=2):
+    """The pattern of a chain of rigid bodies with Euler parameters and revolute joints as the assembly numbers it,
+    [[M, C^T], [C, 0]]: per body a 3x3 and a 4x4 block of M; first the bodies' norm rows on their 4 parameters, then
+    per joint 3 position rows on the 14 coordinates of the two bodies and 2 rows on their 8 parameters (random
+    entries; the first joint holds body 0 to the ground)."""
+    rng = np.random.default_rng(seed)
+    n = 7 * n_bodies
+    blocks = sp.block_diag([block for _ in range(n_bodies) for block in
+                            (np.eye(3) + 0.1 * rng.normal(size=(3, 3)), np.eye(4) + 0.1 * rng.normal(size=(4, 4)))])
+    couplings = [np.arange(7 * body + 3, 7 * body + 7) for body in range(n_bodies)]
+    for body in range(n_bodies):
+        both = np.arange(7 * max(body - 1, 0), 7 * (body + 1))
+        parameters = both[np.isin(both % 7, (3, 4, 5, 6))]
+        couplings += [both, both, both, parameters, parameters]
+    rows = np.concatenate([np.full(coupled.size, row) for row, coupled in enumerate(couplings)])
+    columns = np.concatenate(couplings)
+    constraints = sp.csr_matrix((rng.normal(size=rows.size), (rows, columns)), shape=(len(couplings), n))
+    return sp.bmat([[blocks, constraints.T], [constraints, None]], format="csc")
+
+
+def test_constraint_heavy_matrices_are_ordered_by_colamd():
+    """Many zero-diagonal rows (here 46 %): the factors are SuperLU's with the COLAMD order (on Exudyn's
+    perf3DRigidBodies chain of 400 bodies the minimum-degree order filled its factors 3.3 million entries deep
+    against COLAMD's 96,000; docs/performance.md), and solve to round-off."""
+    import scipy.sparse.linalg as spla
+    matrix = rigid_chain_newton_matrix()
+    assert np.count_nonzero(matrix.diagonal() == 0) > 0.4 * matrix.shape[0]
+    factors = sparse_lu(matrix)
+    reference = spla.splu(matrix, permc_spec="COLAMD", diag_pivot_thresh=0.01, options=dict(SymmetricMode=True))
+    np.testing.assert_array_equal(factors.perm_c, reference.perm_c)
+    right = np.random.default_rng(3).normal(size=matrix.shape[0])
+    solution = factors.solve(right)
+    assert np.abs(matrix @ solution - right).max() < 1e-10 * np.abs(right).max() * np.abs(solution).max()
+
+
+def test_fe_matrices_keep_the_minimum_degree_order(beam):
+    """An FFRF Newton matrix (few constraint rows) is factorized as before: the same factors as with the minimum-
+    degree order on A^T + A."""
+    import scipy.sparse.linalg as spla
+    matrix = sp.csc_matrix(newton_matrix(beam))
+    reference = spla.splu(matrix, permc_spec="MMD_AT_PLUS_A", diag_pivot_thresh=0.01, options=dict(SymmetricMode=True))
+    factors = sparse_lu(matrix)
+    assert (factors.L.nnz, factors.U.nnz) == (reference.L.nnz, reference.U.nnz)
+    np.testing.assert_array_equal(factors.perm_c, reference.perm_c)
+
+
 def arrow_matrix(n=60, zero_at=None, interior_value=0.0):
     """Diagonal 2..3 with one dense first row and column (the border); the diagonal entry at zero_at is a
     stored interior_value, which makes the interior block singular (0) or nearly so."""
