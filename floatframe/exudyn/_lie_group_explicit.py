@@ -23,8 +23,10 @@ from __future__ import annotations
 import math
 from types import SimpleNamespace
 
+import casadi as ca
 import numpy as np
 
+from floatframe.buffers import BufferedFunction
 from floatframe.components.rigid_rotation_vector import NodeRigidBodyRotationVector
 from floatframe.exudyn._names import ExudynLayerError
 from floatframe.exudyn.lieGroupBasics import (INVERSE_SERIES_ANGLE, SE3_SERIES_ANGLE, TANGENT_SERIES_ANGLE,
@@ -186,6 +188,154 @@ def rate_of_rates(rows_list, references, q, v, w) -> np.ndarray:
     return term
 
 
+# --- the same on CasADi scalars: a step's stages as one SX Function -----------------------------------------------
+SX_STAGES_LIMIT = 12   # coordinates up to which a step's stages are one SX Function (M solved symbolically)
+
+
+def _sx_tangent_product(vector, rate) -> list:
+    """``_tangent_product`` of SX scalars (both branches formed, one taken)."""
+    x, y, z = vector
+    a, b, c = rate
+    angle2 = x * x + y * y + z * z
+    angle = ca.sqrt(angle2)
+    series = angle2 < TANGENT_SERIES_ANGLE ** 2
+    first = ca.if_else(series, -0.5 + angle2 / 24 - angle2 * angle2 / 720, -(1 - ca.cos(angle)) / angle2)
+    second = ca.if_else(series, 1 / 6 - angle2 / 120 + angle2 * angle2 / 5040, (1 - ca.sin(angle) / angle) / angle2)
+    diagonal = 1 - second * angle2
+    return [(diagonal + second * x * x) * a + (second * x * y - first * z) * b + (second * x * z + first * y) * c,
+            (second * x * y + first * z) * a + (diagonal + second * y * y) * b + (second * y * z - first * x) * c,
+            (second * x * z - first * y) * a + (second * y * z + first * x) * b + (diagonal + second * z * z) * c]
+
+
+def _sx_inverse_tangent_product(vector, w) -> list:
+    """``_inverse_tangent_product`` of SX scalars (at angle 0 its series gives the identity)."""
+    x, y, z = vector
+    a, b, c = w
+    angle2 = x * x + y * y + z * z
+    angle = ca.sqrt(angle2)
+    series = angle <= INVERSE_SERIES_ANGLE
+    half = 0.5 * angle
+    gamma = ca.if_else(series, 1 / 12 + angle ** 2 / 720 + angle ** 4 / 30240, (1 - half / ca.tan(half)) / angle ** 2)
+    beta = ca.if_else(series, 1 - gamma * angle2, 0.5 * angle / ca.tan(0.5 * angle))
+    return [(beta + gamma * x * x) * a + (gamma * x * y - 0.5 * z) * b + (gamma * x * z + 0.5 * y) * c,
+            (gamma * x * y + 0.5 * z) * a + (beta + gamma * y * y) * b + (gamma * y * z - 0.5 * x) * c,
+            (gamma * x * z - 0.5 * y) * a + (gamma * y * z + 0.5 * x) * b + (beta + gamma * z * z) * c]
+
+
+def _sx_rate_term(vector, rate) -> list:
+    """``_rate_term`` of SX scalars."""
+    x, y, z = vector
+    a, b, c = rate
+    angle = ca.sqrt(x * x + y * y + z * z)
+    p2 = angle * angle
+    cosine, sine = ca.cos(angle), ca.sin(angle)
+    series = angle < SE3_SERIES_ANGLE
+    c2 = ca.if_else(series, _series("c2", p2), (angle - sine) / (p2 * angle))
+    c3 = ca.if_else(series, _series("c3", p2), (2 - 2 * cosine - angle * sine) / p2 ** 2)
+    c4 = ca.if_else(series, _series("c4", p2), (angle * (2 + cosine) - 3 * sine) / (p2 ** 2 * angle))
+    cross = _cross(vector, rate)
+    double, outer = _cross(vector, cross), _cross(rate, cross)
+    along = x * a + y * b + z * c
+    return [along * (c3 * cross[k] - c4 * double[k]) + c2 * outer[k] for k in range(3)]
+
+
+def _sx_compose(first, second) -> list:
+    """``_compose`` of SX scalars."""
+    x0, y0, z0 = first
+    x1, y1, z1 = second
+    half0 = 0.5 * ca.sqrt(x0 * x0 + y0 * y0 + z0 * z0)
+    half1 = 0.5 * ca.sqrt(x1 * x1 + y1 * y1 + z1 * z1)
+    c0, c1 = ca.cos(half0), ca.cos(half1)
+    s0 = ca.if_else(half0 == 0, 1.0, ca.sin(half0) / half0)
+    s1 = ca.if_else(half1 == 0, 1.0, ca.sin(half1) / half1)
+    scalar = c0 * c1 - 0.25 * s0 * s1 * (x0 * x1 + y0 * y1 + z0 * z1)
+    own0, own1, both = s0 * c1, c0 * s1, 0.5 * s0 * s1
+    cross = _cross(first, second)
+    axis = [own0 * x0 + own1 * x1 + both * cross[0], own0 * y0 + own1 * y1 + both * cross[1],
+            own0 * z0 + own1 * z1 + both * cross[2]]
+    angle = 2 * ca.atan2(ca.sqrt(ca.fabs(1 - scalar * scalar)), scalar)
+    length = ca.sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2])
+    return [ca.if_else(length == 0, 0.0, angle / length * entry) for entry in axis]
+
+
+def _sx_short(vector) -> list:
+    """``_short`` of SX scalars."""
+    angle = ca.sqrt(vector[0] * vector[0] + vector[1] * vector[1] + vector[2] * vector[2])
+    factor = 1 - 2 * math.pi / angle
+    return [ca.if_else(angle > math.pi, entry * factor, entry) for entry in vector]
+
+
+def _stage(system, rows_list, references, fixed, q_fixed, free) -> ca.Function:
+    """One stage as an SX Function (t_i, q0, w0, U, dw, p) -> (K_i, W_i): the stage at rotation increment U and
+    w = w0 + dw (the sums of the tableau's weights), as ``LieGroupStages._python_stages`` takes it, with M_ff solved
+    symbolically."""
+    n, m = system.n_coordinates, system.n_multipliers
+    functions = system.functions
+    residual, mass = functions["residual"], functions["mass_matrix"]
+    t, q0, w0 = ca.SX.sym("t"), ca.SX.sym("q0", n), ca.SX.sym("w0", n)
+    increment, change = ca.SX.sym("U", n), ca.SX.sym("dw", n)
+    p = ca.SX.sym("p", residual.size1_in(6))
+    none, zero, no_multipliers = ca.DM.zeros(residual.size1_in(5)), ca.DM.zeros(n), ca.DM.zeros(m)
+    nodes = [([int(k) for k in rows], [float(x) for x in reference]) for rows, reference in zip(rows_list, references)]
+    start, rotation_increment = ca.vertsplit(q0), ca.vertsplit(increment)
+    q = ca.vertsplit(q0 + increment)
+    w = ca.vertsplit(w0 + change)
+    for rows, reference in nodes:
+        composed = _sx_compose([reference[k] + start[row] for k, row in enumerate(rows)],
+                               [rotation_increment[row] for row in rows])
+        for k, row in enumerate(rows):
+            q[row] = composed[k] - reference[k]
+    for k, value in zip(fixed, q_fixed):
+        q[int(k)], w[int(k)] = ca.SX(float(value)), ca.SX(0.0)
+    q_short, v_short = list(q), list(w)
+    for rows, reference in nodes:
+        vector = _sx_short([reference[k] + q[row] for k, row in enumerate(rows)])
+        rates = _sx_inverse_tangent_product(vector, [w[row] for row in rows])
+        for k, row in enumerate(rows):
+            q_short[row], v_short[row] = vector[k] - reference[k], rates[k]
+    q_stage, v_stage = ca.vertcat(*q_short), ca.vertcat(*v_short)
+    right = -ca.densify(residual(t, q_stage, v_stage, zero, no_multipliers, none, p))
+    matrix = ca.densify(mass(t, q_stage, v_stage, zero, no_multipliers, 1.0, 0.0, 0.0, zero, none, p))
+    free = [int(k) for k in free]
+    acceleration = [ca.SX(0.0)] * n
+    for k, value in zip(free, ca.vertsplit(ca.solve(matrix[free, free], right[free]))):
+        acceleration[k] = value
+    for rows, reference in nodes:
+        vector = [reference[k] + q_short[row] for k, row in enumerate(rows)]
+        angular = _sx_tangent_product(vector, [acceleration[row] for row in rows])
+        extra = _sx_rate_term(vector, [v_short[row] for row in rows])
+        rates = _sx_inverse_tangent_product([rotation_increment[row] for row in rows], [w[row] for row in rows])
+        for k, row in enumerate(rows):
+            acceleration[row] = angular[k] + extra[k]
+            w[row] = rates[k]
+    return ca.Function("lie_group_stage", [t, q0, w0, increment, change, p],
+                       [ca.vertcat(*w), ca.vertcat(*acceleration)])
+
+
+def stage_function(system, tableau, rows_list, references, fixed, q_fixed, free) -> ca.Function:
+    """The stages of a step as one SX Function (t, q0, w0, a0, h, p) -> (K (n, s), W (n, s)): the stage increments
+    and (angular) accelerations of ``LieGroupStages._python_stages`` (a0: the first stage's), for a model whose
+    complete residual and mass matrix are SX Functions without inputs (``_stage`` chained)."""
+    n = system.n_coordinates
+    stage = _stage(system, rows_list, references, fixed, q_fixed, free)
+    t, h = ca.SX.sym("t"), ca.SX.sym("h")
+    q0, w0, a0 = ca.SX.sym("q0", n), ca.SX.sym("w0", n), ca.SX.sym("a0", n)
+    p = ca.SX.sym("p", stage.size1_in(5))
+    c, a, _, _ = tableau.arrays()
+    increments, accelerations = [w0], [a0]
+    for i in range(1, c.size):
+        weights = [a[i, j] * h for j in range(i)]
+        rotation_increment, change = weights[0] * increments[0], weights[0] * accelerations[0]
+        for j in range(1, i):
+            rotation_increment = rotation_increment + weights[j] * increments[j]
+            change = change + weights[j] * accelerations[j]
+        increment, acceleration = stage(t + c[i] * h, q0, w0, rotation_increment, change, p)
+        increments.append(increment)
+        accelerations.append(acceleration)
+    return ca.Function("lie_group_stages", [t, q0, w0, a0, h, p],
+                       [ca.horzcat(*increments), ca.horzcat(*accelerations)])
+
+
 def lie_group_nodes(system):
     """(rows (k, 3), reference rotation vectors (k, 3)) of the NodeRigidBodyRotVecLG of an assembled core system."""
     nodes = [node for node in system.nodes if isinstance(node, NodeRigidBodyRotationVector)]
@@ -202,6 +352,7 @@ class LieGroupStages:
     lie_references = np.zeros((0, 3))
     _lie_start = None
     _w_start = None
+    _stage_kernel = None
 
     def set_lie_group_nodes(self, rows, references) -> None:
         self.lie_rows = np.asarray(rows, dtype=int).reshape(-1, 3)
@@ -249,9 +400,44 @@ class LieGroupStages:
             return start[2]
         return self._angular_accelerations(state.t, state.q, w0)
 
+    def init(self, system, t0, q, v, accelerations=None, multipliers=None) -> State:
+        self._stage_kernel = None
+        return super().init(system, t0, q, v, accelerations, multipliers)
+
+    def _kernel(self):
+        """The buffered SX Function of a step's stages (``stage_function``) where the model allows it (small, no
+        Python user functions, no inputs; built at the first step of a solve), else None."""
+        if self._stage_kernel is None:
+            system = self._accelerations.system
+            simple = (system.n_coordinates <= SX_STAGES_LIMIT and not system.has_user_functions
+                      and not system.inputs and all(system.functions[name].is_a("SXFunction")
+                                                    for name in ("residual", "mass_matrix")))
+            self._stage_kernel = BufferedFunction(stage_function(
+                system, self.tableau, self.lie_rows, self.lie_references, self._accelerations.fixed, self._q_fixed,
+                self._accelerations.free)) if simple else False
+        return self._stage_kernel or None
+
     def _stages(self, state: State, h: float):
         """The stage increments K (s, n) (velocities, and T(U_i)^-1 w_i in the rotation rows) and accelerations
-        W (s, n) (angular accelerations in the rotation rows)."""
+        W (s, n) (angular accelerations in the rotation rows): one call of the stages' SX Function where there is
+        one; where it gives values that are not finite, the Python stages (which report the cause)."""
+        kernel = self._kernel()
+        if kernel is None:
+            return self._python_stages(state, h)
+        stages, n = self.tableau.stages, state.q.size
+        w0 = self._angular_form(state.q, state.v)
+        self._w_start = (state.q, state.v, w0)
+        first = self._first_angular_stage(state, w0)
+        increments, accelerations = kernel(state.t, state.q, w0, first, h, self._accelerations.system.parameters_now())
+        increments = increments.reshape(stages, n)
+        accelerations = accelerations.reshape(stages, n)
+        if not np.isfinite(accelerations).all():
+            return self._python_stages(state, h)
+        self.statistics.residual_evaluations += stages - 1
+        return increments.copy(), accelerations.copy()
+
+    def _python_stages(self, state: State, h: float):
+        """``_stages`` in Python: the accelerations of each stage by ``Accelerations`` (LAPACK's LU)."""
         stages, n = self.tableau.stages, state.q.size
         increments, accelerations = np.empty((stages, n)), np.empty((stages, n))
         w0 = self._angular_form(state.q, state.v)
