@@ -10,6 +10,8 @@ on floatframe's numbers.
 import numpy as np
 import pytest
 
+from exudyn_style_models import full_newton_settings
+
 import floatframe.exudyn as ffexu
 from floatframe.assembly.redundancy import RedundantConstraintsWarning
 from floatframe.exudyn import utilities as ffutilities
@@ -40,14 +42,7 @@ def bricard(exu, utilities, steps=300, end_time=0.3):
         else:
             mbs.CreateGenericJoint(itemNumbers=[previous, ground], position=corner, constrainedAxes=[1, 1, 1, 0, 1, 1])
     mbs.Assemble()
-    settings = exu.SimulationSettings()
-    settings.timeIntegration.numberOfSteps = steps
-    settings.timeIntegration.endTime = end_time
-    settings.timeIntegration.newton.useModifiedNewton = False
-    settings.timeIntegration.newton.relativeTolerance = 1e-12
-    settings.timeIntegration.newton.absoluteTolerance = 1e-14
-    settings.timeIntegration.verboseMode = 0
-    settings.solution.file.write = False
+    settings = full_newton_settings(exu, steps, end_time)
     settings.linearSolver.solverType = exu.LinearSolverType.EigenDense
     settings.linearSolver.ignoreSingularJacobian = True
     mbs.SolveDynamic(settings)
