@@ -265,18 +265,59 @@ def _sx_short(vector) -> list:
     return [ca.if_else(angle > math.pi, entry * factor, entry) for entry in vector]
 
 
+def _sx_angular_accelerations(system, nodes, free, t, q, w, p) -> list:
+    """``LieGroupStages._python_angular_accelerations`` on SX: the accelerations (n SX scalars) at (t, q, w) (lists
+    of n SX scalars; ``nodes``: [(rotation rows, reference)] as lists), each node's rotation rows d w/dt at its
+    rotation vector of angle <= pi, M_ff solved symbolically."""
+    n, m = system.n_coordinates, system.n_multipliers
+    functions = system.functions
+    residual, mass = functions["residual"], functions["mass_matrix"]
+    none, zero, no_multipliers = ca.DM.zeros(residual.size1_in(5)), ca.DM.zeros(n), ca.DM.zeros(m)
+    q_short, v_short = list(q), list(w)
+    for rows, reference in nodes:
+        vector = _sx_short([reference[k] + q[row] for k, row in enumerate(rows)])
+        rates = _sx_inverse_tangent_product(vector, [w[row] for row in rows])
+        for k, row in enumerate(rows):
+            q_short[row], v_short[row] = vector[k] - reference[k], rates[k]
+    q_stage, v_stage = ca.vertcat(*q_short), ca.vertcat(*v_short)
+    right = -ca.densify(residual(t, q_stage, v_stage, zero, no_multipliers, none, p))
+    matrix = ca.densify(mass(t, q_stage, v_stage, zero, no_multipliers, 1.0, 0.0, 0.0, zero, none, p))
+    acceleration = [ca.SX(0.0)] * n
+    for k, value in zip(free, ca.vertsplit(ca.solve(matrix[free, free], right[free]))):
+        acceleration[k] = value
+    for rows, reference in nodes:
+        vector = [reference[k] + q_short[row] for k, row in enumerate(rows)]
+        angular = _sx_tangent_product(vector, [acceleration[row] for row in rows])
+        extra = _sx_rate_term(vector, [v_short[row] for row in rows])
+        for k, row in enumerate(rows):
+            acceleration[row] = angular[k] + extra[k]
+    return acceleration
+
+
+def _node_lists(rows_list, references) -> list:
+    return [([int(k) for k in rows], [float(x) for x in reference]) for rows, reference in zip(rows_list, references)]
+
+
+def end_function(system, rows_list, references, free) -> ca.Function:
+    """The angular accelerations (t, q, w, p) -> W of ``LieGroupStages._angular_accelerations`` as an SX Function
+    (M_ff solved symbolically)."""
+    n = system.n_coordinates
+    t, q, w = ca.SX.sym("t"), ca.SX.sym("q", n), ca.SX.sym("w", n)
+    p = ca.SX.sym("p", system.functions["residual"].size1_in(6))
+    acceleration = _sx_angular_accelerations(system, _node_lists(rows_list, references), [int(k) for k in free], t,
+                                             ca.vertsplit(q), ca.vertsplit(w), p)
+    return ca.Function("lie_group_accelerations", [t, q, w, p], [ca.vertcat(*acceleration)])
+
+
 def _stage(system, rows_list, references, fixed, q_fixed, free) -> ca.Function:
     """One stage as an SX Function (t_i, q0, w0, U, dw, p) -> (K_i, W_i): the stage at rotation increment U and
     w = w0 + dw (the sums of the tableau's weights), as ``LieGroupStages._python_stages`` takes it, with M_ff solved
     symbolically."""
-    n, m = system.n_coordinates, system.n_multipliers
-    functions = system.functions
-    residual, mass = functions["residual"], functions["mass_matrix"]
+    n = system.n_coordinates
     t, q0, w0 = ca.SX.sym("t"), ca.SX.sym("q0", n), ca.SX.sym("w0", n)
     increment, change = ca.SX.sym("U", n), ca.SX.sym("dw", n)
-    p = ca.SX.sym("p", residual.size1_in(6))
-    none, zero, no_multipliers = ca.DM.zeros(residual.size1_in(5)), ca.DM.zeros(n), ca.DM.zeros(m)
-    nodes = [([int(k) for k in rows], [float(x) for x in reference]) for rows, reference in zip(rows_list, references)]
+    p = ca.SX.sym("p", system.functions["residual"].size1_in(6))
+    nodes = _node_lists(rows_list, references)
     start, rotation_increment = ca.vertsplit(q0), ca.vertsplit(increment)
     q = ca.vertsplit(q0 + increment)
     w = ca.vertsplit(w0 + change)
@@ -287,26 +328,10 @@ def _stage(system, rows_list, references, fixed, q_fixed, free) -> ca.Function:
             q[row] = composed[k] - reference[k]
     for k, value in zip(fixed, q_fixed):
         q[int(k)], w[int(k)] = ca.SX(float(value)), ca.SX(0.0)
-    q_short, v_short = list(q), list(w)
+    acceleration = _sx_angular_accelerations(system, nodes, [int(k) for k in free], t, q, w, p)
     for rows, reference in nodes:
-        vector = _sx_short([reference[k] + q[row] for k, row in enumerate(rows)])
-        rates = _sx_inverse_tangent_product(vector, [w[row] for row in rows])
-        for k, row in enumerate(rows):
-            q_short[row], v_short[row] = vector[k] - reference[k], rates[k]
-    q_stage, v_stage = ca.vertcat(*q_short), ca.vertcat(*v_short)
-    right = -ca.densify(residual(t, q_stage, v_stage, zero, no_multipliers, none, p))
-    matrix = ca.densify(mass(t, q_stage, v_stage, zero, no_multipliers, 1.0, 0.0, 0.0, zero, none, p))
-    free = [int(k) for k in free]
-    acceleration = [ca.SX(0.0)] * n
-    for k, value in zip(free, ca.vertsplit(ca.solve(matrix[free, free], right[free]))):
-        acceleration[k] = value
-    for rows, reference in nodes:
-        vector = [reference[k] + q_short[row] for k, row in enumerate(rows)]
-        angular = _sx_tangent_product(vector, [acceleration[row] for row in rows])
-        extra = _sx_rate_term(vector, [v_short[row] for row in rows])
         rates = _sx_inverse_tangent_product([rotation_increment[row] for row in rows], [w[row] for row in rows])
         for k, row in enumerate(rows):
-            acceleration[row] = angular[k] + extra[k]
             w[row] = rates[k]
     return ca.Function("lie_group_stage", [t, q0, w0, increment, change, p],
                        [ca.vertcat(*w), ca.vertcat(*acceleration)])
@@ -371,7 +396,18 @@ class LieGroupStages:
         return rate_velocities(self.lie_rows, self.lie_references, q, w)
 
     def _angular_accelerations(self, t, q, w) -> np.ndarray:
-        """The accelerations with each node's rotation rows d w/dt, evaluated at its rotation vector of angle <= pi."""
+        """The accelerations with each node's rotation rows d w/dt, evaluated at its rotation vector of angle <= pi:
+        by the SX Function of the kernel where there is one and its values are finite, else in Python."""
+        kernel = self._kernel()
+        if kernel is not None:
+            angular = kernel.end(t, q, w, self._accelerations.system.parameters_now())[0]
+            if np.isfinite(angular).all():
+                self._count()
+                return angular.copy()
+        return self._python_angular_accelerations(t, q, w)
+
+    def _python_angular_accelerations(self, t, q, w) -> np.ndarray:
+        """``_angular_accelerations`` in Python (``Accelerations``: LAPACK's LU)."""
         q_short, v_short = short_state(self.lie_rows, self.lie_references, q, w)
         a = self._accelerations(t, q_short, v_short)
         self._count()
@@ -405,16 +441,18 @@ class LieGroupStages:
         return super().init(system, t0, q, v, accelerations, multipliers)
 
     def _kernel(self):
-        """The buffered SX Function of a step's stages (``stage_function``) where the model allows it (small, no
-        Python user functions, no inputs; built at the first step of a solve), else None."""
+        """The buffered SX Functions ``stages`` (``stage_function``) and ``end`` (``end_function``) where the model
+        allows them (small, no Python user functions, no inputs; built at the first step of a solve), else None."""
         if self._stage_kernel is None:
-            system = self._accelerations.system
+            system, accelerations = self._accelerations.system, self._accelerations
             simple = (system.n_coordinates <= SX_STAGES_LIMIT and not system.has_user_functions
                       and not system.inputs and all(system.functions[name].is_a("SXFunction")
                                                     for name in ("residual", "mass_matrix")))
-            self._stage_kernel = BufferedFunction(stage_function(
-                system, self.tableau, self.lie_rows, self.lie_references, self._accelerations.fixed, self._q_fixed,
-                self._accelerations.free)) if simple else False
+            self._stage_kernel = SimpleNamespace(
+                stages=BufferedFunction(stage_function(system, self.tableau, self.lie_rows, self.lie_references,
+                                                       accelerations.fixed, self._q_fixed, accelerations.free)),
+                end=BufferedFunction(end_function(system, self.lie_rows, self.lie_references, accelerations.free))
+            ) if simple else False
         return self._stage_kernel or None
 
     def _stages(self, state: State, h: float):
@@ -428,7 +466,8 @@ class LieGroupStages:
         w0 = self._angular_form(state.q, state.v)
         self._w_start = (state.q, state.v, w0)
         first = self._first_angular_stage(state, w0)
-        increments, accelerations = kernel(state.t, state.q, w0, first, h, self._accelerations.system.parameters_now())
+        increments, accelerations = kernel.stages(state.t, state.q, w0, first, h,
+                                                  self._accelerations.system.parameters_now())
         increments = increments.reshape(stages, n)
         accelerations = accelerations.reshape(stages, n)
         if not np.isfinite(accelerations).all():
@@ -451,7 +490,7 @@ class LieGroupStages:
             self._compose(state.q, rotation_increment, q)
             w = w0 + weights @ accelerations[:i]
             self._accelerations.hold(q, w, self._q_fixed)
-            accelerations[i] = self._angular_accelerations(state.t + self.c[i] * h, q, w)
+            accelerations[i] = self._python_angular_accelerations(state.t + self.c[i] * h, q, w)
             increments[i] = w
             for rows in self.lie_rows:
                 increments[i, rows] = _inverse_tangent_product(rotation_increment[rows].tolist(), w[rows].tolist())

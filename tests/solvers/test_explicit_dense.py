@@ -6,8 +6,8 @@ Claims: R(t, q, v, 0, 0) and M(t, q, v) of the one buffered Function equal the a
 round-off with them (a generic ODE2 object's dense constant mass); the accelerations then equal those of the sparse
 path to the bit, the fixed coordinates' at zero, and the LU of a constant M is kept (one factorization a path);
 inputs and parameters are read at every evaluation (a = F(t) / m exactly, after a change of m too), and a mass that
-becomes zero is reported as a singular mass matrix naming the node. A Lie-group step's stages from one SX Function
-(M solved symbolically) equal the Python stages' (LAPACK) to round-off (1e-13), across the angle pi where the
+becomes zero is reported as a singular mass matrix naming the node. A Lie-group step's stages and the angular accelerations
+from SX Functions (M solved symbolically) equal the Python stages' (LAPACK) to round-off (1e-13), across the angle pi where the
 accelerations are taken at the shorter rotation vector, and whole solves of RK44 and DOPRI5 agree to 1e-11 with the
 same steps. The Lie-group stages' products T(v) w,
 T(v)^-1 w, the composition of rotation vectors and (dT/dv v_t) v_t on 3 floats equal lieGroupBasics' matrices and
@@ -195,6 +195,9 @@ def test_lie_group_stages_of_the_sx_function_equal_the_python_stages(name):
     scheme.set_lie_group_nodes(*lie_group_nodes(system))
     state = scheme.init(assembled, 0.0, assembled.q_initial, assembled.v_initial)
     assert scheme._kernel() is not None
+    w = scheme._angular_form(state.q, state.v)
+    expected = scheme._python_angular_accelerations(0.0, state.q, w)
+    assert np.abs(scheme._angular_accelerations(0.0, state.q, w) - expected).max() <= 1e-13 * np.abs(expected).max()
     increments, accelerations = scheme._stages(state, 0.01)
     expected_increments, expected_accelerations = scheme._python_stages(state, 0.01)
     for ours, theirs in ((increments, expected_increments), (accelerations, expected_accelerations)):
