@@ -337,16 +337,59 @@ def _stage(system, rows_list, references, fixed, q_fixed, free) -> ca.Function:
                        [ca.vertcat(*w), ca.vertcat(*acceleration)])
 
 
-def stage_function(system, tableau, rows_list, references, fixed, q_fixed, free) -> ca.Function:
-    """The stages of a step as one SX Function (t, q0, w0, a0, h, p) -> (K (n, s), W (n, s)): the stage increments
-    and (angular) accelerations of ``LieGroupStages._python_stages`` (a0: the first stage's), for a model whose
-    complete residual and mass matrix are SX Functions without inputs (``_stage`` chained)."""
+def step_function(system, tableau, end_accelerations, rows_list, references, fixed, q_fixed, free) -> ca.Function:
+    """A step of ``LieGroupStages`` as one SX Function (t, q0, v0, a0, h, p) -> (K (n, s), W (n, s), w0, q, v, w,
+    angular, a[, q_embedded, v_embedded, w_embedded]): the stages (``_stage`` chained; a0: the first stage's angular
+    accelerations), the end (q, v) of the weights b (and of the embedded weights) as ``_combine`` forms them, their
+    angular velocities w as ``error`` takes them, and with ``end_accelerations`` the end's angular accelerations
+    and accelerations a as ``_end_state`` takes them (else zeros); for a model whose complete residual and mass
+    matrix are SX Functions without inputs."""
     n = system.n_coordinates
+    nodes = _node_lists(rows_list, references)
     stage = _stage(system, rows_list, references, fixed, q_fixed, free)
+    angular_accelerations_at = end_function(system, rows_list, references, free)
     t, h = ca.SX.sym("t"), ca.SX.sym("h")
-    q0, w0, a0 = ca.SX.sym("q0", n), ca.SX.sym("w0", n), ca.SX.sym("a0", n)
+    q0, v0, a0 = ca.SX.sym("q0", n), ca.SX.sym("v0", n), ca.SX.sym("a0", n)
     p = ca.SX.sym("p", stage.size1_in(5))
-    c, a, _, _ = tableau.arrays()
+
+    def angular_form(q, v):
+        q, w = ca.vertsplit(q), ca.vertsplit(v)
+        for rows, reference in nodes:
+            product = _sx_tangent_product([reference[k] + q[row] for k, row in enumerate(rows)], [w[row] for row in rows])
+            for k, row in enumerate(rows):
+                w[row] = product[k]
+        return ca.vertcat(*w)
+
+    def rate_form(q, w):
+        q, v = ca.vertsplit(q), ca.vertsplit(w)
+        for rows, reference in nodes:
+            product = _sx_inverse_tangent_product([reference[k] + q[row] for k, row in enumerate(rows)],
+                                                  [v[row] for row in rows])
+            for k, row in enumerate(rows):
+                v[row] = product[k]
+        return ca.vertcat(*v)
+
+    def combine(weights):
+        factors = [h * float(weight) for weight in weights]
+        step_increment, change = factors[0] * increments[0], factors[0] * accelerations[0]
+        for i in range(1, len(factors)):
+            step_increment = step_increment + factors[i] * increments[i]
+            change = change + factors[i] * accelerations[i]
+        start, increment = ca.vertsplit(q0), ca.vertsplit(step_increment)
+        q, w = ca.vertsplit(q0 + step_increment), ca.vertsplit(w0 + change)
+        for rows, reference in nodes:
+            composed = _sx_compose([reference[k] + start[row] for k, row in enumerate(rows)],
+                                   [increment[row] for row in rows])
+            for k, row in enumerate(rows):
+                q[row] = composed[k] - reference[k]
+        for k, value in zip(fixed, q_fixed):
+            q[int(k)], w[int(k)] = ca.SX(float(value)), ca.SX(0.0)
+        q = ca.vertcat(*q)
+        v = rate_form(q, ca.vertcat(*w))
+        return q, v, angular_form(q, v)
+
+    w0 = angular_form(q0, v0)
+    c, a, b, b_embedded = tableau.arrays()
     increments, accelerations = [w0], [a0]
     for i in range(1, c.size):
         weights = [a[i, j] * h for j in range(i)]
@@ -357,8 +400,24 @@ def stage_function(system, tableau, rows_list, references, fixed, q_fixed, free)
         increment, acceleration = stage(t + c[i] * h, q0, w0, rotation_increment, change, p)
         increments.append(increment)
         accelerations.append(acceleration)
-    return ca.Function("lie_group_stages", [t, q0, w0, a0, h, p],
-                       [ca.horzcat(*increments), ca.horzcat(*accelerations)])
+    q, v, w = combine(b)
+    if end_accelerations:
+        angular = angular_accelerations_at(t + h, q, w, p)
+        rates, extra, turned = ca.vertsplit(angular), ca.vertsplit(angular), ca.vertsplit(q)
+        velocities = ca.vertsplit(v)
+        for rows, reference in nodes:
+            vector = [reference[k] + turned[row] for k, row in enumerate(rows)]
+            rate_part = _sx_rate_term(vector, [velocities[row] for row in rows])
+            product = _sx_inverse_tangent_product(vector, [extra[row] - rate_part[k] for k, row in enumerate(rows)])
+            for k, row in enumerate(rows):
+                rates[row] = product[k]
+        end = [angular, ca.vertcat(*rates)]
+    else:
+        end = [ca.SX.zeros(n), ca.SX.zeros(n)]
+    outputs = [ca.horzcat(*increments), ca.horzcat(*accelerations), w0, q, v, w, *end]
+    if b_embedded is not None:
+        outputs += list(combine(b_embedded))
+    return ca.Function("lie_group_step", [t, q0, v0, a0, h, p], [ca.densify(x) for x in outputs])
 
 
 def lie_group_nodes(system):
@@ -378,6 +437,7 @@ class LieGroupStages:
     _lie_start = None
     _w_start = None
     _stage_kernel = None
+    _step_end = None
 
     def set_lie_group_nodes(self, rows, references) -> None:
         self.lie_rows = np.asarray(rows, dtype=int).reshape(-1, 3)
@@ -430,18 +490,19 @@ class LieGroupStages:
             return start[2]
         return self._angular_form(state.q, state.v)
 
-    def _first_angular_stage(self, state: State, w0) -> np.ndarray:
+    def _first_angular_stage(self, state: State, w0=None) -> np.ndarray:
         start = self._lie_start
         if start is not None and start[0] is state.q and start[1] is state.v:
             return start[2]
-        return self._angular_accelerations(state.t, state.q, w0)
+        return self._angular_accelerations(state.t, state.q, self._angular_form(state.q, state.v) if w0 is None
+                                           else w0)
 
     def init(self, system, t0, q, v, accelerations=None, multipliers=None) -> State:
         self._stage_kernel = None
         return super().init(system, t0, q, v, accelerations, multipliers)
 
     def _kernel(self):
-        """The buffered SX Functions ``stages`` (``stage_function``) and ``end`` (``end_function``) where the model
+        """The buffered SX Functions ``step`` (``step_function``) and ``end`` (``end_function``) where the model
         allows them (small, no Python user functions, no inputs; built at the first step of a solve), else None."""
         if self._stage_kernel is None:
             system, accelerations = self._accelerations.system, self._accelerations
@@ -449,31 +510,34 @@ class LieGroupStages:
                       and not system.inputs and all(system.functions[name].is_a("SXFunction")
                                                     for name in ("residual", "mass_matrix")))
             self._stage_kernel = SimpleNamespace(
-                stages=BufferedFunction(stage_function(system, self.tableau, self.lie_rows, self.lie_references,
-                                                       accelerations.fixed, self._q_fixed, accelerations.free)),
+                step=BufferedFunction(step_function(system, self.tableau, self.end_accelerations, self.lie_rows,
+                                                    self.lie_references, accelerations.fixed, self._q_fixed,
+                                                    accelerations.free)),
                 end=BufferedFunction(end_function(system, self.lie_rows, self.lie_references, accelerations.free))
             ) if simple else False
         return self._stage_kernel or None
 
     def _stages(self, state: State, h: float):
         """The stage increments K (s, n) (velocities, and T(U_i)^-1 w_i in the rotation rows) and accelerations
-        W (s, n) (angular accelerations in the rotation rows): one call of the stages' SX Function where there is
-        one; where it gives values that are not finite, the Python stages (which report the cause)."""
+        W (s, n) (angular accelerations in the rotation rows): one call of the step's SX Function where there is
+        one, whose end states ``_combine``, ``error`` and ``_end_state`` then take (``_step_end``); where it gives
+        values that are not finite, the Python stages (which report the cause)."""
+        self._step_end = None
         kernel = self._kernel()
         if kernel is None:
             return self._python_stages(state, h)
         stages, n = self.tableau.stages, state.q.size
-        w0 = self._angular_form(state.q, state.v)
-        self._w_start = (state.q, state.v, w0)
-        first = self._first_angular_stage(state, w0)
-        increments, accelerations = kernel.stages(state.t, state.q, w0, first, h,
-                                                  self._accelerations.system.parameters_now())
-        increments = increments.reshape(stages, n)
-        accelerations = accelerations.reshape(stages, n)
-        if not np.isfinite(accelerations).all():
+        first = self._first_angular_stage(state)
+        outputs = [x.copy() for x in kernel.step(state.t, state.q, state.v, first, h,
+                                                 self._accelerations.system.parameters_now())]
+        if not all(np.isfinite(x).all() for x in outputs):
             return self._python_stages(state, h)
         self.statistics.residual_evaluations += stages - 1
-        return increments.copy(), accelerations.copy()
+        increments, accelerations = outputs[0].reshape(stages, n), outputs[1].reshape(stages, n)
+        names = ["w0", "q", "v", "w", "angular", "a", "q_embedded", "v_embedded", "w_embedded"]
+        self._step_end = SimpleNamespace(increments=increments, **dict(zip(names, outputs[2:])))
+        self._w_start = (state.q, state.v, self._step_end.w0)
+        return increments, accelerations
 
     def _python_stages(self, state: State, h: float):
         """``_stages`` in Python: the accelerations of each stage by ``Accelerations`` (LAPACK's LU)."""
@@ -497,7 +561,13 @@ class LieGroupStages:
         return increments, accelerations
 
     def _combine(self, state, h, weights, increments, accelerations):
-        """(q, v) at the step's end for the weights: rotations composed, v_t of the end's rotation vectors."""
+        """(q, v) at the step's end for the weights: rotations composed, v_t of the end's rotation vectors (the step
+        Function's where it took these stages)."""
+        end = self._step_end
+        if end is not None and increments is end.increments and weights is self.b:
+            return end.q, end.v
+        if end is not None and increments is end.increments and weights is self.b_embedded:
+            return end.q_embedded, end.v_embedded
         step_increment = (h * weights) @ increments
         q = state.q + step_increment
         self._compose(state.q, step_increment, q)
@@ -506,6 +576,12 @@ class LieGroupStages:
         return q, self._rate_form(q, w)
 
     def _end_state(self, t, q, v, accelerations) -> State:
+        end = self._step_end
+        if self.end_accelerations and end is not None and q is end.q and v is end.v:
+            self._lie_start = (q, v, end.angular)
+            lam = self._accelerations.multipliers(t, q, v, end.a)
+            self.statistics.steps += 1
+            return State(t, q, v, end.a, end.a, lam)
         if self.end_accelerations:
             angular = self._angular_accelerations(t, q, self._angular_form(q, v))
             self._lie_start = (q, v, angular)
@@ -520,6 +596,10 @@ class LieGroupStages:
 
     def error(self, state, q, v, q_embedded, v_embedded) -> float:
         """The embedded pair's error with the rotation rows' velocities as angular velocities (as Exudyn's)."""
+        end = self._step_end
+        if end is not None and q is end.q and q_embedded is end.q_embedded and v is end.v \
+                and v_embedded is end.v_embedded:
+            return super().error(SimpleNamespace(q=state.q, v=end.w0), q, end.w, q_embedded, end.w_embedded)
         start = SimpleNamespace(q=state.q, v=self._angular_form(state.q, state.v))
         return super().error(start, q, self._angular_form(q, v), q_embedded,
                              self._angular_form(q_embedded, v_embedded))
