@@ -17,6 +17,12 @@ floatframe's model keeps the rotation vector v and its rate v_t = T(v)^-1 w as c
 stage are evaluated at the rotation vector of the same rotation with angle at most pi (v (1 - 2 pi / |v|) beyond
 pi), where T is well conditioned, and turned into angular accelerations by d w/dt = T(v) v_tt + (dT/dv v_t) v_t.
 The stored states carry v_t = T(v)^-1 w of the composed rotation vector (its outputs are those of the rotation).
+
+On a model of up to ``SX_STAGES_LIMIT`` coordinates without Python user functions or inputs a whole step (its
+stages, end states and end accelerations) is one buffered SX Function (``step_function``: the same formulas on
+CasADi scalars, both branches of each series formed and one taken, each stage's M_ff solved symbolically); other
+models take the steps in Python, the 3-vectors of a node as Python floats and the accelerations by LAPACK's LU
+(``floatframe.solvers.explicit.Accelerations``). The two agree to round-off (tests/solvers/test_explicit_dense.py).
 """
 from __future__ import annotations
 
@@ -355,7 +361,8 @@ def step_function(system, tableau, end_accelerations, rows_list, references, fix
     def angular_form(q, v):
         q, w = ca.vertsplit(q), ca.vertsplit(v)
         for rows, reference in nodes:
-            product = _sx_tangent_product([reference[k] + q[row] for k, row in enumerate(rows)], [w[row] for row in rows])
+            product = _sx_tangent_product([reference[k] + q[row] for k, row in enumerate(rows)],
+                                          [w[row] for row in rows])
             for k, row in enumerate(rows):
                 w[row] = product[k]
         return ca.vertcat(*w)
@@ -436,7 +443,7 @@ class LieGroupStages:
     lie_references = np.zeros((0, 3))
     _lie_start = None
     _w_start = None
-    _stage_kernel = None
+    _step_kernel = None
     _step_end = None
 
     def set_lie_group_nodes(self, rows, references) -> None:
@@ -498,24 +505,24 @@ class LieGroupStages:
                                            else w0)
 
     def init(self, system, t0, q, v, accelerations=None, multipliers=None) -> State:
-        self._stage_kernel = None
+        self._step_kernel = None
         return super().init(system, t0, q, v, accelerations, multipliers)
 
     def _kernel(self):
         """The buffered SX Functions ``step`` (``step_function``) and ``end`` (``end_function``) where the model
         allows them (small, no Python user functions, no inputs; built at the first step of a solve), else None."""
-        if self._stage_kernel is None:
+        if self._step_kernel is None:
             system, accelerations = self._accelerations.system, self._accelerations
             simple = (system.n_coordinates <= SX_STAGES_LIMIT and not system.has_user_functions
                       and not system.inputs and all(system.functions[name].is_a("SXFunction")
                                                     for name in ("residual", "mass_matrix")))
-            self._stage_kernel = SimpleNamespace(
+            self._step_kernel = SimpleNamespace(
                 step=BufferedFunction(step_function(system, self.tableau, self.end_accelerations, self.lie_rows,
                                                     self.lie_references, accelerations.fixed, self._q_fixed,
                                                     accelerations.free)),
                 end=BufferedFunction(end_function(system, self.lie_rows, self.lie_references, accelerations.free))
             ) if simple else False
-        return self._stage_kernel or None
+        return self._step_kernel or None
 
     def _stages(self, state: State, h: float):
         """The stage increments K (s, n) (velocities, and T(U_i)^-1 w_i in the rotation rows) and accelerations

@@ -32,7 +32,10 @@ off the unit norm of Euler parameters, with nothing to bring it back: free rotat
 constraints (NodeRigidBody2D, NodeRigidBodyRxyz).
 
 On small models without Input signals or user functions the fixed-step schemes take their steps in batches of
-one CasADi call (``floatframe.solvers.explicit_batch``, the same numbers); the Python steps here otherwise.
+one CasADi call (``floatframe.solvers.explicit_batch``, the same numbers); the Python steps here otherwise. These
+evaluate R(t, q, v, 0, 0) and M of a model of up to ``DENSE_LIMIT`` coordinates without Python user functions from
+one buffered SX Function into a dense M (``DenseTerms``: the same values as the sparse evaluations) and solve by
+LAPACK's LU (``SmallLU``).
 """
 from __future__ import annotations
 

@@ -1,18 +1,18 @@
 """The small-model path of the explicit schemes' accelerations (floatframe/solvers/explicit.py: DenseTerms, SmallLU)
-and the scalar numerics of the Lie-group stages (floatframe/exudyn/_lie_group_explicit.py).
+and the numerics of the Lie-group steps (floatframe/exudyn/_lie_group_explicit.py).
 
 Claims: R(t, q, v, 0, 0) and M(t, q, v) of the one buffered Function equal the assembled system's ``residual`` and
 ``mass_matrix`` to the bit on models without linear terms (a rigid body on a rotation vector, a planar body) and to
 round-off with them (a generic ODE2 object's dense constant mass); the accelerations then equal those of the sparse
 path to the bit, the fixed coordinates' at zero, and the LU of a constant M is kept (one factorization a path);
 inputs and parameters are read at every evaluation (a = F(t) / m exactly, after a change of m too), and a mass that
-becomes zero is reported as a singular mass matrix naming the node. A Lie-group step's stages and the angular accelerations
-from SX Functions (M solved symbolically) equal the Python stages' (LAPACK) to round-off (1e-13), across the angle pi where the
-accelerations are taken at the shorter rotation vector, and whole solves of RK44 (also with the last stage's accelerations
-and a coordinate held) and DOPRI5 agree to 1e-11 with the same steps. The Lie-group stages' products T(v) w,
-T(v)^-1 w, the composition of rotation vectors and (dT/dv v_t) v_t on 3 floats equal lieGroupBasics' matrices and
-composition to round-off (1e-15 relative) and central differences of T(v + s v_t) v_t (1e-8) over the series and
-closed-form branches (angles 1e-3 .. 4 rad).
+becomes zero is reported as a singular mass matrix naming the node. A Lie-group step's stages and the angular
+accelerations from SX Functions (M solved symbolically) equal the Python stages' (LAPACK) to round-off (1e-13),
+across the angle pi where the accelerations are taken at the shorter rotation vector, and whole solves of RK44 (also
+with the last stage's accelerations and a coordinate held) and DOPRI5 agree to 1e-11 with the same steps. The Python
+stages' products T(v) w, T(v)^-1 w, the composition of rotation vectors and (dT/dv v_t) v_t on 3 floats equal
+lieGroupBasics' matrices and composition to round-off (1e-15 relative) and central differences of T(v + s v_t) v_t
+(1e-8) over the series and closed-form branches (angles 1e-3 .. 4 rad).
 """
 import numpy as np
 import pytest
