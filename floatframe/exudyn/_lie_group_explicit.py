@@ -344,12 +344,12 @@ def _stage(system, rows_list, references, fixed, q_fixed, free) -> ca.Function:
 
 
 def step_function(system, tableau, end_accelerations, rows_list, references, fixed, q_fixed, free) -> ca.Function:
-    """A step of ``LieGroupStages`` as one SX Function (t, q0, v0, a0, h, p) -> (K (n, s), W (n, s), w0, q, v, w,
-    angular, a[, q_embedded, v_embedded, w_embedded]): the stages (``_stage`` chained; a0: the first stage's angular
-    accelerations), the end (q, v) of the weights b (and of the embedded weights) as ``_combine`` forms them, their
-    angular velocities w as ``error`` takes them, and with ``end_accelerations`` the end's angular accelerations
-    and accelerations a as ``_end_state`` takes them (else zeros); for a model whose complete residual and mass
-    matrix are SX Functions without inputs."""
+    """A step of ``LieGroupStages`` as one SX Function (t, q0, v0, a0, h, p) -> [K (n, s), W (n, s), w0, q, v, w,
+    angular, a[, q_embedded, v_embedded, w_embedded]] stacked column by column into one vector: the stages
+    (``_stage`` chained; a0: the first stage's angular accelerations), the end (q, v) of the weights b (and of the
+    embedded weights) as ``_combine`` forms them, their angular velocities w as ``error`` takes them, and with
+    ``end_accelerations`` the end's angular accelerations and accelerations a as ``_end_state`` takes them (else
+    zeros); for a model whose complete residual and mass matrix are SX Functions without inputs."""
     n = system.n_coordinates
     nodes = _node_lists(rows_list, references)
     stage = _stage(system, rows_list, references, fixed, q_fixed, free)
@@ -424,7 +424,8 @@ def step_function(system, tableau, end_accelerations, rows_list, references, fix
     outputs = [ca.horzcat(*increments), ca.horzcat(*accelerations), w0, q, v, w, *end]
     if b_embedded is not None:
         outputs += list(combine(b_embedded))
-    return ca.Function("lie_group_step", [t, q0, v0, a0, h, p], [ca.densify(x) for x in outputs])
+    stacked = ca.vertcat(*[ca.vec(ca.densify(x)) for x in outputs])
+    return ca.Function("lie_group_step", [t, q0, v0, a0, h, p], [stacked])
 
 
 def lie_group_nodes(system):
@@ -535,14 +536,15 @@ class LieGroupStages:
             return self._python_stages(state, h)
         stages, n = self.tableau.stages, state.q.size
         first = self._first_angular_stage(state)
-        outputs = [x.copy() for x in kernel.step(state.t, state.q, state.v, first, h,
-                                                 self._accelerations.system.parameters_now())]
-        if not all(np.isfinite(x).all() for x in outputs):
+        values = kernel.step(state.t, state.q, state.v, first, h, self._accelerations.system.parameters_now())[0]
+        if not np.isfinite(values).all():
             return self._python_stages(state, h)
+        values = values.copy()       # (the buffer is the next step's; its pieces are views of this copy)
         self.statistics.residual_evaluations += stages - 1
-        increments, accelerations = outputs[0].reshape(stages, n), outputs[1].reshape(stages, n)
+        pieces = values.reshape(-1, n)          # K (stages rows), W (stages rows), then one row a vector
+        increments, accelerations = pieces[:stages], pieces[stages:2 * stages]
         names = ["w0", "q", "v", "w", "angular", "a", "q_embedded", "v_embedded", "w_embedded"]
-        self._step_end = SimpleNamespace(increments=increments, **dict(zip(names, outputs[2:])))
+        self._step_end = SimpleNamespace(increments=increments, **dict(zip(names, pieces[2 * stages:])))
         self._w_start = (state.q, state.v, self._step_end.w0)
         return increments, accelerations
 
