@@ -241,7 +241,8 @@ def child(spec_path: str) -> None:
         """The arguments of SolveDynamic/SolveStatic with solutionSettings.writeSolutionToFile = False (the settings
         given, or the code's defaults)."""
         module = importlib.import_module("exudyn" if code == "exudyn" else "floatframe.exudyn")
-        given = [a for a in (*arguments, *keywords.values()) if isinstance(a, module.SimulationSettings)]
+        settings_type = type(module.SimulationSettings())   # (floatframe's SimulationSettings is a factory)
+        given = [a for a in (*arguments, *keywords.values()) if isinstance(a, settings_type)]
         if given:
             given[0].solutionSettings.writeSolutionToFile = False
             return arguments, keywords
