@@ -96,7 +96,8 @@ def quadratic_energy(stiffness, displacement, mass, velocity):
     return 0.5 * displacement @ (stiffness @ displacement) + 0.5 * velocity @ (mass @ velocity)
 
 
-CONSTRAINT_HEAVY_FRACTION = 0.1   # sparse_lu: above this fraction of zero diagonal entries, COLAMD ordering
+CONSTRAINT_HEAVY_FRACTION = 0.1   # sparse_lu: above this fraction of zero diagonal entries, COLAMD ordering,
+CONSTRAINT_HEAVY_MIN_SIZE = 1000   # from this many unknowns on (below, either order factorizes in well under 1 ms)
 
 
 def sparse_lu(matrix):
@@ -104,12 +105,16 @@ def sparse_lu(matrix):
 
     Diagonal preference and a small pivot threshold (0.01); threshold pivoting keeps the zero-diagonal constraint
     block solvable. The column ordering: minimum degree on the pattern of A^T + A for FE matrices with few
-    constraint rows; COLAMD where more than ``CONSTRAINT_HEAVY_FRACTION`` of the diagonal is zero (many joints:
-    there the zero-diagonal pivots delayed by threshold pivoting spoil the minimum-degree order; a chain of 400
-    rigid bodies, 5200 unknowns: 240 ms and 3.3 million factor entries against COLAMD's 3.8 ms and 96,000).
+    constraint rows; COLAMD for matrices of at least ``CONSTRAINT_HEAVY_MIN_SIZE`` unknowns where more than
+    ``CONSTRAINT_HEAVY_FRACTION`` of the diagonal is zero (many joints: there the zero-diagonal pivots delayed by
+    threshold pivoting spoil the minimum-degree order; a chain of 400 rigid bodies, 5200 unknowns: 240 ms and 3.3
+    million factor entries against COLAMD's 3.8 ms and 96,000). Smaller matrices keep the minimum-degree order:
+    a different order changes the round-off, and with it the steps of IDAS's error control (Andrews' squeezer at
+    rtol 1e-10 lost half a digit with COLAMD).
     """
     matrix = matrix.tocsc()
     diagonal = matrix.diagonal()
-    constraint_heavy = np.count_nonzero(diagonal == 0) > CONSTRAINT_HEAVY_FRACTION * diagonal.size
+    constraint_heavy = diagonal.size >= CONSTRAINT_HEAVY_MIN_SIZE and \
+        np.count_nonzero(diagonal == 0) > CONSTRAINT_HEAVY_FRACTION * diagonal.size
     return spla.splu(matrix, permc_spec="COLAMD" if constraint_heavy else "MMD_AT_PLUS_A", diag_pivot_thresh=0.01,
                      options=dict(SymmetricMode=True))
