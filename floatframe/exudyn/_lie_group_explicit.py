@@ -45,11 +45,19 @@ from floatframe.solvers.loop import State
 # NumPy's calls on arrays of 3 (the formulas are those of ``lieGroupBasics``, entry by entry).
 
 
+def _axis_form_product(vector, w, diagonal, skew, outer) -> list:
+    """(diagonal I + skew v~ + outer v v^T) w, the form of T(v) and T(v)^-1; v, w: 3 floats or SX scalars each."""
+    x, y, z = vector
+    a, b, c = w
+    return [(diagonal + outer * x * x) * a + (outer * x * y - skew * z) * b + (outer * x * z + skew * y) * c,
+            (outer * x * y + skew * z) * a + (diagonal + outer * y * y) * b + (outer * y * z - skew * x) * c,
+            (outer * x * z - skew * y) * a + (outer * y * z + skew * x) * b + (diagonal + outer * z * z) * c]
+
+
 def _tangent_product(vector, rate) -> list:
     """T(v) v_t with T(v) = I - (1 - cos phi)/phi^2 v~ + (phi - sin phi)/phi^3 v~ v~ (``rotations.t_exp_so3``'s
     formula and series below 0.01 rad), v~ v~ = v v^T - phi^2 I; v, v_t: 3 floats each."""
     x, y, z = vector
-    a, b, c = rate
     angle2 = x * x + y * y + z * z
     if angle2 < TANGENT_SERIES_ANGLE ** 2:
         first = -0.5 + angle2 / 24 - angle2 * angle2 / 720
@@ -59,9 +67,7 @@ def _tangent_product(vector, rate) -> list:
         first = -(1 - math.cos(angle)) / angle2
         second = (1 - math.sin(angle) / angle) / angle2
     diagonal = 1 - second * angle2
-    return [(diagonal + second * x * x) * a + (second * x * y - first * z) * b + (second * x * z + first * y) * c,
-            (second * x * y + first * z) * a + (diagonal + second * y * y) * b + (second * y * z - first * x) * c,
-            (second * x * z - first * y) * a + (second * y * z + first * x) * b + (diagonal + second * z * z) * c]
+    return _axis_form_product(vector, rate, diagonal, first, second)
 
 
 def _inverse_tangent_product(vector, w) -> list:
@@ -74,9 +80,7 @@ def _inverse_tangent_product(vector, w) -> list:
     angle = math.sqrt(angle2)
     gamma = _inverse_coefficient(angle)
     beta = 1 - gamma * angle2 if angle <= INVERSE_SERIES_ANGLE else 0.5 * angle / math.tan(0.5 * angle)
-    return [(beta + gamma * x * x) * a + (gamma * x * y - 0.5 * z) * b + (gamma * x * z + 0.5 * y) * c,
-            (gamma * x * y + 0.5 * z) * a + (beta + gamma * y * y) * b + (gamma * y * z - 0.5 * x) * c,
-            (gamma * x * z - 0.5 * y) * a + (gamma * y * z + 0.5 * x) * b + (beta + gamma * z * z) * c]
+    return _axis_form_product(vector, w, beta, 0.5, gamma)
 
 
 def _cross(a, b) -> list:
@@ -201,31 +205,25 @@ SX_STAGES_LIMIT = 12   # coordinates up to which a step's stages are one SX Func
 def _sx_tangent_product(vector, rate) -> list:
     """``_tangent_product`` of SX scalars (both branches formed, one taken)."""
     x, y, z = vector
-    a, b, c = rate
     angle2 = x * x + y * y + z * z
     angle = ca.sqrt(angle2)
     series = angle2 < TANGENT_SERIES_ANGLE ** 2
     first = ca.if_else(series, -0.5 + angle2 / 24 - angle2 * angle2 / 720, -(1 - ca.cos(angle)) / angle2)
     second = ca.if_else(series, 1 / 6 - angle2 / 120 + angle2 * angle2 / 5040, (1 - ca.sin(angle) / angle) / angle2)
     diagonal = 1 - second * angle2
-    return [(diagonal + second * x * x) * a + (second * x * y - first * z) * b + (second * x * z + first * y) * c,
-            (second * x * y + first * z) * a + (diagonal + second * y * y) * b + (second * y * z - first * x) * c,
-            (second * x * z - first * y) * a + (second * y * z + first * x) * b + (diagonal + second * z * z) * c]
+    return _axis_form_product(vector, rate, diagonal, first, second)
 
 
 def _sx_inverse_tangent_product(vector, w) -> list:
     """``_inverse_tangent_product`` of SX scalars (at angle 0 its series gives the identity)."""
     x, y, z = vector
-    a, b, c = w
     angle2 = x * x + y * y + z * z
     angle = ca.sqrt(angle2)
     series = angle <= INVERSE_SERIES_ANGLE
     half = 0.5 * angle
     gamma = ca.if_else(series, 1 / 12 + angle ** 2 / 720 + angle ** 4 / 30240, (1 - half / ca.tan(half)) / angle ** 2)
     beta = ca.if_else(series, 1 - gamma * angle2, 0.5 * angle / ca.tan(0.5 * angle))
-    return [(beta + gamma * x * x) * a + (gamma * x * y - 0.5 * z) * b + (gamma * x * z + 0.5 * y) * c,
-            (gamma * x * y + 0.5 * z) * a + (beta + gamma * y * y) * b + (gamma * y * z - 0.5 * x) * c,
-            (gamma * x * z - 0.5 * y) * a + (gamma * y * z + 0.5 * x) * b + (beta + gamma * z * z) * c]
+    return _axis_form_product(vector, w, beta, 0.5, gamma)
 
 
 def _sx_rate_term(vector, rate) -> list:
