@@ -22,7 +22,7 @@ def written_steps(n_steps: int, h: float, period: float, initial: bool = True) -
     if period <= h + TIME_TOLERANCE:
         return np.arange(0 if initial else 1, n_steps + 1)
     multiple = round(period / h)
-    if abs(multiple * h - period) <= TIME_TOLERANCE:   # every multiple-th step (without the initial state: step 1 first)
+    if abs(multiple * h - period) <= TIME_TOLERANCE:   # every multiple-th step (without the initial state: 1 first)
         regular = np.arange(multiple, n_steps, multiple)
         return np.concatenate([[0] if initial else [1], regular[regular > 1], [n_steps]]).astype(int)
     steps, count, k = ([0], period, 1) if initial else ([], 0.0, 1)

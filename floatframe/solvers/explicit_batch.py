@@ -222,16 +222,15 @@ class BatchedLoop:
         if count:   # the kept states as one block of rows [t, q, v, a, abar = a, lam] (a State a row: 5 us each)
             n, m = q_rows.shape[1], system.n_multipliers
             kept = intervals[wanted][:count]
-            rows = np.empty((count, 1 + 4 * n + m))
-            rows[:, 0] = grid[kept]
-            for j, block in enumerate((q_rows, v_rows, a_rows, a_rows)):
-                rows[:, 1 + j * n:1 + (j + 1) * n] = block[:count]
-            rows[:, 1 + 4 * n:] = [multipliers(t, q, v, a) for t, q, v, a in
-                                   zip(rows[:, 0], q_rows, v_rows, a_rows)] if has_multipliers and m else 0.0
-            last = State(float(rows[-1, 0]), *(rows[-1, 1 + j * n:1 + (j + 1) * n] for j in range(4)),
-                         rows[-1, 1 + 4 * n:])
-            scheme._start = (last.q, last.v, last.a) if scheme.end_accelerations else None
-            yield int(kept[-1]), StateRows(kept, rows, n, last)
+            block = StateRows.empty(kept, n, m)
+            block.times[:] = grid[kept]
+            block.q[:], block.v[:], block.a[:], block.abar[:] = (q_rows[:count], v_rows[:count], a_rows[:count],
+                                                                 a_rows[:count])
+            block.lam[:] = [multipliers(t, q, v, a) for t, q, v, a in
+                            zip(block.times, q_rows, v_rows, a_rows)] if has_multipliers and m else 0.0
+            block.last = State(block.t, block.q[-1], block.v[-1], block.a[-1], block.abar[-1], block.lam[-1])
+            scheme._start = (block.last.q, block.last.v, block.last.a) if scheme.end_accelerations else None
+            yield int(kept[-1]), block
         if count < columns.size:
             k, row = int(intervals[wanted][count]), count
             raise bound.failure(State(float(grid[k]), q_rows[row], v_rows[row], a_rows[row], a_rows[row], empty))

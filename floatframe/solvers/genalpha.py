@@ -28,7 +28,7 @@ import weakref
 
 import numpy as np
 
-from floatframe.linalg import euclidean_norm as _norm   # (genalpha_ggl and genalpha_lie import it from here)
+from floatframe.linalg import euclidean_norm as _norm
 from floatframe.solvers.alpha import (coefficients, not_converged, not_finite, predictor, singular_matrix,
                                       step_factors)
 from floatframe.solvers.compiling import CompilePolicy, sparse_kernel

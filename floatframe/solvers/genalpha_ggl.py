@@ -24,7 +24,8 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from floatframe.solvers.genalpha import GeneralizedAlpha, MatrixRenewal, _norm, _SparseNewton, refresh_cost
+from floatframe.linalg import euclidean_norm
+from floatframe.solvers.genalpha import GeneralizedAlpha, MatrixRenewal, _SparseNewton, refresh_cost
 from floatframe.solvers.loop import State
 from floatframe.solvers.safeguards import STRICT
 
@@ -102,7 +103,7 @@ class _GGLNewton(_SparseNewton):
         lam -= update[n:n + m]
         self.mu -= update[n + m:]
         # the positions move by beta' (da + C_q0^T dmu): measure that against a
-        return _norm(update[:n] + self.normals @ update[n + m:]), _norm(a), residual, True
+        return euclidean_norm(update[:n] + self.normals @ update[n + m:]), euclidean_norm(a), residual, True
 
     def finish(self, t, a, lam) -> State:
         q, v = self._state(a)

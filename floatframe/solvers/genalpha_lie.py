@@ -45,8 +45,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from floatframe import rotations
+from floatframe.linalg import euclidean_norm
 from floatframe.solvers.alpha import not_converged, not_finite, predictor, step_factors
-from floatframe.solvers.genalpha import EPS, GeneralizedAlpha, _norm
+from floatframe.solvers.genalpha import EPS, GeneralizedAlpha
 from floatframe.solvers.linear import LapackLU, factorize, singular_cause
 from floatframe.solvers.loop import State
 from floatframe.solvers.result import SolverError
@@ -119,11 +120,12 @@ class LieGroupGeneralizedAlpha(GeneralizedAlpha):
                                   f"{singular_cause(system, t, newton.standard_matrix())}", t) from None
             x -= update
             stats.newton_iterations += 1
-            size = _norm(update[:accelerations])
-            if size <= self.relative_tolerance * _norm(x[:accelerations]) + self.absolute_tolerance + roundoff:
+            size = euclidean_norm(update[:accelerations])
+            scale = euclidean_norm(x[:accelerations])
+            if size <= self.relative_tolerance * scale + self.absolute_tolerance + roundoff:
                 break
         else:
-            raise SolverError(not_converged(t, self.max_iterations, _norm(residual), size), t)
+            raise SolverError(not_converged(t, self.max_iterations, euclidean_norm(residual), size), t)
         stats.steps += 1
         return newton.finish(x)
 

@@ -65,6 +65,16 @@ class StateRows:
         self.last = last   # the producer's State of the last row, where it keeps that object (else made by state())
 
     @staticmethod
+    def width(n: int, m: int) -> int:
+        """The number of values of a row: 1 + 4n + m."""
+        return 1 + 4 * n + m
+
+    @classmethod
+    def empty(cls, k: np.ndarray, n: int, m: int) -> "StateRows":
+        """Rows for the states of grid times ``k`` (k,), to be filled through the column views."""
+        return cls(k, np.empty((len(k), cls.width(n, m))), n)
+
+    @staticmethod
     def row(state: State) -> np.ndarray:
         """A State as one row (1, 1 + 4n + m) of this layout."""
         return np.concatenate(([state.t], state.q, state.v, state.a, state.abar, state.lam))[None, :]

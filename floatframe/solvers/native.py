@@ -273,8 +273,7 @@ class NativeLoop:
         parameters = system.parameters_now()
         buffers["p"][:parameters.size] = parameters
         self._put_state(state)
-        width = 1 + 4 * n + m
-        visited = np.empty((visits.size, width))
+        visited = np.empty((visits.size, StateRows.width(n, m)))
         written = ctypes.c_longlong(0)
         status = self.library.floatframe_native_run(
             ctypes.addressof(problem), ctypes.addressof(run), _address(self.grid), _address(self.counts), first,
