@@ -207,3 +207,14 @@ def test_the_single_thread_context_limits_blas_and_restores_it_each_time():
         with single_threaded_blas(SINGLE_THREAD_MIN_SIZE):
             assert blas_threads() == [1] * len(before)
         assert blas_threads() == before
+
+
+def test_lapack_lu_solves_and_refuses_an_exactly_singular_matrix():
+    """LAPACK's getrf reports an exactly zero pivot (info > 0): RuntimeError as SuperLU's; a regular matrix solves."""
+    regular = np.array([[4.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 2.0]])
+    right = np.array([1.0, 2.0, 3.0])
+    np.testing.assert_allclose(linear.LapackLU(regular.copy()).solve(right), np.linalg.solve(regular, right),
+                               rtol=1e-14)
+    singular = np.array([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 1.0, 1.0]])
+    with pytest.raises(RuntimeError, match="exactly singular"):
+        linear.LapackLU(singular)
