@@ -356,23 +356,20 @@ def step_function(system, tableau, end_accelerations, rows_list, references, fix
     q0, v0, a0 = ca.SX.sym("q0", n), ca.SX.sym("v0", n), ca.SX.sym("a0", n)
     p = ca.SX.sym("p", stage.size1_in(5))
 
-    def angular_form(q, v):
-        q, w = ca.vertsplit(q), ca.vertsplit(v)
+    def node_products(product_of, q, values):
+        """``values`` with each node's rotation rows replaced by product_of(its rotation vector, those rows)."""
+        q, values = ca.vertsplit(q), ca.vertsplit(values)
         for rows, reference in nodes:
-            product = _sx_tangent_product([reference[k] + q[row] for k, row in enumerate(rows)],
-                                          [w[row] for row in rows])
+            product = product_of([reference[k] + q[row] for k, row in enumerate(rows)], [values[row] for row in rows])
             for k, row in enumerate(rows):
-                w[row] = product[k]
-        return ca.vertcat(*w)
+                values[row] = product[k]
+        return ca.vertcat(*values)
+
+    def angular_form(q, v):
+        return node_products(_sx_tangent_product, q, v)
 
     def rate_form(q, w):
-        q, v = ca.vertsplit(q), ca.vertsplit(w)
-        for rows, reference in nodes:
-            product = _sx_inverse_tangent_product([reference[k] + q[row] for k, row in enumerate(rows)],
-                                                  [v[row] for row in rows])
-            for k, row in enumerate(rows):
-                v[row] = product[k]
-        return ca.vertcat(*v)
+        return node_products(_sx_inverse_tangent_product, q, w)
 
     def combine(weights):
         factors = [h * float(weight) for weight in weights]

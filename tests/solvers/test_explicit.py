@@ -21,14 +21,15 @@ MASS, STIFFNESS, START = 2.0, 100.0, 0.1
 FIXED = [ExplicitEuler, ExplicitMidpoint, RK33, RK44, RK67, VelocityVerlet]
 
 
-def oscillator(damping=0.0, fixed_y=False):
-    """A mass point on a coordinate spring (x), optionally with y fixed to the ground and a load on it."""
+def oscillator(damping=0.0, fixed_y=False, mass=MASS, stiffness=STIFFNESS, start=START):
+    """A mass point [kg] on a coordinate spring [N/m] (x) started ``start`` [m] out at rest, optionally with y fixed to
+    the ground and a load on it."""
     system = System()
     ground = system.add(NodePointGround([0.0, 0.0, 0.0]))
-    node = system.add(NodePoint([0.0, 0.0, 0.0], [START, 0.0, 0.0]))
-    system.add(ObjectMassPoint(node, MASS))
+    node = system.add(NodePoint([0.0, 0.0, 0.0], [start, 0.0, 0.0]))
+    system.add(ObjectMassPoint(node, mass))
     system.add(CoordinateSpringDamper([system.add(MarkerNodeCoordinate(ground, 0)),
-                                       system.add(MarkerNodeCoordinate(node, 0))], STIFFNESS, damping))
+                                       system.add(MarkerNodeCoordinate(node, 0))], stiffness, damping))
     if fixed_y:
         system.add(CoordinateConstraint([system.add(MarkerNodeCoordinate(ground, 1)),
                                          system.add(MarkerNodeCoordinate(node, 1))]))

@@ -9,9 +9,6 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from floatframe.assembly import System
-from floatframe.components import (CoordinateSpringDamper, MarkerNodeCoordinate, NodePoint, NodePointGround,
-                                   ObjectMassPoint)
 from floatframe.solvers.explicit_adaptive import DOPRI5, ODE23, StepSizeWarning
 from floatframe.solvers.result import SolverError
 from test_explicit import oscillator, planar_body
@@ -63,13 +60,7 @@ def test_exudyns_control_takes_its_steps_across_the_output_times():
 def unit_oscillator():
     """x'' = -x (unit mass and stiffness) from x = 1 at rest: with an absolute tolerance alone DOPRI5's error per
     step is the same at every phase (measured: 0.9 h_opt = 0.112333 s from the third step on)."""
-    system = System()
-    ground = system.add(NodePointGround([0.0, 0.0, 0.0]))
-    node = system.add(NodePoint([0.0, 0.0, 0.0], [1.0, 0.0, 0.0]))
-    system.add(ObjectMassPoint(node, 1.0))
-    system.add(CoordinateSpringDamper([system.add(MarkerNodeCoordinate(ground, 0)),
-                                       system.add(MarkerNodeCoordinate(node, 0))], 1.0, 0.0))
-    return system.assemble()
+    return oscillator(mass=1.0, stiffness=1.0, start=1.0)
 
 
 def test_exudyns_control_accepts_the_first_step_at_min_step_with_a_warning_and_fails_at_a_later_one():

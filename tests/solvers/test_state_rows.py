@@ -3,11 +3,9 @@ shared loop's storage of blocks and single states with the model's monitors at t
 import numpy as np
 import pytest
 
-from floatframe.assembly import System
-from floatframe.components import (CoordinateSpringDamper, MarkerNodeCoordinate, NodePoint, NodePointGround,
-                                   ObjectMassPoint)
 from floatframe.solvers.explicit import RK44
 from floatframe.solvers.loop import State, StateRows, stacked
+from test_explicit import oscillator   # a mass point (2 kg) on a coordinate spring (100 N/m), started 0.1 m out
 
 
 def test_the_columns_are_views_of_the_row_layout():
@@ -42,17 +40,6 @@ def test_states_without_multipliers_stack_with_blocks():
     assert t.tolist() == [-1.0, 0.0, 9.0]
     assert q.tolist() == [[0.0, 0.0], [1.0, 2.0], [10.0, 11.0]]
     assert a[1:].tolist() == [[5.0, 6.0], [14.0, 15.0]] and lam.shape == (3, 0)
-
-
-def oscillator():
-    """A mass point (2 kg) on a coordinate spring (100 N/m), started 0.1 m out."""
-    system = System()
-    ground = system.add(NodePointGround([0.0, 0.0, 0.0]))
-    node = system.add(NodePoint([0.0, 0.0, 0.0], [0.1, 0.0, 0.0]))
-    system.add(ObjectMassPoint(node, 2.0))
-    system.add(CoordinateSpringDamper([system.add(MarkerNodeCoordinate(ground, 0)),
-                                       system.add(MarkerNodeCoordinate(node, 0))], 100.0, 0.0))
-    return system.assemble()
 
 
 @pytest.mark.parametrize("batched", [True, False], ids=["blocks", "states"])
