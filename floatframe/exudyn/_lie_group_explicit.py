@@ -214,6 +214,21 @@ def _sx_tangent_product(vector, rate) -> list:
     return _axis_form_product(vector, rate, diagonal, first, second)
 
 
+def _sx_advanced(nodes, q0, increment, w0, change, fixed, q_fixed):
+    """(q, w) as lists of SX scalars: q0 + increment with each node's rotation vector composed on the rotation group
+    (``_sx_compose``), w0 + change, and the held coordinates at their values with zero velocity."""
+    start, rotation_increment = ca.vertsplit(q0), ca.vertsplit(increment)
+    q, w = ca.vertsplit(q0 + increment), ca.vertsplit(w0 + change)
+    for rows, reference in nodes:
+        composed = _sx_compose([reference[k] + start[row] for k, row in enumerate(rows)],
+                               [rotation_increment[row] for row in rows])
+        for k, row in enumerate(rows):
+            q[row] = composed[k] - reference[k]
+    for k, value in zip(fixed, q_fixed):
+        q[int(k)], w[int(k)] = ca.SX(float(value)), ca.SX(0.0)
+    return q, w
+
+
 def _sx_inverse_tangent_product(vector, w) -> list:
     """``_inverse_tangent_product`` of SX scalars (at angle 0 its series gives the identity)."""
     x, y, z = vector
@@ -322,17 +337,9 @@ def _stage(system, rows_list, references, fixed, q_fixed, free) -> ca.Function:
     increment, change = ca.SX.sym("U", n), ca.SX.sym("dw", n)
     p = ca.SX.sym("p", system.functions["residual"].size1_in(6))
     nodes = _node_lists(rows_list, references)
-    start, rotation_increment = ca.vertsplit(q0), ca.vertsplit(increment)
-    q = ca.vertsplit(q0 + increment)
-    w = ca.vertsplit(w0 + change)
-    for rows, reference in nodes:
-        composed = _sx_compose([reference[k] + start[row] for k, row in enumerate(rows)],
-                               [rotation_increment[row] for row in rows])
-        for k, row in enumerate(rows):
-            q[row] = composed[k] - reference[k]
-    for k, value in zip(fixed, q_fixed):
-        q[int(k)], w[int(k)] = ca.SX(float(value)), ca.SX(0.0)
+    q, w = _sx_advanced(nodes, q0, increment, w0, change, fixed, q_fixed)
     acceleration = _sx_angular_accelerations(system, nodes, [int(k) for k in free], t, q, w, p)
+    rotation_increment = ca.vertsplit(increment)
     for rows, reference in nodes:
         rates = _sx_inverse_tangent_product([rotation_increment[row] for row in rows], [w[row] for row in rows])
         for k, row in enumerate(rows):
@@ -377,15 +384,7 @@ def step_function(system, tableau, end_accelerations, rows_list, references, fix
         for i in range(1, len(factors)):
             step_increment = step_increment + factors[i] * increments[i]
             change = change + factors[i] * accelerations[i]
-        start, increment = ca.vertsplit(q0), ca.vertsplit(step_increment)
-        q, w = ca.vertsplit(q0 + step_increment), ca.vertsplit(w0 + change)
-        for rows, reference in nodes:
-            composed = _sx_compose([reference[k] + start[row] for k, row in enumerate(rows)],
-                                   [increment[row] for row in rows])
-            for k, row in enumerate(rows):
-                q[row] = composed[k] - reference[k]
-        for k, value in zip(fixed, q_fixed):
-            q[int(k)], w[int(k)] = ca.SX(float(value)), ca.SX(0.0)
+        q, w = _sx_advanced(nodes, q0, step_increment, w0, change, fixed, q_fixed)
         q = ca.vertcat(*q)
         v = rate_form(q, ca.vertcat(*w))
         return q, v, angular_form(q, v)
