@@ -142,6 +142,18 @@ class EmbeddedRungeKutta(ExplicitRungeKutta):
         total = np.sum(((q_embedded - q) / scale_q) ** 2) + np.sum(((v_embedded - v) / scale_v) ** 2)
         return math.sqrt(total / (2 * q.size)) if q.size else 0.0
 
+    def _trial_step(self, state: State, h: float, t_target: float):
+        """(q, v) of the weights b and of the embedded weights after a step of h [s] from state, and the stages'
+        accelerations; refuses a step beyond max_num_steps on the way to t_target."""
+        stats = self.statistics
+        if stats.steps + stats.rejected_steps >= self.max_num_steps:
+            raise _failure(self.name, f"{self.max_num_steps} steps (max_num_steps) did not reach t = {t_target:.6g}",
+                           state)
+        velocities, accelerations = self._stages(state, h)
+        q, v = self._combine(state, h, self.b, velocities, accelerations)
+        q_embedded, v_embedded = self._combine(state, h, self.b_embedded, velocities, accelerations)
+        return q, v, q_embedded, v_embedded, accelerations
+
     def _controlled(self, system, state: State, t_target: float) -> State:
         """Steps of its own from state.t to t_target."""
         stats = self.statistics
@@ -152,12 +164,7 @@ class EmbeddedRungeKutta(ExplicitRungeKutta):
             proposal = min(self._h, h_max)
             remaining = t_target - state.t
             h = remaining if proposal >= remaining * (1.0 - 1e-12) else proposal
-            if stats.steps + stats.rejected_steps >= self.max_num_steps:
-                raise _failure(self.name, f"{self.max_num_steps} steps (max_num_steps) did not reach "
-                                          f"t = {t_target:.6g}", state)
-            velocities, accelerations = self._stages(state, h)
-            q, v = self._combine(state, h, self.b, velocities, accelerations)
-            q_embedded, v_embedded = self._combine(state, h, self.b_embedded, velocities, accelerations)
+            q, v, q_embedded, v_embedded, accelerations = self._trial_step(state, h, t_target)
             error = max(self.error(state, q, v, q_embedded, v_embedded), 1e-12)
             if not math.isfinite(error):
                 raise _failure(self.name, f"the error estimate is not finite (step {h:.3g} s)", state)
@@ -187,12 +194,7 @@ class EmbeddedRungeKutta(ExplicitRungeKutta):
         while state.t < t_target - EXUDYN_TIME_TOLERANCE:
             min_step = self.min_step if self.min_step is not None else 10.0 * EPS * max(1.0, abs(state.t))
             h = self._t_end - state.t if state.t + self._h > self._t_end else self._h
-            if stats.steps + stats.rejected_steps >= self.max_num_steps:
-                raise _failure(self.name, f"{self.max_num_steps} steps (max_num_steps) did not reach "
-                                          f"t = {t_target:.6g}", state)
-            velocities, accelerations = self._stages(state, h)
-            q, v = self._combine(state, h, self.b, velocities, accelerations)
-            q_embedded, v_embedded = self._combine(state, h, self.b_embedded, velocities, accelerations)
+            q, v, q_embedded, v_embedded, accelerations = self._trial_step(state, h, t_target)
             error = self.error(state, q, v, q_embedded, v_embedded)
             if math.isnan(error):
                 raise _failure(self.name, f"the error estimate is not a number (step {h:.3g} s)", state)
