@@ -225,11 +225,11 @@ def frame_angular_velocities(body, q, v, q_reference) -> np.ndarray:
     """omega (k, 3) [rad/s] of a body's frame in body axes at k stacked states (q, v (k, n), q without reference
     values): :func:`frame_angular_velocity` of each, omega = G_local(theta) theta_t at once for Euler parameters and
     Tait-Bryan angles."""
+    if q.shape[0] == 1:   # one state (the Python loop's): G of numbers takes a third of G of 1-arrays' time
+        return frame_angular_velocity(body, q[0], v[0], q_reference)[None, :]
     rows = body.rigid_node.coordinate_indices[3:]
     g_local = rotations.g_local if rows.size == 4 else rotations.rot_xyz_g_local
     theta, theta_t = np.asarray(q_reference)[rows] + q[:, rows], v[:, rows]            # (k, r), r = 4 or 3
-    if theta.shape[0] == 1:   # one state (the Python loop's): G of numbers takes a third of G of 1-arrays' time
-        return (g_local(theta[0]) @ theta_t[0])[None, :]
     return np.einsum("ijk,kj->ki", g_local(theta.T), theta_t)                          # G (3, r, k)
 
 

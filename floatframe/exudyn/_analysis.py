@@ -94,6 +94,7 @@ def SolveStatic(mbs: MainSystem, simulationSettings=None, updateInitialValues=Fa
     solution_file = SolutionFile.of(settings, "nonlinear static solver", solver.number_of_load_steps, static=True)
     started = time.perf_counter()
     mbs._solving = True
+    result = None
     try:
         result = solver.solve(assembled, q0=start[1], v=start[2])
     except SolverError as failure:   # the sensors and the file hold the load steps up to the failure
@@ -103,6 +104,8 @@ def SolveStatic(mbs: MainSystem, simulationSettings=None, updateInitialValues=Fa
         raise
     finally:
         mbs._solving = False
+        if solution_file is not None and result is None:   # a failure before any load step: the file stays empty
+            solution_file.close()
     store_result(mbs, result, solver_options(settings))
     write_solution_file(mbs, solution_file, result, 1, None, started)
     if storeSolver:

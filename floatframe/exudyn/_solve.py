@@ -28,7 +28,7 @@ from floatframe.exudyn._names import (ConfigurationType, DynamicSolverType, Exud
                                       member_name)
 from floatframe.exudyn._settings import HONOURED, SimulationSettings, changed_fields, check_dynamic, classify
 from floatframe.exudyn._output_steps import storage_period, stored_rows, written_steps
-from floatframe.exudyn._solution_file import SolutionFile
+from floatframe.exudyn._solution_file import SolutionFile, format_rows
 from floatframe.solvers import GeneralizedAlpha, Newmark, SolverError
 
 IMPLICIT = ("GeneralizedAlpha", "TrapezoidalIndex2")
@@ -177,10 +177,6 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
         _check_no_scheme_settings(settings, solverType)
         initial = "check"   # a floatframe solver keeps its own check of the initial state
     h = (options["end_time"] - options["start_time"]) / steps
-    sensor_steps = written_steps(steps, h, options["sensor_period"], options["write_initial_values"])
-    solution_file = SolutionFile.of(settings, solver_name(kind), steps)
-    file_steps = solution_file.row_steps(steps, h) if solution_file is not None else sensor_steps
-    store_every = storage_period(steps, sensor_steps, file_steps)   # the states both the sensors and the file need
     start = dict(q0=None, v0=None)
     if mbs._initial_state is not None:
         start.update(q0=mbs._initial_state[1], v0=mbs._initial_state[2])
@@ -191,6 +187,10 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
                      lam0=mbs._initial_state[4] if keep else np.zeros(m))
     if exudyn_scheme:   # ODE1 coordinates: the schemes that treat them as Exudyn's, starting from x' = 0
         solver, start = first_order_start(mbs, solver, kind, start, options["start_time"])
+    sensor_steps = written_steps(steps, h, options["sensor_period"], options["write_initial_values"])
+    solution_file = SolutionFile.of(settings, solver_name(kind), steps)   # opened: the last check before the solve
+    file_steps = solution_file.row_steps(steps, h) if solution_file is not None else sensor_steps
+    store_every = storage_period(steps, sensor_steps, file_steps)   # the states both the sensors and the file need
     started = time.perf_counter()
     mbs._solving = True
     check_sensor_files(mbs, options)
@@ -343,6 +343,4 @@ def write_sensor_file(item, number, data, options):
             stream.write(f"#floatframe.exudyn sensor output file\n#sensor {number} ({type(item).__name__})\n"
                          f"#OutputVariableType = {variable}\n#columns contain: time, comma separated sensor values\n"
                          f"#number of sensor values = {data.shape[1] - 1}\n#\n")
-        if data.size:   # one format of a whole row (a join over a generator a value took 2 of a 6 ms solve)
-            row_format = ",".join([f"%.{precision}g"] * data.shape[1]) + "\n"
-            stream.write("".join([row_format % row for row in map(tuple, data.tolist())]))
+        stream.write(format_rows(data, precision))

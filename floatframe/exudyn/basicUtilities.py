@@ -83,7 +83,7 @@ def LoadSolutionFile(fileName, safeMode=False, maxRows=-1, verbose=True, hasHead
         lines = stream.read().splitlines()
     columns_exported = []
     if hasHeader:
-        header = [line for line in lines[:5]]
+        header = lines[:5]
         if len(header) < 5 or not header[4].startswith("#number of written coordinates"):
             raise ValueError(f"LoadSolutionFile: '{path}' has no solution-file header (its fifth line should be "
                              f"'#number of written coordinates [...] = [...]')")

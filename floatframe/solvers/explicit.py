@@ -35,7 +35,7 @@ On small models without Input signals or user functions the fixed-step schemes t
 one CasADi call (``floatframe.solvers.explicit_batch``, the same numbers); the Python steps here otherwise. These
 evaluate R(t, q, v, 0, 0) and M of a model of up to ``DENSE_LIMIT`` coordinates without Python user functions from
 one buffered SX Function into a dense M (``DenseTerms``: the same values as the sparse evaluations) and solve by
-LAPACK's LU (``SmallLU``).
+LAPACK's LU (``LapackLU``).
 """
 from __future__ import annotations
 
@@ -45,7 +45,6 @@ from dataclasses import dataclass
 import casadi as ca
 import numpy as np
 import scipy.sparse as sp
-from scipy.linalg.lapack import dgetrf, dgetrs
 
 from floatframe.buffers import BufferedFunction
 from floatframe.errors import UserFunctionError
@@ -210,7 +209,7 @@ class Accelerations:
         if bits == self._factorized_bits:
             return self._lu
         try:
-            self._lu = SmallLU(block)
+            self._lu = LapackLU(block, overwrite=False)   # (block may be a view of DenseTerms' buffer)
         except RuntimeError:
             raise SolverError(f"{self.solver}: singular mass matrix at t = {t:.6g}; "
                               f"{self._massless(sp.csc_matrix(block))}", t) from None
@@ -261,21 +260,6 @@ class Accelerations:
         if self.fixed.size:
             q[self.fixed] = q_fixed
             v[self.fixed] = 0.0
-
-
-class SmallLU:
-    """LAPACK's LU (getrf) of a small dense matrix (N, N), with ``solve(right)`` (getrs) for (N,) right sides;
-    RuntimeError where a pivot is exactly zero (getrf's info; the matrix is not changed)."""
-
-    __slots__ = ("factors", "pivots")
-
-    def __init__(self, matrix: np.ndarray):
-        self.factors, self.pivots, info = dgetrf(matrix)
-        if info != 0:
-            raise RuntimeError("Factor is exactly singular")
-
-    def solve(self, right) -> np.ndarray:
-        return dgetrs(self.factors, self.pivots, right)[0]
 
 
 class DenseTerms:

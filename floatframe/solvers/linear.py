@@ -87,10 +87,13 @@ def factorize(matrix):
 class LapackLU:
     """LAPACK's LU (getrf) of a dense square matrix, with ``solve(right)`` for (N,) and (N, k) right sides.
 
-    Raises RuntimeError, as SuperLU does, when a pivot is exactly zero."""
+    Raises RuntimeError, as SuperLU does, when a pivot is exactly zero. ``overwrite``: getrf may take the matrix's
+    memory for the factors (False where the caller still reads the matrix)."""
 
-    def __init__(self, matrix: np.ndarray):
-        self.factors, self.pivots, info = scipy.linalg.lapack.dgetrf(matrix, overwrite_a=True)
+    __slots__ = ("factors", "pivots")
+
+    def __init__(self, matrix: np.ndarray, overwrite: bool = True):
+        self.factors, self.pivots, info = scipy.linalg.lapack.dgetrf(matrix, overwrite_a=overwrite)
         if info != 0:   # (info > 0: U(info, info) is exactly zero)
             raise RuntimeError("Factor is exactly singular")
 

@@ -1,4 +1,4 @@
-"""The small-model path of the explicit schemes' accelerations (floatframe/solvers/explicit.py: DenseTerms, SmallLU)
+"""The small-model path of the explicit schemes' accelerations (floatframe/solvers/explicit.py: DenseTerms, LapackLU)
 and the numerics of the Lie-group steps (floatframe/exudyn/_lie_group_explicit.py).
 
 Claims: R(t, q, v, 0, 0) and M(t, q, v) of the one buffered Function equal the assembled system's ``residual`` and
