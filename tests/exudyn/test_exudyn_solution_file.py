@@ -243,3 +243,25 @@ def test_load_solution_file_reads_both_codes_files_alike():
         assert (ours["nColumns"], ours["nRows"]) == (theirs["nColumns"], theirs["nRows"]) == (10, 11)
         np.testing.assert_array_equal(ours["data"], theirs["data"])
     np.testing.assert_allclose(ours_by_ours["data"], theirs_by_ours["data"], rtol=0, atol=1e-8)
+
+
+def test_load_solution_file_refuses_binary_headerless_and_ragged_files_naming_the_fault(tmp_path):
+    """A binary file (Exudyn's EXUBIN), a file without the solution-file header and one with a cut-off row are refused
+    naming the fault; safeMode skips the cut-off row and keeps the others."""
+    binary = tmp_path / "binary.sol"
+    binary.write_bytes(b"EXUBIN" + bytes(20))
+    with pytest.raises(ffexu.ExudynLayerError, match="binary solution files; floatframe reads the text files only"):
+        ffutilities.LoadSolutionFile(str(binary), verbose=False)
+    headerless = tmp_path / "headerless.txt"
+    headerless.write_text("0,1,2\n0.1,1.5,2.5\n")
+    with pytest.raises(ValueError, match="has no solution-file header"):
+        ffutilities.LoadSolutionFile(str(headerless), verbose=False)
+    assert ffutilities.LoadSolutionFile(str(headerless), verbose=False, hasHeader=False)["data"].shape == (2, 3)
+    mbs, _ = constrained_spring_mass(*FLOATFRAME)
+    mbs.SolveDynamic(settings_for(ffexu, file__writeFooter=False))
+    path = tmp_path / "solution" / "coordinatesSolution.txt"
+    path.write_text(path.read_text() + "0.11,1.0\n")   # a row cut off, as by a solve that was killed
+    with pytest.raises(ValueError, match="rows without 11 values"):
+        ffutilities.LoadSolutionFile(str(path), verbose=False)
+    loaded = ffutilities.LoadSolutionFile(str(path), verbose=False, safeMode=True)
+    assert loaded["nRows"] == 11 and loaded["data"][-1, 0] == pytest.approx(0.1)
