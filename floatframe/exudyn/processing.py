@@ -2,10 +2,10 @@
 
 ``ParameterVariation`` runs a parameter function over the grid of all combinations of the given parameter
 values, as Exudyn 1.13.6 builds it (same combinations, order, types and ``computationIndex``), so a script gets
-the same parameter lists and values. ``GeneticOptimization`` is floatframe's own genetic optimizer with
-Exudyn's arguments and return value; its random numbers are not Exudyn's, so its optimum agrees with
-Exudyn's only as far as both find the same minimum. ``PlotOptimizationResults2D`` plots the values over
-each parameter with matplotlib.
+the same parameter lists and values. ``GeneticOptimization`` is Exudyn's genetic algorithm with its calls to
+NumPy's global random generator in Exudyn's order, so a seed gives Exudyn's individuals, optimum and lists of
+evaluated parameters and values. ``PlotOptimizationResults2D`` plots the values over each parameter with
+matplotlib, as Exudyn's figures.
 
 With ``useMultiProcessing=True`` the calls run in worker processes of :class:`concurrent.futures.ProcessPoolExecutor`
 (``numberOfThreads`` workers, default: the number of CPUs). Where the operating system can fork (Linux,
@@ -240,7 +240,9 @@ def _parameter_values(name, value, useLogSpace: bool):
         step = (end - begin + 1) / count
         return values, _is_integer(begin) and _is_integer(end) and step == int(step)
     if isinstance(value, list):
-        return np.asarray(value), all(_is_integer(v) for v in value)
+        values = np.asarray(value)
+        # Exudyn's grid multiplies the values by integer ones: bools become int64, float32 becomes float64
+        return values.astype(np.result_type(np.int_, values.dtype)), all(_is_integer(v) for v in value)
     raise ValueError(f"ParameterVariation: parameter '{name}' must be a tuple (begin, end, numberOfValues) or a "
                      f"list of values [v0, v1, ...], got {type(value).__name__} {value!r}")
 
@@ -333,56 +335,80 @@ def ParameterVariation(parameterFunction, parameters, useLogSpace=False, debugMo
 # GeneticOptimization
 # ---------------------------------------------------------------------------------------------------------------
 
-def _objective_size(value) -> float:
-    """The number an individual is ranked by: a real value itself, a vector (list, array) its Euclidean norm."""
-    if isinstance(value, (Real, np.number)) and not isinstance(value, (bool, np.bool_)):
-        return float(value)
-    try:
-        vector = np.asarray(value, dtype=float).ravel()
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"GeneticOptimization: the objective function returned {value!r}; it must return a "
-                         f"real number or a vector of them") from error
-    return float(np.sqrt(vector @ vector))
+def _ranking_value(value):
+    """The number Exudyn ranks an objective value by: a float (Python or NumPy float64) itself, anything else
+    (an int, a list or array of numbers) ``sqrt(value . value)``, so an int counts by its magnitude."""
+    return value if isinstance(value, float) else np.sqrt(np.dot(value, value))
 
 
-def _select_survivors(order, genomes, width, count: int, distanceFactor: float):
-    """Indices of the ``count`` best candidates (``order``: best first), each at a normalized distance larger
-    than ``distanceFactor`` from those chosen before (no distance rule where distanceFactor is 0)."""
+def _scaled_distance(first: dict, second: dict, ranges: dict):
+    """Root mean square over the parameters of (first - second) / range: Exudyn's survivor distance.
+
+    Summed in the parameters' order with Python floats, as Exudyn does, so that ties with distanceFactor
+    are decided as there."""
+    total = 0
+    for name, width in ranges.items():
+        total += (first[name] - second[name]) ** 2 / width ** 2
+    return np.sqrt(total / len(ranges))
+
+
+def _select_survivors(order, candidates, ranges, count: int, distanceFactor: float):
+    """Indices of the survivors: the best ``count`` candidates (``order``: best first); with distanceFactor > 0
+    only those farther than distanceFactor (:func:`_scaled_distance`) from every better survivor."""
+    if distanceFactor <= 0:
+        return [int(index) for index in order[:count]]
+    nearest = [1.0] * len(candidates)   # distance of each candidate to the closest survivor so far
     chosen = []
     for index in order:
         if len(chosen) == count:
             break
-        if distanceFactor > 0 and chosen:
-            scaled = (genomes[chosen] - genomes[index]) / width
-            if np.sqrt(np.mean(scaled ** 2, axis=1)).min() <= distanceFactor:
-                continue
-        chosen.append(int(index))
+        if nearest[index] > distanceFactor:
+            chosen.append(int(index))
+            for k, other in enumerate(candidates):
+                distance = _scaled_distance(candidates[index], other, ranges)
+                if distance < nearest[k]:
+                    nearest[k] = distance
     return chosen
 
 
-def _children(rng, parents, lower, upper, relativeRange, populationSize, crossoverProbability, crossoverAmount,
-              childDistribution):
-    """populationSize new genomes: each from a parent (in turn) or, with crossoverProbability, from a gene
-    crossover of two random parents, then mutated within relativeRange times the search range around it."""
-    dim = lower.size
-    halfWidth = 0.5 * relativeRange * (upper - lower)
-    children = np.empty((populationSize, dim))
-    for k in range(populationSize):
-        base = parents[k % len(parents)].copy()
-        if crossoverProbability > 0 and rng.random() < crossoverProbability:
-            first, second = parents[rng.integers(len(parents), size=2)]
-            base = np.where(rng.random(dim) < crossoverAmount, second, first)
-        low = np.maximum(base - halfWidth, lower)
-        high = np.minimum(base + halfWidth, upper)
-        if childDistribution == "uniform":
-            children[k] = rng.uniform(low, high)
-        else:  # normal about the middle of the mutation interval, half its width as sigma, inside the search range
-            for j in range(dim):
-                while True:
-                    value = rng.normal(0.5 * (low[j] + high[j]), 0.5 * (high[j] - low[j]))
-                    if lower[j] <= value <= upper[j]:
-                        children[k, j] = value
-                        break
+def _mutated_gene(distribution: str, begin, end, lower, upper):
+    """One gene from NumPy's global generator: uniform in [begin, end) or normal about its middle with half its
+    width as standard deviation, drawn again until it lies in the search range [lower, upper]."""
+    while True:
+        if distribution == "uniform":
+            gene = np.random.uniform(begin, end)
+        else:
+            gene = np.random.normal(loc=0.5 * (begin + end), scale=0.5 * (end - begin))
+        if not (gene < lower or gene > upper):
+            return gene
+
+
+def _children(survivors, parameters, relativeRange, populationSize, crossoverProbability, childDistribution):
+    """The next generation (populationSize genomes) from the survivors, with Exudyn's draws in Exudyn's order.
+
+    The survivors are visited in turn, in whole passes, until the generation is full; the last pass is
+    completed (its draws are made, surplus children dropped). A visited survivor gives one child around itself
+    or, with crossoverProbability, two children: one around each of two randomly chosen survivors. Exudyn draws
+    a swap decision per gene for such a pair, but then mutates around the two chosen survivors' own genes, so the
+    decisions only advance the generator. Every gene is drawn within relativeRange times its search range about
+    the parent's gene, cut to the search range (:func:`_mutated_gene`)."""
+    children = []
+    while len(children) < populationSize:
+        for survivor in survivors:
+            parents = [survivor]
+            if crossoverProbability > 0 and np.random.random() < crossoverProbability:
+                parents = [survivors[np.random.randint(len(survivors))],
+                           survivors[np.random.randint(len(survivors))]]
+                for _ in parameters:
+                    np.random.random()   # the swap decisions (see above)
+            for parent in parents:
+                child = {}
+                for name, (lower, upper) in parameters.items():
+                    halfWidth = 0.5 * ((upper - lower) * relativeRange)
+                    child[name] = _mutated_gene(childDistribution, max(parent[name] - halfWidth, lower),
+                                                min(parent[name] + halfWidth, upper), lower, upper)
+                if len(children) < populationSize:
+                    children.append(child)
     return children
 
 
@@ -391,43 +417,47 @@ def GeneticOptimization(objectiveFunction, parameters, populationSize=100, numbe
                         childDistribution='uniform', distanceFactorGenerations=-1, debugMode=False,
                         addComputationIndex=False, useMultiProcessing=False, showProgress=True, clusterHostNames=[],
                         parameterFunctionData={}, **kwargs):
-    """Minimize ``objectiveFunction`` over a box of parameters with a genetic algorithm (floatframe's own).
+    """Minimize ``objectiveFunction`` over a box of parameters with Exudyn 1.13.6's genetic algorithm.
 
-    The first generation is ``initialPopulationSize`` (default ``populationSize``) uniform random individuals in
-    the box. After each generation the best ``max(1, int(elitistRatio * populationSize))`` of the new individuals
-    and the previous survivors survive (unchanged, not evaluated again); with ``distanceFactor`` > 0 a survivor
-    must lie farther than distanceFactor from the better survivors (root mean square of the parameter differences
-    over the parameter ranges), so several local minima are kept. The next generation's ``populationSize``
-    children come from the survivors in turn, or with ``crossoverProbability`` from two random survivors whose
-    genes are swapped with probability ``crossoverAmount``, each mutated within rangeReductionFactor**g times the
-    range around it (generation g = 1, 2, ...), drawn 'uniform' or 'normal' (``childDistribution``), and kept in
-    the box.
+    The same algorithm and the same calls to NumPy's global random generator (``np.random``) in the same order
+    as Exudyn, so a seed (``randomizerInitialization``, or ``np.random.seed`` called before) gives Exudyn's
+    individuals and optimum to round-off (the objective values are the objective function's). Like Exudyn, the
+    seed re-seeds the global generator, and without it the run continues the global generator's sequence.
 
-    The random numbers come from ``numpy.random.default_rng(randomizerInitialization)``, not from Exudyn's
-    sequence: the same seed gives the same run here, but not the individuals Exudyn draws, so a script's
-    optimum agrees with Exudyn's only as far as both find the same minimum.
+    The first generation is ``initialPopulationSize`` uniform random individuals in the box (individual by
+    individual, parameter by parameter). Each generation is evaluated, joined by the previous survivors (not
+    evaluated again), and ranked (:func:`_ranking_value`, ties by position, NaN last). The best
+    ``int(elitistRatio * populationSize)`` (at least 1) survive; while the distance rule is active
+    (``distanceFactor`` > 0, in the first ``distanceFactorGenerations`` generations, all if negative) a survivor
+    must lie farther than distanceFactor from every better survivor (root mean square of the parameter
+    differences over the parameter ranges). The survivors give ``populationSize`` children (:func:`_children`)
+    with the mutation range rangeReductionFactor**g times the search range in generation g = 1, 2, ...
 
     Parameters
     ----------
     objectiveFunction : callable
         Takes a dict {name: value, ...} (plus 'computationIndex', 'functionData' when asked for) and returns the
-        value to minimize: a real number or a vector (ranked by its Euclidean norm).
+        value to minimize: a float, or a vector (ranked by its Euclidean norm; an int by its magnitude).
     parameters : dict
         name -> (begin, end), the search range, begin < end.
     populationSize, numberOfGenerations : int
-        Individuals per generation (after the first) and number of generations.
+        Children per generation (after the first) and number of generations.
     elitistRatio : float
         Share of populationSize that survives each generation (at least one individual).
-    crossoverProbability, crossoverAmount : float
-        Probability that a child comes from a crossover, and that each gene is swapped in it.
+    crossoverProbability : float
+        Probability that a visited survivor gives two children around two random survivors instead of one
+        around itself (0: never, and no draw for it).
+    crossoverAmount : float
+        Exudyn's share of swapped genes in a crossover; the swaps do not reach the children (see _children),
+        so it has no effect on the result.
     rangeReductionFactor : float
         Factor by which the mutation range shrinks each generation.
     distanceFactor : float
-        Minimum normalized distance between survivors (0: none; should be < 0.5; >= 1 is replaced by 0.5).
+        Minimum normalized distance between survivors (<= 0: none; should be < 0.5; >= 1 is replaced by 0.5).
     childDistribution : str
         'uniform' or 'normal'.
     distanceFactorGenerations : int
-        Number of generations in which distanceFactor applies (negative: all).
+        Number of generations in which the distance rule applies (negative: all).
     debugMode, showProgress : bool
         Print the generations' best values; print a line per evaluation.
     addComputationIndex : bool
@@ -439,17 +469,20 @@ def GeneticOptimization(objectiveFunction, parameters, populationSize=100, numbe
     parameterFunctionData : dict
         Passed as 'functionData' in every parameter set when not empty.
     **kwargs
-        ``randomizerInitialization`` (int seed, 0 <= seed < 2**32), ``initialPopulationSize``, ``numberOfThreads``,
-        ``resultsFile`` (Exudyn's format, written after each generation).
+        ``randomizerInitialization`` (int seed, 0 <= seed < 2**32), ``initialPopulationSize`` (default
+        populationSize), ``numberOfThreads``, ``resultsFile`` (Exudyn's format, written after each generation);
+        deprecated in Exudyn (warn): ``survivingIndividuals`` (replaces int(elitistRatio * populationSize)),
+        ``numberOfChildren`` (ignored).
 
     Returns
     -------
     list
-        [optimumParameters, optimumValue, parameterLists, values]: the best individual (dict), its ranked value,
-        every evaluated individual's parameters (name -> NumPy array) and the objective values, in evaluation order.
+        [optimumParameters, optimumValue, parameterLists, values]: the best individual (dict of float), its
+        ranking value (numpy.float64), every evaluated individual's parameters (name -> float64 array) and the
+        objective values as returned, in evaluation order (survivors are not repeated).
     """
     unknown = set(kwargs) - {"randomizerInitialization", "initialPopulationSize", "numberOfThreads", "resultsFile",
-                             "useMPI", "useDispyWebMonitor"}
+                             "useMPI", "useDispyWebMonitor", "survivingIndividuals", "numberOfChildren"}
     if unknown:
         raise TypeError(f"GeneticOptimization: unknown keyword arguments {sorted(unknown)}")
     seed = kwargs.get("randomizerInitialization")
@@ -459,7 +492,6 @@ def GeneticOptimization(objectiveFunction, parameters, populationSize=100, numbe
     if not isinstance(parameters, dict) or not parameters:
         raise ValueError(f"GeneticOptimization: parameters must be a non-empty dict name -> (begin, end), "
                          f"got {parameters!r}")
-    names = list(parameters)
     for name, value in parameters.items():
         if name in _RESERVED_KEYS:
             raise ValueError(f"GeneticOptimization: '{name}' is a reserved key and cannot be a parameter")
@@ -470,36 +502,44 @@ def GeneticOptimization(objectiveFunction, parameters, populationSize=100, numbe
         if value[1] <= value[0]:
             raise ValueError(f"GeneticOptimization: parameter '{name}' has the empty range {tuple(value)!r}; "
                              f"it needs begin < end")
+    initialPopulationSize = kwargs.get("initialPopulationSize", populationSize)
     for label, number in (("populationSize", populationSize), ("numberOfGenerations", numberOfGenerations),
-                          ("initialPopulationSize", kwargs.get("initialPopulationSize", populationSize))):
+                          ("initialPopulationSize", initialPopulationSize)):
         if not isinstance(number, Integral) or isinstance(number, bool) or number < 1:
             raise ValueError(f"GeneticOptimization: {label} must be a positive integer, got {number!r}")
     if childDistribution not in ("uniform", "normal"):
         raise ValueError(f"GeneticOptimization: childDistribution must be 'uniform' or 'normal', "
                          f"got {childDistribution!r}")
-    if not distanceFactor >= 0:
-        raise ValueError(f"GeneticOptimization: distanceFactor must be >= 0 (0: survivors at any distance), "
-                         f"got {distanceFactor!r}")
+    if math.isnan(distanceFactor):
+        raise ValueError("GeneticOptimization: distanceFactor is NaN; give a number (0: survivors at any distance)")
     if distanceFactor >= 1:   # no two individuals of the box could survive together; as Exudyn, use 0.5
         print(f"WARNING: GeneticOptimization: distanceFactor = {distanceFactor} >= 1; using 0.5")
         distanceFactor = 0.5
-    survivorCount = max(1, int(elitistRatio * populationSize))
+    for deprecated, use in (("numberOfChildren", "populationSize and elitistRatio (numberOfChildren is ignored)"),
+                            ("survivingIndividuals", "populationSize and elitistRatio")):
+        if deprecated in kwargs:
+            warnings.warn(f"GeneticOptimization: the argument {deprecated} is deprecated in Exudyn; use {use}",
+                          DeprecationWarning, stacklevel=2)
+    survivorCount = kwargs.get("survivingIndividuals", int(elitistRatio * populationSize))
+    if survivorCount < 1:
+        print("WARNING: GeneticOptimization: elitistRatio * populationSize < 1; one individual survives")
+        survivorCount = 1
     distanceGenerations = numberOfGenerations if distanceFactorGenerations < 0 else distanceFactorGenerations
-    rng = np.random.default_rng(seed)
-    lower = np.array([float(parameters[name][0]) for name in names])
-    upper = np.array([float(parameters[name][1]) for name in names])
-    width = upper - lower
+    ranges = {name: upper - lower for name, (lower, upper) in parameters.items()}
     workers = _number_of_workers(kwargs.get("numberOfThreads"))
     processing = f"concurrent.futures.ProcessPoolExecutor, numberOfThreads={workers}" if useMultiProcessing else ""
     results = _ResultsFile(kwargs.get("resultsFile", ""), parameters, "genetic optimization", processing)
 
-    population = lower + width * rng.random((kwargs.get("initialPopulationSize", populationSize), lower.size))
-    survivors, survivorValues = np.empty((0, lower.size)), []
+    if seed is not None:
+        np.random.seed(seed)
+    population = [{name: np.random.uniform(lower, upper) for name, (lower, upper) in parameters.items()}
+                  for _ in range(initialPopulationSize)]
+    survivors, survivorValues = [], []
     evaluated, allValues = [], []
     for generation in range(numberOfGenerations):
         parameterSets = []
         for index, genome in enumerate(population):
-            parameterSet = {name: float(x) for name, x in zip(names, genome)}
+            parameterSet = dict(genome)
             if addComputationIndex:
                 parameterSet["computationIndex"] = index
             if parameterFunctionData:
@@ -508,30 +548,29 @@ def GeneticOptimization(objectiveFunction, parameters, populationSize=100, numbe
         values = ProcessParameterList(objectiveFunction, parameterSets, useMultiProcessing, clusterHostNames,
                                       showProgress=showProgress, numberOfThreads=workers)
         results.write(parameterSets, values)
-        evaluated.append(population)
+        evaluated += population
         allValues += values
-        candidates = np.vstack([population, survivors])
+        candidates = population + survivors
         candidateValues = values + survivorValues
-        sizes = np.array([_objective_size(v) for v in candidateValues])
-        order = np.argsort(sizes, kind="stable")   # NaN last
+        ranking = np.array([_ranking_value(v) for v in candidateValues], dtype=float)
+        order = np.argsort(ranking, kind="stable")   # ties by position, NaN last (Exudyn's sort by value, index)
         if debugMode:
-            print(f"generation {generation}: best values {sizes[order[:min(survivorCount, 4)]]}")
+            print(f"generation {generation}: best values {ranking[order[:min(survivorCount, 4)]]}")
         if generation == numberOfGenerations - 1:
-            best = int(order[0])
             break
-        chosen = _select_survivors(order, candidates, width, survivorCount,
+        chosen = _select_survivors(order, candidates, ranges, survivorCount,
                                    distanceFactor if generation < distanceGenerations else 0.0)
-        survivors, survivorValues = candidates[chosen], [candidateValues[i] for i in chosen]
-        population = _children(rng, survivors, lower, upper, rangeReductionFactor ** (generation + 1),
-                               populationSize, crossoverProbability, crossoverAmount, childDistribution)
-    optimumParameters = {name: float(x) for name, x in zip(names, candidates[best])}
-    optimumValue = float(sizes[best])
+        survivors, survivorValues = [candidates[i] for i in chosen], [candidateValues[i] for i in chosen]
+        population = _children(survivors, parameters, rangeReductionFactor ** (generation + 1), populationSize,
+                               crossoverProbability, childDistribution)
+    optimumParameters = dict(candidates[order[0]])
+    optimumValue = ranking[order[0]]
     if debugMode:
         print(f"optimum parameters = {optimumParameters}, optimum value = {optimumValue}; "
               f"{len(allValues)} evaluations")
-    everything = np.vstack(evaluated)
-    parameterLists = {name: everything[:, j].copy() for j, name in enumerate(names)}
+    parameterLists = {name: np.array([genome[name] for genome in evaluated], dtype=float) for name in parameters}
     return [optimumParameters, optimumValue, parameterLists, allValues]
+
 
 
 # ---------------------------------------------------------------------------------------------------------------
