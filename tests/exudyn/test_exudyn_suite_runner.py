@@ -94,6 +94,27 @@ def test_the_adjustments_for_exudyn_1_11_names_are_the_same_for_both_codes():
     assert not re.search(r"^\s*(import|from) exudyn\b", switched, flags=re.MULTILINE)   # every import switched
 
 
+def test_exudyn_1_11s_vector_helpers_give_what_they_gave():
+    """VSum sums a vector's entries (Exudyn 1.11's basicUtilities; the robot scripts' results are such sums)."""
+    preamble = runner_module().PREAMBLE
+    namespace = {}
+    exec("import numpy as np\n" + preamble[preamble.index("def NormL2"):], namespace)
+    assert namespace["VSum"]([1.5, -0.25, 2.0]) == 3.25
+    assert namespace["VAdd"]([1, 2], [3, 4]) == [4, 6] and namespace["VMult"]([1, 2], [3, 4]) == 11
+    assert namespace["NormL2"]([3.0, 4.0]) == 5.0
+
+
+def test_results_are_compared_relative_to_their_size_and_a_model_at_rest_absolutely():
+    """A relative gap, except where ODE2 displacements are zero to round-off (a model at rest): the gap itself."""
+    relative_difference = runner_module().relative_difference
+    assert relative_difference([1.0, 2.02], [1.0, 2.0]) == pytest.approx(0.01)
+    assert relative_difference([3e-13], [1e-13]) == pytest.approx(2.0)                  # a tiny testResult stays relative
+    assert relative_difference([0.0, 0.0], [0.0, 1.1e-16], "ODE2") == pytest.approx(1.1e-16)
+    assert relative_difference([0.0, 2e-12], [0.0, 1e-12], "ODE2") == pytest.approx(1e-12)
+    assert relative_difference([0.0, 4e-12], [0.0, 2e-12], "ODE2") == pytest.approx(1.0)  # above round-off: relative
+    assert relative_difference([1.0], [1.0, 2.0]) is None
+
+
 class FakeSystemData:
     def __init__(self, coordinates, nodes, objects):
         self.coordinates, self.nodes, self.objects = coordinates, nodes, objects
