@@ -17,6 +17,11 @@ divided by gamma' = h gamma (1 - alpha_f)/(1 - alpha_m)); positions then drift s
 (alpha_m = alpha_f = 0) and the trapezoidal rule are special cases, see ``floatframe.solvers.newmark``.
 When Newton fails, the step is halved and retried down to ``min_step``.
 
+Newton's stop: by default on the update of a (``GeneralizedAlpha.step``). With ``newton_control=ResidualStop(...)``
+the iteration is Exudyn's instead (``ResidualStop``): it starts each step from a = 0, lambda = 0 and stops on the
+norm of the unscaled residual [R; C] relative to the step's first one, with Exudyn's rules for renewing the matrix
+of modified Newton and for restarting a step.
+
 Small models (n + m <= ``floatframe.solvers.dense.DENSE_LIMIT``, no Python user functions) take the
 low-overhead dense path of ``floatframe.solvers.dense``: the same Newton iteration, evaluated through
 buffered CasADi calls and factorized by dense LAPACK LU (option ``linear_algebra``).
@@ -25,6 +30,7 @@ from __future__ import annotations
 
 import math
 import weakref
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -68,6 +74,8 @@ class GeneralizedAlpha(Scheme):
     native : on the dense path with the kernel compiled, take the steps in the C loop of
         ``floatframe.solvers.native`` (True, default; the same decisions and results, a fraction of the time
         on small models) or always in Python (False). Also an attribute, for the subclasses.
+    newton_control : None (floatframe's stop on the update of a, above) or a ``ResidualStop``: Exudyn's
+        Newton iteration, whose tolerances then replace relative_tolerance and absolute_tolerance.
     """
 
     order = 2
@@ -76,7 +84,7 @@ class GeneralizedAlpha(Scheme):
 
     def __init__(self, spectral_radius=0.9, modified_newton=False, relative_tolerance=1e-10,
                  absolute_tolerance=1e-12, max_iterations=25, index=3, min_step=None, linear_algebra="auto",
-                 compile="auto", *, native=True):
+                 compile="auto", *, native=True, newton_control=None):
         spectral_radius = check_unit_interval("GeneralizedAlpha", "spectral_radius", spectral_radius)
         if index not in (2, 3):
             raise ValueError(f"GeneralizedAlpha: index must be 2 or 3, got {index}")
@@ -90,6 +98,10 @@ class GeneralizedAlpha(Scheme):
         absolute_tolerance = check_nonnegative(owner, "absolute_tolerance", absolute_tolerance)
         max_iterations = check_count(owner, "max_iterations", max_iterations)
         min_step = check_positive(owner, "min_step", min_step, optional=True)
+        if newton_control is not None and not isinstance(newton_control, ResidualStop):
+            raise TypeError(f"{owner}: newton_control must be None or a ResidualStop, got {newton_control!r}")
+        self.newton_control = newton_control
+        self._jacobian_due = True   # ResidualStop: the next iteration forms a new matrix (``_residual_step``)
         self.linear_algebra = linear_algebra
         self.compile = compile
         self.native = bool(native)
@@ -175,6 +187,8 @@ class GeneralizedAlpha(Scheme):
 
     def step(self, system, state: State, h: float, newton=None) -> State:
         """Advance by h; raises SolverError if Newton fails. ``newton``: the evaluator of ``prepare``."""
+        if self.newton_control is not None:
+            return self._residual_step(system, state, h, self.prepare(system) if newton is None else newton)
         c_q, c_v, kappa = step_factors(h, self.alpha_m, self.alpha_f, self.beta, self.gamma)
         t = state.t + h
         newton = self.prepare(system) if newton is None else newton
@@ -230,6 +244,75 @@ class GeneralizedAlpha(Scheme):
         self._renewal.step_done(iteration)
         return newton.finish(t, a, lam)
 
+    def _residual_step(self, system, state: State, h: float, newton) -> State:
+        """``step`` with Exudyn's Newton iteration (``ResidualStop``, see there for the rules)."""
+        control = self.newton_control
+        c_q, c_v, kappa = step_factors(h, self.alpha_m, self.alpha_f, self.beta, self.gamma)
+        t = state.t + h
+        newton.start(state, h, c_q, c_v, kappa)
+        n, stats = system.n_coordinates, self.statistics
+        # the Newton rows hold C / c_q (index 3) or dC/dt / c_v (index 2); Exudyn's residual holds C or dC/dt
+        row_scale = c_q if self.position_rows else c_v
+        a, lam = np.zeros(n), np.zeros(system.n_multipliers)
+        residual = newton.rows(a, lam)
+        stats.residual_evaluations += 1
+        initial = control.norm(residual, n, row_scale)
+        if not initial > control.absolute_tolerance:   # at least one iteration, no division by zero
+            initial = 2.0 * control.absolute_tolerance
+        current = last = initial
+        full = not self.modified_newton
+        restarted = extra_iteration = converged = False
+        if control.jacobian_per_step:
+            self._jacobian_due = True
+        iterations = 0
+        while not converged and iterations < self.max_iterations:
+            iterations += 1
+            stats.newton_iterations += 1
+            if self._jacobian_due or full or self._factorization is None or \
+                    not _same_step(self._factorization[1], (c_q, c_v)):
+                stats.jacobian_evaluations += 1
+                self._factorization = (newton.factorize(a, lam), (c_q, c_v))
+                self._jacobian_due = False
+            newton.iterate(a, lam, self._factorization[0], residual)
+            residual = newton.rows(a, lam)
+            stats.residual_evaluations += 1
+            current = control.norm(residual, n, row_scale)
+            if control.adapt_initial_residual and current > initial and iterations == 1:
+                initial = last = current
+            converged = current <= control.relative_tolerance * initial or current <= control.absolute_tolerance
+            if converged and extra_iteration:   # a restarted step takes one iteration more
+                extra_iteration = converged = False
+                continue
+            if converged:
+                break
+            extra_iteration = False
+            diverged = not (math.isfinite(current) and np.isfinite(a).all() and np.isfinite(lam).all())
+            if diverged and full:
+                break
+            if not full and iterations > control.max_modified_iterations:
+                self._jacobian_due = True
+            switched = False
+            if not full and iterations > control.max_modified_iterations + \
+                    control.max_restart_iterations * (not control.jacobian_per_step):
+                full = switched = True
+            contractivity = current / last
+            last = current
+            if not full and self.modified_newton and (diverged or switched or (
+                    contractivity > control.contractivity and iterations > 2)):
+                self._jacobian_due = True
+                full = full or restarted
+                if diverged or contractivity > 2.0 or full:   # start the step again, from a = 0, lambda = 0
+                    restarted = extra_iteration = True
+                    current = last = initial
+                    a[:] = 0.0
+                    lam[:] = 0.0
+                    residual = newton.rows(a, lam)
+                    stats.residual_evaluations += 1
+        if not converged:
+            raise SolverError(not_converged(t, self.max_iterations, current, current / initial), t)
+        stats.steps += 1
+        return newton.finish(t, a, lam)
+
     def _lu(self, system, matrix, t, what):
         self.statistics.factorizations += 1
         try:
@@ -242,6 +325,7 @@ class GeneralizedAlpha(Scheme):
     def start(self, system, state: State, grid, n_steps: int):
         """A fresh Newton evaluator for the solve (no matrix kept from an earlier one)."""
         self._factorization = None
+        self._jacobian_due = True
         self._native = None
         return self.prepare(system, n_steps)
 
@@ -266,9 +350,9 @@ class GeneralizedAlpha(Scheme):
 
     def _steps_like_genalpha(self) -> bool:
         """Whether this scheme's steps are GeneralizedAlpha's (a subclass that changes only the coefficients),
-        which the C loop takes."""
+        which the C loop takes (with floatframe's stop: ``newton_control`` None)."""
         return (type(self).step is GeneralizedAlpha.step and type(self).advance is Scheme.advance
-                and type(self).rejected is GeneralizedAlpha.rejected)
+                and type(self).rejected is GeneralizedAlpha.rejected and self.newton_control is None)
 
     def describe(self, h) -> dict:
         """Method parameters for result.info and comparison tables."""
@@ -367,6 +451,39 @@ class _DenseNewton:
         q, v, abar = self.kernel.corrected()
         self.system.current_state = (t, q, v, a, lam)
         return State(t, q, v, a, abar, lam)
+
+
+@dataclass(frozen=True)
+class ResidualStop:
+    """Exudyn's Newton iteration for the implicit schemes (its NewtonSettings; defaults are Exudyn's).
+
+    Each step starts from a = 0, lambda = 0. Its residual norm is |[R; C]|_2 / ``coordinate_factor`` (index 2:
+    [R; dC/dt]), R = M a - f + C_q^T lambda [N] and C the unscaled constraint rows. Newton stops when the norm
+    after an update is at most ``relative_tolerance`` times the step's first one (replaced by the first
+    update's, if larger and ``adapt_initial_residual``) or at most ``absolute_tolerance``.
+
+    Modified Newton (the scheme's ``modified_newton``) keeps its matrix across iterations and steps; it forms a
+    new one at the next iteration when a step has taken more than ``max_modified_iterations``, when the norm
+    falls by less than the factor ``contractivity`` from the third iteration on, or (``jacobian_per_step``) at
+    every step. On such a slow contraction (rate above 2, or a second time in the step) or a non-finite iterate
+    the step starts again from a = 0, lambda = 0 and takes one iteration more than the stop asks; past
+    ``max_modified_iterations + max_restart_iterations`` iterations (without ``jacobian_per_step``) it goes on
+    as full Newton. The scheme's ``max_iterations`` bounds the step's iterations, restarts included.
+    """
+
+    relative_tolerance: float = 1e-8
+    absolute_tolerance: float = 1e-10
+    max_modified_iterations: int = 8
+    max_restart_iterations: int = 7
+    contractivity: float = 0.5
+    jacobian_per_step: bool = False
+    adapt_initial_residual: bool = True
+    coordinate_factor: float = 1.0
+
+    def norm(self, rows: np.ndarray, n: int, row_scale: float) -> float:
+        """The residual norm of the Newton rows (n + m,) whose constraint rows are divided by ``row_scale``."""
+        return math.sqrt(float(rows[:n] @ rows[:n]) + row_scale * row_scale * float(rows[n:] @ rows[n:])) \
+            / self.coordinate_factor
 
 
 def _same_step(matrix_coefficients, coefficients) -> bool:

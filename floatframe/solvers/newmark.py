@@ -42,9 +42,9 @@ class Newmark(GeneralizedAlpha):
 
     def __init__(self, gamma=0.6, beta=None, modified_newton=False, relative_tolerance=1e-10,
                  absolute_tolerance=1e-12, max_iterations=25, index=3, min_step=None, linear_algebra="auto",
-                 compile="auto"):
+                 compile="auto", *, newton_control=None):
         super().__init__(1.0, modified_newton, relative_tolerance, absolute_tolerance, max_iterations,
-                         index, min_step, linear_algebra, compile)
+                         index, min_step, linear_algebra, compile, newton_control=newton_control)
         if not 0.5 <= gamma < math.inf:
             raise ValueError(f"Newmark: gamma must be >= 1/2 for stability, got {gamma}")
         self.alpha_m = self.alpha_f = 0.0
@@ -74,6 +74,7 @@ class Trapezoidal(Newmark):
     name = "trapezoidal"
 
     def __init__(self, modified_newton=False, relative_tolerance=1e-10, absolute_tolerance=1e-12,
-                 max_iterations=25, index=3, min_step=None, linear_algebra="auto", compile="auto"):
+                 max_iterations=25, index=3, min_step=None, linear_algebra="auto", compile="auto", *,
+                 newton_control=None):
         super().__init__(0.5, 0.25, modified_newton, relative_tolerance, absolute_tolerance, max_iterations,
-                         index, min_step, linear_algebra, compile)
+                         index, min_step, linear_algebra, compile, newton_control=newton_control)

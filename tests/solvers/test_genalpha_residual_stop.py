@@ -1,0 +1,123 @@
+"""Exudyn's Newton iteration as an option of the implicit schemes (``ResidualStop``): its stop on the residual
+norm, checked against a Newton iteration written out here, and floatframe's own stop left unchanged."""
+import math
+
+import numpy as np
+import pytest
+import scipy.sparse.linalg as spla
+
+from floatframe.models.pendulum import build_pendulum
+from floatframe.solvers import GeneralizedAlpha, Newmark
+from floatframe.solvers.alpha import predictor, step_factors
+from floatframe.solvers.genalpha import ResidualStop
+
+
+@pytest.fixture(scope="module")
+def pendulum():
+    system, _ = build_pendulum()
+    return system.assemble()
+
+
+def exudyn_first_step(system, solver, h, relative_tolerance):
+    """The first step written out: a = 0, lambda = 0, full Newton on the exact matrix until
+    |[R; C]| <= relative_tolerance |[R; C]|_first; returns (q, iterations, the stopped norms / the first)."""
+    state = solver.init(system)
+    c_q, c_v, _ = step_factors(h, solver.alpha_m, solver.alpha_f, solver.beta, solver.gamma)
+    q_known, v_known, _ = predictor(state.q, state.v, state.a, state.abar, h, solver.alpha_m, solver.alpha_f,
+                                    solver.beta, solver.gamma)
+    n = system.n_coordinates
+    a, lam = np.zeros(n), np.zeros(system.n_multipliers)
+    t = state.t + h
+
+    def unscaled(a, lam):   # Exudyn's residual: M a - f + C_q^T lambda, C (not divided by c_q)
+        q, v = q_known + c_q * a, v_known + c_v * a
+        return np.concatenate([system.residual(t, q, v, a, lam), system.constraints(t, q)])
+
+    first = np.linalg.norm(unscaled(a, lam))
+    ratios = []
+    while not ratios or ratios[-1] > relative_tolerance:
+        q, v = q_known + c_q * a, v_known + c_v * a
+        matrix = system.newton_matrix(t, q, v, a, lam, 1.0, c_v, c_q)
+        rows = unscaled(a, lam)
+        rows[n:] /= c_q   # the iteration matrix's constraint rows are dC/da = C_q c_q, divided by c_q
+        update = spla.spsolve(matrix.tocsc(), rows)
+        a, lam = a - update[:n], lam - update[n:]
+        ratios.append(np.linalg.norm(unscaled(a, lam)) / first)
+    return q_known + c_q * a, len(ratios), ratios
+
+
+@pytest.mark.parametrize("linear_algebra", ["dense", "sparse"])
+def test_first_step_stops_where_the_residual_has_fallen_by_the_tolerance(pendulum, linear_algebra):
+    """Full Newton from a = 0, lambda = 0 stops at the first iterate whose residual norm is below 1e-3 (1e-8) of
+    the first (h = 0.2 s: the norms fall to 0.05, 6e-5, 5e-11 of it): the same iteration count and the same q as
+    the iteration written out (to 1e-13 m)."""
+    h = 0.2
+    counts = []
+    for tolerance in (1e-3, 1e-8):
+        solver = GeneralizedAlpha(0.7, linear_algebra=linear_algebra, native=False,
+                                  newton_control=ResidualStop(relative_tolerance=tolerance))
+        result = solver.solve(pendulum, h, 1)
+        q, iterations, ratios = exudyn_first_step(pendulum, solver, h, tolerance)
+        assert result.statistics.newton_iterations == iterations
+        assert ratios[-1] <= tolerance < ratios[-2]
+        np.testing.assert_allclose(result.q[-1], q, rtol=0, atol=1e-13)
+        counts.append(iterations)
+    assert counts == [2, 3]
+
+
+def test_a_loose_stop_leaves_the_tolerance_in_the_solution(pendulum):
+    """The stop decides the solution: at 1e-3 the pendulum's end state differs from that at 1e-12 by more than
+    1e-9 m, at 1e-12 from floatframe's own stop by less than 1e-10 m."""
+    def final(control):
+        return GeneralizedAlpha(0.7, newton_control=control).solve(pendulum, 1.0, 100).q[-1]
+    loose, tight, own = final(ResidualStop(1e-3, 0.0)), final(ResidualStop(1e-12, 0.0)), final(None)
+    assert np.abs(loose - tight).max() > 1e-9
+    assert np.abs(tight - own).max() < 1e-10
+
+
+def test_an_absolute_tolerance_above_every_residual_takes_one_iteration_a_step(pendulum):
+    result = GeneralizedAlpha(0.7, newton_control=ResidualStop(absolute_tolerance=1e6)).solve(pendulum, 0.2, 20)
+    assert result.statistics.newton_iterations == 20
+
+
+def test_modified_newton_keeps_its_matrix_and_meets_the_same_stop(pendulum):
+    """Modified Newton forms far fewer matrices than full Newton; both stop at the tolerance 1e-10, so their end
+    states agree to 1e-9 m."""
+    control = ResidualStop(relative_tolerance=1e-10)
+    full = GeneralizedAlpha(0.7, newton_control=control).solve(pendulum, 1.0, 100)
+    modified = GeneralizedAlpha(0.7, modified_newton=True, newton_control=control).solve(pendulum, 1.0, 100)
+    assert modified.statistics.jacobian_evaluations < full.statistics.jacobian_evaluations / 5
+    assert full.statistics.jacobian_evaluations == full.statistics.newton_iterations
+    np.testing.assert_allclose(modified.q[-1], full.q[-1], rtol=0, atol=1e-9)
+
+
+def test_dense_and_sparse_paths_take_the_same_iterations(pendulum):
+    results = [Newmark(0.6, modified_newton=True, linear_algebra=path, newton_control=ResidualStop(1e-6))
+               .solve(pendulum, 1.0, 100) for path in ("dense", "sparse")]
+    assert results[0].statistics.newton_iterations == results[1].statistics.newton_iterations
+    assert results[0].statistics.jacobian_evaluations == results[1].statistics.jacobian_evaluations
+    np.testing.assert_allclose(results[0].q[-1], results[1].q[-1], rtol=0, atol=1e-12)
+
+
+def test_the_norm_weighs_the_constraint_rows_by_their_divisor():
+    rows = np.array([3.0, 0.0, 4.0 / 0.5])
+    assert ResidualStop().norm(rows, 2, 0.5) == pytest.approx(5.0)
+    assert ResidualStop(coordinate_factor=math.sqrt(3)).norm(rows, 2, 0.5) == pytest.approx(5.0 / math.sqrt(3))
+
+
+def test_floatframes_own_stop_is_unchanged(pendulum):
+    """Without newton_control the end state and the counts are those before the option, bit for bit (recorded
+    from the commit before it)."""
+    full = GeneralizedAlpha(0.7).solve(pendulum, 1.0, 100)
+    modified = GeneralizedAlpha(0.7, modified_newton=True).solve(pendulum, 1.0, 100)
+    assert full.q[-1].tolist() == [-0.5899378036018192, -0.0003403802250094953, 0.0, 8.605768836520615e-05, 0.0,
+                                   0.0, -0.29830574253264563]
+    assert modified.q[-1].tolist() == [-0.5899378036176659, -0.0003403802201236808, 0.0, 8.605768712995717e-05,
+                                       0.0, 0.0, -0.29830574254084385]
+    assert (full.statistics.newton_iterations, modified.statistics.newton_iterations,
+            modified.statistics.jacobian_evaluations) == (298, 379, 27)
+
+
+def test_newton_control_must_be_a_residual_stop():
+    with pytest.raises(TypeError, match="ResidualStop"):
+        GeneralizedAlpha(newton_control="exudyn")
