@@ -85,12 +85,37 @@ def test_a_star_import_of_the_item_interface_gives_placeholders_that_name_the_sc
     assert namespace["MassPoint"] is ii.MassPoint   # the supported names are the items themselves
 
 
-@pytest.mark.parametrize("module, scope", [("robotics.motion", "kinematic trees"), ("machines", "contact")])
-def test_exudyns_out_of_scope_modules_refuse_on_import_naming_the_scope(module, scope):
-    """``from exudyn.robotics.motion import Trajectory`` (kinematicTreeAndMBStest) and ``from exudyn.machines import
-    CreateBallBearing`` (ballBearingTest): an ExudynLayerError with the scope, not a ModuleNotFoundError."""
+def test_exudyns_machines_module_refuses_on_import_naming_the_scope():
+    """``from exudyn.machines import CreateBallBearing`` (ballBearingTest): an ExudynLayerError with the scope, not a
+    ModuleNotFoundError."""
     import importlib
     import sys
-    with pytest.raises(exu.ExudynLayerError, match=f"exudyn.{module.split('.')[0]}; {scope}.*outside floatframe's scope"):
-        importlib.import_module(f"floatframe.exudyn.{module}")
-    assert f"floatframe.exudyn.{module.split('.')[0]}" not in sys.modules   # a failed import leaves nothing behind
+    with pytest.raises(exu.ExudynLayerError, match="exudyn.machines; contact.*outside floatframe's scope"):
+        importlib.import_module("floatframe.exudyn.machines")
+    assert "floatframe.exudyn.machines" not in sys.modules   # a failed import leaves nothing behind
+
+
+@pytest.mark.parametrize("submodule, scope", [("special", ""), ("models", ""), ("future", ""), ("rosInterface", ""),
+                                              ("mobile", "; contact"), ("utilities", "; contact")])
+def test_robotics_submodules_beyond_serial_robots_refuse_on_import(submodule, scope):
+    """exudyn.robotics itself (serial robots in redundant coordinates, robotics.motion) is supported; its other
+    submodules are refused on import, naming what the layer covers and, for the ones on contact, the scope."""
+    import importlib
+    import sys
+    with pytest.raises(exu.ExudynLayerError, match=f"exudyn.robotics.{submodule} .*covers serial robots in redundant "
+                                                   f"coordinates.*robotics.motion{scope}"):
+        importlib.import_module(f"floatframe.exudyn.robotics.{submodule}")
+    assert f"floatframe.exudyn.robotics.{submodule}" not in sys.modules
+
+
+def test_robotics_kinematic_tree_parts_name_the_scope():
+    """Robot.CreateKinematicTree (serialRobotKinematicTree) and exudyn's JointType names through the robotics
+    module refuse naming the kinematic-tree scope."""
+    import floatframe.exudyn.robotics as robotics
+    robot = robotics.Robot()
+    robot.AddLink(robotics.RobotLink(mass=1, COM=[0, 0, 0], inertia=[[1, 0, 0], [0, 1, 0], [0, 0, 1]]))
+    with pytest.raises(exu.ExudynLayerError, match="Robot.CreateKinematicTree: .*kinematic trees: outside "
+                                                   "floatframe's scope"):
+        robot.CreateKinematicTree(exu.SystemContainer().AddSystem())
+    with pytest.raises(exu.ExudynLayerError, match="dictJointTypeText2Exudyn: .*kinematic trees"):
+        robotics.dictJointTypeText2Exudyn
