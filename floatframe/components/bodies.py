@@ -2,6 +2,8 @@
 rigid body on an Euler-parameter node."""
 from __future__ import annotations
 
+import warnings
+
 import casadi as ca
 import numpy as np
 
@@ -134,10 +136,14 @@ def inertia_from_six(values) -> np.ndarray:
     return np.array([[jxx, jxy, jxz], [jxy, jyy, jyz], [jxz, jyz, jzz]], dtype=float)
 
 
+class ImpossibleInertiaWarning(UserWarning):
+    """A rigid body's inertia breaks the triangle inequality of its principal values and is simulated as given."""
+
+
 INERTIA_TOLERANCE = 1e-9  # relative to the largest principal value of the inertia as given: round-off
 
 
-def inertia_fault(inertia, mass=0.0, center_of_mass=(0.0, 0.0, 0.0)) -> str | None:
+def inertia_fault(inertia, mass=0.0, center_of_mass=(0.0, 0.0, 0.0), triangle_inequality=True) -> str | None:
     """Why a rigid-body inertia is physically impossible, or None where it is possible.
 
     The principal values J_1 <= J_2 <= J_3 of J_C (its eigenvalues) must be those of a mass distribution:
@@ -156,6 +162,8 @@ def inertia_fault(inertia, mass=0.0, center_of_mass=(0.0, 0.0, 0.0)) -> str | No
     center_of_mass : (3,) array_like, m, default (0, 0, 0)
         b, from the reference point to the centre of mass: the inertia about the centre of mass is
         J_C = J - m (b^T b I - b b^T) (Steiner).
+    triangle_inequality : bool, default True
+        Whether J_1 + J_2 >= J_3 is checked (False: only J_1 >= 0).
 
     Returns
     -------
@@ -173,7 +181,7 @@ def inertia_fault(inertia, mass=0.0, center_of_mass=(0.0, 0.0, 0.0)) -> str | No
     if principal[0] < -tolerance:
         return (f"inertia has the negative principal value {principal[0]:.6g} kg m^2 ({about}: {values}); a body "
                 f"would turn against its torque about that axis")
-    if principal[0] + principal[1] < principal[2] - tolerance:
+    if triangle_inequality and principal[0] + principal[1] < principal[2] - tolerance:
         return (f"inertia breaks the triangle inequality J1 + J2 >= J3 of its principal values ({about}: {values}; "
                 f"{principal[0]:.6g} + {principal[1]:.6g} < {principal[2]:.6g}): no mass distribution has it")
     return None
@@ -210,13 +218,21 @@ class ObjectRigidBody(Body):
         J1 + J2 >= J3, to 1e-9 of the largest principal value of J; zero principal values are allowed.
     center_of_mass : (3,) array_like or Parameter, m, default (0, 0, 0)
         b, body-fixed, from the node to the centre of mass (Exudyn's physicsCenterOfMass).
+    broken_triangle : "refuse" (default) or "warn"
+        What an inertia that breaks J1 + J2 >= J3 gets: a ValueError, or an ImpossibleInertiaWarning with the body
+        simulated as given (as Exudyn does; such an inertia is harmless only where joints leave the body one axis
+        of rotation). A negative principal value is always refused.
     """
 
     type_name = "ObjectRigidBody"
     has_orientation = True
 
-    def __init__(self, node_number, mass, inertia, center_of_mass=(0.0, 0.0, 0.0), name=""):
+    def __init__(self, node_number, mass, inertia, center_of_mass=(0.0, 0.0, 0.0), name="", *,
+                 broken_triangle="refuse"):
         super().__init__(name)
+        if broken_triangle not in ("refuse", "warn"):
+            raise self.error(f"broken_triangle must be 'refuse' or 'warn', got {broken_triangle!r}")
+        self.broken_triangle = broken_triangle
         self.node_number = node_number
         self.mass = self.vector(mass, 1, "mass", symbolic=True)
         if isinstance(inertia, Parameter):
@@ -235,7 +251,8 @@ class ObjectRigidBody(Body):
 
     def check_inertia(self) -> None:
         """Refuse an inertia that no mass distribution has (:func:`inertia_fault`), about the centre of mass
-        where mass and centre of mass are numbers; a Parameter is checked at its value, if it has one."""
+        where mass and centre of mass are numbers; a Parameter is checked at its value, if it has one. With
+        ``broken_triangle="warn"`` a broken triangle inequality is a warning."""
         inertia, mass, offset = (value.value if isinstance(value, Parameter) else value
                                  for value in (self.inertia, self.mass, self.center_of_mass))
         if inertia is None:
@@ -244,10 +261,13 @@ class ObjectRigidBody(Body):
         if inertia.size == 6:
             inertia = inertia_from_six(inertia.reshape(-1))
         steiner = mass is not None and offset is not None
-        fault = inertia_fault(inertia, float(np.reshape(mass, -1)[0]) if steiner else 0.0,
-                              offset if steiner else np.zeros(3))
+        arguments = (inertia, float(np.reshape(mass, -1)[0]) if steiner else 0.0, offset if steiner else np.zeros(3))
+        fault = inertia_fault(*arguments, triangle_inequality=self.broken_triangle == "refuse")
         if fault:
             raise self.error(fault)
+        broken = inertia_fault(*arguments)
+        if broken:
+            warnings.warn(f"{self.label}: {broken}; simulated as given", ImpossibleInertiaWarning, stacklevel=4)
 
     @property
     def has_offset(self) -> bool:

@@ -293,13 +293,12 @@ def ObjectGround(item, number, mbs):
           deprecated=dict(physicsMass="mass", physicsInertia="inertia", physicsCenterOfMass="centerOfMass"),
           outputs=dict(body=RIGID_BODY_OUTPUTS))
 def ObjectRigidBody(item, number, mbs):
-    if _target_type(mbs, "node", item.nodeNumber, item, number, "nodeNumber") == "RigidBodyRxyz":
-        return rigid_rxyz.ObjectRigidBodyRxyz(item.nodeNumber, item.mass, item.inertia, item.centerOfMass,
-                                              name=item.name)
-    if _target_type(mbs, "node", item.nodeNumber, item, number, "nodeNumber") == "RigidBodyRotVecLG":
-        return rigid_rotation_vector.ObjectRigidBodyRotationVector(item.nodeNumber, item.mass, item.inertia,
-                                                                   item.centerOfMass, name=item.name)
-    return fc.ObjectRigidBody(item.nodeNumber, item.mass, item.inertia, item.centerOfMass, name=item.name)
+    """Exudyn's rigid body on an Euler-parameter, Rxyz or rotation-vector node. An inertia that breaks the triangle
+    inequality of its principal values is simulated with a warning, as Exudyn does (a negative one is refused)."""
+    body = {"RigidBodyRxyz": rigid_rxyz.ObjectRigidBodyRxyz,
+            "RigidBodyRotVecLG": rigid_rotation_vector.ObjectRigidBodyRotationVector}.get(
+        _target_type(mbs, "node", item.nodeNumber, item, number, "nodeNumber"), fc.ObjectRigidBody)
+    return body(item.nodeNumber, item.mass, item.inertia, item.centerOfMass, name=item.name, broken_triangle="warn")
 
 
 @register("ObjectMassPoint", "object", "MassPoint", dict(mass=0.0, nodeNumber=-1), short="MassPoint",

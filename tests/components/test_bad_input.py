@@ -7,6 +7,7 @@ import scipy.sparse as sp
 
 import floatframe as ff
 from floatframe.components.base import ModelError
+from floatframe.components.bodies import ImpossibleInertiaWarning
 from floatframe.fem import block_mesh, linear_elastic_matrices
 
 MESH = block_mesh(0.2, 0.1, 0.1, 2, 1, 1)
@@ -191,6 +192,19 @@ def test_an_inertia_that_breaks_the_triangle_inequality_is_refused_with_its_prin
         rigid_body(turned([0.1, 0.2, 1.0]))
     with pytest.raises(ModelError, match=r"inertia breaks the triangle inequality.*0\.4 \+ 0\.5 < 1\)"):
         rigid_body([0.4, 0.5, 1.0, 0.0, 0.0, 0.0])
+
+
+def test_asked_to_warn_a_broken_triangle_inequality_warns_but_a_negative_inertia_is_still_refused():
+    """broken_triangle="warn" (the Exudyn layer's choice, as Exudyn accepts such inertias) keeps the body as given."""
+    with pytest.warns(ImpossibleInertiaWarning, match=r"ObjectRigidBody 'arm': inertia breaks the triangle "
+                                                      r"inequality .*0\.1 \+ 0\.2 < 1\): no mass distribution has it; "
+                                                      r"simulated as given"):
+        body = ff.ObjectRigidBody(0, 1.0, turned([0.1, 0.2, 1.0]), name="arm", broken_triangle="warn")
+    assert np.linalg.eigvalsh(body.inertia) == pytest.approx([0.1, 0.2, 1.0], rel=1e-12)
+    with pytest.raises(ModelError, match=r"inertia has the negative principal value -0\.1"):
+        ff.ObjectRigidBody(0, 1.0, turned([-0.1, 1.0, 1.0]), name="arm", broken_triangle="warn")
+    with pytest.raises(ModelError, match=r"broken_triangle must be 'refuse' or 'warn', got 'ignore'"):
+        ff.ObjectRigidBody(0, 1.0, np.eye(3), name="arm", broken_triangle="ignore")
 
 
 @pytest.mark.parametrize("principal", [[0.5, 0.5, 1.0], [0.0, 1.0, 1.0], [0.0, 0.0, 0.0]],
