@@ -28,6 +28,8 @@ from floatframe.components.user_sensor import SensorFromRecord
 from floatframe.components.fixed_mass_point import MassPointOnGround
 from floatframe.components import rigid_rxyz, rigid_rotation_vector
 from floatframe.components.gravity_connector import GravityConnector
+from floatframe.components.rotation_coordinate import (MarkerNodeRotationCoordinate as CoreRotationCoordinate,
+                                                       RotationRateConstraint)
 from floatframe.components.rotational_mass import MarkerBodyRigidRotor, ObjectRotationalMass1D as CoreRotor
 from floatframe.components.generic_ode2 import MarkerGenericODE2Position, ObjectGenericODE2 as CoreGenericODE2
 from floatframe.components.ffrf_reduced import MODE_OUTPUTS
@@ -391,6 +393,17 @@ def ObjectFFRFreducedOrder(item, number, mbs):
     deprecated=dict(factorValue1="factor1"), live=("offset", "factor1"),
     outputs=dict(object=("Displacement", "Velocity", "Force")))
 def ObjectConnectorCoordinate(item, number, mbs):
+    """With a MarkerNodeRotationCoordinate (velocityLevel only): the core's RotationRateConstraint, which gives
+    each such marker an auxiliary angle coordinate (floatframe.components.rotation_coordinate)."""
+    rotation_markers = [_target_type(mbs, "marker", marker, item, number, f"markerNumbers[{i}]")
+                        == "NodeRotationCoordinate" for i, marker in enumerate(item.markerNumbers)]
+    if any(rotation_markers):
+        if not item.velocityLevel:
+            raise unsupported(item, number, "velocityLevel", f"must be True with a MarkerNodeRotationCoordinate: "
+                                                             f"{ROTATION_COORDINATE_REASON}")
+        return RotationRateConstraint(item.markerNumbers, rotation_markers, _coordinate_offset(item, number, mbs),
+                                      live_value(item, number, "factor1"), name=item.name,
+                                      active=item.activeConnector)
     return fc.CoordinateConstraint(item.markerNumbers, _coordinate_offset(item, number, mbs),
                                    live_value(item, number, "factor1"), name=item.name,
                                    velocity_level=item.velocityLevel, active=item.activeConnector)
@@ -798,6 +811,30 @@ def MarkerNodePosition(item, number, mbs):
 def MarkerNodeCoordinate(item, number, mbs):
     refuse_ode1_node(item, number, mbs)
     return fc.MarkerNodeCoordinate(item.nodeNumber, item.coordinate, name=item.name)
+
+
+ROTATION_COORDINATE_REASON = ("its value, a Tait-Bryan angle of the node, jumps by 2 pi at +-pi and its Jacobian is "
+                              "that of the global angular velocity, not the angle's derivative; floatframe supports "
+                              "the marker in an ObjectConnectorCoordinate with velocityLevel=True only")
+
+
+@register("MarkerNodeRotationCoordinate", "marker", "NodeRotationCoordinate",
+          dict(nodeNumber=-1, rotationCoordinate=-1))
+def MarkerNodeRotationCoordinate(item, number, mbs):
+    """The rotation of a rigid node (NodeRigidBodyEP, NodeRigidBodyRxyz) about a global axis, for a velocity-level
+    ObjectConnectorCoordinate only; any other item that refers to the marker is refused naming it."""
+    if _target_type(mbs, "node", item.nodeNumber, item, number, "nodeNumber") not in ("RigidBodyEP", "RigidBodyRxyz"):
+        raise unsupported(item, number, "nodeNumber", "must be a NodeRigidBodyEP or NodeRigidBodyRxyz")
+    if item.rotationCoordinate not in (0, 1, 2):
+        raise unsupported(item, number, "rotationCoordinate", "must be 0, 1 or 2 (global x, y, z axis)")
+    for family in ("object", "load", "sensor"):
+        for other_number, other in enumerate(mbs.items(family)):
+            markers = other.values.get("markerNumbers", [other.values.get("markerNumber")])
+            uses = any(marker is not None and int(marker) == number for marker in markers)
+            if uses and not (other.type_string == "ConnectorCoordinate" and other.velocityLevel):
+                raise ExudynLayerError(f"{label(item, number)} is used by {label(other, other_number)}: "
+                                       f"{ROTATION_COORDINATE_REASON}")
+    return CoreRotationCoordinate(item.nodeNumber, int(item.rotationCoordinate), name=item.name)
 
 
 @register("MarkerNodeCoordinates", "marker", "NodeCoordinates", dict(nodeNumber=-1))
