@@ -120,7 +120,7 @@ class BasicProfileLinearAcceleration:
         if t < 0 or t > self.times[-1]:
             k = 0 if t < 0 else -1
             return [self.positions[k].copy(), self.velocities[k].copy(), self.accelerations[k].copy()]
-        k = max(int(np.searchsorted(self.times, t, side="left")) - 1, 0)   # the interval with times[k] < t <= times[k+1]
+        k = max(int(np.searchsorted(self.times, t, side="left")) - 1, 0)   # times[k] < t <= times[k + 1]
         h, tau = self.times[k + 1] - self.times[k], t - self.times[k]
         a0, slope = self.accelerations[k], (self.accelerations[k + 1] - self.accelerations[k]) / h
         position = self.positions[k] + self.velocities[k] * tau + 0.5 * a0 * tau ** 2 + slope * tau ** 3 / 6
