@@ -297,10 +297,13 @@ def ObjectGround(item, number, mbs):
 def ObjectRigidBody(item, number, mbs):
     """Exudyn's rigid body on an Euler-parameter, Rxyz or rotation-vector node. An inertia that breaks the triangle
     inequality of its principal values is simulated with a warning, as Exudyn does (a negative one is refused)."""
-    body = {"RigidBodyRxyz": rigid_rxyz.ObjectRigidBodyRxyz,
-            "RigidBodyRotVecLG": rigid_rotation_vector.ObjectRigidBodyRotationVector}.get(
-        _target_type(mbs, "node", item.nodeNumber, item, number, "nodeNumber"), fc.ObjectRigidBody)
-    return body(item.nodeNumber, item.mass, item.inertia, item.centerOfMass, name=item.name, broken_triangle="warn")
+    arguments = (item.nodeNumber, item.mass, item.inertia, item.centerOfMass)
+    node_type = _target_type(mbs, "node", item.nodeNumber, item, number, "nodeNumber")
+    if node_type == "RigidBodyRxyz":
+        return rigid_rxyz.ObjectRigidBodyRxyz(*arguments, name=item.name, broken_triangle="warn")
+    if node_type == "RigidBodyRotVecLG":
+        return rigid_rotation_vector.ObjectRigidBodyRotationVector(*arguments, name=item.name, broken_triangle="warn")
+    return fc.ObjectRigidBody(*arguments, name=item.name, broken_triangle="warn")
 
 
 @register("ObjectMassPoint", "object", "MassPoint", dict(mass=0.0, nodeNumber=-1), short="MassPoint",
