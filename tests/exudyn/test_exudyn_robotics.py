@@ -5,7 +5,7 @@ value by value (the static torques also equal the derivative of the potential en
 CreateRedundantCoordinateMBS creates exudyn's items (types in order) and dict, and a short simulation of the
 robot (PD-controlled by torsional and linear spring-dampers, and by joint-torque loads set in a PreStepUserFunction)
 gives exudyn's joint angles, rates and body positions; Trajectory.Evaluate and EvaluateCoordinate equal exudyn's at
-many times; the kinematic tree is refused with its scope."""
+many times, projectAngleToPMPi as exudyn's; the kinematic tree and InverseKinematicsNumerical are refused."""
 import numpy as np
 import pytest
 
@@ -202,6 +202,12 @@ def test_trajectories_evaluate_as_exudyns():
     np.testing.assert_allclose(v, [2 / 0.3, 2 / 0.3, -2 / 0.3], rtol=1e-14)
 
 
+def test_angle_projection_equals_exudyns():
+    for angles in (3.5, -3.5, [0.1, 7.0, -np.pi, np.pi], np.array([10.0, -10.0, 2 * np.pi + 0.5])):
+        np.testing.assert_allclose(ffr.projectAngleToPMPi(angles), exr.projectAngleToPMPi(angles), rtol=0, atol=1e-15)
+    assert ffr.projectAngleToPMPi(-3.5) == pytest.approx(2 * np.pi - 3.5, rel=1e-15)
+
+
 def test_the_kinematic_tree_is_refused_with_its_scope():
     robot = dh_robot(ffr, ffrb)
     with pytest.raises(ffexu.ExudynLayerError, match="does not support Robot.CreateKinematicTree: floatframe builds "
@@ -210,3 +216,6 @@ def test_the_kinematic_tree_is_refused_with_its_scope():
         robot.CreateKinematicTree(ffexu.SystemContainer().AddSystem())
     with pytest.raises(ffexu.ExudynLayerError, match="GetKinematicTree66.*kinematic trees"):
         robot.GetKinematicTree66()
+    with pytest.raises(ffexu.ExudynLayerError, match="does not support InverseKinematicsNumerical: it covers serial "
+                                                     "robots in redundant coordinates"):
+        ffr.InverseKinematicsNumerical(robot)

@@ -28,7 +28,8 @@ from floatframe.exudyn.rigidBodyUtilities import (HomogeneousTransformation, HTr
                                                   HTtranslate, InverseHT, RigidBodyInertia, Skew)
 
 __all__ = ["dictJointType2HT", "dictJointType2Axis", "dictJointType2coordinate6D", "VRobotLink", "RobotLink",
-           "VRobotTool", "RobotTool", "VRobotBase", "RobotBase", "Robot", "StdDH2HT", "ModDHKK2HT"]
+           "VRobotTool", "RobotTool", "VRobotBase", "RobotBase", "Robot", "StdDH2HT", "ModDHKK2HT",
+           "projectAngleToPMPi", "InverseKinematicsNumerical"]
 
 # the joint types: a revolute (R) or prismatic (P) joint about / along a local axis of the joint frame
 dictJointType2HT = {
@@ -533,6 +534,22 @@ def ModDHKK2HT(DHparameters) -> list:
     translates r along z."""
     alpha, d, theta, r = DHparameters
     return [HTrotateX(alpha) @ HTtranslate([d, 0.0, 0.0]), HTrotateZ(theta) @ HTtranslate([0.0, 0.0, r])]
+
+
+def projectAngleToPMPi(q0):
+    """Angle(s) q0 [rad] (scalar, list or array) mapped to (-pi, pi] (an angle of -pi becomes pi)."""
+    wrapped = np.asarray(q0, dtype=float) % (2 * np.pi) if isinstance(q0, list) else q0 % (2 * np.pi)
+    return wrapped - 2 * np.pi * (wrapped > np.pi)
+
+
+class InverseKinematicsNumerical:
+    """Refused: Exudyn's numerical inverse kinematics (a static solve of a helper model) is not part of
+    floatframe.exudyn.robotics."""
+
+    def __init__(self, robot, *arguments, **keywords):
+        raise ExudynLayerError("floatframe.exudyn.robotics does not support InverseKinematicsNumerical: it covers "
+                               "serial robots in redundant coordinates (Robot, Robot.CreateRedundantCoordinateMBS) "
+                               "and robotics.motion")
 
 
 def __getattr__(name):
