@@ -300,12 +300,28 @@ class DenseNewtonKernel(CompiledKernel):
         self._rows.evaluate()
         return self._rows.outputs[0]
 
-    def factorize(self, a, lam) -> "DenseLU":
-        """LU of the iteration matrix at (a, lam); raises SingularMatrix if it has none."""
+    def factorize(self, a, lam, at_rest: bool = False) -> "DenseLU":
+        """LU of the iteration matrix at (a, lam); raises SingularMatrix if it has none.
+
+        ``at_rest``: the matrix evaluated with a = 0, lambda = 0 where they enter R, at the iterate's q, v (Exudyn's
+        Jacobian, see ``floatframe.solvers.genalpha.ResidualStop``): v_n is shifted by c_v a and q_n by
+        (c_q - h c_v) a for the evaluation, so that the predictor (q_known = q_n + h v_n + ..., v_known = v_n + ...)
+        of a = 0 gives the iterate's q and v."""
         inputs = self._rows.inputs
-        inputs[8][:] = a
-        inputs[9][:] = lam
-        self._matrix.evaluate()
+        if at_rest:
+            q_n, v_n = inputs[1].copy(), inputs[2].copy()
+            h, c_q, c_v = inputs[5][0], inputs[5][5], inputs[5][6]
+            inputs[1][:] = q_n + (c_q - h * c_v) * a
+            inputs[2][:] = v_n + c_v * a
+            inputs[8][:] = 0.0
+            inputs[9][:] = 0.0
+            self._matrix.evaluate()
+            inputs[1][:] = q_n
+            inputs[2][:] = v_n
+        else:
+            inputs[8][:] = a
+            inputs[9][:] = lam
+            self._matrix.evaluate()
         size = self.n + self.m
         return DenseLU(self._matrix.outputs[0].reshape(size, size, order="F"))
 

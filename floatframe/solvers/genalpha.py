@@ -271,7 +271,7 @@ class GeneralizedAlpha(Scheme):
             if self._jacobian_due or full or self._factorization is None or \
                     not _same_step(self._factorization[1], (c_q, c_v)):
                 stats.jacobian_evaluations += 1
-                self._factorization = (newton.factorize(a, lam), (c_q, c_v))
+                self._factorization = (newton.factorize(a, lam, control.exudyn_jacobian), (c_q, c_v))
                 self._jacobian_due = False
             newton.iterate(a, lam, self._factorization[0], residual)
             residual = newton.rows(a, lam)
@@ -392,11 +392,15 @@ class _SparseNewton:
             constraint_rows = system.constraint_velocity(t, q, v, index=2) / self.c_v
         return np.concatenate([system.residual(t, q, v, a, lam, index=self.solver.index), constraint_rows])
 
-    def factorize(self, a, lam):
+    def factorize(self, a, lam, at_rest=False):
+        """LU of the iteration matrix at (a, lam); ``at_rest``: evaluated with a = 0, lambda = 0 where they enter R
+        (q and v at the iterate), Exudyn's Jacobian (``ResidualStop``)."""
         # index 2: the rows dC/dt / c_v have d/da = C_q + (c_q / c_v) d(C_q v)/dq; the O(h) second term is
         # left out of the iteration matrix (a simplified Newton iteration)
         q = self.q_known + self.c_q * a
         v = self.v_known + self.c_v * a
+        if at_rest:
+            a, lam = np.zeros_like(a), np.zeros_like(lam)
         matrix = self.system.newton_matrix(self.t, q, v, a, lam, 1.0, self.c_v, self.c_q, index=self.solver.index)
         return self.solver._lu(self.system, matrix, self.t, "iteration matrix")
 
@@ -436,10 +440,10 @@ class _DenseNewton:
     def rows(self, a, lam) -> np.ndarray:
         return self.kernel.rows(a, lam)
 
-    def factorize(self, a, lam):
+    def factorize(self, a, lam, at_rest=False):
         self.solver.statistics.factorizations += 1
         try:
-            return self.kernel.factorize(a, lam)
+            return self.kernel.factorize(a, lam, at_rest)
         except SingularMatrix as exc:
             raise SolverError(singular_matrix(self.t, str(exc), singular_cause(self.system, self.t, exc.matrix)),
                               self.t) from None
@@ -469,6 +473,12 @@ class ResidualStop:
     the step starts again from a = 0, lambda = 0 and takes one iteration more than the stop asks; past
     ``max_modified_iterations + max_restart_iterations`` iterations (without ``jacobian_per_step``) it goes on
     as full Newton. The scheme's ``max_iterations`` bounds the step's iterations, restarts included.
+
+    ``exudyn_jacobian``: the iteration matrix is Exudyn's, floatframe's evaluated with a = 0 and lambda = 0 where
+    they enter R (q, v at the iterate): without the terms d(M(q) a)/dq and d(R_lambda(q) lambda)/dq, which
+    Exudyn's Jacobian (M, the applied and connector forces' derivatives, C_q) leaves out. Newton then contracts
+    linearly where these terms matter (rotating bodies, joints at rotating markers), and its iteration counts
+    are Exudyn's; False: floatframe's exact matrix.
     """
 
     relative_tolerance: float = 1e-8
@@ -479,6 +489,7 @@ class ResidualStop:
     jacobian_per_step: bool = False
     adapt_initial_residual: bool = True
     coordinate_factor: float = 1.0
+    exudyn_jacobian: bool = True
 
     def norm(self, rows: np.ndarray, n: int, row_scale: float) -> float:
         """The residual norm of the Newton rows (n + m,) whose constraint rows are divided by ``row_scale``."""
