@@ -1,8 +1,9 @@
 """Exudyn's ``exudyn.basicUtilities``: the numerical helpers (vector norm, Gauss and Lobatto quadrature), the
 solution-file reader.
 
-``LoadSolutionFile`` reads coordinates solution files. Names Exudyn 1.13.6 has there that the layer lacks (the
-binary file readers, sensor recorders, item highlighting) raise an error naming them.
+``LoadSolutionFile`` and ``LoadBinarySolutionFile`` read coordinates solution files (text and binary). Names Exudyn
+1.13.6 has there that the layer lacks (the low-level binary read helpers, sensor recorders, item highlighting) raise
+an error naming them.
 """
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import math
 
 import numpy as np
 
-from floatframe.exudyn._names import ExudynLayerError
+from floatframe.exudyn._solution_file import BINARY_MARK, read_binary_solution_file
 from floatframe.exudyn._unknown import module_getattr
 
 g = 9.81                  # Exudyn's standard gravity [m/s^2]
@@ -67,20 +68,23 @@ def Normalize(v):
 
 
 def LoadSolutionFile(fileName, safeMode=False, maxRows=-1, verbose=True, hasHeader=True) -> dict:
-    """A coordinates solution file (text, as SolveDynamic/SolveStatic write it, or Exudyn's) as a dict.
+    """A coordinates solution file (as SolveDynamic/SolveStatic write it, or Exudyn's) as a dict.
 
     Returns 'data' ((rows, 1 + nColumns): time, then the exported coordinates), 'columnsExported' ([nODE2, nVel2,
     nAcc2, nODE1, nVel1, nAlgebraic, nData] from the header; [] without one), 'nColumns' and 'nRows'. With
     ``safeMode`` rows whose column count differs (a file cut off during a solve) are skipped and at most ``maxRows``
-    rows are read (-1: all). Binary files (Exudyn's ``solution.file.binary``) are refused.
+    rows are read (-1: all). A binary file (starting with EXUBIN) is read by :func:`LoadBinarySolutionFile`.
     """
     path = str(fileName)
     with open(path, "rb") as stream:
-        if stream.read(6) == b"EXUBIN":
-            raise ExudynLayerError(f"LoadSolutionFile: '{path}' is one of Exudyn's binary solution files; floatframe "
-                                   f"reads the text files only")
-    with open(path) as stream:
-        lines = stream.read().splitlines()
+        if stream.read(len(BINARY_MARK)) == BINARY_MARK:
+            return LoadBinarySolutionFile(path, maxRows, verbose, safeMode=safeMode)
+    try:
+        with open(path, encoding="utf-8") as stream:
+            lines = stream.read().splitlines()
+    except UnicodeDecodeError:
+        raise ValueError(f"LoadSolutionFile: '{path}' is neither text nor a binary solution file with its header "
+                         f"(EXUBIN...): a binary file written with writeHeader = False cannot be read") from None
     columns_exported = []
     if hasHeader:
         header = lines[:5]
@@ -102,11 +106,29 @@ def LoadSolutionFile(fileName, safeMode=False, maxRows=-1, verbose=True, hasHead
     return {"data": data, "columnsExported": columns_exported, "nColumns": n_values - 1, "nRows": data.shape[0]}
 
 
+def LoadBinarySolutionFile(fileName, maxRows=-1, verbose=True, safeMode=False) -> dict:
+    """A binary coordinates solution file (``solution.file.binary``, floatframe's or Exudyn's) as a dict.
+
+    Returns, as for a text file, 'data' ((rows, 1 + nColumns), in the file's real type: float64, or float32 where it
+    was written with fewer than 8 digits), 'columnsExported' (the seven written counts), 'nColumns' and 'nRows';
+    at most ``maxRows`` rows (-1: all). A file cut off within a row is refused unless ``safeMode`` (floatframe's
+    addition), which keeps the whole rows before the cut; rows without the end marker are read with a warning.
+    """
+    content = read_binary_solution_file(fileName, maxRows, safeMode)
+    data = content["data"]
+    if verbose:
+        print(f"LoadBinarySolutionFile: {data.shape[0]} rows of {data.shape[1]} columns (incl. time) from "
+              f"'{fileName}'")
+    return {"data": data, "columnsExported": content["columnsExported"], "nColumns": data.shape[1] - 1,
+            "nRows": data.shape[0]}
+
+
 SUPPORTED = ["g", "pi", "sqrt2", "gaussIntegrationPoints", "gaussIntegrationWeights", "lobattoIntegrationPoints",
-             "lobattoIntegrationWeights", "GaussIntegrate", "LobattoIntegrate", "Normalize", "LoadSolutionFile"]
+             "lobattoIntegrationWeights", "GaussIntegrate", "LobattoIntegrate", "Normalize", "LoadSolutionFile",
+             "LoadBinarySolutionFile"]
 EXUDYN_NAMES = ["AddSensorRecorder", "AnimateSolution", "BinaryReadArrayIndex", "BinaryReadIndex", "BinaryReadReal",
                 "BinaryReadRealVector", "BinaryReadString", "ClearWorkspace", "CreateDirectoryForFile",
-                "GetJointArgs", "GetOtherMarker", "HighlightItem", "LoadBinarySolutionFile",
+                "GetJointArgs", "GetOtherMarker", "HighlightItem",
                 "NumpyInt8ArrayToString", "OutputFilePath", "RecoverSolutionFile", "SetSolutionState",
                 "ShowOnlyObjects", "SmartRound2String", "UFsensorRecord", "UIWindowSuppressed"]
 __all__ = SUPPORTED

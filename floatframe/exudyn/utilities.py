@@ -13,7 +13,8 @@ from math import pi, sqrt
 import numpy as np
 
 from floatframe.exudyn._items import ITEM_CLASSES, SHORT_NAMES, VISUALIZATION_CLASSES
-from floatframe.exudyn.basicUtilities import (GaussIntegrate, LoadSolutionFile, LobattoIntegrate,  # noqa: F401
+from floatframe.exudyn.basicUtilities import (GaussIntegrate, LoadBinarySolutionFile,  # noqa: F401
+                                              LoadSolutionFile, LobattoIntegrate,
                                               gaussIntegrationPoints,
                                               gaussIntegrationWeights, lobattoIntegrationPoints,
                                               lobattoIntegrationWeights)

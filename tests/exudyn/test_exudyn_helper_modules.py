@@ -43,8 +43,8 @@ def test_normalize_and_constants_as_exudyns():
     for vector in ([3, 4], [0, 0, 0], [1e-3, -2, 7]):
         assert ffb.Normalize(vector) == pytest.approx(exb.Normalize(vector), rel=1e-15)
     assert (ffb.g, ffb.pi, ffb.sqrt2) == (exb.g, exb.pi, exb.sqrt2)
-    with pytest.raises(ffexu.ExudynLayerError, match="does not support exudyn's 'LoadBinarySolutionFile'"):
-        ffb.LoadBinarySolutionFile("x.sol")
+    with pytest.raises(ffexu.ExudynLayerError, match="does not support exudyn's 'RecoverSolutionFile'"):
+        ffb.RecoverSolutionFile("x.txt", "y.txt")
 
 
 def test_interactive_windows_are_ignored_with_exudyns_parameters():

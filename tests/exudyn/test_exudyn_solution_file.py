@@ -5,13 +5,18 @@ system and written coordinates, planned steps) and the same rows (times, ODE2 co
 accelerations, ODE1 coordinates and velocities, algebraic coordinates) to the Newton tolerance, for the implicit,
 explicit (rigid bodies with Lie-group nodes among them) and static solvers; writePeriod chooses the rows as in
 exudyn where it is a multiple of the step, independently of the sensors' period; the export, initial-value, header,
-footer and information settings change the file as in exudyn; writeSolutionToFile = False writes none; a binary
-file and a file that cannot be written are refused before the solve, naming the setting; LoadSolutionFile reads
-both codes' files into the same arrays, and exudyn's reader reads floatframe's file.
+footer and information settings change the file as in exudyn; writeSolutionToFile = False writes none; a file that
+cannot be written is refused before the solve, naming the setting; LoadSolutionFile reads both codes' files into the
+same arrays, and exudyn's reader reads floatframe's file. The binary file (solution.file.binary): exudyn's
+LoadBinarySolutionFile reads floatframe's as exudyn's own of the same solve (dynamic, static, the export, period,
+initial-value and precision settings), the two files hold the same header and footer entries except the version,
+solver title and date strings, and their bytes are the same where those and the data agree; floatframe's reader
+reads both; a file cut off within a row is refused (safeMode keeps the whole rows, as exudyn's reader does).
 """
 import numpy as np
 import pytest
 
+import floatframe
 import floatframe.exudyn as ffexu
 from floatframe.exudyn import itemInterface as ffitems
 from floatframe.exudyn import utilities as ffutilities
@@ -19,6 +24,7 @@ from floatframe.exudyn import utilities as ffutilities
 exudyn = pytest.importorskip("exudyn")
 import exudyn.itemInterface as exitems  # noqa: E402
 import exudyn.utilities as exutilities  # noqa: E402
+from floatframe.exudyn._solution_file import read_binary_solution_file  # noqa: E402
 
 FLOATFRAME, EXUDYN = (ffexu, ffitems), (exudyn, exitems)
 COMPARED_HEADER = slice(2, 7)   # columns, system and written coordinates, total columns, planned steps
@@ -222,8 +228,6 @@ def test_no_file_without_write_and_refusals_before_the_solve(tmp_path):
     mbs, _ = constrained_spring_mass(*FLOATFRAME)
     mbs.SolveDynamic(settings_for(ffexu, file__write=False))
     assert not (tmp_path / "solution").exists()
-    with pytest.raises(ffexu.ExudynLayerError, match="solution.file.binary = True"):
-        mbs.SolveDynamic(settings_for(ffexu, file__binary=True))
     (tmp_path / "blocked").write_text("a file where a folder should be")
     with pytest.raises(ffexu.ExudynLayerError, match="solution.file.name.*blocked/run.txt' cannot be written"):
         mbs.SolveDynamic(settings_for(ffexu, file__name="blocked/run"))
@@ -245,13 +249,9 @@ def test_load_solution_file_reads_both_codes_files_alike():
     np.testing.assert_allclose(ours_by_ours["data"], theirs_by_ours["data"], rtol=0, atol=1e-8)
 
 
-def test_load_solution_file_refuses_binary_headerless_and_ragged_files_naming_the_fault(tmp_path):
-    """A binary file (Exudyn's EXUBIN), a file without the solution-file header and one with a cut-off row are refused
-    naming the fault; safeMode skips the cut-off row and keeps the others."""
-    binary = tmp_path / "binary.sol"
-    binary.write_bytes(b"EXUBIN" + bytes(20))
-    with pytest.raises(ffexu.ExudynLayerError, match="binary solution files; floatframe reads the text files only"):
-        ffutilities.LoadSolutionFile(str(binary), verbose=False)
+def test_load_solution_file_refuses_headerless_and_ragged_files_naming_the_fault(tmp_path):
+    """A file without the solution-file header and one with a cut-off row are refused naming the fault; safeMode
+    skips the cut-off row and keeps the others."""
     headerless = tmp_path / "headerless.txt"
     headerless.write_text("0,1,2\n0.1,1.5,2.5\n")
     with pytest.raises(ValueError, match="has no solution-file header"):
@@ -265,3 +265,163 @@ def test_load_solution_file_refuses_binary_headerless_and_ragged_files_naming_th
         ffutilities.LoadSolutionFile(str(path), verbose=False)
     loaded = ffutilities.LoadSolutionFile(str(path), verbose=False, safeMode=True)
     assert loaded["nRows"] == 11 and loaded["data"][-1, 0] == pytest.approx(0.1)
+
+
+BINARY_PATH = "solution/coordinatesSolution.sol"
+# entries of the binary header and footer that name the writer or the time: all others must be equal
+WRITER_ENTRIES = ("version", "solver", "started", "footer")
+
+
+def static_solve(exu, mbs, **solution):
+    settings = settings_for(exu, **solution)
+    settings.staticSolver.numberOfLoadSteps = 3
+    mbs.SolveStatic(settings)
+
+
+def binary_files_of_both(build, solve, path=BINARY_PATH):
+    """Both codes' binary file after ``solve(exu, mbs)`` on ``build(exu, items)``: (bytes, exudyn's
+    LoadBinarySolutionFile, floatframe's LoadBinarySolutionFile, floatframe's read_binary_solution_file) each."""
+    files = []
+    for exu, items in (FLOATFRAME, EXUDYN):
+        mbs, _ = build(exu, items)
+        solve(exu, mbs)
+        with open(path, "rb") as stream:
+            content = stream.read()
+        files.append((content, exutilities.LoadBinarySolutionFile(path, verbose=False),
+                      ffutilities.LoadBinarySolutionFile(path, verbose=False), read_binary_solution_file(path)))
+    return files
+
+
+def assert_same_loaded(ours, theirs):
+    """floatframe's reader gives exactly exudyn's reader's dict for one file."""
+    assert ours["columnsExported"] == list(theirs["columnsExported"])
+    assert (ours["nColumns"], ours["nRows"]) == (theirs["nColumns"], theirs["nRows"])
+    assert ours["data"].dtype == theirs["data"].dtype
+    np.testing.assert_array_equal(ours["data"], theirs["data"])
+
+
+@pytest.mark.parametrize("model, solve, shape", [
+    (constrained_spring_mass, lambda exu, mbs: mbs.SolveDynamic(settings_for(exu, file__binary=True,
+                                                                             file__writePeriod=0.02)), (6, 11)),
+    (lambda exu, items: constrained_spring_mass(exu, items, first_order=True),
+     lambda exu, mbs: mbs.SolveDynamic(settings_for(exu, file__binary=True, file__writePeriod=0.025),
+                                       solverType=exu.DynamicSolverType.TrapezoidalIndex2), (5, 15)),
+    (lambda exu, items: constrained_spring_mass(exu, items, first_order=True),
+     lambda exu, mbs: mbs.SolveDynamic(settings_for(
+         exu, file__binary=True, file__export__velocities=False, file__export__accelerations=False,
+         file__export__ODE1Velocities=False, file__writeInitialValues=False),
+         solverType=exu.DynamicSolverType.TrapezoidalIndex2), (10, 7)),
+    (constrained_spring_mass,
+     lambda exu, mbs: mbs.SolveDynamic(settings_for(exu, file__binary=True, file__export__algebraicCoordinates=False,
+                                                    file__writePeriod=0.0, file__writeInitialValues=False)), (10, 10)),
+    (constrained_spring_mass, lambda exu, mbs: static_solve(exu, mbs, file__binary=True), (4, 5))])
+def test_binary_file_reads_as_exudyns_in_both_readers(model, solve, shape):
+    """Dynamic (with ODE1 coordinates, export flags off, a period of 2.5 steps, without the initial state) and
+    static: exudyn's reader gives the same dict for floatframe's file as for exudyn's (data to the solves'
+    agreement), floatframe's reader gives exactly exudyn's reader's dict for either file, and the header and footer
+    entries are equal but the version, solver title (after its first word) and dates."""
+    (our_bytes, ours_by_exudyn, ours_by_ours, our_entries), (their_bytes, theirs_by_exudyn, theirs_by_ours,
+                                                             their_entries) = binary_files_of_both(model, solve)
+    assert_same_loaded(ours_by_ours, ours_by_exudyn)
+    assert_same_loaded(theirs_by_ours, theirs_by_exudyn)
+    assert ours_by_exudyn["data"].shape == theirs_by_exudyn["data"].shape == shape
+    assert list(ours_by_exudyn["columnsExported"]) == list(theirs_by_exudyn["columnsExported"])
+    assert ours_by_exudyn["nColumns"] == theirs_by_exudyn["nColumns"] == shape[1] - 1
+    np.testing.assert_allclose(ours_by_exudyn["data"][:, 0], theirs_by_exudyn["data"][:, 0], rtol=0, atol=1e-12)
+    scale = np.maximum(np.abs(theirs_by_exudyn["data"]).max(axis=0), 1.0)
+    assert np.max(np.abs(ours_by_exudyn["data"] - theirs_by_exudyn["data"]) / scale) < 1e-8
+
+    assert {key: value for key, value in our_entries.items() if key not in WRITER_ENTRIES + ("data",)} == \
+        {key: value for key, value in their_entries.items() if key not in WRITER_ENTRIES + ("data",)}
+    assert our_entries["solver"].split(" ", 1) == ["floatframe.exudyn", their_entries["solver"].split(" ", 1)[1]]
+    assert (our_entries["version"], their_entries["version"]) == (f"floatframe {floatframe.__version__}", "1.13.6")
+    assert len(our_entries["started"]) == len(their_entries["started"]) == len("2026-12-05,20:31:02")
+    # the footer's flags and step count; the Newton counts are each solver's own
+    assert our_entries["footer"]["solverInfo"][:5] == their_entries["footer"]["solverInfo"][:5]
+    assert our_entries["footer"]["solverInfo"][4] == (3 if shape == (4, 5) else 10)
+    # the type sizes block is Exudyn's byte for byte; the files differ in length by the writer's strings alone
+    assert our_bytes[:16] == their_bytes[:16] == b"EXUBIN\n\x04\x08\x08" + bytes(6)
+    written = sum(len(our_entries[key]) - len(their_entries[key]) for key in ("version", "solver"))
+    assert len(our_bytes) - len(their_bytes) == written
+
+
+def test_binary_file_below_8_digits_holds_float32_as_exudyns():
+    """solution.precision 6: both codes store the reals as float32 (type size 4), read back as float32 arrays that
+    agree to float32's resolution."""
+    files = binary_files_of_both(constrained_spring_mass, lambda exu, mbs: mbs.SolveDynamic(
+        settings_for(exu, file__binary=True, file__writePeriod=0.05, precision=6)))
+    (our_bytes, ours_by_exudyn, ours_by_ours, _), (their_bytes, theirs_by_exudyn, theirs_by_ours, _) = files
+    assert our_bytes[8] == their_bytes[8] == 4
+    assert_same_loaded(ours_by_ours, ours_by_exudyn)
+    assert_same_loaded(theirs_by_ours, theirs_by_exudyn)
+    assert ours_by_exudyn["data"].dtype == np.float32 and ours_by_exudyn["data"].shape == (3, 11)
+    scale = np.maximum(np.abs(theirs_by_exudyn["data"]).max(axis=0), 1.0)
+    assert np.max(np.abs(ours_by_exudyn["data"] - theirs_by_exudyn["data"]) / scale) < 4 * np.finfo(np.float32).eps
+
+
+def test_binary_file_name_append_and_information_as_exudyns():
+    """A name without a dot gets '.sol'; append does not apply to the binary file (a second solve rewrites it);
+    the information string is stored with its line break; both as exudyn."""
+    def solve_twice(exu, mbs):
+        for _ in range(2):
+            mbs.SolveDynamic(settings_for(exu, file__binary=True, file__writePeriod=0.05, file__append=True,
+                                          file__name="other/run", file__information="two\nlines"))
+
+    files = binary_files_of_both(constrained_spring_mass, solve_twice, path="other/run.sol")
+    for content, by_exudyn, by_ours, entries in files:
+        assert by_exudyn["nRows"] == by_ours["nRows"] == 3
+        assert entries["information"] == "two\nlines"
+        assert content.count(b"EXUBIN") == 1
+    np.testing.assert_allclose(files[0][1]["data"][:, 1:], files[1][1]["data"][:, 1:], rtol=0,
+                               atol=1e-8 * np.abs(files[1][1]["data"]).max())
+
+
+def test_binary_file_without_header_or_footer_as_exudyns():
+    """writeFooter False: no end marker, read with a warning by floatframe's reader; writeHeader False: both files
+    are the rows and the footer alone (the same length), which LoadSolutionFile refuses naming the missing header."""
+    with pytest.warns(RuntimeWarning, match="ends after its 3 rows without the end marker"):
+        files = binary_files_of_both(constrained_spring_mass, lambda exu, mbs: mbs.SolveDynamic(
+            settings_for(exu, file__binary=True, file__writePeriod=0.05, file__writeFooter=False)))
+    (our_bytes, ours_by_exudyn, _, our_entries), (their_bytes, theirs_by_exudyn, _, their_entries) = files
+    assert our_entries["footer"] is None and their_entries["footer"] is None
+    assert len(our_bytes) - len(their_bytes) == sum(len(our_entries[key]) - len(their_entries[key])
+                                                    for key in ("version", "solver"))
+    assert ours_by_exudyn["nRows"] == theirs_by_exudyn["nRows"] == 3
+
+    lengths = []
+    for exu, items in (FLOATFRAME, EXUDYN):
+        mbs, _ = constrained_spring_mass(exu, items)
+        mbs.SolveDynamic(settings_for(exu, file__binary=True, file__writePeriod=0.05, file__writeHeader=False))
+        with open(BINARY_PATH, "rb") as stream:
+            content = stream.read()
+        assert not content.startswith(b"EXUBIN")
+        lengths.append(len(content))
+        with pytest.raises(ValueError, match="neither text nor a binary solution file with its header"):
+            ffutilities.LoadSolutionFile(BINARY_PATH, verbose=False)
+    # 3 rows of (count, 11 float64) and the footer: -1, two strings, 7 indices, 'EXUEND'
+    assert lengths[0] == lengths[1] == 3 * (4 + 11 * 8) + 4 + (4 + 20) + (4 + 19) + (4 + 7 * 4) + (4 + 6)
+
+
+def test_cut_off_binary_file_is_refused_or_read_to_its_last_whole_row(tmp_path):
+    """A binary file cut within a row (a solve killed while writing): floatframe's reader refuses it naming the row;
+    with safeMode it reads the whole rows before the cut, with a warning, as exudyn's reader does always; a file
+    cut within its header is refused."""
+    mbs, _ = constrained_spring_mass(*FLOATFRAME)
+    mbs.SolveDynamic(settings_for(ffexu, file__binary=True))
+    with open(BINARY_PATH, "rb") as stream:
+        content = stream.read()
+    footer = 4 + (4 + 20) + (4 + 19) + (4 + 7 * 4) + (4 + 6)
+    cut = tmp_path / "cut.sol"
+    cut.write_bytes(content[:len(content) - footer - 5 * 8])   # row 10 keeps 6 of its 11 reals
+    with pytest.raises(ValueError, match="cut off within row 10 .*safeMode=True reads the 10 whole rows"):
+        ffutilities.LoadSolutionFile(str(cut), verbose=False)
+    with pytest.warns(RuntimeWarning, match="ends after its 10 rows without the end marker"):
+        loaded = ffutilities.LoadSolutionFile(str(cut), verbose=False, safeMode=True)
+    by_exudyn = exutilities.LoadBinarySolutionFile(str(cut), verbose=False)
+    assert loaded["nRows"] == by_exudyn["nRows"] == 10
+    np.testing.assert_array_equal(loaded["data"], by_exudyn["data"])
+    np.testing.assert_array_equal(loaded["data"], ffutilities.LoadSolutionFile(BINARY_PATH, verbose=False)["data"][:10])
+    assert ffutilities.LoadBinarySolutionFile(BINARY_PATH, maxRows=4, verbose=False)["nRows"] == 4
+    cut.write_bytes(content[:60])
+    with pytest.raises(ValueError, match="within its header"):
+        ffutilities.LoadBinarySolutionFile(str(cut), verbose=False)
