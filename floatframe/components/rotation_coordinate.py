@@ -1,36 +1,34 @@
-"""A rigid node's rotation about a global axis as a coordinate of a velocity-level coordinate constraint (Exudyn's
+"""A rigid node's rotation about a global axis in a velocity-level coordinate constraint (Exudyn's
 MarkerNodeRotationCoordinate in an ObjectConnectorCoordinate with velocityLevel).
 
 Exudyn's marker gives, for its node and axis k (0, 1, 2 = global x, y, z), the value rot_k, the k-th Tait-Bryan x-y-z
 angle of the node's rotation, but the rate and the Jacobian of omega_k = G_k(q) q_t, the k-th component of the global
-angular velocity. At velocity level the constraint
+angular velocity (CMarkerNodeRotationCoordinate: GetAngularVelocity, GetRotationJacobian). At velocity level the
+constraint (Exudyn's ObjectConnectorCoordinate)
 
-    factor1 * omega_k - q0_t - offset = 0
+    g(t, q, q_t) = factor1 r_1 - r_0 - offset(t) = 0,
 
-is therefore non-holonomic: omega_k is not the derivative of any function of q unless the node turns about axis k
-only. floatframe's DAE has position-level constraints only, so each such marker gets a massless auxiliary
-coordinate phi (an angle in rad, in a node of its own that joins the system with the constraint) whose row of the
-equations of motion is the kinematic relation
+r_i = omega_k of a rotation marker or q_t of a coordinate marker, is therefore non-holonomic: omega_k is the rate
+of no function of q unless the node turns about axis k only. floatframe's DAE has position-level constraints
+only, so :class:`VelocityCoordinateConstraint` adds a massless auxiliary coordinate s (in a node of its own, which
+joins the system with the constraint) whose row of the equations of motion is
 
-    (phi_t - omega_k) + TAU (phi_tt - d/dt omega_k) = 0,
+    (s_t - g) + TAU (s_tt - d/dt g) = 0,
 
-and the constraint is imposed on phi as the integral from the initial state, as for node coordinates
-(:class:`~floatframe.components.constraints.CoordinateConstraint` with ``velocity_level``):
+and imposes the position-level constraint s = 0. Its reactions are Exudyn's, J^T lambda with J = dg/dq_t
+(factor1 G_k^T lambda on the node's rotation coordinates, -lambda on a coordinate q_0: the constraint's reaction
+form, ``Context.add_reaction_form``); s takes none. The index-2 schemes impose Exudyn's row g = 0 itself
+(``Context.add_velocity_constraint``).
 
-    factor1 (phi - phi(0)) - (q0 - q0(0)) - offset t = 0.
+At index 3, s = 0 at every step makes s_t vanish at every step as well (generalized-alpha and Newmark update a
+coordinate linearly from the last step's values; s, s_t and the algorithmic s_tt start at 0, as the consistent
+initial accelerations give s_tt(0) = 0), so the row leaves g = -TAU d/dt g at every step: Exudyn's velocity row
+up to the term in TAU. TAU [s] is a time constant far below any step size; the term makes the consistent initial
+accelerations solvable, which solve the equations of motion on acceleration level: there the row is d/dt g = 0,
+the derivative of the velocity row (as Exudyn takes it), and without the term the row would have no acceleration
+in it, and that system would be singular.
 
-Its reactions are Exudyn's: factor1 G_k^T lambda on the node's rotation coordinates and -lambda on q0 (the
-constraint's reaction form, ``Context.add_reaction_form``); phi takes none. The index-2 schemes use Exudyn's row
-itself, factor1 omega_k - q0_t - offset = 0 (``Context.add_velocity_constraint``). At index 3 the linear
-constraint makes factor1 phi_t - q0_t - offset vanish at every step (generalized-alpha and Newmark update the
-coordinates linearly, from a start that meets it), and the kinematic row gives phi_t = omega_k up to the term in
-TAU.
-
-TAU [s] is a time constant far below any step size: e = phi_t - omega_k obeys e + TAU de/dt = 0, so from e(0) = 0
-(the constraint sets phi_t(0) = omega_k(0)) a step leaves |e| of the order TAU / h times the step's truncation error
-of omega_k. The term is there for the consistent initial accelerations, which solve the equations of motion on
-acceleration level: there the row is phi_tt = d/dt omega_k, the derivative of the kinematic relation (without it
-the row would have no acceleration in it, and that system would be singular).
+The initial velocities should meet g = 0 (as for Exudyn's velocity row; s_t(0) is set to g(0)).
 """
 from __future__ import annotations
 
@@ -39,20 +37,19 @@ import numpy as np
 
 from floatframe import rotations
 from floatframe.components.base import resolve
-from floatframe.components.constraints import CoordinateConstraint
+from floatframe.components.connectors import Connector, fixed_active_flag
 from floatframe.components.markers import Marker
 from floatframe.components.nodes import NodeGenericODE2, NodeRigidBodyEP
 from floatframe.components.rigid_rxyz import NodeRigidBodyRxyz
-from floatframe.parameters import Input
 
-TAU = 1e-10  # s, time constant of the kinematic row's acceleration term (see the module docstring)
+TAU = 1e-10   # s, time constant of the auxiliary row's acceleration term (see the module docstring)
 
 
 class MarkerNodeRotationCoordinate(Marker):
     """Rotation of a rigid node about the global axis ``rotation_coordinate`` k (Exudyn's
     MarkerNodeRotationCoordinate): the Tait-Bryan angle rot_k [rad] and the angular velocity omega_k [rad/s].
 
-    Only :class:`RotationRateConstraint` uses it (omega_k is not the rate of any coordinate).
+    Only :class:`VelocityCoordinateConstraint` uses it (omega_k is not the rate of any coordinate).
 
     Parameters
     ----------
@@ -82,42 +79,43 @@ class MarkerNodeRotationCoordinate(Marker):
         """rot_k [rad]: the k-th Tait-Bryan x-y-z angle of the node's rotation, in (-pi, pi] (k = 0, 2)."""
         return rotations.rot_xyz_from_rotation_matrix(self.node.rotation_matrix(ctx))[self.rotation_coordinate]
 
-    def angular_rate(self, ctx):
+    def rate(self, ctx):
         """omega_k = G_k(q) q_t [rad/s], the k-th component of the node's global angular velocity."""
         return self.node.angular_velocity(ctx)[self.rotation_coordinate]
 
 
-class RotationRateConstraint(CoordinateConstraint):
-    """factor1 * r_m1 - r_m0 - offset = 0 [offset in 1/s]: Exudyn's velocity-level ObjectConnectorCoordinate where
-    a marker is a :class:`MarkerNodeRotationCoordinate` (rate r = omega_k) and the other a single-coordinate marker
-    (r = q_t) or another rotation marker. The formulation (an auxiliary angle per rotation marker) is in the
-    module docstring.
+class VelocityCoordinateConstraint(Connector):
+    """factor1 r_1 - r_0 - offset = 0 on velocity level (Exudyn's ObjectConnectorCoordinate with velocityLevel),
+    r_i = omega_k of a :class:`MarkerNodeRotationCoordinate` or q_t of a single-coordinate marker, imposed through
+    an auxiliary coordinate (the module docstring).
 
     Parameters
     ----------
     marker_numbers : sequence of two markers
-        Items or numbers, marker 0 and marker 1.
-    rotation_markers : sequence of two bool
-        Which of the two markers are MarkerNodeRotationCoordinate markers (each gets an auxiliary node when the
-        constraint joins a system, before the markers do).
-    offset : float or Input, 1/s in the coordinates' units, default 0.0
-        An Input gives the accumulated offset, the integral of the velocity offset from t = 0.
+        Items or numbers: MarkerNodeRotationCoordinate or single-coordinate markers (MarkerNodeCoordinate).
+    offset : float, Parameter or Input, default 0.0
+        The rate offset, in the rates' units [rad/s or the coordinate's unit per second]; an Input is a function
+        of time (Exudyn's offsetUserFunction_t), whose time derivative the initial accelerations take as zero
+        (as Exudyn's do).
     factor1 : float or Parameter, default 1.0
+        Dimensionless factor of r_1.
     active : bool, default True
-        False removes the equation and the auxiliary nodes (keyword only; fixed at assembly).
+        False removes the equation and the auxiliary node (keyword only; fixed at assembly).
 
     Outputs: Displacement (value of marker 1 - value of marker 0, the value of a rotation marker being rot_k, as
-    Exudyn's), Velocity (r_m1 - r_m0, without factor1), Force lambda.
+    Exudyn's), Velocity r_1 - r_0 (without factor1, as Exudyn's), Force lambda.
     """
 
     type_name = "CoordinateConstraint"
+    output_variables = ("Displacement", "Velocity", "Force")
 
-    def __init__(self, marker_numbers, rotation_markers, offset=0.0, factor1=1.0, name="", *, active=True):
-        super().__init__(marker_numbers, offset, factor1, name, velocity_level=True, active=active)
-        self.rotation_markers = [bool(flag) for flag in rotation_markers]
-        if len(self.rotation_markers) != 2 or not any(self.rotation_markers):
-            raise self.error("rotation_markers must be two flags, at least one of them True")
-        self.angle_nodes = [None, None]
+    def __init__(self, marker_numbers, offset=0.0, factor1=1.0, name="", *, active=True):
+        super().__init__(marker_numbers, name)
+        self.offset = self.vector(offset, 1, "offset", symbolic="input")
+        self.factor1 = self.vector(factor1, 1, "factor1", symbolic=True)
+        self.active = fixed_active_flag(self, active)
+        self.n_constraints = 1 if self.active else 0
+        self.integral_node = None
 
     @property
     def owner(self):
@@ -125,78 +123,65 @@ class RotationRateConstraint(CoordinateConstraint):
 
     @owner.setter
     def owner(self, system):
-        """Joining a system (``System.add``) adds the auxiliary angle nodes to it (none while inactive)."""
+        """Joining a system (``System.add``) adds the auxiliary node s to it (none while inactive)."""
         self._owner = system
-        if system is None or not self.active:
-            return
-        self.angle_nodes = [NodeGenericODE2([0.0], name=f"{self.label} angle of marker {i}") if flag else None
-                            for i, flag in enumerate(self.rotation_markers)]
-        for node in self.angle_nodes:
-            if node is not None:
-                system.add(node)
+        if system is not None and self.active:
+            self.integral_node = NodeGenericODE2([0.0], name=f"{self.label} velocity row integral")
+            system.add(self.integral_node)
 
     def connect(self, system):
         self.markers = [resolve(system, "marker", m, self, f"marker_numbers[{i}]")
                         for i, m in enumerate(self.marker_numbers)]
-        for i, (marker, flag) in enumerate(zip(self.markers, self.rotation_markers)):
-            if flag != isinstance(marker, MarkerNodeRotationCoordinate):
-                raise self.error(f"marker_numbers[{i}] ({marker.label}) must {'' if flag else 'not '}be a "
-                                 f"MarkerNodeRotationCoordinate (rotation_markers[{i}] = {flag})")
-            if not flag and not hasattr(marker, "coordinate"):
-                raise self.error(f"marker_numbers[{i}] ({marker.label}) must be a single-coordinate marker")
+        for i, marker in enumerate(self.markers):
+            if not isinstance(marker, MarkerNodeRotationCoordinate) and not hasattr(marker, "coordinate"):
+                raise self.error(f"marker_numbers[{i}] ({marker.label}) must be a MarkerNodeRotationCoordinate or a "
+                                 f"single-coordinate marker")
 
-    def _changes_and_rates(self, ctx):
-        """Per marker: (change from the initial state: q or phi, rate r: q_t or omega_k)."""
+    def _values_and_rates(self, ctx):
+        """Per marker: (value: rot_k or q, rate: omega_k or q_t along v)."""
         parts = []
-        for marker, node in zip(self.markers, self.angle_nodes):
-            if node is None:
-                value = marker.coordinates(ctx)
-                parts.append((value - ctx.initial_value(value), ca.jtimes(value, ctx.q, ctx.v)))
+        for marker in self.markers:
+            if isinstance(marker, MarkerNodeRotationCoordinate):
+                parts.append((marker.angle(ctx), marker.rate(ctx)))
             else:
-                parts.append((ctx.coordinates(node)[0] - ctx.initial_value(ctx.coordinates(node)[0]),
-                              marker.angular_rate(ctx)))
+                value = marker.coordinates(ctx)
+                parts.append((value, ca.jtimes(value, ctx.q, ctx.v)))
         return parts
+
+    def velocity_row(self, ctx):
+        """(g = factor1 r_1 - r_0 - offset, J v = factor1 r_1 - r_0)."""
+        (_, rate0), (_, rate1) = self._values_and_rates(ctx)
+        relative = ctx.value(self.factor1) * rate1 - rate0
+        return relative - ctx.value(self.offset), relative
 
     def add_terms(self, ctx):
         if not self.active:
             return
-        for marker, node in zip(self.markers, self.angle_nodes):
-            if node is not None:                          # (phi_t - omega_k) + TAU (phi_tt - d/dt omega_k) = 0
-                rate = marker.angular_rate(ctx)
-                rate_t = ca.jtimes(rate, ca.vertcat(ctx.q, ctx.v), ca.vertcat(ctx.v, ctx.a))
-                ctx.add_lhs(node.coordinate_indices, (ctx.velocities(node)[0] - rate)
-                            + TAU * (ctx.accelerations(node)[0] - rate_t))
-        (change0, rate0), (change1, rate1) = self._changes_and_rates(ctx)
-        accumulated = isinstance(self.offset, Input)
-        offset = ctx.value(self.offset) * (1.0 if accumulated else ctx.t)
-        factor = ctx.value(self.factor1)
-        equation = factor * change1 - change0 - offset
-        ctx.add_constraint(self, equation)
-        ctx.add_reaction_form(self, factor * rate1 - rate0)
-        velocity_form = ca.jtimes(equation, ctx.q, ctx.v) + ca.jacobian(equation, ctx.t)   # dC/dt, phi_t -> omega_k
-        for marker, node in zip(self.markers, self.angle_nodes):
-            if node is not None:
-                velocity_form = ca.substitute(velocity_form, ctx.velocities(node)[0], marker.angular_rate(ctx))
-        ctx.add_velocity_constraint(self, velocity_form)
+        row, reaction_form = self.velocity_row(ctx)
+        row_t = ca.jtimes(row, ca.vertcat(ctx.q, ctx.v), ca.vertcat(ctx.v, ctx.a)) + ca.jacobian(row, ctx.t)
+        node = self.integral_node
+        ctx.add_lhs(node.coordinate_indices, (ctx.velocities(node) - row) + TAU * (ctx.accelerations(node) - row_t))
+        ctx.add_constraint(self, ctx.coordinates(node))                                     # s = 0
+        ctx.add_reaction_form(self, reaction_form)
+        ctx.add_velocity_constraint(self, row)
 
     def check(self, assembled):
-        """Consistent start of the auxiliary angles: phi = 0 and phi_t = omega_k at the initial state."""
+        """Consistent start of the auxiliary coordinate: s = 0, s_t = g at the initial state."""
+        if not self.active:
+            return
         state = (0.0, assembled.q_initial, assembled.v_initial, np.zeros(assembled.n_coordinates),
                  np.zeros(assembled.n_multipliers))
-        for marker, node in zip(self.markers, self.angle_nodes):
-            if node is not None:
-                rate = assembled.output_function(marker.angular_rate, "rotation_rate")(*state)
-                assembled.q_initial[node.coordinate_indices] = 0.0
-                assembled.v_initial[node.coordinate_indices] = rate
-                node.initial_velocities = np.array(rate, dtype=float).reshape(-1)
+        rate = np.asarray(assembled.output_function(lambda ctx: self.velocity_row(ctx)[0], "velocity_row")(*state),
+                          dtype=float).reshape(-1)
+        rows = self.integral_node.coordinate_indices
+        assembled.q_initial[rows] = 0.0
+        assembled.v_initial[rows] = rate
+        self.integral_node.initial_velocities = rate
 
     def output(self, ctx, variable):
-        """Displacement (rot_k for a rotation marker, as Exudyn), Velocity r_m1 - r_m0, Force lambda."""
+        """Displacement (rot_k for a rotation marker, as Exudyn), Velocity r_1 - r_0, Force lambda."""
         self.check_output(variable)
-        values = [marker.angle(ctx) if flag else marker.coordinates(ctx)
-                  for marker, flag in zip(self.markers, self.rotation_markers)]
-        rates = [marker.angular_rate(ctx) if flag else ctx.time_derivative(marker.coordinates(ctx))
-                 for marker, flag in zip(self.markers, self.rotation_markers)]
-        outputs = {"Displacement": lambda: values[1] - values[0], "Velocity": lambda: rates[1] - rates[0],
+        (value0, rate0), (value1, rate1) = self._values_and_rates(ctx)
+        outputs = {"Displacement": lambda: value1 - value0, "Velocity": lambda: rate1 - rate0,
                    "Force": lambda: ctx.multipliers(self) if self.active else ca.SX.zeros(1)}
         return outputs[variable]()

@@ -29,7 +29,7 @@ from floatframe.components.fixed_mass_point import MassPointOnGround
 from floatframe.components import rigid_rxyz, rigid_rotation_vector
 from floatframe.components.gravity_connector import GravityConnector
 from floatframe.components.rotation_coordinate import (MarkerNodeRotationCoordinate as CoreRotationCoordinate,
-                                                       RotationRateConstraint)
+                                                       VelocityCoordinateConstraint)
 from floatframe.components.rotational_mass import MarkerBodyRigidRotor, ObjectRotationalMass1D as CoreRotor
 from floatframe.components.generic_ode2 import MarkerGenericODE2Position, ObjectGenericODE2 as CoreGenericODE2
 from floatframe.components.ffrf_reduced import MODE_OUTPUTS
@@ -396,20 +396,31 @@ def ObjectFFRFreducedOrder(item, number, mbs):
     deprecated=dict(factorValue1="factor1"), live=("offset", "factor1"),
     outputs=dict(object=("Displacement", "Velocity", "Force")))
 def ObjectConnectorCoordinate(item, number, mbs):
-    """With a MarkerNodeRotationCoordinate (velocityLevel only): the core's RotationRateConstraint, which gives
-    each such marker an auxiliary angle coordinate (floatframe.components.rotation_coordinate)."""
-    rotation_markers = [_target_type(mbs, "marker", marker, item, number, f"markerNumbers[{i}]")
-                        == "NodeRotationCoordinate" for i, marker in enumerate(item.markerNumbers)]
-    if any(rotation_markers):
+    """With a MarkerNodeRotationCoordinate (velocityLevel only): the core's VelocityCoordinateConstraint, which
+    imposes Exudyn's velocity row through an auxiliary coordinate (floatframe.components.rotation_coordinate)."""
+    kinds = [_target_type(mbs, "marker", marker, item, number, f"markerNumbers[{i}]")
+             for i, marker in enumerate(item.markerNumbers)]
+    if "NodeRotationCoordinate" in kinds:
         if not item.velocityLevel:
             raise unsupported(item, number, "velocityLevel", f"must be True with a MarkerNodeRotationCoordinate: "
                                                              f"{ROTATION_COORDINATE_REASON}")
-        return RotationRateConstraint(item.markerNumbers, rotation_markers, _coordinate_offset(item, number, mbs),
-                                      live_value(item, number, "factor1"), name=item.name,
-                                      active=item.activeConnector)
+        return VelocityCoordinateConstraint(item.markerNumbers, _rate_offset(item, number, mbs),
+                                            live_value(item, number, "factor1"), name=item.name,
+                                            active=item.activeConnector)
     return fc.CoordinateConstraint(item.markerNumbers, _coordinate_offset(item, number, mbs),
                                    live_value(item, number, "factor1"), name=item.name,
                                    velocity_level=item.velocityLevel, active=item.activeConnector)
+
+
+def _rate_offset(item, number, mbs):
+    """The velocity-level offset of an ObjectConnectorCoordinate as a rate: offsetUserFunction_t(mbs, t, itemNumber,
+    offset) if set (as Exudyn 1.13.6's velocity row), else the live offset."""
+    function = item.offsetUserFunction_t
+    if is_unset(function):
+        return live_value(item, number, "offset")
+    nominal = float(item.offset)
+    return Input(live_parameter_name(item, number, "offsetUserFunction_t"), 1,
+                 signal=lambda t: function(mbs, t, number, nominal))
 
 
 def _coordinate_offset(item, number, mbs):
