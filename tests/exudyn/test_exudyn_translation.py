@@ -18,6 +18,7 @@ from floatframe.components.first_order import NodeODE1, ObjectGenericODE1 as Cor
 from floatframe.components.gravity_connector import GravityConnector
 from floatframe.components.linear_spring_damper import LinearSpringDamper
 from floatframe.components.coordinate_spring_damper_ext import CoordinateSpringDamperExt
+from floatframe.components.rotation_coordinate import MarkerNodeRotationCoordinate as RotationCoordinate
 from floatframe.components.rotational_mass import ObjectRotationalMass1D as CoreRotor
 from floatframe.exudyn._translate import ACCESS_BY_FUNCTION
 from floatframe.parameters import Parameter
@@ -42,6 +43,7 @@ EXPECTED = {
     "MarkerNodePosition": (ff.MarkerNodePosition, "node_number", 2),
     "MarkerNodeCoordinate": (ff.MarkerNodeCoordinate, "coordinate", 1),
     "MarkerNodeCoordinates": (ff.MarkerNodeCoordinates, "node_number", 2),
+    "MarkerNodeRotationCoordinate": (RotationCoordinate, "rotation_coordinate", 2),
     "MarkerBodyRigid": (ff.MarkerBodyRigid, "local_position", [0, 0, 0.1]),
     "MarkerBodyPosition": (ff.MarkerBodyPosition, "local_position", [0.2, 0, 0]),
     "MarkerSuperElementPosition": (ff.MarkerSuperElementPosition, "weighting_factors", [0.25, 0.75]),
@@ -153,6 +155,9 @@ def catalogue():
     spinning = mbs.AddNode(ii.NodeRigidBodyRotVecLG(referenceCoordinates=[0, 0, 4, 0.3, -0.2, 0.1]))
     mbs.AddObject(ii.ObjectRigidBody(nodeNumber=spinning, mass=1.0, inertia=[1, 1, 1, 0, 0, 0]))
     mbs.AddMarker(ii.MarkerNodeRigid(nodeNumber=spinning))
+    rotation = mbs.AddMarker(ii.MarkerNodeRotationCoordinate(nodeNumber=rigid, rotationCoordinate=2))
+    mbs.AddObject(ii.ObjectConnectorCoordinate(markerNumbers=[mbs.AddMarker(ii.MarkerNodeCoordinate(
+        nodeNumber=line, coordinate=0)), rotation], velocityLevel=True))
     mbs.Assemble()
     return mbs
 
