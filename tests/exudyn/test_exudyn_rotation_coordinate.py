@@ -127,7 +127,8 @@ def test_the_body_turns_and_drives_the_rotor(both):
 def two_cranks(exu, ii, utilities, index2):
     """Two bars on revolute joints about z under gravity, coupled by omega_1 - omega_0 = offsetUserFunction_t(t) =
     -2 + sin(3 t) (both markers MarkerNodeRotationCoordinate, as Exudyn's Examples pistonEngine and openVRengine);
-    stored sensors: both angular velocities and the connector's force."""
+    stored sensors: both angular velocities and the connector's force; then the connector's Displacement at the
+    end."""
     mbs = exu.SystemContainer().AddSystem()
     ground = mbs.AddObject(ii.ObjectGround())
     nodes = []
@@ -154,20 +155,23 @@ def two_cranks(exu, ii, utilities, index2):
     settings.timeIntegration.generalizedAlpha.useIndex2Constraints = index2
     settings.timeIntegration.generalizedAlpha.useNewmark = index2
     exu.SolveDynamic(mbs, settings)
-    return [mbs.GetSensorStoredData(number) for number in sensors]
+    final = np.ravel(mbs.GetObjectOutput(coupling, variables.Displacement))
+    return [mbs.GetSensorStoredData(number) for number in sensors] + [final]
 
 
 @pytest.mark.exudyn
 @pytest.mark.parametrize("index2", [False, True])
 def test_two_rotation_markers_with_a_rate_offset_match_exudyn(index2):
     """omega_1 - omega_0 = offsetUserFunction_t(t) at every step (index 3 as well: 1e-9 of the rates), and the
-    angular velocities to 1e-9 of their scale against exudyn, the force to 1e-9 at index 2 and 1e-6 at index 3 (as
+    angular velocities to 1e-9 of their scale against exudyn, the Displacement (difference of the Tait-Bryan
+    angles) at the end to 1e-9 rad, the force to 1e-9 at index 2 and 1e-6 at index 3 (as
     in test_sensors_match_exudyn: measured 1.8e-7)."""
     exudyn = pytest.importorskip("exudyn")
     import exudyn.itemInterface as items
     import exudyn.utilities as utilities
     reference = two_cranks(exudyn, items, utilities, index2)
     ours = two_cranks(ffexu, ffitems, ffutilities, index2)
+    np.testing.assert_allclose(ours.pop(), reference.pop(), rtol=0, atol=1e-9)   # rot_z(1) - rot_z(0) at the end
     for number, (theirs, mine) in enumerate(zip(reference, ours)):
         tolerance = 1e-6 if number == 2 and not index2 else 1e-9
         np.testing.assert_allclose(mine, theirs, rtol=0, atol=tolerance * np.abs(theirs[:, 1:]).max(),
