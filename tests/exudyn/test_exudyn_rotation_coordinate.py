@@ -29,7 +29,7 @@ STEPS, H = 1500, 1e-3
 def coupled_body(exu, ii, utilities, node_type="RotationEulerParameters", top=False):
     """A cuboid on a joint at the origin, its centre of mass 0.3 m away, gravity -y (revolute joint about z: it
     loops, starting at 9 rad/s), or along -z (``top``: a spherical joint, spinning about its tilted axis); a Rotor1D
-    coupled to omega_z at velocity level, with a torque 0.4 sin(3 t) N m. Returns (mbs, sensors, joint index)."""
+    coupled to omega_z at velocity level, with a torque 0.4 sin(3 t) N m. Returns (mbs, sensor numbers)."""
     mbs = exu.SystemContainer().AddSystem()
     ground = mbs.AddObject(ii.ObjectGround())
     if top:
@@ -49,8 +49,8 @@ def coupled_body(exu, ii, utilities, node_type="RotationEulerParameters", top=Fa
     centre = [0.0, 0.0, -0.3] if top else [-0.3, 0.0, 0.0]
     markers = [mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=ground, localPosition=[0.0, 0.0, 0.0])),
                mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=body, localPosition=centre))]
-    joint = mbs.AddObject(ii.ObjectJointGeneric(markerNumbers=markers,
-                                                constrainedAxes=[1, 1, 1, 0, 0, 0] if top else [1, 1, 1, 1, 1, 0]))
+    mbs.AddObject(ii.ObjectJointGeneric(markerNumbers=markers,
+                                        constrainedAxes=[1, 1, 1, 0, 0, 0] if top else [1, 1, 1, 1, 1, 0]))
     rotor_node = mbs.AddNode(ii.Node1D(referenceCoordinates=[0.0], initialVelocities=[FACTOR * omega0]))
     rotor = mbs.AddObject(ii.ObjectRotationalMass1D(inertia=0.05, nodeNumber=rotor_node,
                                                     referencePosition=[0.0, 0.0, -1.0]))
