@@ -323,8 +323,8 @@ class AssembledSystem:
             raise IndexError(f"no sensor {number}; the system has {len(self._sensor_slices) - 1} sensors")
         return slice(int(self._sensor_slices[number]), int(self._sensor_slices[number + 1]))
 
-    def sensor_values(self, t, q, v, a, lam) -> list[np.ndarray]:
-        values = _dense(self._call("sensors", t, q, v, a, lam))
+    def sensor_values(self, t, q, v, a, lam, parameters=None) -> list[np.ndarray]:
+        values = _dense(self._call("sensors", t, q, v, a, lam, parameters=parameters))
         return [values[self._sensor_slices[i]:self._sensor_slices[i + 1]] for i in range(len(self._sensor_slices) - 1)]
 
     def _sparse(self, name, t, *arguments) -> sp.csc_matrix:
@@ -447,9 +447,11 @@ class AssembledSystem:
             values.append(value)
         return np.concatenate(values) if values else np.zeros(0)
 
-    def _call(self, name, t, *arguments) -> np.ndarray:
-        """Vector output ``name`` at (t, arguments) with u(t) and p; a residual with its linear terms."""
-        u, p = self.input_vector(float(t)), self._parameters_now()
+    def _call(self, name, t, *arguments, parameters=None) -> np.ndarray:
+        """Vector output ``name`` at (t, arguments) with u(t) and p (``parameters``, default the current values); a
+        residual with its linear terms."""
+        u = self.input_vector(float(t))
+        p = self._parameters_now() if parameters is None else np.asarray(parameters, dtype=float)
         if self.user_functions is not None and name in self.user_functions.functions:  # with user functions
             values = self.user_functions.call(name, (t, *arguments[:4]), (t, *arguments), u, p)
         else:

@@ -163,8 +163,9 @@ class DAE(Protocol):
     def residual_with_jacobian(self) -> ca.Function:
         """R(t, q, v, a, lam, u, p) as a CasADi Function with the exact blocked Jacobian."""
 
-    def sensor_values(self, t, q, v, a, lam) -> list[np.ndarray]:
-        """Each sensor's values at the state."""
+    def sensor_values(self, t, q, v, a, lam, parameters=None) -> list[np.ndarray]:
+        """Each sensor's values at the state, with the parameters p (default: their current values; a solve whose
+        ``pre_step`` changes them evaluates each stored state with those of its step)."""
 
     def parameter_vector(self) -> np.ndarray:
         """p (raises where a Parameter has no value)."""

@@ -306,12 +306,19 @@ def integrate(scheme: Scheme, system, t_end=None, n_steps=None, *, t_grid=None, 
         counts = np.ones(spacing.size, dtype=int) if scheme.adaptive or uniform else steps_per_interval(spacing, h)
         stored, prepared = [], None
         monitors, checking = system.monitors, [0.0]   # checking: their time [s], kept out of the solve time
+        # a pre_step may change the parameters: each stored state keeps those of its step, for its sensors
+        parameters = [] if pre_step is not None and system.parameters else None
+
+        def store(item):
+            stored.append(item)
+            if parameters is not None:
+                parameters.append(system.parameters_now())
 
         def keep(item):
             """Store a State or a StateRows block and run the model's monitors at it (they take one state or stacked
             states; a body's lowest elastic frequency, found at the first call, took 15 ms of a 47 ms rotor-disc
             solve): timed apart, in info["monitor_time"]."""
-            stored.append(item)
+            store(item)
             if monitors:
                 begun = time.perf_counter()
                 t = item.times if isinstance(item, StateRows) else item.t
@@ -370,16 +377,17 @@ def integrate(scheme: Scheme, system, t_end=None, n_steps=None, *, t_grid=None, 
         except SolverError as failure:
             last = getattr(failure, "state", None)   # the last accepted step (not a state out of bounds)
             if last is not None and last.t > stored[-1].t:
-                stored.append(last)
+                store(last)
             scheme.statistics.solve_time = solve_time(started, prepared, checking[0], info)
             scheme.finish(system, stored, info, prepared)
-            failure.result = partial_result(system, stored, scheme.statistics, scheme.name, info, failure)
+            failure.result = partial_result(system, stored, scheme.statistics, scheme.name, info, failure,
+                                            parameters)
             raise
         finally:
             bar.close()
     scheme.statistics.solve_time = solve_time(started, prepared, checking[0], info)
     scheme.finish(system, stored, info, prepared)
-    result = collect(system, stored, scheme.statistics, scheme.name, info)
+    result = collect(system, stored, scheme.statistics, scheme.name, info, parameters=parameters)
     result.stopped = stopped
     return result
 
@@ -408,22 +416,27 @@ def vector(values, size, what) -> np.ndarray:
     return array
 
 
-def partial_result(system, states, statistics, solver, info, failure) -> SimulationResult:
+def partial_result(system, states, statistics, solver, info, failure, parameters=None) -> SimulationResult:
     """The result of ``states`` computed before ``failure`` (their sensors where these can be evaluated)."""
     try:
-        result = collect(system, states, statistics, solver, info)
+        result = collect(system, states, statistics, solver, info, parameters=parameters)
     except (SolverError, UserFunctionError, RuntimeError, ValueError):   # sensors that fail on these states
         result = collect(system, states, statistics, solver, info, with_sensors=False)
     result.failure = str(failure)
     return result
 
 
-def collect(system, states, statistics, solver, info, with_sensors: bool = True) -> SimulationResult:
-    """Stack stored states and evaluate the sensors on them (without: each sensor (k, 0), no values)."""
+def collect(system, states, statistics, solver, info, with_sensors: bool = True, parameters=None) -> SimulationResult:
+    """Stack stored states and evaluate the sensors on them (without: each sensor (k, 0), no values), each state
+    with its ``parameters`` (a vector p per state, where a pre_step may have changed them; None: the current p)."""
     names = system.sensor_names
     t, q, v, a, lam = stacked(states, system.n_coordinates)
+    if parameters is not None:
+        parameters = np.array(parameters, dtype=float).reshape(len(states), -1)
+        if (parameters == system.parameters_now()).all():
+            parameters = None   # unchanged during the solve
     if with_sensors:
-        sensors = sensor_series(system, t, q, v, a, lam)
+        sensors = sensor_series(system, t, q, v, a, lam, parameters)
     else:
         sensors = [np.zeros((len(states), 0)) for _ in names]
     return SimulationResult(t=t, q=q, v=v, a=a, lam=lam, sensors=sensors, statistics=statistics, solver=solver,

@@ -61,6 +61,41 @@ def test_loads_offsets_and_stiffness_changed_in_a_pre_step_function_give_exudyns
     np.testing.assert_allclose(ours[1:, 2], 0.3 * np.sin(4 * ours[1:, 0]), atol=1e-12)  # prescribed y
 
 
+def recorded_parameter_sensors(exu, ii, with_user_function=False):
+    """The spring's force (its stiffness changes) and the push (its load vector changes) as sensors record them,
+    step by step; ``with_user_function``: the model also has a load given by a Python function that floatframe calls
+    back (its max() cannot be traced), so the sensors are evaluated state by state."""
+    mbs, _ = driven_body(exu, ii)
+    spring, push = 2, 0
+    if with_user_function:
+        centre = mbs.AddMarker(ii.MarkerBodyPosition(bodyNumber=0, localPosition=[0, 0, 0]))
+        mbs.AddLoad(ii.LoadForceVector(markerNumber=centre, loadVector=[0, 0, 0],
+                                       loadVectorUserFunction=lambda mbs, t, load: [0.0, 0.0, max(t - 0.2, 0.0)]))
+    sensors = [mbs.AddSensor(ii.SensorObject(objectNumber=spring, storeInternal=True, writeToFile=False,
+                                             outputVariableType=exu.OutputVariableType.Force)),
+               mbs.AddSensor(ii.SensorLoad(loadNumber=push, storeInternal=True, writeToFile=False))]
+    mbs.Assemble()
+    mbs.SolveDynamic(tight_settings(exu, 40, 0.01))
+    return [mbs.GetSensorStoredData(sensor) for sensor in sensors]
+
+
+@pytest.mark.exudyn
+@pytest.mark.parametrize("with_user_function", [False, True], ids=["compiled", "with a Python user function"])
+def test_sensors_record_each_step_with_the_parameters_the_pre_step_function_set_for_it(with_user_function):
+    """A stored row holds the outputs with the parameters of its own step, not those at the end of the solve:
+    the push's z load is 2 t at each row (the pre-step function sets it for the step ending at t), as in exudyn."""
+    exu = pytest.importorskip("exudyn")
+    import exudyn.itemInterface as items
+    for reference, ours in zip(recorded_parameter_sensors(exu, items, with_user_function),
+                               recorded_parameter_sensors(ffexu, ffitems, with_user_function)):
+        scale = np.abs(reference[:, 1:]).max()
+        assert scale > 1e-3
+        np.testing.assert_allclose(ours, reference, rtol=0, atol=1e-8 * scale)
+    _, load = recorded_parameter_sensors(ffexu, ffitems, with_user_function)
+    np.testing.assert_allclose(load[1:, 3], 2.0 * load[1:, 0], rtol=0, atol=1e-15)
+    assert load[0, 3] == 0.0   # the initial row: before any pre-step call
+
+
 def test_the_changes_do_move_the_body():
     """Without the pre-step function the body stays at rest: the agreement above is not trivial."""
     mbs, sensor = driven_body(ffexu, ffitems)

@@ -2,6 +2,9 @@
 import numpy as np
 import pytest
 
+import floatframe as ff
+from floatframe.parameters import Parameter
+
 from floatframe.solvers import IDAS, GeneralizedAlpha, Newmark, SolverError, Trapezoidal
 from floatframe.solvers.result import UnknownSensorError, steps_per_interval, time_grid
 
@@ -47,6 +50,26 @@ def test_pre_step_sees_each_step_and_false_stops_after_it(pendulum, solver, boun
     np.testing.assert_allclose(seen, [(0.01, 0.0), (0.02, 0.01), (0.03, 0.02), (0.04, 0.03), (0.05, 0.04)],
                                atol=1e-14)
     assert result.stopped and result.t[-1] == pytest.approx(0.05) and result.t.size == 6
+
+
+@pytest.mark.parametrize("solver, bound", SOLVERS, ids=IDS)
+def test_sensors_record_each_stored_step_with_the_parameters_its_pre_step_set(solver, bound):
+    """A pre_step that changes a Parameter (a spring's stiffness k = 100 + 1000 t for the step ending at t): each
+    stored sensor row is evaluated with the k of its own step, F = k u, not with the k at the end of the solve."""
+    system = ff.System()
+    ground = system.add(ff.NodePointGround([0.0, 0.0, 0.0]))
+    node = system.add(ff.Node1D([0.0], initial_coordinates=[0.1]))
+    system.add(ff.ObjectMass1D(node, 1.0))
+    spring = system.add(ff.CoordinateSpringDamper([system.add(ff.MarkerNodeCoordinate(ground, 0)),
+                                                   system.add(ff.MarkerNodeCoordinate(node, 0))],
+                                                  Parameter("k", 100.0)))
+    system.add(ff.SensorObject(spring, "Force"))
+    assembled = system.assemble()
+    result = solver.solve(assembled, 0.1, 10, pre_step=lambda t, state: assembled.set_parameter("k", 100 + 1000 * t))
+    extension = result.q[:, 0]
+    stiffness = np.where(result.t > 0, 100 + 1000 * result.t, 100.0)
+    assert np.ptp(stiffness) > 90
+    np.testing.assert_allclose(np.abs(result.sensor(0)[:, 0]), stiffness * np.abs(extension), rtol=1e-12)
 
 
 def test_generalized_alpha_can_start_from_given_accelerations(pendulum):
