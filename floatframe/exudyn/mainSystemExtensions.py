@@ -30,7 +30,7 @@ from floatframe.exudyn.rigidBodyUtilities import (AngularVelocity2EulerParameter
                                                   RigidBodyInertia, RotationMatrix2EulerParameters,
                                                   RotationMatrix2RotXYZ)
 from floatframe.exudyn.rigidBodyUtilities import (RotationMatrix2RotationVector, RotationVector2RotationMatrix,
-                                                  RotXYZ2RotationMatrix)
+                                                  RotationMatrixZ, RotXYZ2RotationMatrix)
 from floatframe.exudyn.rigidBodyUtilities import (ComputeOrthonormalBasis, EulerParameters2RotationMatrix,
                                                   HomogeneousTransformation)
 
@@ -409,9 +409,18 @@ def _body_frame(mbs, owner, body, local_position):
         position = reference[:3]
         rotation = _node_rotation(mbs.GetNode(data["nodeNumber"])["nodeType"], reference) if kind == "RigidBody" \
             else np.eye(3)
+    elif kind in ("Mass1D", "RotationalMass1D"):   # Exudyn's body outputs at the node's reference coordinate c
+        coordinate = float(np.asarray(mbs.GetNode(data["nodeNumber"])["referenceCoordinates"], dtype=float)[0])
+        rotation = np.asarray(data["referenceRotation"], dtype=float)
+        position = np.asarray(data["referencePosition"], dtype=float)
+        if kind == "Mass1D":
+            position = position + rotation @ np.array([coordinate, 0.0, 0.0])
+        else:
+            rotation = rotation @ RotationMatrixZ(coordinate)
     else:
         raise ExudynLayerError(f"{owner}: body {body} is an Object{kind}; floatframe.exudyn connects a ground, a "
-                               f"rigid body or a mass point here (add markers and the connector by hand otherwise)")
+                               f"rigid body, a mass point, a Mass1D or a RotationalMass1D here (add markers and the "
+                               f"connector by hand otherwise)")
     return position + rotation @ local_position, rotation
 
 

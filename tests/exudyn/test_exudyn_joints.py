@@ -166,6 +166,36 @@ def created_joints(exu, ii, utilities):
     return mbs, sensors, models.tight_settings(exu, 300, 1e-3)
 
 
+def joints_on_one_dimensional_bodies(exu, ii, utilities):
+    """The Create functions on Exudyn's 1D bodies, whose frame is the node's reference coordinate c along (Mass1D)
+    or about z of (RotationalMass1D) the body's reference frame: a pendulum on CreateSphericalJoint to a Mass1D
+    slider on a turned axis, and a rigid body fixed on a RotationalMass1D by CreateGenericJoint, swinging it."""
+    mbs = exu.SystemContainer().AddSystem()
+    inertia = utilities.InertiaCuboid(density=1000.0, sideLengths=[0.2, 0.1, 0.05])
+    slider_node = mbs.AddNode(ii.Node1D(referenceCoordinates=[0.2]))
+    slider = mbs.AddObject(ii.ObjectMass1D(nodeNumber=slider_node, physicsMass=0.7, referencePosition=[0.0, 0.5, 0.0],
+                                           referenceRotation=rotation_xyz(0.0, 0.0, 0.3)))
+    anchor = np.array([0.0, 0.5, 0.0]) + rotation_xyz(0.0, 0.0, 0.3) @ [0.2, 0.0, 0.0]
+    bob = mbs.CreateRigidBody(inertia=inertia, referencePosition=anchor + [0.1, 0.0, -0.2], gravity=GRAVITY)
+    ball = mbs.CreateSphericalJoint(itemNumbers=[slider, bob], position=anchor)
+    rotor_node = mbs.AddNode(ii.Node1D(referenceCoordinates=[0.4]))
+    rotor = mbs.AddObject(ii.ObjectRotationalMass1D(nodeNumber=rotor_node, physicsInertia=0.1,
+                                                    referencePosition=[0.0, -0.5, 0.0],
+                                                    referenceRotation=rotation_xyz(1.2, 0.0, 0.0)))
+    arm = mbs.CreateRigidBody(inertia=inertia, referencePosition=[0.15, -0.5, 0.05],
+                              referenceRotationMatrix=rotation_xyz(1.2, 0.0, 0.4), gravity=GRAVITY)
+    fixed = mbs.CreateGenericJoint(itemNumbers=[rotor, arm], position=[0.1, -0.5, 0.0], constrainedAxes=[1] * 6)
+    sensors = (sensors_of(mbs, ii, exu, ball, ["Position", "Force"])
+               + sensors_of(mbs, ii, exu, fixed, ["ForceLocal", "TorqueLocal"])
+               + sensors_of(mbs, ii, exu, bob, ["Position", "AngularVelocity"], "SensorBody")
+               + sensors_of(mbs, ii, exu, arm, ["Position", "AngularVelocity"], "SensorBody")
+               + [mbs.AddSensor(ii.SensorNode(nodeNumber=node, storeInternal=True, writeToFile=False,
+                                              outputVariableType=exu.OutputVariableType.Coordinates))
+                  for node in (slider_node, rotor_node)])
+    mbs.Assemble()
+    return mbs, sensors, models.tight_settings(exu, 300, 1e-3)
+
+
 def converged_settings(settings):
     """Full Newton to a relative 1e-14 on both sides: the reactions (Lagrange multipliers of the index-3 DAE) are
     sensitive to where Newton stops; with the tolerance 1e-12 of tight_settings, Exudyn's ForceLocal and
@@ -202,7 +232,8 @@ def assert_sensors_match(reference, ours, tolerance=1e-6):
                                    err_msg=f"sensor {number}")
 
 
-BUILDERS = [pendulum_on_a_revolute_joint, pendulum_on_a_slider, generic_joints, created_joints]
+BUILDERS = [pendulum_on_a_revolute_joint, pendulum_on_a_slider, generic_joints, created_joints,
+            joints_on_one_dimensional_bodies]
 
 
 @pytest.mark.exudyn
@@ -231,6 +262,9 @@ def test_the_models_move_and_the_joints_hold():
                                atol=1e-10)
     angles = np.column_stack([0.1 * (1 - np.cos(t)), 0 * t, 0.2 * (1 - np.cos(2 * t))])
     np.testing.assert_allclose(generic[20][:, 1:], angles, rtol=0, atol=1e-10)
+    one_dimensional = run(joints_on_one_dimensional_bodies, ffexu, ffitems, ffutilities)
+    slid, turned = one_dimensional[-2][:, 1], one_dimensional[-1][:, 1]      # the Node1D coordinates' changes
+    assert np.ptp(slid) > 0.05 and np.ptp(turned) > 0.3
 
 
 @pytest.mark.exudyn
