@@ -23,6 +23,7 @@ import numpy as np
 
 from floatframe.components.first_order import NodeODE1, ObjectGenericODE1 as CoreGenericODE1
 from floatframe.exudyn import _items
+from floatframe.exudyn._coordinates import ae_rows, auxiliary_rows, data_rows
 from floatframe.exudyn._items import register
 from floatframe.exudyn._names import ConfigurationType, ExudynLayerError, member_name
 from floatframe.exudyn._translate import fe_matrix, is_unset, unsupported
@@ -83,19 +84,24 @@ def ode1_rows(mbs) -> np.ndarray:
 
 
 def ode2_rows(mbs) -> np.ndarray:
-    """The DAE coordinates that are ODE2 coordinates (all but the ODE1 ones)."""
+    """The DAE coordinates that are ODE2 coordinates: all but the ODE1 ones and those Exudyn keeps as data
+    coordinates or does not have (``_coordinates``)."""
     nodes = [node for node in mbs._core.nodes if node.n_coordinates]
     keep = np.ones(sum(node.n_coordinates for node in nodes), dtype=bool)
     keep[ode1_rows(mbs)] = False
+    keep[data_rows(mbs)] = False
+    keep[auxiliary_rows(mbs)] = False
     return np.flatnonzero(keep)
 
 
 def with_ode1_kept(mbs, function: str, position: int, values, kind: str):
-    """The full DAE vector for ``systemData.SetODE2...`` given the ODE2 values only (the ODE1 ones kept); other
-    values unchanged (the multipliers, a model without ODE1 coordinates, a wrong size the caller reports)."""
-    if function == "SetAECoordinates" or kind == "Reference" or mbs._core is None:
+    """The full DAE vector for ``systemData.SetODE2...`` (``SetAECoordinates``) given Exudyn's ODE2 values
+    (algebraic coordinates) only, the others (ODE1, data coordinates, turn counters' multipliers) kept; values
+    unchanged where there are no others or the size is wrong (the caller reports it)."""
+    if kind == "Reference" or mbs._core is None:
         return values
-    rows, full = ode2_rows(mbs), np.array(mbs.state(kind)[position], dtype=float)
+    full = np.array(mbs.state(kind)[position], dtype=float)
+    rows = ae_rows(mbs, full.size) if function == "SetAECoordinates" else ode2_rows(mbs)
     given = np.array(values, dtype=float).reshape(-1)
     if rows.size == full.size or given.size != rows.size:
         return values

@@ -3,9 +3,9 @@
 The text file, as Exudyn's: nine ``#`` header lines (the fifth, ``#number of written coordinates [nODE2, nVel2,
 nAcc2, nODE1, nVel1, nAlgebraic, nData] = [...]``, is what ``LoadSolutionFile`` reads), then one comma-separated row
 per written state: time, ODE2 coordinates (displacements from the reference values), ODE2 velocities, ODE2
-accelerations, ODE1 coordinates, ODE1 velocities, algebraic coordinates (the multipliers), in Exudyn's coordinate
-order, each group as the ``export`` settings choose; two ``#`` footer lines close it. floatframe has no data
-coordinates, so nData is 0.
+accelerations, ODE1 coordinates, ODE1 velocities, algebraic coordinates (the multipliers), data coordinates (the
+turn counters' angles, ``floatframe.exudyn._coordinates``), in Exudyn's coordinate order, each group as the
+``export`` settings choose; two ``#`` footer lines close it.
 
 Rows: at Exudyn's steps (``floatframe.exudyn._output_steps``: the initial state unless ``writeInitialValues`` is
 False, then every writePeriod, and the last step); SolveStatic writes every load step. The file is written after the
@@ -35,7 +35,7 @@ from floatframe import __version__
 from floatframe.exudyn._names import ExudynLayerError
 from floatframe.exudyn._output_steps import written_steps
 
-EXPORTED = ("velocities", "accelerations", "ODE1Velocities", "algebraicCoordinates")
+EXPORTED = ("velocities", "accelerations", "ODE1Velocities", "algebraicCoordinates", "dataCoordinates")
 VERSION_LINE = (f"#floatframe version = {__version__}; Python{platform.python_version()}; {platform.system()} "
                 f"{platform.machine()} FLOAT64")
 BINARY_MARK = b"EXUBIN"
@@ -128,8 +128,8 @@ class SolutionFile:
         Parameters
         ----------
         times : (k,) times [s] (SolveStatic: load factors) of the written rows.
-        columns : dict of (k, n) arrays: 'ODE2', 'ODE2_t', 'ODE2_tt', 'ODE1', 'ODE1_t', 'AE' (empty where a system
-            has none of them).
+        columns : dict of (k, n) arrays: 'ODE2', 'ODE2_t', 'ODE2_tt', 'ODE1', 'ODE1_t', 'AE', 'Data' (empty where a
+            system has none of them; 'Data' may be left out).
         statistics : the solve's statistics (steps, newton_iterations, jacobian_evaluations) for the footer.
         cpu_time : the solve's time [s] for the footer; failed : the solve stopped with an error.
         """
@@ -139,7 +139,8 @@ class SolutionFile:
         groups = [("ODE2", True), ("ODE2_t", dynamic and self.export["velocities"]),
                   ("ODE2_tt", dynamic and self.export["accelerations"]),
                   ("ODE1", True), ("ODE1_t", dynamic and self.export["ODE1Velocities"]),
-                  ("AE", self.export["algebraicCoordinates"])]
+                  ("AE", self.export["algebraicCoordinates"]), ("Data", self.export["dataCoordinates"])]
+        columns = {"Data": np.zeros((k, 0)), **columns}
         blocks = [times.reshape(k, 1)] + [np.asarray(columns[key], dtype=float).reshape(k, -1)
                                           for key, written in groups if written]
         rows = np.hstack(blocks)
@@ -155,32 +156,35 @@ class SolutionFile:
         self.close()
 
     def _counts(self, columns: dict):
-        """(nODE2, nODE1, nAlgebraic, the seven written counts) of the header."""
+        """(nODE2, nODE1, nAlgebraic, nData, the seven written counts) of the header."""
         size = {key: np.shape(value)[1] if np.ndim(value) == 2 else 0 for key, value in columns.items()}
-        n_ode2, n_ode1, n_ae = size["ODE2"], size["ODE1"], size["AE"]
+        n_ode2, n_ode1, n_ae, n_data = size["ODE2"], size["ODE1"], size["AE"], size["Data"]
         # Exudyn's header counts ODE1 velocities with export.velocities, its rows with export.ODE1Velocities
         dynamic = not self.static
         written = [n_ode2, n_ode2 * (dynamic and self.export["velocities"]),
                    n_ode2 * (dynamic and self.export["accelerations"]), n_ode1,
-                   n_ode1 * (dynamic and self.export["velocities"]), n_ae * self.export["algebraicCoordinates"], 0]
-        return n_ode2, n_ode1, n_ae, written
+                   n_ode1 * (dynamic and self.export["velocities"]), n_ae * self.export["algebraicCoordinates"],
+                   n_data * self.export["dataCoordinates"]]
+        return n_ode2, n_ode1, n_ae, n_data, written
 
     def _solver_title(self) -> str:
         return f"floatframe.exudyn {self.solver_name} {'static ' if self.static else ''}solver solution file"
 
     def _header(self, columns: dict) -> str:
-        n_ode2, n_ode1, n_ae, written = self._counts(columns)
+        n_ode2, n_ode1, n_ae, n_data, written = self._counts(columns)
         # the column names follow the export settings alone, also where a static solve writes no velocities
         contents = ["time"] + [label for label, present in (
             ("ODE2 displacements", n_ode2), ("ODE2 velocities", n_ode2 and self.export["velocities"]),
             ("ODE2 accelerations", n_ode2 and self.export["accelerations"]), ("ODE1 coordinates", n_ode1),
-            ("ODE1 velocities", written[4]), ("AE coordinates", n_ae and self.export["algebraicCoordinates"]))
+            ("ODE1 velocities", written[4]), ("AE coordinates", n_ae and self.export["algebraicCoordinates"]),
+            ("Data coordinates", written[6]))
             if present]
         planned = "load steps" if self.static else "time steps"
         lines = [f"#{self._solver_title()}",
                  f"#simulation started={self.started}",
                  f"#columns contain: {', '.join(contents)}",
-                 f"#number of system coordinates [nODE2, nODE1, nAlgebraic, nData] = [{n_ode2},{n_ode1},{n_ae},0]",
+                 f"#number of system coordinates [nODE2, nODE1, nAlgebraic, nData] = [{n_ode2},{n_ode1},{n_ae},"
+                 f"{n_data}]",
                  f"#number of written coordinates [nODE2, nVel2, nAcc2, nODE1, nVel1, nAlgebraic, nData] = "
                  f"[{','.join(str(n) for n in written)}]",
                  f"#total columns exported  (excl. time) = {sum(written)}",
@@ -201,12 +205,12 @@ class SolutionFile:
     def _write_binary(self, rows: np.ndarray, columns: dict, statistics, failed: bool):
         """Write the binary file: header, one record (count, reals) per row, footer, as the settings ask."""
         if self.header:
-            n_ode2, n_ode1, n_ae, written = self._counts(columns)
+            n_ode2, n_ode1, n_ae, n_data, written = self._counts(columns)
             type_sizes = bytes([INDEX.itemsize, self.real.itemsize, POINTER_SIZE, 0])   # 0: little-endian
             self.stream.write(BINARY_MARK + b"\n" + type_sizes + bytes(5)
                               + binary_strings(f"floatframe {__version__}", BINARY_MODE, self._solver_title(),
                                                self.started)
-                              + binary_indices([n_ode2, n_ode1, n_ae, 0]) + binary_indices(written)
+                              + binary_indices([n_ode2, n_ode1, n_ae, n_data]) + binary_indices(written)
                               + np.array([sum(written), self.steps], dtype=INDEX).tobytes()
                               + binary_strings(self.information, END_OF_HEADER))
         records = np.empty(rows.shape[0], dtype=row_record(rows.shape[1], self.real))

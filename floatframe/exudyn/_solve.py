@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from floatframe.exudyn._explicit import EXPLICIT, explicit_solver
+from floatframe.exudyn._coordinates import ae_rows, data_rows
 from floatframe.exudyn._items_ode1 import first_order_start, ode1_rows, ode2_rows, refuse_ode1_outside_dynamics
 from floatframe.exudyn._iteration import iteration_data
 from floatframe.exudyn._lie_group_explicit import exudyn_velocities, lie_group_nodes
@@ -286,8 +287,8 @@ def user_function_sensors(mbs, result, rows=None):
 
 def solution_columns(mbs, result, rows) -> dict:
     """The result's ``rows`` as Exudyn's coordinate groups: ODE2 coordinates, velocities and accelerations (Lie-group
-    nodes' as Exudyn gives them), ODE1 coordinates and velocities, algebraic coordinates; (k, n) arrays."""
-    ode2, ode1 = ode2_rows(mbs), ode1_rows(mbs)
+    nodes' as Exudyn gives them), ODE1 coordinates and velocities, algebraic and data coordinates; (k, n) arrays."""
+    ode2, ode1, data = ode2_rows(mbs), ode1_rows(mbs), data_rows(mbs)
     q, v, a, lam = result.q[rows], result.v[rows], result.a[rows], result.lam[rows]
     velocities, accelerations = v[:, ode2], a[:, ode2]
     if lie_group_nodes(mbs._core)[0].size:
@@ -296,8 +297,10 @@ def solution_columns(mbs, result, rows) -> dict:
             velocities[k] = exudyn_velocities(mbs, "GetODE2Coordinates_t", state, v[k])[ode2]
             accelerations[k] = exudyn_velocities(mbs, "GetODE2Coordinates_tt", state, a[k])[ode2]
     # an ODE1 coordinate x is the velocity of a DAE coordinate (its integral), its rate x' that one's acceleration
+    # a data coordinate (a turn counter's continuous angle) is written as a value, not as a change from a reference
     return {"ODE2": q[:, ode2], "ODE2_t": velocities, "ODE2_tt": accelerations, "ODE1": v[:, ode1],
-            "ODE1_t": a[:, ode1], "AE": lam}
+            "ODE1_t": a[:, ode1], "AE": lam[:, ae_rows(mbs, lam.shape[1])],
+            "Data": q[:, data] + mbs._assembled.q_reference[data]}
 
 
 def write_solution_file(mbs, solution_file, result, stored_every: int, file_steps, started: float,

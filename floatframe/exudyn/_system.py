@@ -15,6 +15,7 @@ import numpy as np
 from floatframe.components.base import ModelError
 from floatframe.exudyn import _solve
 from floatframe.exudyn._items import as_item, translate
+from floatframe.exudyn._coordinates import ae_rows
 from floatframe.exudyn._items_ode1 import ODE1SystemData, ode2_rows, with_ode1_kept
 from floatframe.exudyn._lie_group_explicit import exudyn_velocities, floatframe_velocities
 from floatframe.exudyn._translate import ACCESS_BY_FUNCTION, live_parameter_name, output_name
@@ -104,7 +105,9 @@ class SystemData(ODE1SystemData):
             return self._mbs.reference_coordinates() if function == "GetODE2Coordinates" else np.zeros(0)
         state = self._mbs.state(kind)
         values = exudyn_velocities(self._mbs, function, state, np.array(state[self.VECTORS[function]], dtype=float))
-        return values if function == "GetAECoordinates" else values[ode2_rows(self._mbs)]   # no ODE1 coordinates
+        if function == "GetAECoordinates":
+            return values[ae_rows(self._mbs, values.size)]     # without the turn counters' rows
+        return values[ode2_rows(self._mbs)]   # no ODE1 or data coordinates
 
     def _set(self, function: str, coordinates, configuration):
         kind = member_name(configuration, ConfigurationType, f"systemData.{function}", "configuration")
