@@ -23,7 +23,7 @@ OUT_OF_SCOPE = [
      ("ANCF", "Cable", "Beam", "Slope", "Point2DS1", "JointSliding", "SlidingJoint", "ALEMoving")),
     ("contact (contact objects, general contact, rolling discs)",
      ("Contact", "RollingDisc", "GeneralContact", "CamFollower", "machines")),
-    ("kinematic trees", ("KinematicTree", "JointType", "TreeLink", "robotics")),
+    ("kinematic trees", ("KinematicTree", "JointType", "TreeLink")),
     ("hydraulics", ("Hydraulic",)),
     ("reeving systems and ropes", ("ReevingSystem",)),
 ]
