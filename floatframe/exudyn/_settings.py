@@ -209,8 +209,9 @@ for _branch in ("timeIntegration", "staticSolver"):
 HONOURED, NO_EFFECT, UNSUPPORTED = "honoured", "no effect", "unsupported"
 
 # --- what SolveDynamic does with each field: the longest matching path prefix decides ---------------
-_NEWTON_STRATEGY = ("Newton strategy only: floatframe iterates with its exact Jacobian until |da| <= "
-                    "min(relativeTolerance, 1e-10) |a| + 1e-12, so the converged step does not depend on it")
+_NEWTON_STRATEGY = ("floatframe's Jacobian is exact up to Exudyn's omissions (see ResidualStop); Exudyn's numerical "
+                    "differentiation changes its iterates by round-off only")
+_NEWTON_CONTROL = "Exudyn's Newton iteration (floatframe.solvers.genalpha.ResidualStop)"
 CLASSIFICATION = {
     "": (NO_EFFECT, "display, memory and console output"),
     "linearSolver": (NO_EFFECT, "floatframe always uses its sparse LU; the solution of the linear systems is the same"),
@@ -263,7 +264,16 @@ CLASSIFICATION = {
     "timeIntegration.adaptiveStepRecoverySteps": (UNSUPPORTED, "floatframe doubles the step after every "
                                                                "successful reduced step"),
     "timeIntegration.newton": (NO_EFFECT, _NEWTON_STRATEGY),
-    "timeIntegration.newton.relativeTolerance": (HONOURED, "Newton tolerance min(relativeTolerance, 1e-10)"),
+    "timeIntegration.newton.relativeTolerance": (HONOURED, "Newton stops when the residual norm has fallen by it "
+                                                           "against the step's first (" + _NEWTON_CONTROL + ")"),
+    "timeIntegration.newton.absoluteTolerance": (HONOURED, "Newton stops when the residual norm is below it"),
+    "timeIntegration.newton.adaptInitialResidual": (HONOURED, _NEWTON_CONTROL),
+    "timeIntegration.newton.maxModifiedNewtonIterations": (HONOURED, _NEWTON_CONTROL),
+    "timeIntegration.newton.maxModifiedNewtonRestartIterations": (HONOURED, _NEWTON_CONTROL),
+    "timeIntegration.newton.modifiedNewtonContractivity": (HONOURED, _NEWTON_CONTROL),
+    "timeIntegration.newton.modifiedNewtonJacUpdatePerStep": (HONOURED, _NEWTON_CONTROL),
+    "timeIntegration.newton.weightTolerancePerCoordinate": (HONOURED, "the residual norm divided by the square root "
+                                                                      "of the number of equations"),
     "timeIntegration.newton.maxIterations": (HONOURED, "Newton iterations per step before the step fails"),
     "timeIntegration.newton.useModifiedNewton": (HONOURED, "reuse of the factorized iteration matrix"),
     "timeIntegration.newton.active": (UNSUPPORTED, "floatframe always iterates Newton to convergence (Exudyn's "

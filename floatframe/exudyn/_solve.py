@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +32,7 @@ from floatframe.exudyn._settings import HONOURED, SimulationSettings, changed_fi
 from floatframe.exudyn._output_steps import storage_period, stored_rows, written_steps
 from floatframe.exudyn._solution_file import SolutionFile, format_rows
 from floatframe.solvers import GeneralizedAlpha, Newmark, SolverError
+from floatframe.solvers.genalpha import ResidualStop
 
 IMPLICIT = ("GeneralizedAlpha", "TrapezoidalIndex2")
 
@@ -53,8 +55,26 @@ def solver_options(settings) -> dict:
     )
 
 
-def dynamic_solver(settings, solver_type: str):
-    """floatframe's solver for the implicit Exudyn scheme the settings describe."""
+def newton_control(settings, branch: str = "timeIntegration.newton.") -> ResidualStop:
+    """Exudyn's Newton iteration with the settings' NewtonSettings (``floatframe.solvers.genalpha.ResidualStop``);
+    weightTolerancePerCoordinate is applied by ``SolveDynamic``, which knows the number of equations."""
+    get = settings.get
+    return ResidualStop(relative_tolerance=float(get(branch + "relativeTolerance")),
+                        absolute_tolerance=float(get(branch + "absoluteTolerance")),
+                        max_modified_iterations=int(get(branch + "maxModifiedNewtonIterations")),
+                        max_restart_iterations=int(get(branch + "maxModifiedNewtonRestartIterations")),
+                        contractivity=float(get(branch + "modifiedNewtonContractivity")),
+                        jacobian_per_step=bool(get(branch + "modifiedNewtonJacUpdatePerStep")),
+                        adapt_initial_residual=bool(get(branch + "adaptInitialResidual")))
+
+
+EXUDYN_NEWTON = True   # the layer's implicit schemes iterate Newton as Exudyn does (``newton_control``)
+
+
+def dynamic_solver(settings, solver_type: str, exudyn_newton: bool | None = None):
+    """floatframe's solver for the implicit Exudyn scheme the settings describe; with ``exudyn_newton`` (default
+    ``EXUDYN_NEWTON``) its Newton iteration is Exudyn's (``newton_control``), else floatframe's own stop at
+    min(relativeTolerance, 1e-10)."""
     alpha = "timeIntegration.generalizedAlpha."
     newton = "timeIntegration.newton."
     trapezoidal = solver_type == "TrapezoidalIndex2"
@@ -73,7 +93,9 @@ def dynamic_solver(settings, solver_type: str):
         min_step = None  # floatframe's default, h / 2^10 (Exudyn's 1e-8 s is only reached on failure)
     common = dict(modified_newton=bool(settings.get(newton + "useModifiedNewton")),
                   relative_tolerance=min(float(settings.get(newton + "relativeTolerance")), 1e-10),
-                  max_iterations=int(settings.get(newton + "maxIterations")), index=index, min_step=min_step)
+                  max_iterations=int(settings.get(newton + "maxIterations")), index=index, min_step=min_step,
+                  newton_control=newton_control(settings) if (EXUDYN_NEWTON if exudyn_newton is None
+                                                              else exudyn_newton) else None)
     if trapezoidal or settings.get(alpha + "useNewmark"):
         return Newmark(gamma=float(settings.get(alpha + "newmarkGamma")), beta=float(settings.get(alpha + "newmarkBeta")),
                        **common)
@@ -186,6 +208,10 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
         keep = mbs._initial_state is not None and not options["reset_accelerations"]
         start.update(a0=mbs._initial_state[3] if keep else np.zeros(n),
                      lam0=mbs._initial_state[4] if keep else np.zeros(m))
+    control = getattr(solver, "newton_control", None) if exudyn_scheme else None
+    if control is not None and settings.get("timeIntegration.newton.weightTolerancePerCoordinate"):
+        equations = mbs._assembled.n_coordinates + mbs._assembled.n_multipliers
+        solver.newton_control = replace(control, coordinate_factor=float(np.sqrt(max(equations, 1))))
     if exudyn_scheme:   # ODE1 coordinates: the schemes that treat them as Exudyn's, starting from x' = 0
         solver, start = first_order_start(mbs, solver, kind, start, options["start_time"])
     sensor_steps = written_steps(steps, h, options["sensor_period"], options["write_initial_values"])

@@ -56,6 +56,12 @@ def not_converged(t: float, max_iterations: int, residual_norm: float, update: f
             f"(residual norm {residual_norm:.3e}, last update {update:.3e})")
 
 
+def residual_not_converged(t: float, max_iterations: int, residual_norm: float, ratio: float) -> str:
+    """The message of a step whose Newton iteration with Exudyn's stop (``ResidualStop``) did not converge."""
+    return (f"generalized-alpha: Newton did not converge at t = {t:.6g} after {max_iterations} iterations "
+            f"(residual norm {residual_norm:.3e}, {ratio:.3e} of the step's first)")
+
+
 def singular_matrix(t: float, reason: str, cause: str) -> str:
     """The message of a step whose iteration matrix has no LU (``reason``), with its ``cause`` in the model."""
     return f"generalized-alpha: singular iteration matrix at t = {t:.6g} ({reason}); {cause}"

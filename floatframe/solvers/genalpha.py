@@ -35,8 +35,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from floatframe.linalg import euclidean_norm as _norm
-from floatframe.solvers.alpha import (coefficients, not_converged, not_finite, predictor, singular_matrix,
-                                      step_factors)
+from floatframe.solvers.alpha import (coefficients, not_converged, not_finite, predictor, residual_not_converged,
+                                      singular_matrix, step_factors)
 from floatframe.solvers.compiling import CompilePolicy, sparse_kernel
 from floatframe.solvers.dense import SingularMatrix, dense_kernel, wants_dense
 from floatframe.solvers.linear import consistent_accelerations, factorize, singular_cause
@@ -49,6 +49,7 @@ from floatframe.solvers.safeguards import (DRIFT, STRICT, check_count, check_non
 EPS = np.finfo(float).eps
 STEP_CHANGE_TOLERANCE = 1e-8  # relative change of h below which modified Newton keeps its matrix
 CONTRACTION_LIMIT = 0.5       # modified Newton: above this rate an old matrix is always replaced
+SEQUENTIAL_ROWS = 1000        # ResidualStop.norm sums up to this many rows in order (the dense path's, as C does)
 
 
 class GeneralizedAlpha(Scheme):
@@ -309,7 +310,7 @@ class GeneralizedAlpha(Scheme):
                     residual = newton.rows(a, lam)
                     stats.residual_evaluations += 1
         if not converged:
-            raise SolverError(not_converged(t, self.max_iterations, current, current / initial), t)
+            raise SolverError(residual_not_converged(t, self.max_iterations, current, current / initial), t)
         stats.steps += 1
         return newton.finish(t, a, lam)
 
@@ -350,9 +351,9 @@ class GeneralizedAlpha(Scheme):
 
     def _steps_like_genalpha(self) -> bool:
         """Whether this scheme's steps are GeneralizedAlpha's (a subclass that changes only the coefficients),
-        which the C loop takes (with floatframe's stop: ``newton_control`` None)."""
+        which the C loop takes (with either Newton stop)."""
         return (type(self).step is GeneralizedAlpha.step and type(self).advance is Scheme.advance
-                and type(self).rejected is GeneralizedAlpha.rejected and self.newton_control is None)
+                and type(self).rejected is GeneralizedAlpha.rejected)
 
     def describe(self, h) -> dict:
         """Method parameters for result.info and comparison tables."""
@@ -394,13 +395,15 @@ class _SparseNewton:
 
     def factorize(self, a, lam, at_rest=False):
         """LU of the iteration matrix at (a, lam); ``at_rest``: evaluated with a = 0, lambda = 0 where they enter R
-        (q and v at the iterate), Exudyn's Jacobian (``ResidualStop``)."""
+        (q and v at the iterate), Exudyn's Jacobian (``ResidualStop``). With Python user functions only lambda = 0:
+        a = 0 would call them once more per matrix (their values are kept for the iterate's state), so the matrix
+        keeps d(M(q) a)/dq of the bodies whose mass matrix is a user function's or depends on q."""
         # index 2: the rows dC/dt / c_v have d/da = C_q + (c_q / c_v) d(C_q v)/dq; the O(h) second term is
         # left out of the iteration matrix (a simplified Newton iteration)
         q = self.q_known + self.c_q * a
         v = self.v_known + self.c_v * a
         if at_rest:
-            a, lam = np.zeros_like(a), np.zeros_like(lam)
+            a, lam = (a if self.system.has_user_functions else np.zeros_like(a)), np.zeros_like(lam)
         matrix = self.system.newton_matrix(self.t, q, v, a, lam, 1.0, self.c_v, self.c_q, index=self.solver.index)
         return self.solver._lu(self.system, matrix, self.t, "iteration matrix")
 
@@ -478,7 +481,8 @@ class ResidualStop:
     they enter R (q, v at the iterate): without the terms d(M(q) a)/dq and d(R_lambda(q) lambda)/dq, which
     Exudyn's Jacobian (M, the applied and connector forces' derivatives, C_q) leaves out. Newton then contracts
     linearly where these terms matter (rotating bodies, joints at rotating markers), and its iteration counts
-    are Exudyn's; False: floatframe's exact matrix.
+    are Exudyn's (with Python user functions called back: lambda = 0 only, see ``_SparseNewton.factorize``);
+    False: floatframe's exact matrix.
     """
 
     relative_tolerance: float = 1e-8
@@ -492,9 +496,18 @@ class ResidualStop:
     exudyn_jacobian: bool = True
 
     def norm(self, rows: np.ndarray, n: int, row_scale: float) -> float:
-        """The residual norm of the Newton rows (n + m,) whose constraint rows are divided by ``row_scale``."""
-        return math.sqrt(float(rows[:n] @ rows[:n]) + row_scale * row_scale * float(rows[n:] @ rows[n:])) \
-            / self.coordinate_factor
+        """The residual norm of the Newton rows (n + m,) whose constraint rows are divided by ``row_scale``. Up to
+        ``SEQUENTIAL_ROWS`` rows the squares are summed in order, as the C loop sums them (the same bits)."""
+        if rows.size <= SEQUENTIAL_ROWS:
+            values = rows.tolist()
+            motion = constraints = 0.0
+            for value in values[:n]:
+                motion += value * value
+            for value in values[n:]:
+                constraints += value * value
+        else:
+            motion, constraints = float(rows[:n] @ rows[:n]), float(rows[n:] @ rows[n:])
+        return math.sqrt(motion + row_scale * row_scale * constraints) / self.coordinate_factor
 
 
 def _same_step(matrix_coefficients, coefficients) -> bool:

@@ -6,7 +6,8 @@ about a microsecond, and the Python loop around it (``GeneralizedAlpha.step``, `
 times per call it takes the predictor, the Newton iterations with the modified-Newton rules (MatrixRenewal,
 the contraction test, the roundoff floor), the dense LU (LAPACK's dgetrf, the one SciPy's ``lapack.dgetrf``
 calls), the update (the kernel's own ``newton_iterate``), the halving of failed steps and the states at
-the grid times to store or check. The kernel stays CasADi's generated code: the driver calls the
+the grid times to store or check (or, with ``newton_control``, Exudyn's Newton iteration:
+``GeneralizedAlpha._residual_step``). The kernel stays CasADi's generated code: the driver calls the
 functions of the kernel's compiled library directly. Both loops take the same decisions on the same bits,
 so the results are the same to the last bit (tests/solvers/test_native_loop.py).
 
@@ -20,7 +21,7 @@ cached there as ``native_loop_<hash>.so``, named by the source file's stamp); it
 and a cached one is loaded when this module is imported. The shared loop (``floatframe.solvers.loop.integrate``)
 hands the grid to it where ``GeneralizedAlpha.native_loop`` gives a ``NativeLoop``: on the dense path, with the
 kernel compiled, without ``pre_step``, Input signals or user functions, for GeneralizedAlpha and the schemes that
-only change its coefficients (Newmark, Trapezoidal, HHTAlpha). Elsewhere the Python loop runs, with the same
+only change its coefficients (Newmark, Trapezoidal, HHTAlpha), with either Newton stop. Elsewhere the Python loop runs, with the same
 results.
 """
 from __future__ import annotations
@@ -35,7 +36,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.linalg import cython_lapack
 
-from floatframe.solvers.alpha import not_converged, not_finite, singular_matrix
+from floatframe.solvers.alpha import not_converged, not_finite, residual_not_converged, singular_matrix
 from floatframe.solvers.compiling import Compilation, compiler, library_path, source_stamp
 from floatframe.solvers.dense import DenseLU, DenseNewtonKernel
 from floatframe.solvers.linear import singular_cause
@@ -66,7 +67,13 @@ class _Problem(ctypes.Structure):
                                                  "matrix_out", "a_new", "lam_new", "iterate_rows", "scalars", "q_new",
                                                  "v_new", "abar_new", "pivots")]
                 + [("initial", _pointer), ("initial_arg", _pointer), ("initial_res", _pointer),
-                   ("initial_matrix", _pointer), ("initial_rows", _pointer), ("getrs", _pointer)])
+                   ("initial_matrix", _pointer), ("initial_rows", _pointer), ("getrs", _pointer)]
+                + [(name, _integer) for name in ("exudyn_control", "exudyn_jacobian", "max_modified_iterations",
+                                                 "max_restart_iterations", "jacobian_per_step",
+                                                 "adapt_initial_residual")]
+                + [(name, _real) for name in ("stop_relative_tolerance", "stop_absolute_tolerance", "contractivity",
+                                              "coordinate_factor")]
+                + [("shifted_q", _pointer), ("shifted_v", _pointer)])
 
 
 class _Run(ctypes.Structure):
@@ -78,7 +85,8 @@ class _Run(ctypes.Structure):
                                                  "factorizations", "residual_evaluations", "rejected_steps",
                                                  "failure", "failure_iteration", "failure_info")]
                 + [(name, _real) for name in ("failure_time", "failure_residual_norm", "failure_update",
-                                              "failure_min_step")])
+                                              "failure_min_step")]
+                + [("jacobian_due", _integer)])
 
 
 # the buffers of a solve in their order in one pool (native_loop.c's floatframe_native_layout)
@@ -226,6 +234,18 @@ class NativeLoop:
         problem.position_rows = bool(scheme.position_rows)
         problem.min_step = scheme.min_step if scheme.min_step is not None else 0.0
         problem.q_reference = _address(self.q_reference)
+        control = scheme.newton_control
+        problem.exudyn_control = control is not None
+        if control is not None:   # ResidualStop (genalpha.py)
+            problem.exudyn_jacobian = bool(control.exudyn_jacobian)
+            problem.max_modified_iterations = control.max_modified_iterations
+            problem.max_restart_iterations = control.max_restart_iterations
+            problem.jacobian_per_step = bool(control.jacobian_per_step)
+            problem.adapt_initial_residual = bool(control.adapt_initial_residual)
+            problem.stop_relative_tolerance = control.relative_tolerance
+            problem.stop_absolute_tolerance = control.absolute_tolerance
+            problem.contractivity = control.contractivity
+            problem.coordinate_factor = control.coordinate_factor
 
     def initial_accelerations(self, t, q, v):
         """(a, lam): ``DenseNewtonKernel.initial_accelerations`` in C (the same bits), or None where it finds the
@@ -307,6 +327,7 @@ class NativeLoop:
             run.factorization_c_q, run.factorization_c_v = factorization[1]
         renewal = scheme._renewal
         run.renewal_cost, run.renewal_steps, run.renewal_due = renewal.cost, renewal.steps, renewal.due
+        run.jacobian_due = scheme._jacobian_due
         for name in STATISTICS:
             setattr(run, name, 0)
 
@@ -321,6 +342,7 @@ class NativeLoop:
             self.exported = scheme._factorization = None
         renewal = scheme._renewal
         renewal.cost, renewal.steps, renewal.due = run.renewal_cost, run.renewal_steps, bool(run.renewal_due)
+        scheme._jacobian_due = bool(run.jacobian_due)
         statistics = scheme.statistics
         for name in STATISTICS:
             setattr(statistics, name, getattr(statistics, name) + getattr(run, name))
@@ -339,6 +361,9 @@ class NativeLoop:
             matrix = sp.csc_matrix(buffers["matrix_out"][:size * size].reshape(size, size, order="F"))
             cause = singular_matrix(t, DenseLU.singular_message(run.failure_info),
                                     singular_cause(self.system, t, matrix))
+        elif self.scheme.newton_control is not None:
+            cause = residual_not_converged(t, self.scheme.max_iterations, run.failure_residual_norm,
+                                           run.failure_update)
         else:
             cause = not_converged(t, self.scheme.max_iterations, run.failure_residual_norm, run.failure_update)
         last = State(run.t, buffers["q"][:n].copy(), buffers["v"][:n].copy(), buffers["a_state"][:n].copy(),

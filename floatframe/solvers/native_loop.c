@@ -6,7 +6,9 @@
    a failed step and the retry at twice the step. The model enters only through three Functions of CasADi's
    generated code (the dense kernel of floatframe/solvers/dense.py: the Newton rows, the dense iteration
    matrix, one Newton update) and LAPACK's dgetrf, the same code the Python loop calls, so both loops
-   compute the same bits. Compiled without fused multiply-adds (-ffp-contract=off), like the kernels. */
+   compute the same bits. Compiled without fused multiply-adds (-ffp-contract=off), like the kernels.
+   With Exudyn's Newton iteration (ResidualStop of genalpha.py) a step is residual_step, GeneralizedAlpha.
+   _residual_step's decisions in the same order. */
 #include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
@@ -52,6 +54,12 @@ typedef struct {
     double **initial_res;
     double *initial_matrix, *initial_rows;
     getrs_function getrs;
+    /* ResidualStop (exudyn_control 0: floatframe's stop above) */
+    long long exudyn_control, exudyn_jacobian, max_modified_iterations, max_restart_iterations, jacobian_per_step,
+        adapt_initial_residual;
+    double stop_relative_tolerance, stop_absolute_tolerance, contractivity, coordinate_factor;
+    double *shifted_q, *shifted_v;   /* q_n, v_n kept while the matrix is evaluated at rest (initial_system's
+                                        output buffers, free during the steps) */
 } Problem;
 
 /* What changes: the state, the iteration matrix kept by modified Newton, MatrixRenewal, the statistics
@@ -69,6 +77,7 @@ typedef struct {
        after a failed solve also the minimum step */
     long long failure, failure_iteration, failure_info;
     double failure_time, failure_residual_norm, failure_update, failure_min_step;
+    long long jacobian_due;   /* ResidualStop: the next iteration forms a new matrix */
 } Run;
 
 enum { FAILURE_NONE = 0, FAILURE_NOT_FINITE = 1, FAILURE_SINGULAR = 2, FAILURE_NOT_CONVERGED = 3 };
@@ -132,6 +141,137 @@ static int fail(Run *run, int kind, double t, long long iteration)
     return kind;
 }
 
+/* DenseNewtonKernel.factorize(at_rest=True): the matrix with a = 0, lambda = 0 where they enter R, at the
+   iterate's q and v (q_n shifted by (c_q - h c_v) a, v_n by c_v a for the evaluation). */
+static int factorize_at_rest(const Problem *problem, Run *run)
+{
+    const long long n = problem->n, m = problem->m;
+    const double h = problem->scheme[0], c_q = problem->scheme[5], c_v = problem->scheme[6];
+    const double shift = c_q - h * c_v;
+    double *a = problem->a, *lam = problem->lam, *kept_a = problem->a_new, *kept_lam = problem->lam_new;
+    memcpy(problem->shifted_q, run->q, sizeof(double) * n);
+    memcpy(problem->shifted_v, run->v, sizeof(double) * n);
+    memcpy(kept_a, a, sizeof(double) * n);      /* (newton_iterate's outputs: overwritten by the next update) */
+    memcpy(kept_lam, lam, sizeof(double) * m);
+    for (long long i = 0; i < n; i++) {
+        run->q[i] = problem->shifted_q[i] + shift * a[i];
+        run->v[i] = problem->shifted_v[i] + c_v * a[i];
+        a[i] = 0.0;
+    }
+    memset(lam, 0, sizeof(double) * m);
+    const int info = factorize(problem, run);
+    memcpy(run->q, problem->shifted_q, sizeof(double) * n);
+    memcpy(run->v, problem->shifted_v, sizeof(double) * n);
+    memcpy(a, kept_a, sizeof(double) * n);
+    memcpy(lam, kept_lam, sizeof(double) * m);
+    return info;
+}
+
+/* ResidualStop.norm: |[R; row_scale (C / row_scale)]| / coordinate_factor, the squares summed in order */
+static double residual_norm(const Problem *problem, const double *rows, double row_scale)
+{
+    double first = 0.0, second = 0.0;
+    for (long long i = 0; i < problem->n; i++) first += rows[i] * rows[i];
+    for (long long i = problem->n; i < problem->n + problem->m; i++) second += rows[i] * rows[i];
+    return sqrt(first + row_scale * row_scale * second) / problem->coordinate_factor;
+}
+
+static int all_finite_state(const Problem *problem)
+{
+    return all_finite(problem->a, problem->n) && all_finite(problem->lam, problem->m);
+}
+
+/* GeneralizedAlpha._residual_step: the step with Exudyn's Newton iteration; 0, or the kind of failure. */
+static int residual_step(const Problem *problem, Run *run, double t, double c_q, double c_v)
+{
+    const long long n = problem->n, m = problem->m;
+    const double row_scale = problem->position_rows ? c_q : c_v;
+    const double relative = problem->stop_relative_tolerance, absolute = problem->stop_absolute_tolerance;
+    memset(problem->a, 0, sizeof(double) * n);
+    memset(problem->lam, 0, sizeof(double) * m);
+    problem->rows(problem->rows_arg, problem->rows_res, problem->iw, problem->w, 0);
+    run->residual_evaluations++;
+    double initial = residual_norm(problem, problem->rows_out, row_scale);
+    if (!(initial > absolute)) initial = 2.0 * absolute;
+    double current = initial, last = initial;
+    long long full = !problem->modified, restarted = 0, extra_iteration = 0, converged = 0, iterations = 0;
+    if (problem->jacobian_per_step) run->jacobian_due = 1;
+    while (!converged && iterations < problem->max_iterations) {
+        iterations++;
+        run->newton_iterations++;
+        if (run->jacobian_due || full || !run->has_factorization || !same_step(run, c_q, c_v)) {
+            run->jacobian_evaluations++;
+            const int info = problem->exudyn_jacobian ? factorize_at_rest(problem, run) : factorize(problem, run);
+            if (info != 0) {
+                run->has_factorization = 0;
+                run->failure_info = info;
+                return fail(run, FAILURE_SINGULAR, t, iterations);
+            }
+            run->has_factorization = 1;
+            run->factorization_c_q = c_q;
+            run->factorization_c_v = c_v;
+            run->jacobian_due = 0;
+        }
+        problem->iterate(problem->iterate_arg, problem->iterate_res, problem->iw, problem->w, 0);
+        memcpy(problem->a, problem->a_new, sizeof(double) * n);
+        memcpy(problem->lam, problem->lam_new, sizeof(double) * m);
+        problem->rows(problem->rows_arg, problem->rows_res, problem->iw, problem->w, 0);
+        run->residual_evaluations++;
+        current = residual_norm(problem, problem->rows_out, row_scale);
+        if (problem->adapt_initial_residual && current > initial && iterations == 1) {
+            initial = current;
+            last = current;
+        }
+        converged = current <= relative * initial || current <= absolute;
+        if (converged && extra_iteration) {   /* a restarted step takes one iteration more */
+            extra_iteration = 0;
+            converged = 0;
+            continue;
+        }
+        if (converged) break;
+        extra_iteration = 0;
+        const int diverged = !(isfinite(current) && all_finite_state(problem));
+        if (diverged && full) break;
+        if (!full && iterations > problem->max_modified_iterations) run->jacobian_due = 1;
+        int switched = 0;
+        if (!full && iterations > problem->max_modified_iterations
+                + problem->max_restart_iterations * (problem->jacobian_per_step ? 0 : 1)) {
+            full = 1;
+            switched = 1;
+        }
+        const double contractivity = current / last;
+        last = current;
+        if (!full && problem->modified && (diverged || switched
+                || (contractivity > problem->contractivity && iterations > 2))) {
+            run->jacobian_due = 1;
+            full = full || restarted;
+            if (diverged || contractivity > 2.0 || full) {   /* start the step again, from a = 0, lambda = 0 */
+                restarted = 1;
+                extra_iteration = 1;
+                current = initial;
+                last = initial;
+                memset(problem->a, 0, sizeof(double) * n);
+                memset(problem->lam, 0, sizeof(double) * m);
+                problem->rows(problem->rows_arg, problem->rows_res, problem->iw, problem->w, 0);
+                run->residual_evaluations++;
+            }
+        }
+    }
+    if (!converged) {
+        run->failure_residual_norm = current;
+        run->failure_update = current / initial;
+        return fail(run, FAILURE_NOT_CONVERGED, t, iterations);
+    }
+    run->steps++;
+    run->t = t;
+    memcpy(run->q, problem->q_new, sizeof(double) * n);
+    memcpy(run->v, problem->v_new, sizeof(double) * n);
+    memcpy(run->a, problem->a, sizeof(double) * n);
+    memcpy(run->abar, problem->abar_new, sizeof(double) * n);
+    memcpy(run->lam, problem->lam, sizeof(double) * m);
+    return FAILURE_NONE;
+}
+
 /* GeneralizedAlpha.step: one step of size h from the run's state; 0, or the kind of failure. */
 static int step(const Problem *problem, Run *run, double h)
 {
@@ -149,6 +289,7 @@ static int step(const Problem *problem, Run *run, double h)
     scheme[5] = c_q;
     scheme[6] = c_v;
     scheme[7] = kappa;
+    if (problem->exudyn_control) return residual_step(problem, run, t, c_q, c_v);
     memcpy(problem->a, run->a, sizeof(double) * n);
     memcpy(problem->lam, run->lam, sizeof(double) * m);
     int fresh = 0, carried = 1, has_previous = 0;
@@ -344,7 +485,7 @@ int floatframe_native_bind(Problem *problem, const char *path, casadi_int *work)
 /* The buffers of a solve: one pool of doubles, each buffer at least one value, in this order (native.py's
    BUFFERS names them): the state (q, v, a, abar, lam), the kernel's inputs t_next, scheme, u, p, a, lam, the
    LU factors and permutation, newton_iterate's outputs, the outputs of newton_rows, dense_newton_matrix and
-   initial_system, and the Functions' real work w. */
+   initial_system (during the steps: q_n and v_n kept by factorize_at_rest), and the Functions' real work w. */
 enum { B_Q, B_V, B_A_STATE, B_ABAR, B_LAM_STATE, B_T_NEXT, B_SCHEME, B_U, B_P, B_A, B_LAM, B_FACTORS,
        B_PERMUTATION, B_A_NEW, B_LAM_NEW, B_ITERATE_ROWS, B_SCALARS, B_Q_NEW, B_V_NEW, B_ABAR_NEW, B_ROWS_OUT,
        B_MATRIX_OUT, B_INITIAL_MATRIX, B_INITIAL_ROWS, B_W, BUFFER_COUNT };
@@ -424,6 +565,8 @@ void floatframe_native_wire(Problem *problem, Run *run, const casadi_int *work, 
     problem->abar_new = buffer[B_ABAR_NEW];
     problem->initial_matrix = buffer[B_INITIAL_MATRIX];
     problem->initial_rows = buffer[B_INITIAL_ROWS];
+    problem->shifted_q = buffer[B_INITIAL_MATRIX];   /* (free during the steps: (n + m)^2 >= n values) */
+    problem->shifted_v = buffer[B_INITIAL_ROWS];     /* (n + m >= n values) */
     run->q = buffer[B_Q];
     run->v = buffer[B_V];
     run->a = buffer[B_A_STATE];

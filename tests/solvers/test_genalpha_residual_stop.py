@@ -9,7 +9,9 @@ import scipy.sparse.linalg as spla
 from floatframe.models.pendulum import build_pendulum
 from floatframe.solvers import GeneralizedAlpha, Newmark
 from floatframe.solvers.alpha import predictor, step_factors
+from floatframe.solvers.compiling import compiler
 from floatframe.solvers.genalpha import ResidualStop
+from floatframe.solvers.result import SolverError
 
 
 @pytest.fixture(scope="module")
@@ -110,11 +112,12 @@ def test_the_norm_weighs_the_constraint_rows_by_their_divisor():
     assert ResidualStop(coordinate_factor=math.sqrt(3)).norm(rows, 2, 0.5) == pytest.approx(5.0 / math.sqrt(3))
 
 
-def test_floatframes_own_stop_is_unchanged(pendulum):
+def test_floatframes_own_stop_is_unchanged():
     """Without newton_control the end state and the counts are those before the option, bit for bit (recorded
-    from the commit before it)."""
-    full = GeneralizedAlpha(0.7).solve(pendulum, 1.0, 100)
-    modified = GeneralizedAlpha(0.7, modified_newton=True).solve(pendulum, 1.0, 100)
+    from the commit before it, each on a pendulum of its own: modified Newton's matrix renewal estimates its cost
+    from the system's Functions before compiled ones replace them)."""
+    full = GeneralizedAlpha(0.7).solve(build_pendulum()[0].assemble(), 1.0, 100)
+    modified = GeneralizedAlpha(0.7, modified_newton=True).solve(build_pendulum()[0].assemble(), 1.0, 100)
     assert full.q[-1].tolist() == [-0.5899378036018192, -0.0003403802250094953, 0.0, 8.605768836520615e-05, 0.0,
                                    0.0, -0.29830574253264563]
     assert modified.q[-1].tolist() == [-0.5899378036176659, -0.0003403802201236808, 0.0, 8.605768712995717e-05,
@@ -126,3 +129,55 @@ def test_floatframes_own_stop_is_unchanged(pendulum):
 def test_newton_control_must_be_a_residual_stop():
     with pytest.raises(TypeError, match="ResidualStop"):
         GeneralizedAlpha(newton_control="exudyn")
+
+
+COUNTS = ("steps", "newton_iterations", "jacobian_evaluations", "factorizations", "residual_evaluations",
+          "rejected_steps")
+NATIVE_SCHEMES = {
+    "modified": lambda control: GeneralizedAlpha(0.5, modified_newton=True, compile=True, newton_control=control),
+    "full": lambda control: GeneralizedAlpha(0.9, compile=True, newton_control=control),
+    "newmark index 2": lambda control: Newmark(modified_newton=True, index=2, compile=True, newton_control=control),
+}
+NATIVE_CONTROLS = {
+    "Exudyn's defaults": ResidualStop(),
+    "loose, exact matrix": ResidualStop(relative_tolerance=1e-4, exudyn_jacobian=False),
+    "matrix every step": ResidualStop(relative_tolerance=1e-6, jacobian_per_step=True, adapt_initial_residual=False),
+    "restarts": ResidualStop(contractivity=1e-3, max_modified_iterations=2, max_restart_iterations=1),
+}
+
+
+@pytest.mark.skipif(compiler() is None, reason="the C step loop needs a C compiler")
+@pytest.mark.parametrize("scheme", NATIVE_SCHEMES)
+@pytest.mark.parametrize("control", NATIVE_CONTROLS)
+def test_the_c_loop_takes_the_python_loops_iterations_bit_for_bit(pendulum, scheme, control):
+    """The C step loop (native_loop.c) with ResidualStop: every step in C, the same counts (iterations, matrices,
+    residual evaluations) and the same states to the last bit as the Python loop."""
+    results = []
+    for in_c in (False, True):
+        solver = NATIVE_SCHEMES[scheme](NATIVE_CONTROLS[control])
+        solver.native = in_c
+        results.append(solver.solve(pendulum, 0.5, 500, progress=False, store_every=3))
+    in_python, in_c = results
+    assert in_python.info["native_steps"] == 0 and in_c.info["native_steps"] == in_c.statistics.steps == 500
+    for count in COUNTS:
+        assert getattr(in_c.statistics, count) == getattr(in_python.statistics, count), count
+    for name in ("t", "q", "v", "a", "lam"):
+        assert np.array_equal(getattr(in_c, name), getattr(in_python, name)), name
+
+
+@pytest.mark.skipif(compiler() is None, reason="the C step loop needs a C compiler")
+def test_a_failed_step_in_c_is_the_python_loops(pendulum):
+    """Two iterations allowed, a tolerance they cannot meet: both loops halve the step down to min_step and fail
+    with the same message and partial result."""
+    failures = []
+    for in_c in (False, True):
+        solver = GeneralizedAlpha(0.7, max_iterations=2, min_step=0.005, compile=True,
+                                  newton_control=ResidualStop(relative_tolerance=1e-14, absolute_tolerance=0.0))
+        solver.native = in_c
+        with pytest.raises(SolverError, match="of the step's first") as caught:
+            solver.solve(pendulum, 1.0, 100, progress=False)
+        failures.append(caught.value)
+    assert str(failures[0]) == str(failures[1])
+    assert failures[1].result.info["native_steps"] == failures[1].result.statistics.steps
+    for count in COUNTS:
+        assert getattr(failures[1].result.statistics, count) == getattr(failures[0].result.statistics, count)
