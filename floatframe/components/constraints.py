@@ -17,10 +17,16 @@ class CoordinateConstraint(Connector):
     (t from 0): the same motion and multiplier, without drift of the positions. ``active=False``
     (activeConnector) removes the equation; fixed at assembly.
 
+    A marker whose Jacobian, as Exudyn forms it, is not the derivative of its value (``jacobian_is_derivative``
+    False: the relative markers of ``floatframe.components.relative_markers``) gives it as ``jacobian_rate`` J v;
+    the reactions are then J^T lambda with J = factor1 J_m1 - J_m0 (``Context.add_reaction_form``), the
+    equation stays on the values. Such markers are refused at velocity level.
+
     Parameters
     ----------
     marker_numbers : sequence of two single-coordinate markers
-        MarkerNodeCoordinate items or numbers: q_m0 and q_m1.
+        MarkerNodeCoordinate or relative markers (MarkerBodiesRelativeTranslationCoordinate,
+        MarkerBodiesRelativeRotationCoordinate), items or numbers: q_m0 and q_m1.
     offset : float, Parameter or Input, default 0.0
         In the coordinates' unit (with ``velocity_level``: that unit per second). An Input is a
         time-dependent offset (Exudyn's offsetUserFunction); with ``velocity_level`` an Input gives the
@@ -50,6 +56,9 @@ class CoordinateConstraint(Connector):
         for i, marker in enumerate(self.markers):
             if not hasattr(marker, "coordinate"):
                 raise self.error(f"marker_numbers[{i}] ({marker.label}) must be a single-coordinate marker")
+            if self.velocity_level and not getattr(marker, "jacobian_is_derivative", True):
+                raise self.error(f"marker_numbers[{i}] ({marker.label}) is not supported at velocity level: its "
+                                 f"Jacobian is not the derivative of its value")
 
     def add_terms(self, ctx):
         if not self.active:
@@ -57,7 +66,11 @@ class CoordinateConstraint(Connector):
         q0, q1 = (_from_initial_state(ctx, m.coordinates(ctx), self.velocity_level) for m in self.markers)
         accumulated = isinstance(self.offset, Input) or not self.velocity_level
         offset = ctx.value(self.offset) * (1.0 if accumulated else ctx.t)
-        ctx.add_constraint(self, ctx.value(self.factor1) * q1 - q0 - offset)
+        factor1 = ctx.value(self.factor1)
+        ctx.add_constraint(self, factor1 * q1 - q0 - offset)
+        if not all(getattr(m, "jacobian_is_derivative", True) for m in self.markers):
+            rate0, rate1 = (_jacobian_rate(ctx, m) for m in self.markers)
+            ctx.add_reaction_form(self, factor1 * rate1 - rate0)
 
     def output(self, ctx, variable):
         """Displacement q_m1 - q_m0 and Velocity (without factor1, as Exudyn's), Force lambda (0 if inactive)."""
@@ -145,6 +158,14 @@ def _split_reference(ctx, coordinates):
         return coordinates, np.zeros(coordinates.numel())
     reference = np.asarray(ca.evalf(ca.substitute(coordinates, ctx.q, ca.DM.zeros(ctx.q.numel())))).reshape(-1)
     return jacobian @ ctx.q, reference
+
+
+def _jacobian_rate(ctx, marker):
+    """J v of a single-coordinate marker: its own ``jacobian_rate`` where its Jacobian is not the derivative of its
+    value, else the derivative of the value along v."""
+    if getattr(marker, "jacobian_is_derivative", True):
+        return ca.jtimes(marker.coordinates(ctx), ctx.q, ctx.v)
+    return marker.jacobian_rate(ctx)
 
 
 def _from_initial_state(ctx, coordinates, velocity_level):

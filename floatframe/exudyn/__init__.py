@@ -16,6 +16,7 @@ import warnings
 from floatframe.exudyn._items import ITEM_CLASSES, SHORT_NAMES, VISUALIZATION_CLASSES
 from floatframe.exudyn import _items_rigid_extra  # noqa: F401  (registers its items in _items' tables)
 from floatframe.exudyn import _items_lie_group  # noqa: F401  (registers NodeRigidBodyRotVecLG)
+from floatframe.exudyn import _items_relative  # noqa: F401  (registers the relative markers of two bodies)
 from floatframe.exudyn._main_solver import MainSolverImplicitSecondOrder
 from floatframe.exudyn._matrix import (Matrix3DList, Matrix6DList, MatrixContainer, Vector2DList,  # noqa: F401
                                        Vector3DList, Vector6DList)

@@ -14,7 +14,7 @@ import numpy as np
 
 from floatframe.components.base import ModelError
 from floatframe.exudyn import _solve
-from floatframe.exudyn._items import as_item, translate
+from floatframe.exudyn._items import as_item, frame_parameters, translate
 from floatframe.exudyn._coordinates import ae_rows
 from floatframe.exudyn._items_ode1 import ODE1SystemData, ode2_rows, with_ode1_kept
 from floatframe.exudyn._lie_group_explicit import exudyn_velocities, floatframe_velocities
@@ -287,7 +287,16 @@ class MainSystem:
         return self._item_dict("object", number)
 
     def GetMarker(self, number) -> dict:
-        return self._item_dict("marker", number)
+        """The marker's parameters; a MarkerBodyRigid gives both localPosition and localHT, the one not set filled
+        from the other (as Exudyn's)."""
+        data = self._item_dict("marker", number)
+        item = self.item("marker", number)
+        if item.type_string == "BodyRigid":
+            position, rotation = frame_parameters(item, int(number), "localHT", "localPosition")
+            transformation = np.eye(4)
+            transformation[:3, :3], transformation[:3, 3] = rotation, position
+            data["localPosition"], data["localHT"] = position, transformation
+        return data
 
     def GetLoad(self, number) -> dict:
         return self._item_dict("load", number)
@@ -360,6 +369,11 @@ class MainSystem:
 
     def GetMarkerParameter(self, markerNumber, parameterName):
         return self._get_parameter("marker", markerNumber, parameterName)
+
+    def SetMarkerParameter(self, markerNumber, parameterName, value):
+        """Change a marker parameter (e.g. the offset of a relative marker); the system is assembled again before
+        the next solve (no marker parameter is live: none can change during a solve)."""
+        self._set_parameter("marker", markerNumber, parameterName, value)
 
     def GetLoadParameter(self, loadNumber, parameterName):
         return self._get_parameter("load", loadNumber, parameterName)
@@ -570,10 +584,12 @@ class MainSystem:
 
     def GetMarkerOutput(self, markerNumber, variableType, configuration=ConfigurationType.Current):
         """An output variable of a marker (those SensorMarker records: Position, Displacement, Velocity; rigid markers
-        also Rotation, RotationMatrix, AngularVelocity(Local); coordinate markers Coordinates(_t))."""
+        also Rotation, RotationMatrix, AngularVelocity(Local); coordinate markers Coordinates(_t), an array also
+        with one entry)."""
         _, marker, variable = self._output("GetMarkerOutput", "marker", markerNumber, variableType, configuration)
-        return self._evaluate(("GetMarkerOutput", int(markerNumber), variable),
-                              lambda ctx: marker.output(ctx, variable), configuration)
+        value = self._evaluate(("GetMarkerOutput", int(markerNumber), variable),
+                               lambda ctx: marker.output(ctx, variable), configuration)
+        return np.atleast_1d(value) if variable in ("Coordinates", "Coordinates_t") else value   # arrays, as Exudyn's
 
     def GetNodeOutput(self, nodeNumber, variableType, configuration=ConfigurationType.Current):
         """An output variable of a node (Position, Velocity, Displacement, Rotation, RotationMatrix, ...)."""

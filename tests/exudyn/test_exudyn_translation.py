@@ -20,6 +20,8 @@ from floatframe.components.linear_spring_damper import LinearSpringDamper
 from floatframe.components.coordinate_spring_damper_ext import CoordinateSpringDamperExt
 from floatframe.components.rotation_coordinate import MarkerNodeRotationCoordinate as RotationCoordinate
 from floatframe.components.rotational_mass import ObjectRotationalMass1D as CoreRotor
+from floatframe.components.relative_markers import (MarkerBodiesRelativeRotationCoordinate as RelativeRotation,
+                                                    MarkerBodiesRelativeTranslationCoordinate as RelativeTranslation)
 from floatframe.exudyn._translate import ACCESS_BY_FUNCTION
 from floatframe.parameters import Parameter
 
@@ -90,6 +92,8 @@ EXPECTED = {
     "SensorUserFunction": (SensorFromRecord, "sensor_numbers", [0]),
     "NodeGenericODE1": (NodeODE1, "first_order_initial", [0.5, 0.0]),
     "ObjectGenericODE1": (CoreGenericODE1, "n_object_coordinates", 2),
+    "MarkerBodiesRelativeTranslationCoordinate": (RelativeTranslation, "axis0", [0, 0, 1]),
+    "MarkerBodiesRelativeRotationCoordinate": (RelativeRotation, "offset", 0.25),
 }
 
 
@@ -142,6 +146,7 @@ def catalogue():
     add_springs(mbs, ground, m_ground, m_body, point)
     mbs.AddSensor(ii.SensorLoad(loadNumber=torque))
     add_joints(mbs, ground)
+    add_relative_markers(mbs, ground, body)
     mbs.AddSensor(ii.SensorMarker(markerNumber=m_body, outputVariableType=variables.AngularVelocityLocal))
     add_planar(mbs, ground)
     mbs.AddSensor(ii.SensorUserFunction(sensorNumbers=[0], factors=[2.0], sensorUserFunction=lambda *a: [1.0]))
@@ -199,6 +204,15 @@ def add_joints(mbs, ground):
     mbs.AddObject(ii.ObjectJointRevoluteZ(markerNumbers=markers))
     mbs.AddObject(ii.ObjectJointGeneric(markerNumbers=markers, constrainedAxes=[0, 0, 0, 0, 0, 1]))
     mbs.AddObject(ii.ObjectJointPrismaticX(markerNumbers=markers, activeConnector=False))
+
+
+def add_relative_markers(mbs, ground, body):
+    """The relative markers of two bodies: the translation and the rotation (with its data node) of the rigid body
+    relative to the ground."""
+    turns = mbs.AddNode(ii.NodeGenericData(initialCoordinates=[0.0], numberOfDataCoordinates=1))
+    mbs.AddMarker(ii.MarkerBodiesRelativeTranslationCoordinate(bodyNumbers=[ground, body], axis0=[0, 0, 1]))
+    mbs.AddMarker(ii.MarkerBodiesRelativeRotationCoordinate(bodyNumbers=[ground, body], nodeNumber=turns,
+                                                            offset=0.25))
 
 
 def add_springs(mbs, ground, m_ground, m_body, point):
