@@ -26,6 +26,7 @@ from floatframe.components.base import resolve
 from floatframe.components.connectors import Connector
 from floatframe.components.joints import TurnCounting
 from floatframe.components.markers import Marker
+from floatframe.errors import ModelError
 
 
 def orthogonal_basis(axis) -> tuple[np.ndarray, np.ndarray]:
@@ -64,7 +65,10 @@ class _BodiesRelativeCoordinate(Marker):
         self.frames = []
         for i, marker in enumerate(self.frame_markers):
             if isinstance(marker, Marker) and marker.owner is None:   # a frame of its own, not in the system
-                marker.connect(system)
+                try:
+                    marker.connect(system)
+                except ModelError as exc:
+                    raise self.error(f"frame_markers[{i}]: {exc}") from None
                 frame = marker
             else:
                 frame = resolve(system, "marker", marker, self, f"frame_markers[{i}]")

@@ -14,6 +14,7 @@ from floatframe import rotations
 from floatframe.assembly import System
 from floatframe.components.relative_markers import (MarkerBodiesRelativeRotationCoordinate,
                                                     MarkerBodiesRelativeTranslationCoordinate)
+from floatframe.errors import ModelError
 from floatframe.exudyn import ExudynLayerError
 
 
@@ -278,7 +279,14 @@ def test_velocity_level_and_other_users_and_shared_data_nodes_are_refused():
         mbs = hinge_with_markers(add_user)
         with pytest.raises(ExudynLayerError, match=message):
             mbs.Assemble()
-    with pytest.raises(Exception, match="is not supported at velocity level: its Jacobian is not the derivative"):
+    mbs = ffexu.SystemContainer().AddSystem()
+    ground = mbs.AddObject(ffitems.ObjectGround())
+    point = mbs.CreateMassPoint(referencePosition=[1, 0, 0], mass=1.0)
+    mbs.AddMarker(ffitems.MarkerBodiesRelativeTranslationCoordinate(bodyNumbers=[ground, point]))
+    with pytest.raises(ModelError, match=r"RelativeTranslationCoordinate 0 'marker0': frame_markers\[1\]: .*must "
+                                         r"refer to a body with an orientation"):
+        mbs.Assemble()
+    with pytest.raises(ModelError, match="is not supported at velocity level: its Jacobian is not the derivative"):
         system, frames, _ = two_free_bodies()
         marker = system.add(MarkerBodiesRelativeTranslationCoordinate(frames))
         system.add(fc.CoordinateConstraint([marker, marker], velocity_level=True))
