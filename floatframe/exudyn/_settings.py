@@ -248,7 +248,8 @@ CLASSIFICATION = {
     "timeIntegration.stepInformation": (NO_EFFECT, "console output"),
     "timeIntegration.realtime": (NO_EFFECT, "waiting for the wall clock does not change the numbers"),
     "timeIntegration.reuseConstantMassMatrix": (NO_EFFECT, "masses cannot change during a floatframe solve"),
-    "timeIntegration.computeLoadsJacobian": (NO_EFFECT, "floatframe's Jacobian always contains the loads"),
+    "timeIntegration.computeLoadsJacobian": (HONOURED, "0: Exudyn's iteration matrix leaves out the loads' part, "
+                                                       "as Exudyn's (ResidualStop.loads_jacobian)"),
     "timeIntegration.discontinuous": (NO_EFFECT, "floatframe has no items with discontinuous iterations "
                                                  "(contact, friction)"),
     "timeIntegration.explicit": (NO_EFFECT, "explicit solverTypes only (eliminateConstraints, "

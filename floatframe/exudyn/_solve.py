@@ -65,7 +65,8 @@ def newton_control(settings, branch: str = "timeIntegration.newton.") -> Residua
                         max_restart_iterations=int(get(branch + "maxModifiedNewtonRestartIterations")),
                         contractivity=float(get(branch + "modifiedNewtonContractivity")),
                         jacobian_per_step=bool(get(branch + "modifiedNewtonJacUpdatePerStep")),
-                        adapt_initial_residual=bool(get(branch + "adaptInitialResidual")))
+                        adapt_initial_residual=bool(get(branch + "adaptInitialResidual")),
+                        loads_jacobian=int(get("timeIntegration.computeLoadsJacobian")) > 0)
 
 
 EXUDYN_NEWTON = True   # the layer's implicit schemes iterate Newton as Exudyn does (``newton_control``)

@@ -22,6 +22,7 @@ import scipy.sparse as sp
 from scipy.linalg import lapack
 
 from floatframe.buffers import BufferedFunction
+from floatframe.errors import ModelError
 from floatframe.solvers.alpha import predictor
 from floatframe.solvers.compiling import CompiledKernel, apply_compile_option, code_digest, external_functions
 
@@ -155,6 +156,9 @@ class DenseNewtonKernel(CompiledKernel):
 
     - rows: [R(t, q, v, a, lam); C(t, q) / c_q] (index 2: [R; dC/dt(t, q, v) / c_v]), (n+m,);
     - matrix: [[M + c_v R_v + c_q R_q, R_lambda], [C_q, 0]] dense (n+m, n+m), column by column;
+    - loads_matrix: c_q d(-f_loads)/dq, the loads' part of the matrix's upper left block, dense (n, n) (Exudyn's
+      Jacobian leaves it out, ``floatframe.solvers.genalpha.ResidualStop``; zero where the loads cannot be taken
+      apart, ``AssembledSystem.load_residual``);
     - iterate (with the LU factors and row permutation of that matrix): the rows, the update
       x = U^-1 L^-1 P r by substitution, a - x_a, lam - x_lam, |x_a|, |a - x_a|, r^T r, and q, v,
       abar = abar_known + kappa a at the updated iterate.
@@ -166,7 +170,7 @@ class DenseNewtonKernel(CompiledKernel):
     R, C, dC/dt and the matrices are the AssembledSystem's own Functions, composed into one SX graph each.
     """
 
-    FUNCTION_NAMES = ("newton_rows", "dense_newton_matrix", "newton_iterate", "initial_system")
+    FUNCTION_NAMES = ("newton_rows", "dense_newton_matrix", "newton_iterate", "initial_system", "loads_matrix")
 
     def __init__(self, system, index: int):
         self.n, self.m = system.n_coordinates, system.n_multipliers
@@ -237,11 +241,17 @@ class DenseNewtonKernel(CompiledKernel):
                                                                u, p))
         initial_rows = ca.vertcat(functions["residual"](t, q_n, v_n, *at_rest, u, p),
                                   functions["constraint_acceleration_rest"](t, q_n, v_n, u, p))
+        try:   # the loads' own part of R, for Exudyn's Jacobian without it (ResidualStop)
+            loads_jacobian = system.load_residual()(t, q, u, p)[1]
+        except ModelError:
+            loads_jacobian = ca.SX(n, n)
+        loads_matrix = ca.densify(c_q * loads_jacobian)
         return [ca.Function("newton_rows", state, [rows]),
                 ca.Function("dense_newton_matrix", state, [matrix]),
                 ca.Function("newton_iterate", state + [factors, permutation],
                             [a_new, lam_new, rows, scalars, *corrected]),
-                ca.Function("initial_system", state, [initial_matrix, initial_rows])]
+                ca.Function("initial_system", state, [initial_matrix, initial_rows]),
+                ca.Function("loads_matrix", state, [loads_matrix])]
 
     def _use_library(self) -> None:
         """Evaluate the compiled library from now on: its Functions are bound at the next ``set_step`` (the C
@@ -252,10 +262,11 @@ class DenseNewtonKernel(CompiledKernel):
         self._rows = None
 
     def _bind(self, functions) -> None:
-        rows, matrix, iterate, initial = functions
+        rows, matrix, iterate, initial, loads = functions
         self._rows = BufferedFunction(rows)
         shared = self._rows.inputs
         self._matrix = BufferedFunction(matrix, shared)
+        self._loads = BufferedFunction(loads, shared)
         self._iterate = BufferedFunction(iterate, shared)
         self._initial = BufferedFunction(initial, shared)
         self._outputs = self._iterate.outputs[:4]
@@ -305,14 +316,15 @@ class DenseNewtonKernel(CompiledKernel):
         self._rows.evaluate()
         return self._rows.outputs[0]
 
-    def factorize(self, a, lam, at_rest: bool = False) -> "DenseLU":
+    def factorize(self, a, lam, at_rest: bool = False, without_loads: bool = False) -> "DenseLU":
         """LU of the iteration matrix at (a, lam); raises SingularMatrix if it has none.
 
         ``at_rest``: the matrix evaluated with a = 0, lambda = 0 where they enter R, at the iterate's q, v (Exudyn's
         Jacobian, see ``floatframe.solvers.genalpha.ResidualStop``): v_n is shifted by c_v a and q_n by
         (c_q - h c_v) a for the evaluation, so that the predictor (q_known = q_n + h v_n + ..., v_known = v_n + ...)
-        of a = 0 gives the iterate's q and v."""
+        of a = 0 gives the iterate's q and v; ``without_loads`` besides: less the loads' part (loads_matrix)."""
         inputs = self._rows.inputs
+        size, n = self.n + self.m, self.n
         if at_rest:
             q_n, v_n = inputs[1].copy(), inputs[2].copy()
             h, c_q, c_v = inputs[5][0], inputs[5][5], inputs[5][6]
@@ -321,14 +333,19 @@ class DenseNewtonKernel(CompiledKernel):
             inputs[8][:] = 0.0
             inputs[9][:] = 0.0
             self._matrix.evaluate()
+            matrix = self._matrix.outputs[0].reshape(size, size, order="F")
+            if without_loads:
+                self._loads.evaluate()
+                matrix = matrix.copy()
+                matrix[:n, :n] -= self._loads.outputs[0].reshape(n, n, order="F")
             inputs[1][:] = q_n
             inputs[2][:] = v_n
         else:
             inputs[8][:] = a
             inputs[9][:] = lam
             self._matrix.evaluate()
-        size = self.n + self.m
-        return DenseLU(self._matrix.outputs[0].reshape(size, size, order="F"))
+            matrix = self._matrix.outputs[0].reshape(size, size, order="F")
+        return DenseLU(matrix)
 
     def iterate(self, a, lam, factorization: "DenseLU"):
         """One Newton update of (a, lam) in place; (|update of a|, |a|, the rows, whether they are finite)."""

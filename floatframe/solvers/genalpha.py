@@ -33,7 +33,9 @@ import weakref
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.sparse as sp
 
+from floatframe.errors import ModelError
 from floatframe.linalg import euclidean_norm as _norm
 from floatframe.solvers.alpha import (coefficients, not_converged, not_finite, predictor, residual_not_converged,
                                       singular_matrix, step_factors)
@@ -272,7 +274,8 @@ class GeneralizedAlpha(Scheme):
             if self._jacobian_due or full or self._factorization is None or \
                     not _same_step(self._factorization[1], (c_q, c_v)):
                 stats.jacobian_evaluations += 1
-                self._factorization = (newton.factorize(a, lam, control.exudyn_jacobian), (c_q, c_v))
+                self._factorization = (newton.factorize(a, lam, control.exudyn_jacobian, control.without_loads),
+                                       (c_q, c_v))
                 self._jacobian_due = False
             newton.iterate(a, lam, self._factorization[0], residual)
             residual = newton.rows(a, lam)
@@ -393,11 +396,13 @@ class _SparseNewton:
             constraint_rows = system.constraint_velocity(t, q, v, index=2) / self.c_v
         return np.concatenate([system.residual(t, q, v, a, lam, index=self.solver.index), constraint_rows])
 
-    def factorize(self, a, lam, at_rest=False):
+    def factorize(self, a, lam, at_rest=False, without_loads=False):
         """LU of the iteration matrix at (a, lam); ``at_rest``: evaluated with a = 0, lambda = 0 where they enter R
-        (q and v at the iterate), Exudyn's Jacobian (``ResidualStop``). With Python user functions only lambda = 0:
-        a = 0 would call them once more per matrix (their values are kept for the iterate's state), so the matrix
-        keeps d(M(q) a)/dq of the bodies whose mass matrix is a user function's or depends on q."""
+        (q and v at the iterate), Exudyn's Jacobian (``ResidualStop``), ``without_loads`` besides: less the loads'
+        part c_q d(-f_loads)/dq (none where the loads cannot be taken apart, ``AssembledSystem.load_residual``).
+        With Python user functions only lambda = 0: a = 0 would call them once more per matrix (their values are
+        kept for the iterate's state), so the matrix keeps d(M(q) a)/dq of the bodies whose mass matrix is a user
+        function's or depends on q."""
         # index 2: the rows dC/dt / c_v have d/da = C_q + (c_q / c_v) d(C_q v)/dq; the O(h) second term is
         # left out of the iteration matrix (a simplified Newton iteration)
         q = self.q_known + self.c_q * a
@@ -405,6 +410,13 @@ class _SparseNewton:
         if at_rest:
             a, lam = (a if self.system.has_user_functions else np.zeros_like(a)), np.zeros_like(lam)
         matrix = self.system.newton_matrix(self.t, q, v, a, lam, 1.0, self.c_v, self.c_q, index=self.solver.index)
+        if at_rest and without_loads:
+            loads = _loads_jacobian(self.system)
+            if loads is not None:
+                system = self.system
+                jacobian = loads(self.t, q, system.input_vector(float(self.t)), system.parameters_now())[1].sparse()
+                matrix = matrix - self.c_q * sp.block_diag([jacobian, sp.csc_matrix((system.n_multipliers,) * 2)],
+                                                           format="csc")
         return self.solver._lu(self.system, matrix, self.t, "iteration matrix")
 
     def iterate(self, a, lam, factorization, residual=None):
@@ -443,10 +455,10 @@ class _DenseNewton:
     def rows(self, a, lam) -> np.ndarray:
         return self.kernel.rows(a, lam)
 
-    def factorize(self, a, lam, at_rest=False):
+    def factorize(self, a, lam, at_rest=False, without_loads=False):
         self.solver.statistics.factorizations += 1
         try:
-            return self.kernel.factorize(a, lam, at_rest)
+            return self.kernel.factorize(a, lam, at_rest, without_loads)
         except SingularMatrix as exc:
             raise SolverError(singular_matrix(self.t, str(exc), singular_cause(self.system, self.t, exc.matrix)),
                               self.t) from None
@@ -482,7 +494,9 @@ class ResidualStop:
     Exudyn's Jacobian (M, the applied and connector forces' derivatives, C_q) leaves out. Newton then contracts
     linearly where these terms matter (rotating bodies, joints at rotating markers), and its iteration counts
     are Exudyn's (with Python user functions called back: lambda = 0 only, see ``_SparseNewton.factorize``);
-    False: floatframe's exact matrix.
+    False: floatframe's exact matrix. ``loads_jacobian`` (Exudyn's computeLoadsJacobian > 0): with Exudyn's
+    matrix, keep the loads' part c_q d(-f_loads)/dq, which Exudyn's default leaves out (a force at a body-fixed
+    point turns with the body).
     """
 
     relative_tolerance: float = 1e-8
@@ -494,6 +508,12 @@ class ResidualStop:
     adapt_initial_residual: bool = True
     coordinate_factor: float = 1.0
     exudyn_jacobian: bool = True
+    loads_jacobian: bool = False
+
+    @property
+    def without_loads(self) -> bool:
+        """Whether the iteration matrix leaves out the loads' part (Exudyn's matrix, computeLoadsJacobian = 0)."""
+        return self.exudyn_jacobian and not self.loads_jacobian
 
     def norm(self, rows: np.ndarray, n: int, row_scale: float) -> float:
         """The residual norm of the Newton rows (n + m,) whose constraint rows are divided by ``row_scale``. Up to
@@ -567,6 +587,20 @@ def refresh_cost(system, index: int) -> float:
         refresh = system.evaluation_work(matrix) + min(size ** 3 / 3, nonzeros ** 2 / size)
         per_system[index] = refresh / max(iteration, 1)
     return per_system[index]
+
+
+_load_functions = weakref.WeakKeyDictionary()  # AssembledSystem -> its load_residual Function, or None
+
+
+def _loads_jacobian(system):
+    """``system.load_residual()``, (t, q, u, p) -> (R_loads, dR_loads/dq), kept per system; None where the loads
+    cannot be taken apart (numeric user functions)."""
+    if system not in _load_functions:
+        try:
+            _load_functions[system] = system.load_residual()
+        except ModelError:
+            _load_functions[system] = None
+    return _load_functions[system]
 
 
 def _not_finite(t, iteration) -> SolverError:

@@ -21,8 +21,8 @@ cached there as ``native_loop_<hash>.so``, named by the source file's stamp); it
 and a cached one is loaded when this module is imported. The shared loop (``floatframe.solvers.loop.integrate``)
 hands the grid to it where ``GeneralizedAlpha.native_loop`` gives a ``NativeLoop``: on the dense path, with the
 kernel compiled, without ``pre_step``, Input signals or user functions, for GeneralizedAlpha and the schemes that
-only change its coefficients (Newmark, Trapezoidal, HHTAlpha), with either Newton stop. Elsewhere the Python loop runs, with the same
-results.
+only change its coefficients (Newmark, Trapezoidal, HHTAlpha), with either Newton stop (``newton_control``).
+Elsewhere the Python loop runs, with the same results.
 """
 from __future__ import annotations
 
@@ -73,7 +73,8 @@ class _Problem(ctypes.Structure):
                                                  "adapt_initial_residual")]
                 + [(name, _real) for name in ("stop_relative_tolerance", "stop_absolute_tolerance", "contractivity",
                                               "coordinate_factor")]
-                + [("shifted_q", _pointer), ("shifted_v", _pointer)])
+                + [("without_loads", _integer), ("shifted_q", _pointer), ("shifted_v", _pointer)]
+                + [(name, _pointer) for name in ("loads", "loads_arg", "loads_res", "loads_out")])
 
 
 class _Run(ctypes.Structure):
@@ -246,6 +247,7 @@ class NativeLoop:
             problem.stop_absolute_tolerance = control.absolute_tolerance
             problem.contractivity = control.contractivity
             problem.coordinate_factor = control.coordinate_factor
+            problem.without_loads = control.without_loads
 
     def initial_accelerations(self, t, q, v):
         """(a, lam): ``DenseNewtonKernel.initial_accelerations`` in C (the same bits), or None where it finds the

@@ -24,6 +24,7 @@ typedef void (*getrs_function)(char *trans, int *n, int *nrhs, double *a, int *l
 #define CONTRACTION_LIMIT 0.5      /* genalpha.CONTRACTION_LIMIT */
 #define STEP_CHANGE_TOLERANCE 1e-8 /* genalpha.STEP_CHANGE_TOLERANCE */
 #define EPS 2.220446049250313e-16  /* numpy.finfo(float).eps */
+#define FUNCTION_COUNT 5           /* the kernel's Functions (dense.py's DenseNewtonKernel.FUNCTION_NAMES) */
 
 /* What a solve fixes: the kernel, the scheme, the options and the buffers (set up by native.py). */
 typedef struct {
@@ -58,8 +59,13 @@ typedef struct {
     long long exudyn_control, exudyn_jacobian, max_modified_iterations, max_restart_iterations, jacobian_per_step,
         adapt_initial_residual;
     double stop_relative_tolerance, stop_absolute_tolerance, contractivity, coordinate_factor;
-    double *shifted_q, *shifted_v;   /* q_n, v_n kept while the matrix is evaluated at rest (initial_system's
-                                        output buffers, free during the steps) */
+    long long without_loads;         /* ResidualStop.without_loads: the matrix at rest less loads_matrix */
+    double *shifted_q, *shifted_v;   /* q_n, v_n kept while the matrix is evaluated at rest (newton_rows' and
+                                        initial_system's row outputs, free then) */
+    casadi_function loads;           /* loads_matrix, its output in initial_system's matrix (free during steps) */
+    const double **loads_arg;
+    double **loads_res;
+    double *loads_out;
 } Problem;
 
 /* What changes: the state, the iteration matrix kept by modified Newton, MatrixRenewal, the statistics
@@ -96,14 +102,11 @@ static int same_step(const Run *run, double c_q, double c_v)
         && fabs(c_v - run->factorization_c_v) <= STEP_CHANGE_TOLERANCE * fabs(run->factorization_c_v);
 }
 
-/* The iteration matrix at the iterate and its LU (DenseLU): the packed factors and the permutation matrix
-   P (P[k, order[k]] = 1, column-major) that newton_iterate takes. 0, or getrf's info. */
-static int factorize(const Problem *problem, Run *run)
+/* The LU (DenseLU) of the matrix in problem->factors: the packed factors and the permutation matrix P
+   (P[k, order[k]] = 1, column-major) that newton_iterate takes. 0, or getrf's info. */
+static int lu_of_factors(const Problem *problem)
 {
     int size = (int)(problem->n + problem->m), info = 0;
-    run->factorizations++;
-    problem->matrix(problem->matrix_arg, problem->matrix_res, problem->iw, problem->w, 0);
-    memcpy(problem->factors, problem->matrix_out, sizeof(double) * size * size);
     problem->getrf(&size, &size, problem->factors, &size, problem->pivots, &info);
     if (info != 0) return info;
     int order[size];
@@ -116,6 +119,16 @@ static int factorize(const Problem *problem, Run *run)
     memset(problem->permutation, 0, sizeof(double) * size * size);
     for (int k = 0; k < size; k++) problem->permutation[k + size * order[k]] = 1.0;
     return 0;
+}
+
+/* The iteration matrix at the iterate and its LU (lu_of_factors). 0, or getrf's info. */
+static int factorize(const Problem *problem, Run *run)
+{
+    const long long size = problem->n + problem->m;
+    run->factorizations++;
+    problem->matrix(problem->matrix_arg, problem->matrix_res, problem->iw, problem->w, 0);
+    memcpy(problem->factors, problem->matrix_out, sizeof(double) * size * size);
+    return lu_of_factors(problem);
 }
 
 /* MatrixRenewal.renewed and step_done */
@@ -141,11 +154,12 @@ static int fail(Run *run, int kind, double t, long long iteration)
     return kind;
 }
 
-/* DenseNewtonKernel.factorize(at_rest=True): the matrix with a = 0, lambda = 0 where they enter R, at the
-   iterate's q and v (q_n shifted by (c_q - h c_v) a, v_n by c_v a for the evaluation). */
+/* DenseNewtonKernel.factorize(at_rest=True, without_loads): the matrix with a = 0, lambda = 0 where they enter
+   R, at the iterate's q and v (q_n shifted by (c_q - h c_v) a, v_n by c_v a for the evaluation), less
+   loads_matrix where without_loads; its LU. 0, or getrf's info. */
 static int factorize_at_rest(const Problem *problem, Run *run)
 {
-    const long long n = problem->n, m = problem->m;
+    const long long n = problem->n, m = problem->m, size = n + m;
     const double h = problem->scheme[0], c_q = problem->scheme[5], c_v = problem->scheme[6];
     const double shift = c_q - h * c_v;
     double *a = problem->a, *lam = problem->lam, *kept_a = problem->a_new, *kept_lam = problem->lam_new;
@@ -159,12 +173,19 @@ static int factorize_at_rest(const Problem *problem, Run *run)
         a[i] = 0.0;
     }
     memset(lam, 0, sizeof(double) * m);
-    const int info = factorize(problem, run);
+    run->factorizations++;
+    problem->matrix(problem->matrix_arg, problem->matrix_res, problem->iw, problem->w, 0);
+    memcpy(problem->factors, problem->matrix_out, sizeof(double) * size * size);
+    if (problem->without_loads) {
+        problem->loads(problem->loads_arg, problem->loads_res, problem->iw, problem->w, 0);
+        for (long long j = 0; j < n; j++)
+            for (long long i = 0; i < n; i++) problem->factors[i + size * j] -= problem->loads_out[i + n * j];
+    }
     memcpy(run->q, problem->shifted_q, sizeof(double) * n);
     memcpy(run->v, problem->shifted_v, sizeof(double) * n);
     memcpy(a, kept_a, sizeof(double) * n);
     memcpy(lam, kept_lam, sizeof(double) * m);
-    return info;
+    return lu_of_factors(problem);
 }
 
 /* ResidualStop.norm: |[R; row_scale (C / row_scale)]| / coordinate_factor, the squares summed in order */
@@ -462,16 +483,19 @@ int floatframe_native_initial(const Problem *problem, Run *run)
     return 0;
 }
 
-/* The kernel's compiled library at ``path`` bound into the problem: its four Functions (newton_rows,
-   dense_newton_matrix, newton_iterate, initial_system) and, four per Function, their work sizes (arguments,
-   results, integer and real work) into ``work``. 0; 1 where the library does not load or lacks a Function. */
+/* The kernel's compiled library at ``path`` bound into the problem: its five Functions (newton_rows,
+   dense_newton_matrix, newton_iterate, initial_system, loads_matrix) and, four per Function, their work sizes
+   (arguments, results, integer and real work) into ``work``. 0; 1 where the library does not load or lacks a
+   Function. */
 int floatframe_native_bind(Problem *problem, const char *path, casadi_int *work)
 {
-    static const char *names[4] = {"newton_rows", "dense_newton_matrix", "newton_iterate", "initial_system"};
-    casadi_function *functions[4] = {&problem->rows, &problem->matrix, &problem->iterate, &problem->initial};
+    static const char *names[FUNCTION_COUNT] = {"newton_rows", "dense_newton_matrix", "newton_iterate",
+                                                "initial_system", "loads_matrix"};
+    casadi_function *functions[FUNCTION_COUNT] = {&problem->rows, &problem->matrix, &problem->iterate,
+                                                  &problem->initial, &problem->loads};
     void *library = dlopen(path, RTLD_LAZY | RTLD_LOCAL);   /* kept loaded, as ctypes keeps its libraries */
     if (!library) return 1;
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < FUNCTION_COUNT; k++) {
         char name[64];
         snprintf(name, sizeof name, "%s_work", names[k]);
         work_function sizes = (work_function)dlsym(library, name);
@@ -485,7 +509,8 @@ int floatframe_native_bind(Problem *problem, const char *path, casadi_int *work)
 /* The buffers of a solve: one pool of doubles, each buffer at least one value, in this order (native.py's
    BUFFERS names them): the state (q, v, a, abar, lam), the kernel's inputs t_next, scheme, u, p, a, lam, the
    LU factors and permutation, newton_iterate's outputs, the outputs of newton_rows, dense_newton_matrix and
-   initial_system (during the steps: q_n and v_n kept by factorize_at_rest), and the Functions' real work w. */
+   initial_system (during the steps: loads_matrix's output and v_n kept by factorize_at_rest), and the Functions'
+   real work w. */
 enum { B_Q, B_V, B_A_STATE, B_ABAR, B_LAM_STATE, B_T_NEXT, B_SCHEME, B_U, B_P, B_A, B_LAM, B_FACTORS,
        B_PERMUTATION, B_A_NEW, B_LAM_NEW, B_ITERATE_ROWS, B_SCALARS, B_Q_NEW, B_V_NEW, B_ABAR_NEW, B_ROWS_OUT,
        B_MATRIX_OUT, B_INITIAL_MATRIX, B_INITIAL_ROWS, B_W, BUFFER_COUNT };
@@ -498,7 +523,7 @@ void floatframe_native_layout(const Problem *problem, long long inputs, long lon
 {
     const long long n = problem->n, m = problem->m, size = n + m;
     long long real_work = 0, integer_work = 1, pointers = 0;
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < FUNCTION_COUNT; k++) {
         pointers += work[4 * k] + work[4 * k + 1];
         if (work[4 * k + 2] > integer_work) integer_work = work[4 * k + 2];
         if (work[4 * k + 3] > real_work) real_work = work[4 * k + 3];
@@ -525,19 +550,20 @@ void floatframe_native_wire(Problem *problem, Run *run, const casadi_int *work, 
 {
     double *buffer[BUFFER_COUNT];
     for (int b = 0; b < BUFFER_COUNT; b++) buffer[b] = pool + layout[2 * b];
-    /* the inputs of all four Functions; newton_iterate takes the LU factors and the permutation besides */
+    /* the inputs of all five Functions; newton_iterate takes the LU factors and the permutation besides */
     const int inputs[12] = {B_T_NEXT, B_Q, B_V, B_A_STATE, B_ABAR, B_SCHEME, B_U, B_P, B_A, B_LAM, B_FACTORS,
                             B_PERMUTATION};
-    const int input_counts[4] = {10, 10, 12, 10};
-    const int outputs[4][7] = {{B_ROWS_OUT}, {B_MATRIX_OUT},
-                               {B_A_NEW, B_LAM_NEW, B_ITERATE_ROWS, B_SCALARS, B_Q_NEW, B_V_NEW, B_ABAR_NEW},
-                               {B_INITIAL_MATRIX, B_INITIAL_ROWS}};
-    const int output_counts[4] = {1, 1, 7, 2};
-    const double ***arguments[4] = {&problem->rows_arg, &problem->matrix_arg, &problem->iterate_arg,
-                                    &problem->initial_arg};
-    double ***results[4] = {&problem->rows_res, &problem->matrix_res, &problem->iterate_res, &problem->initial_res};
+    const int input_counts[FUNCTION_COUNT] = {10, 10, 12, 10, 10};
+    const int outputs[FUNCTION_COUNT][7] = {
+        {B_ROWS_OUT}, {B_MATRIX_OUT}, {B_A_NEW, B_LAM_NEW, B_ITERATE_ROWS, B_SCALARS, B_Q_NEW, B_V_NEW, B_ABAR_NEW},
+        {B_INITIAL_MATRIX, B_INITIAL_ROWS}, {B_INITIAL_MATRIX}};
+    const int output_counts[FUNCTION_COUNT] = {1, 1, 7, 2, 1};
+    const double ***arguments[FUNCTION_COUNT] = {&problem->rows_arg, &problem->matrix_arg, &problem->iterate_arg,
+                                                 &problem->initial_arg, &problem->loads_arg};
+    double ***results[FUNCTION_COUNT] = {&problem->rows_res, &problem->matrix_res, &problem->iterate_res,
+                                         &problem->initial_res, &problem->loads_res};
     const double **next = pointers;
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < FUNCTION_COUNT; k++) {
         *arguments[k] = next;
         for (casadi_int i = 0; i < work[4 * k]; i++) next[i] = i < input_counts[k] ? buffer[inputs[i]] : 0;
         next += work[4 * k];
@@ -565,8 +591,9 @@ void floatframe_native_wire(Problem *problem, Run *run, const casadi_int *work, 
     problem->abar_new = buffer[B_ABAR_NEW];
     problem->initial_matrix = buffer[B_INITIAL_MATRIX];
     problem->initial_rows = buffer[B_INITIAL_ROWS];
-    problem->shifted_q = buffer[B_INITIAL_MATRIX];   /* (free during the steps: (n + m)^2 >= n values) */
-    problem->shifted_v = buffer[B_INITIAL_ROWS];     /* (n + m >= n values) */
+    problem->shifted_q = buffer[B_ROWS_OUT];         /* (n + m >= n values, free during a factorization) */
+    problem->shifted_v = buffer[B_INITIAL_ROWS];     /* (free during the steps) */
+    problem->loads_out = buffer[B_INITIAL_MATRIX];   /* ((n + m)^2 >= n^2 values, free during the steps) */
     run->q = buffer[B_Q];
     run->v = buffer[B_V];
     run->a = buffer[B_A_STATE];

@@ -14,9 +14,10 @@ from floatframe.solvers.genalpha import ResidualStop
 exudyn = pytest.importorskip("exudyn")
 
 
-def planar_pendulum(exu):
+def planar_pendulum(exu, tip_force=False):
     """A RigidBody2D hanging by a RevoluteJoint2D at a body-fixed point 0.5 m off its centre, swinging from
-    horizontal, with a second one hinged to its tip (the joints' reactions turn with the bodies)."""
+    horizontal, with a second one hinged to its tip (the joints' reactions turn with the bodies); ``tip_force``: a
+    Force of 20 N along -y at the second body's tip besides (a load that turns with the body)."""
     ii = importlib.import_module(exu.__name__ + ".itemInterface")
     mbs = exu.SystemContainer().AddSystem()
     ground = mbs.AddObject(ii.ObjectGround())
@@ -29,8 +30,14 @@ def planar_pendulum(exu):
         mbs.AddLoad(ii.LoadMassProportional(markerNumber=mbs.AddMarker(ii.MarkerBodyMass(bodyNumber=body)),
                                             loadVector=[0, -9.81, 0]))
         last = mbs.AddMarker(ii.MarkerBodyPosition(bodyNumber=body, localPosition=[0.5, 0, 0]))
+    if tip_force:
+        mbs.AddLoad(ii.LoadForceVector(markerNumber=last, loadVector=[0, -20.0, 0]))
     mbs.Assemble()
     return mbs, node
+
+
+def pushed_pendulum(exu):
+    return planar_pendulum(exu, tip_force=True)
 
 
 def spinning_top(exu):
@@ -49,11 +56,12 @@ def spinning_top(exu):
     return mbs, mbs.GetObject(body)["nodeNumber"]
 
 
-MODELS = {"planar pendulum": planar_pendulum, "spinning top": spinning_top}
+MODELS = {"planar pendulum": planar_pendulum, "pushed pendulum": pushed_pendulum, "spinning top": spinning_top}
 
 
 @functools.lru_cache(maxsize=None)
-def solve(exu, model, modified, relative_tolerance, weighted=False, newmark=False, absolute_tolerance=1e-10):
+def solve(exu, model, modified, relative_tolerance, weighted=False, newmark=False, absolute_tolerance=1e-10,
+          loads_jacobian=0):
     """200 steps of 5 ms; returns (solver.it.newtonStepsCount, the ODE2 coordinates at the end, the measured node's
     position)."""
     mbs, node = MODELS[model](exu)
@@ -68,6 +76,7 @@ def solve(exu, model, modified, relative_tolerance, weighted=False, newmark=Fals
     ss.timeIntegration.newton.weightTolerancePerCoordinate = weighted
     ss.timeIntegration.generalizedAlpha.spectralRadius = 0.8
     ss.timeIntegration.generalizedAlpha.useNewmark = newmark
+    ss.timeIntegration.computeLoadsJacobian = loads_jacobian
     solver = exu.MainSolverImplicitSecondOrder()
     solver.SolveSystem(mbs, ss)
     position = np.array(mbs.GetNodeOutput(node, exu.OutputVariableType.Position))
@@ -110,6 +119,16 @@ def test_weight_tolerance_per_coordinate_and_newmark_are_exudyns():
     assert counts[True] < counts[False]
 
 
+def test_compute_loads_jacobian_is_exudyns():
+    """computeLoadsJacobian = 1 keeps the turning load's part of the matrix (Exudyn differentiates the loads): the
+    counts change on both codes and stay equal."""
+    counts = [solve(exudyn, "pushed pendulum", True, 1e-8)[0], solve(exudyn, "pushed pendulum", True, 1e-8,
+                                                                      loads_jacobian=1)[0]]
+    assert counts[0] != counts[1]
+    assert [solve(ffexu, "pushed pendulum", True, 1e-8)[0],
+            solve(ffexu, "pushed pendulum", True, 1e-8, loads_jacobian=1)[0]] == counts
+
+
 def test_the_layer_passes_exudyns_newton_settings():
     settings = ffexu.SimulationSettings()
     newton = settings.timeIntegration.newton
@@ -120,4 +139,6 @@ def test_the_layer_passes_exudyns_newton_settings():
     assert dynamic_solver(settings, "GeneralizedAlpha").newton_control == ResidualStop(
         relative_tolerance=1e-5, absolute_tolerance=1e-7, max_modified_iterations=4, max_restart_iterations=3,
         contractivity=0.3, jacobian_per_step=True, adapt_initial_residual=False)
+    settings.timeIntegration.computeLoadsJacobian = 2
+    assert dynamic_solver(settings, "GeneralizedAlpha").newton_control.loads_jacobian
     assert dynamic_solver(settings, "GeneralizedAlpha", exudyn_newton=False).newton_control is None

@@ -89,8 +89,9 @@ def test_suite_difference_was_exudyns_newton_tolerance():
     """exudyn: at the TestModel's settings (modified Newton, Exudyn's relative tolerance 1e-8, which it measures
     against the step's first residual) exudyn 1.13.6 stops 2.0e-4 away from its own converged measure; the layer
     iterates as Exudyn does (ResidualStop) and stops where it stops: its measure agrees with exudyn's to 1e-9
-    relative (measured 6.4e-11), p1 and p2 to 1e-9, omega3 to 1e-8 rad/s (measured 3.6e-9). With floatframe's own stop (the layer's exudyn_newton=False)
-    it is 2.3e-8 from the converged measure, the 2.0e-4 of the suite before."""
+    relative (measured 6.4e-11), p1 and p2 to 1e-9, omega3 to 1e-8 rad/s (measured 3.6e-9). With floatframe's own
+    stop (the layer's exudyn_newton=False) it is 2.3e-8 from the converged measure, the 2.0e-4 of the suite
+    before."""
     exu, utilities = exudyn_modules()
     converged, converged_vectors = solve(exu, utilities, modified_newton=False, tolerance=1e-12)
     exudyn_default, exudyn_vectors = solve(exu, utilities, modified_newton=True)
