@@ -396,11 +396,13 @@ def ObjectFFRFreducedOrder(item, number, mbs):
     deprecated=dict(factorValue1="factor1"), live=("offset", "factor1"),
     outputs=dict(object=("Displacement", "Velocity", "Force")))
 def ObjectConnectorCoordinate(item, number, mbs):
-    """With a MarkerNodeRotationCoordinate (velocityLevel only): the core's VelocityCoordinateConstraint, which
-    imposes Exudyn's velocity row through an auxiliary coordinate (floatframe.components.rotation_coordinate)."""
+    """With a MarkerNodeRotationCoordinate (velocityLevel only), or at velocity level with offsetUserFunction_t: the
+    core's VelocityCoordinateConstraint, which imposes Exudyn's velocity row through an auxiliary coordinate
+    (floatframe.components.rotation_coordinate); otherwise the core's CoordinateConstraint (at velocity level with a
+    constant offset its integral from the initial state, which equals Exudyn's row)."""
     kinds = [_target_type(mbs, "marker", marker, item, number, f"markerNumbers[{i}]")
              for i, marker in enumerate(item.markerNumbers)]
-    if "NodeRotationCoordinate" in kinds:
+    if "NodeRotationCoordinate" in kinds or (item.velocityLevel and not is_unset(item.offsetUserFunction_t)):
         if not item.velocityLevel:
             raise unsupported(item, number, "velocityLevel", f"must be True with a MarkerNodeRotationCoordinate: "
                                                              f"{ROTATION_COORDINATE_REASON}")
@@ -425,22 +427,14 @@ def _rate_offset(item, number, mbs):
 
 def _coordinate_offset(item, number, mbs):
     """The offset of an ObjectConnectorCoordinate as Exudyn 1.13.6 uses it: on position level
-    offsetUserFunction(mbs, t, itemNumber, offset) if set (offsetUserFunction_t unused), else the live offset;
-    with velocityLevel offsetUserFunction_t(...) if set (offsetUserFunction unused), else the live offset. The
-    velocity-level user function enters the core's integral form as its integral from t = 0 (by quadrature)."""
-    function = item.offsetUserFunction_t if item.velocityLevel else item.offsetUserFunction
-    if is_unset(function):
+    offsetUserFunction(mbs, t, itemNumber, offset) if set (offsetUserFunction_t unused), else the live offset; at
+    velocity level (without offsetUserFunction_t, which ``_rate_offset`` takes) the live offset."""
+    function = item.offsetUserFunction
+    if item.velocityLevel or is_unset(function):
         return live_value(item, number, "offset")
     nominal = float(item.offset)
-    if not item.velocityLevel:
-        return Input(live_parameter_name(item, number, "offsetUserFunction"), 1,
-                     signal=lambda t: function(mbs, t, number, nominal))
-    from scipy.integrate import quad
-
-    def accumulated(t):
-        return quad(lambda tau: float(function(mbs, tau, number, nominal)), 0.0, t, epsabs=1e-14, epsrel=1e-13,
-                    limit=200)[0] if t > 0 else 0.0
-    return Input(live_parameter_name(item, number, "offsetUserFunction_t"), 1, signal=accumulated)
+    return Input(live_parameter_name(item, number, "offsetUserFunction"), 1,
+                 signal=lambda t: function(mbs, t, number, nominal))
 
 
 @register("ObjectConnectorCoordinateVector", "object", "ConnectorCoordinateVector", dict(
