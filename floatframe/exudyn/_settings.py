@@ -223,8 +223,9 @@ CLASSIFICATION = {
     "show": (NO_EFFECT, "console output"),
     "solution": (NO_EFFECT, "files floatframe does not write (restart, images, solver information); they do not "
                             "change the numbers"),
-    "solution.file": (HONOURED, "the coordinates solution file, written after the solve (text only: binary is "
-                                "refused)"),
+    "solution.file": (HONOURED, "the coordinates solution file, written after the solve, as text or as Exudyn's "
+                                "binary file (solution.file.binary; append does not apply to a binary file, as in "
+                                "Exudyn)"),
     "solution.file.flushAboveCoordinates": (NO_EFFECT, "floatframe writes the coordinates solution file once, "
                                                        "after the solve"),
     "solution.flushFilesImmediately": (NO_EFFECT, "floatframe writes its files once, after the solve"),
