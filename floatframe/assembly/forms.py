@@ -13,15 +13,15 @@ def index2_form(ctx, items, constraints, norm_rows, reactions, multipliers):
 
     Where connectors declare their own velocity-level equations (``Context.add_velocity_constraint``:
     a spherical joint on a rigid body, in Exudyn's omega form with the unnormalised A_E), the index-2
-    schemes use them instead of dC/dt, and the reactions become J^T lambda with J = d/dv of them (the
-    Euler-parameter norm rows keep C_q^T lambda). On theta^T theta = 1 both forms are equal; they differ
+    schemes use them instead of dC/dt, and the reactions become J^T lambda with J = d/dv of them, or of the
+    reaction rows a connector declares with them (the Euler-parameter norm rows keep C_q^T lambda). On theta^T theta = 1 both forms are equal; they differ
     by O(theta^T theta - 1), the drift of the norm at index 2. Other rows keep dC/dt = C_q v + C_t.
     ``multipliers``: the symbol of lambda (``ctx.lam`` is its expansion to all declared rows where rows were
     removed as redundant).
     """
     if not ctx.velocity_constraints:
         return None
-    parts = []
+    parts, reaction_parts = [], []
     for item in items:
         if not item.multiplier_indices.size:
             continue
@@ -31,12 +31,16 @@ def index2_form(ctx, items, constraints, norm_rows, reactions, multipliers):
             equations = ca.jtimes(position, ctx.q, ctx.v) + ca.jacobian(position, ctx.t)
         elif equations.numel() != item.multiplier_indices.size:
             raise item.error("declared velocity-level constraints of another size than its constraints")
+        reaction = ctx.velocity_reactions.get(item, equations)
+        if reaction.numel() != equations.numel():
+            raise item.error("declared index-2 reaction rows of another size than its constraints")
         parts.append(equations)
+        reaction_parts.append(reaction)
     velocity = ca.vertcat(*parts)
-    if ca.depends_on(velocity, ca.vertcat(ctx.a, multipliers)):
+    if ca.depends_on(ca.vertcat(velocity, *reaction_parts), ca.vertcat(ctx.a, multipliers)):
         raise ModelError("velocity-level constraints may depend only on q, v and t")
     mask = ca.DM(np.asarray(norm_rows, dtype=float))
-    jacobian = ca.jacobian(velocity, ctx.v)                                                      # J
+    jacobian = ca.jacobian(ca.vertcat(*reaction_parts), ctx.v)                                   # J
     index2_reactions = ca.jtimes(constraints, ctx.q, mask * ctx.lam, True) + jacobian.T @ ((1 - mask) * ctx.lam)
     return velocity, index2_reactions - reactions
 

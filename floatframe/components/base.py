@@ -222,6 +222,7 @@ class Context:
     lhs: list = field(default_factory=list)          # (index array, SX terms) added to R
     constraints: dict = field(default_factory=dict)  # component -> SX constraint vector
     velocity_constraints: dict = field(default_factory=dict)  # component -> its index-2 form, see below
+    velocity_reactions: dict = field(default_factory=dict)  # component -> J v of its index-2 reactions, see below
     reaction_forms: dict = field(default_factory=dict)  # component -> velocity form of its reactions, see below
     externals: list = field(default_factory=list)    # (placeholder, callback, input expressions)
     kinematic_velocity: ca.SX = None                 # v with Euler-parameter rates projected, see below
@@ -340,13 +341,17 @@ class Context:
         """Position-level constraint equations C(q, t) = 0 owned by ``component``."""
         self.constraints[component] = ca.vec(equations)
 
-    def add_velocity_constraint(self, component, equations: ca.SX) -> None:
+    def add_velocity_constraint(self, component, equations: ca.SX, reactions: ca.SX | None = None) -> None:
         """The index-2 form of ``component``'s constraints, linear in v: J(q, t) v + c(q, t) = 0.
 
         Used by the index-2 schemes instead of dC/dt; its reactions are then J^T lambda. Equal to
         dC/dt where the Euler parameters have unit norm (see ``ObjectRigidBody.point_velocity``).
+        ``reactions``: rows J_r(q, t) v + c_r (one per constraint) whose J_r^T lambda are the reactions at
+        index 2 instead (Exudyn's joints, whose velocity rows and constraint Jacobian differ off the unit norm).
         """
         self.velocity_constraints[component] = ca.vec(equations)
+        if reactions is not None:
+            self.velocity_reactions[component] = ca.vec(reactions)
 
     def add_reaction_form(self, component, equations: ca.SX) -> None:
         """Equations J(q) v (one per constraint of ``component``, linear in v) whose J^T lambda are the

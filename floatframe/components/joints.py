@@ -18,6 +18,20 @@ rotations (``constrained_axes[3:6]``)
 A rotation offset (the Tait-Bryan angles offset[3:6]) turns J0 further, J0 R_xyz(offset[3:6]), in both the
 rotation and the translation equations, as in Exudyn: with a subset of the translations constrained, the
 offset rotation also turns the axes t_k0 along which they are constrained.
+
+Velocities (``velocity_form``): "derivative" (default) takes d/dt of the equations as the velocity rows of the
+index-2 schemes (where a marker is on a rigid body) and d/dt of positions in the outputs; "exudyn" takes Exudyn's
+forms, which differ where the Euler-parameter norm r^2 = theta^T theta drifts from 1 (index 2) and are equal on
+r = 1. In Exudyn's, a marker axis t = A_m a (a in marker coordinates) has the rate t' = A_n (omega_b x (R a)),
+with the node's unnormalised rotation A_n (A_E in the unit form), omega_b = G_local theta_t and R the marker's
+local rotation, where "derivative" has omega x t with omega = G theta_t; its rows, with t_k0 and t_a0 not turned
+by the rotation offset (Exudyn applies the offset on position level only):
+    all translations:  v1 - v0                                  (point velocities v + A_E (omega_b x p))
+    otherwise:         t_k0 . (v1 - v0) + t_k0' . dp
+    rotations:         t_a0' . t_b1 + t_a0 . t_b1'
+Its reactions at index 2 stay J^T lambda with J = d/dv of the "derivative" rows (Exudyn's constraint Jacobian:
+omega = G theta_t, the offset turning J0). Its outputs Velocity and VelocityLocal take the point velocities above,
+AngularVelocityLocal J0^T (A_n1 omega_b1 - A_n0 omega_b0).
 """
 from __future__ import annotations
 
@@ -27,7 +41,9 @@ import numpy as np
 from floatframe import rotations
 from floatframe.components.base import resolve
 from floatframe.components.connectors import Connector, _JointFrameMixin, fixed_active_flag
-from floatframe.components.nodes import NodeGenericODE2
+from floatframe.components.nodes import NodeGenericODE2, NodeRigidBodyEP
+
+VELOCITY_FORMS = ("derivative", "exudyn")
 
 
 def _rotation_rows(constrained):
@@ -42,6 +58,34 @@ def _rotation_rows(constrained):
         k = locked[0]
         return [((k + 1) % 3, (k + 2) % 3, 3 + k)]
     return []
+
+
+def _euler_node(marker):
+    """The NodeRigidBodyEP that turns ``marker`` (a body or node marker), or None."""
+    node = marker.rotation_node() if hasattr(marker, "rotation_node") else None
+    if isinstance(node, NodeRigidBodyEP) and marker.rotation_jacobian_is_derivative:
+        return node
+    return None
+
+
+def exudyn_angular_velocity(ctx, marker):
+    """Exudyn's angular velocity of a marker in a joint's outputs, global [rad/s]: A_n omega_b on a NodeRigidBodyEP
+    (see ``exudyn_axis_rate``), else the marker's."""
+    node = _euler_node(marker)
+    if node is None:
+        return marker.angular_velocity(ctx)
+    return node.rotation_matrix(ctx) @ node.angular_velocity_local(ctx)
+
+
+def exudyn_axis_rate(ctx, marker, axis):
+    """Exudyn's rate of the marker axis t = A_m a, 3 vector [1/s]: A_n (omega_b x (R a)) on a NodeRigidBodyEP (A_n
+    the node's rotation matrix, unnormalised off r = 1; omega_b = G_local theta_t; R the marker's local rotation),
+    else dt/dt. ``axis``: a, (3,), in marker coordinates."""
+    node = _euler_node(marker)
+    if node is None:
+        return ctx.time_derivative(marker.rotation_matrix(ctx) @ ca.DM(axis))
+    in_node = ca.DM(marker.local_rotation @ np.asarray(axis, dtype=float))                # R a
+    return node.rotation_matrix(ctx) @ ca.cross(node.angular_velocity_local(ctx), in_node)
 
 
 class TurnCounting:
@@ -126,6 +170,10 @@ class GenericJoint(_JointFrameMixin, Connector):
         offsetUserFunction on position level only.
     active : bool, default True
         False removes every equation (Exudyn's activeConnector); fixed at assembly (keyword only).
+    velocity_form : "derivative" (default) or "exudyn"
+        The velocity rows of the index-2 schemes (where a marker is on a rigid body) and the velocity outputs: d/dt
+        of the equations and positions, or Exudyn's forms (module docstring; equal where the Euler parameters have
+        unit norm; keyword only; the Exudyn layer sets "exudyn").
 
     Outputs (J0 coordinates unless said): Position and Velocity of marker 0 (global), DisplacementLocal,
     VelocityLocal, Rotation (Tait-Bryan angles of J0^T J1), AngularVelocityLocal, ForceLocal and TorqueLocal
@@ -139,8 +187,11 @@ class GenericJoint(_JointFrameMixin, Connector):
                         "AngularVelocityLocal", "ForceLocal", "TorqueLocal")
 
     def __init__(self, marker_numbers, constrained_axes=(1, 1, 1, 1, 1, 1), rotation_marker0=np.eye(3),
-                 rotation_marker1=np.eye(3), offset=(0.0,) * 6, name="", *, active=True):
+                 rotation_marker1=np.eye(3), offset=(0.0,) * 6, name="", *, active=True, velocity_form="derivative"):
         super().__init__(marker_numbers, name)
+        if velocity_form not in VELOCITY_FORMS:
+            raise self.error(f"velocity_form must be one of {VELOCITY_FORMS}, got {velocity_form!r}")
+        self.velocity_form = velocity_form
         axes = np.asarray(constrained_axes).reshape(-1)
         if axes.size != 6 or not all(value in (0, 1) for value in axes.tolist()):
             raise self.error(f"constrained_axes must be six flags 0/1, got {constrained_axes!r}")
@@ -179,9 +230,14 @@ class GenericJoint(_JointFrameMixin, Connector):
         ctx.add_constraint(self, ca.vertcat(translation, *rotation, more))
         if self.rotation_rows and not all(getattr(m, "rotation_jacobian_is_derivative", True) for m in self.markers):
             ctx.add_reaction_form(self, self.reaction_equations(ctx, joint0, turned0, joint1, translation, more))
-        if any(m.has_index2_velocity for m in self.markers):  # Exudyn's index-2 form, with omega (as the spherical)
-            ctx.add_velocity_constraint(self, ca.vertcat(self.velocity_equations(ctx, joint0, turned0, joint1),
-                                                         ca.jtimes(more, ctx.q, ctx.v) + ca.jacobian(more, ctx.t)))
+        if any(m.has_index2_velocity for m in self.markers):  # the index-2 form, with omega (as the spherical)
+            more_rate = ca.jtimes(more, ctx.q, ctx.v) + ca.jacobian(more, ctx.t)
+            derivative = ca.vertcat(self.velocity_equations(ctx, joint0, turned0, joint1), more_rate)
+            if self.velocity_form == "exudyn":
+                ctx.add_velocity_constraint(self, ca.vertcat(self.exudyn_velocity_equations(ctx, joint0, joint1),
+                                                             more_rate), reactions=derivative)
+            else:
+                ctx.add_velocity_constraint(self, derivative)
 
     def reaction_equations(self, ctx, joint0, turned0, joint1, translation, more):
         """J v of the reactions as Exudyn forms them: dC/dt of the translations and further equations, and for
@@ -210,6 +266,26 @@ class GenericJoint(_JointFrameMixin, Connector):
         rotation = [ca.dot(omega1 - omega0, ca.cross(joint1[:, b], turned0[:, a])) for a, b, _ in self.rotation_rows]
         return ca.vertcat(translation, *rotation)
 
+    def exudyn_velocity_equations(self, ctx, joint0, joint1):
+        """Exudyn's velocity rows (module docstring): t_k0 . (v1 - v0) + t_k0' . dp and t_a0' . t_b1 + t_a0 . t_b1',
+        the axis rates t' of ``exudyn_axis_rate``, J0 without the rotation offset."""
+        x0, x1 = (m.position(ctx) for m in self.markers)
+        v0, v1 = (m.velocity_index2(ctx) for m in self.markers)
+        marker0, marker1 = self.markers
+
+        def rate(marker, rotation_marker, k):                      # t_k' of the joint axis k of the marker
+            return exudyn_axis_rate(ctx, marker, rotation_marker[:, k])
+
+        if self.all_translations:
+            translation = v1 - v0
+        else:
+            translation = ca.vertcat(*[ca.dot(joint0[:, k], v1 - v0) + ca.dot(rate(marker0, self.rotation_marker0, k),
+                                                                              x1 - x0)
+                                       for k in self.translation_rows])
+        rotation = [ca.dot(rate(marker0, self.rotation_marker0, a), joint1[:, b])
+                    + ca.dot(joint0[:, a], rate(marker1, self.rotation_marker1, b)) for a, b, _ in self.rotation_rows]
+        return ca.vertcat(translation, *rotation)
+
     def reactions(self, ctx):
         """(ForceLocal, TorqueLocal): the multipliers at their rows of the six, zero on free axes."""
         multipliers = ctx.multipliers(self) if self.n_constraints else ca.SX.zeros(0)
@@ -232,12 +308,19 @@ class GenericJoint(_JointFrameMixin, Connector):
         """{output variable: function returning its expression}."""
         joint0, joint1 = self.joint_frames(ctx)
         x0, x1 = (m.position(ctx) for m in self.markers)
+        if self.velocity_form == "exudyn":
+            velocities = [m.velocity_index2(ctx) for m in self.markers]
+            omega0, omega1 = (exudyn_angular_velocity(ctx, m) for m in self.markers)
+            relative_omega = joint0.T @ (omega1 - omega0)
+        else:
+            velocities = [ctx.time_derivative(x) for x in (x0, x1)]
+            relative_omega = self.relative_angular_velocity(ctx, joint0)
         return {"Position": lambda: x0,
-                "Velocity": lambda: ctx.time_derivative(x0),
+                "Velocity": lambda: velocities[0],
                 "DisplacementLocal": lambda: joint0.T @ (x1 - x0),
-                "VelocityLocal": lambda: joint0.T @ ctx.time_derivative(x1 - x0),
+                "VelocityLocal": lambda: joint0.T @ (velocities[1] - velocities[0]),
                 "Rotation": lambda: rotations.rot_xyz_from_rotation_matrix(joint0.T @ joint1),
-                "AngularVelocityLocal": lambda: self.relative_angular_velocity(ctx, joint0),
+                "AngularVelocityLocal": lambda: relative_omega,
                 "ForceLocal": lambda: self.reactions(ctx)[0],
                 "TorqueLocal": lambda: self.reactions(ctx)[1]}
 
@@ -266,6 +349,8 @@ class RevoluteJoint(TurnCounting, GenericJoint):
         False removes every equation (keyword only).
     turn_node : NodeGenericODE2 with one coordinate, int or None, default None
         Counts the turns of ``Angle`` (keyword only); it adds one constraint.
+    velocity_form : "derivative" (default) or "exudyn"
+        As GenericJoint's (keyword only).
     """
 
     type_name = "RevoluteJoint"
@@ -273,9 +358,9 @@ class RevoluteJoint(TurnCounting, GenericJoint):
     free_axes = (0, 0, 0, 0, 0, 1)
 
     def __init__(self, marker_numbers, rotation_marker0=np.eye(3), rotation_marker1=np.eye(3), name="", *,
-                 offset=(0.0,) * 6, active=True, turn_node=None):
+                 offset=(0.0,) * 6, active=True, turn_node=None, velocity_form="derivative"):
         super().__init__(marker_numbers, [1 - free for free in self.free_axes], rotation_marker0, rotation_marker1,
-                         offset, name, active=active)
+                         offset, name, active=active, velocity_form=velocity_form)
         self._set_turn_node(turn_node)
         if turn_node is not None:
             if self.free_axes[3:] != (0, 0, 1):

@@ -668,19 +668,19 @@ def ObjectJointGeneric(item, number, mbs):
                           "(Exudyn 1.13.6 does not implement offsetUserFunction_t either)")
     rotation0, rotation1 = _joint_frames(item, number, mbs)
     return fc.GenericJoint(item.markerNumbers, axes.tolist(), rotation0, rotation1, _joint_offset(item, number, mbs),
-                           active=bool(item.activeConnector), name=item.name)
+                           active=bool(item.activeConnector), name=item.name, velocity_form="exudyn")
 
 
 @register("ObjectJointRevoluteZ", "object", "JointRevoluteZ", JOINT, short="RevoluteJointZ", outputs=JOINT_OUTPUTS)
 def ObjectJointRevoluteZ(item, number, mbs):
     return fc.RevoluteJoint(item.markerNumbers, *_joint_frames(item, number, mbs), active=bool(item.activeConnector),
-                            name=item.name)
+                            name=item.name, velocity_form="exudyn")
 
 
 @register("ObjectJointPrismaticX", "object", "JointPrismaticX", JOINT, short="PrismaticJointX", outputs=JOINT_OUTPUTS)
 def ObjectJointPrismaticX(item, number, mbs):
     return fc.PrismaticJoint(item.markerNumbers, *_joint_frames(item, number, mbs), active=bool(item.activeConnector),
-                             name=item.name)
+                             name=item.name, velocity_form="exudyn")
 
 
 @register("ObjectGenericODE2", "object", "GenericODE2", dict(
