@@ -146,6 +146,20 @@ static void step_done(Run *run, long long iterations)
     run->renewal_steps += 1;
 }
 
+/* The step to t converged: its state (q_new, v_new, the iterate a, abar_new, lambda) becomes the run's. */
+static int accept(const Problem *problem, Run *run, double t)
+{
+    const long long n = problem->n, m = problem->m;
+    run->steps++;
+    run->t = t;
+    memcpy(run->q, problem->q_new, sizeof(double) * n);
+    memcpy(run->v, problem->v_new, sizeof(double) * n);
+    memcpy(run->a, problem->a, sizeof(double) * n);
+    memcpy(run->abar, problem->abar_new, sizeof(double) * n);
+    memcpy(run->lam, problem->lam, sizeof(double) * m);
+    return FAILURE_NONE;
+}
+
 static int fail(Run *run, int kind, double t, long long iteration)
 {
     run->failure = kind;
@@ -283,14 +297,7 @@ static int residual_step(const Problem *problem, Run *run, double t, double c_q,
         run->failure_update = current / initial;
         return fail(run, FAILURE_NOT_CONVERGED, t, iterations);
     }
-    run->steps++;
-    run->t = t;
-    memcpy(run->q, problem->q_new, sizeof(double) * n);
-    memcpy(run->v, problem->v_new, sizeof(double) * n);
-    memcpy(run->a, problem->a, sizeof(double) * n);
-    memcpy(run->abar, problem->abar_new, sizeof(double) * n);
-    memcpy(run->lam, problem->lam, sizeof(double) * m);
-    return FAILURE_NONE;
+    return accept(problem, run, t);
 }
 
 /* GeneralizedAlpha.step: one step of size h from the run's state; 0, or the kind of failure. */
@@ -377,15 +384,8 @@ static int step(const Problem *problem, Run *run, double h)
         run->failure_update = size;
         return fail(run, FAILURE_NOT_CONVERGED, t, iteration - 1);
     }
-    run->steps++;
     step_done(run, iteration);
-    run->t = t;
-    memcpy(run->q, problem->q_new, sizeof(double) * n);
-    memcpy(run->v, problem->v_new, sizeof(double) * n);
-    memcpy(run->a, problem->a, sizeof(double) * n);
-    memcpy(run->abar, problem->abar_new, sizeof(double) * n);
-    memcpy(run->lam, problem->lam, sizeof(double) * m);
-    return FAILURE_NONE;
+    return accept(problem, run, t);
 }
 
 /* Scheme.advance: to t_target in steps of at most t_target - t, halving a failed step down to the minimum
