@@ -158,50 +158,49 @@ class RobotLink:
         return self.PDcontrol
 
 
-class VRobotTool:
-    """Drawing of the tool: a list of graphics data in the tool frame."""
+class _Drawing:
+    """A list of graphics data in a part's frame (kept, not drawn)."""
 
     def __init__(self, graphicsData=[]):
         self.graphicsData = copy(graphicsData)
 
 
-class RobotTool:
+class _FramedPart:
+    """A part placed by a homogeneous transformation ``HT`` (4 x 4; identity if None), with its drawing."""
+
+    def __init__(self, HT=None, visualization=None):
+        self.HT = HT
+        self.visualization = visualization
+
+    @property
+    def HT(self) -> np.ndarray:
+        return self._HT
+
+    @HT.setter
+    def HT(self, value):
+        self._HT = _to_HT(value)
+
+
+class VRobotTool(_Drawing):
+    """Drawing of the tool: a list of graphics data in the tool frame."""
+
+
+class RobotTool(_FramedPart):
     """The tool: its transformation ``HT`` from the last link's frame (identity if None) and its drawing."""
 
     def __init__(self, HT=None, visualization=VRobotTool()):
-        self.HT = HT
-        self.visualization = visualization
-
-    @property
-    def HT(self) -> np.ndarray:
-        return self._HT
-
-    @HT.setter
-    def HT(self, value):
-        self._HT = _to_HT(value)
+        super().__init__(HT, visualization)
 
 
-class VRobotBase:
+class VRobotBase(_Drawing):
     """Drawing of the base: a list of graphics data in the base frame."""
 
-    def __init__(self, graphicsData=[]):
-        self.graphicsData = copy(graphicsData)
 
-
-class RobotBase:
+class RobotBase(_FramedPart):
     """The base: its transformation ``HT`` from world to base coordinates (identity if None) and its drawing."""
 
     def __init__(self, HT=None, visualization=VRobotBase()):
-        self.HT = HT
-        self.visualization = visualization
-
-    @property
-    def HT(self) -> np.ndarray:
-        return self._HT
-
-    @HT.setter
-    def HT(self, value):
-        self._HT = _to_HT(value)
+        super().__init__(HT, visualization)
 
 
 class Robot:
