@@ -308,21 +308,31 @@ class GenericJoint(_JointFrameMixin, Connector):
         """{output variable: function returning its expression}."""
         joint0, joint1 = self.joint_frames(ctx)
         x0, x1 = (m.position(ctx) for m in self.markers)
+        outputs = {"Position": lambda: x0,
+                   "Velocity": lambda: ctx.time_derivative(x0),
+                   "DisplacementLocal": lambda: joint0.T @ (x1 - x0),
+                   "VelocityLocal": lambda: joint0.T @ ctx.time_derivative(x1 - x0),
+                   "Rotation": lambda: rotations.rot_xyz_from_rotation_matrix(joint0.T @ joint1),
+                   "AngularVelocityLocal": lambda: self.relative_angular_velocity(ctx, joint0),
+                   "ForceLocal": lambda: self.reactions(ctx)[0],
+                   "TorqueLocal": lambda: self.reactions(ctx)[1]}
         if self.velocity_form == "exudyn":
-            velocities = [m.velocity_index2(ctx) for m in self.markers]
+            outputs.update(self.exudyn_velocity_outputs(ctx, joint0))
+        return outputs
+
+    def exudyn_velocity_outputs(self, ctx, joint0):
+        """{output variable: function} of Velocity (v0), VelocityLocal J0^T (v1 - v0) and AngularVelocityLocal
+        J0^T (A_n1 omega_b1 - A_n0 omega_b0) in Exudyn's form (point velocities v + A_E (omega_b x p), see the module)."""
+        def velocities():
+            return [m.velocity_index2(ctx) for m in self.markers]
+
+        def relative_angular_velocity():
             omega0, omega1 = (exudyn_angular_velocity(ctx, m) for m in self.markers)
-            relative_omega = joint0.T @ (omega1 - omega0)
-        else:
-            velocities = [ctx.time_derivative(x) for x in (x0, x1)]
-            relative_omega = self.relative_angular_velocity(ctx, joint0)
-        return {"Position": lambda: x0,
-                "Velocity": lambda: velocities[0],
-                "DisplacementLocal": lambda: joint0.T @ (x1 - x0),
-                "VelocityLocal": lambda: joint0.T @ (velocities[1] - velocities[0]),
-                "Rotation": lambda: rotations.rot_xyz_from_rotation_matrix(joint0.T @ joint1),
-                "AngularVelocityLocal": lambda: relative_omega,
-                "ForceLocal": lambda: self.reactions(ctx)[0],
-                "TorqueLocal": lambda: self.reactions(ctx)[1]}
+            return joint0.T @ (omega1 - omega0)
+
+        return {"Velocity": lambda: velocities()[0],
+                "VelocityLocal": lambda: joint0.T @ (velocities()[1] - velocities()[0]),
+                "AngularVelocityLocal": relative_angular_velocity}
 
 
 class RevoluteJoint(TurnCounting, GenericJoint):
