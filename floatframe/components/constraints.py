@@ -212,10 +212,11 @@ class SphericalJoint(Connector):
             ctx.add_velocity_constraint(self, (v1 - v0)[self.constrained_axes])
 
     def output(self, ctx, variable):
-        """Position and Velocity of marker 0, Displacement x1 - x0 (global), Force (as Exudyn's)."""
+        """Position and Velocity of marker 0 (``Marker.velocity``: v + A_E (omega_b x p) on a rigid body of a node in
+        Exudyn's unit form), Displacement x1 - x0 (global), Force (as Exudyn's)."""
         self.check_output(variable)
         x0, x1 = (m.position(ctx) for m in self.markers)
-        outputs = {"Position": lambda: x0, "Velocity": lambda: ctx.time_derivative(x0),
+        outputs = {"Position": lambda: x0, "Velocity": lambda: self.markers[0].velocity(ctx),
                    "Displacement": lambda: x1 - x0, "Force": lambda: self.force(ctx)}
         return outputs[variable]()
 

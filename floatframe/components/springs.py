@@ -8,7 +8,7 @@ import numpy as np
 from floatframe import rotations
 from floatframe.components.connectors import (Connector, ConnectorUserFunction, _active_flag, _check_non_negative,
                                               _check_symmetric_semidefinite, _JointFrameMixin)
-from floatframe.components.joints import TurnCounting
+from floatframe.components.joints import TurnCounting, exudyn_angular_velocity
 from floatframe.rotations import rotation_log, tangent_exp_inverse
 
 
@@ -446,8 +446,13 @@ class TorsionalSpringDamper(TurnCounting, _JointFrameMixin, Connector):
         self._set_turn_start_values(assembled)
 
     def relative_rotation(self, ctx):
-        """(J0, phi (continuous phi_c with a turn node), omega_z)."""
+        """(J0, phi (continuous phi_c with a turn node), omega_z); where a marker is on a node in Exudyn's unit form,
+        omega_z = e_z . J0^T (A_E1 omega_b1 - A_E0 omega_b0) as Exudyn's (``joints.exudyn_angular_velocity``; equal
+        where the Euler parameters have unit norm)."""
         joint0, angle = self.continuous_angle(ctx)
+        if any(getattr(getattr(m, "body", getattr(m, "node", None)), "unit_form", False) for m in self.markers):
+            omega0, omega1 = (exudyn_angular_velocity(ctx, m) for m in self.markers)
+            return joint0, angle, ca.dot(joint0[:, 2], omega1 - omega0)
         return joint0, angle, self.relative_angular_velocity(ctx, joint0)[2]
 
     def scalar_torque(self, ctx):

@@ -407,3 +407,50 @@ def test_negative_cartesian_and_coordinate_springs_are_accepted_as_exudyn_accept
     mbs.AddObject(ffitems.SpringDamper(markerNumbers=markers, stiffness=-1.0))
     with pytest.raises(ff.ModelError, match=r"SpringDamper 'object4': stiffness must be >= 0, got \[-1.0\]$"):
         mbs.Assemble()
+
+
+def torsional_spring_on_a_drifting_body(exu, ii, utilities):
+    """A body on a generic joint free about z (Euler parameters), spun at 6 rad/s against a TorsionalSpringDamper
+    with damping; TrapezoidalIndex2, where the Euler-parameter norm drifts: its torque and angle sensors."""
+    mbs = exu.SystemContainer().AddSystem()
+    ground = mbs.AddObject(ii.ObjectGround())
+    body = mbs.CreateRigidBody(inertia=utilities.InertiaCuboid(1000.0, [0.3, 0.2, 0.1]), referencePosition=[0, 0, 0],
+                               referenceRotationMatrix=utilities.RotationMatrixX(0.3),
+                               initialAngularVelocity=list(utilities.RotationMatrixX(0.3) @ [0, 0, 6.0]))
+    markers = [mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=ground, localPosition=[0, 0, 0])),
+               mbs.AddMarker(ii.MarkerBodyRigid(bodyNumber=body, localPosition=[0, 0, 0]))]
+    rotation = utilities.RotationMatrixX(0.3)
+    mbs.AddObject(ii.ObjectJointGeneric(markerNumbers=markers, constrainedAxes=[1, 1, 1, 1, 1, 0],
+                                        rotationMarker0=rotation))
+    spring = mbs.AddObject(ii.ObjectConnectorTorsionalSpringDamper(markerNumbers=markers, stiffness=2.0, damping=0.4,
+                                                                   rotationMarker0=rotation))
+    sensors = [mbs.AddSensor(ii.SensorObject(objectNumber=spring, storeInternal=True,
+                                             outputVariableType=getattr(exu.OutputVariableType, variable)))
+               for variable in ("TorqueLocal", "Rotation", "AngularVelocityLocal")]
+    mbs.Assemble()
+    settings = exu.SimulationSettings()
+    settings.timeIntegration.numberOfSteps, settings.timeIntegration.endTime = 400, 2.0
+    settings.timeIntegration.newton.relativeTolerance = 1e-12
+    settings.timeIntegration.verboseMode = 0
+    settings.solution.file.write = False
+    mbs.SolveDynamic(settings, solverType=exu.DynamicSolverType.TrapezoidalIndex2)
+    return [mbs.GetSensorStoredData(sensor) for sensor in sensors]
+
+
+@pytest.mark.exudyn
+def test_a_torsional_spring_at_index_2_takes_exudyns_angular_velocity():
+    """Where the norm drifts the spring's relative rate is Exudyn's e_z . J0^T (A_E1 omega_b1 - A_E0 omega_b0) (the
+    layer's nodes are in Exudyn's unit form): torque, angle and rate as exudyn's to 1e-9 of their scale (measured
+    4.7e-14; with floatframe's G theta_t form 7.3e-7)."""
+    exu = pytest.importorskip("exudyn")
+    import exudyn.itemInterface as ii
+    import exudyn.utilities as utilities
+    import floatframe.exudyn as ffexu
+    import floatframe.exudyn.itemInterface as ffii
+    import floatframe.exudyn.utilities as ffutilities
+    reference = torsional_spring_on_a_drifting_body(exu, ii, utilities)
+    ours = torsional_spring_on_a_drifting_body(ffexu, ffii, ffutilities)
+    for theirs, mine in zip(reference, ours):
+        scale = np.abs(theirs[:, 1:]).max()
+        assert scale > 0.1
+        np.testing.assert_allclose(mine, theirs, rtol=0, atol=1e-9 * scale)
