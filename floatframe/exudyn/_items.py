@@ -529,19 +529,24 @@ def _data_node(item):
 @register("NodeGenericData", "node", "GenericData", dict(initialCoordinates=[], numberOfDataCoordinates=0),
           outputs=dict(node=("Coordinates",)))
 def NodeGenericData(item, number, mbs):
-    """Exudyn's data node; in floatframe only as the turn counter of a TorsionalSpringDamper (one coordinate,
-    without mass, kept on the continuous angle by a constraint of the spring, see TorsionalSpringDamper)."""
+    """Exudyn's data node; in floatframe only as a turn counter: of one TorsionalSpringDamper or one
+    MarkerBodiesRelativeRotationCoordinate (one coordinate without mass, kept on the continuous angle by a
+    constraint of its user; a data coordinate in Exudyn's views, ``_coordinates``)."""
     size = int(item.numberOfDataCoordinates)
     initial = np.asarray(item.initialCoordinates, dtype=float).reshape(-1)
     if size != 1 or initial.size not in (0, 1):
         raise unsupported(item, number, "numberOfDataCoordinates", "must be 1: a NodeGenericData serves only as the "
-                          "turn counter of an ObjectConnectorTorsionalSpringDamper")
-    users = [other for other in mbs.items("object") if other.type_string == "ConnectorTorsionalSpringDamper"
-             and _data_node(other) == number]
-    if len(users) != 1:
-        raise unsupported(item, number, "numberOfDataCoordinates", f"= 1 needs exactly one "
-                          f"ObjectConnectorTorsionalSpringDamper with nodeNumber = {number} (found {len(users)}): "
-                          f"other uses of data nodes are not supported")
+                          "turn counter of an ObjectConnectorTorsionalSpringDamper or a "
+                          "MarkerBodiesRelativeRotationCoordinate")
+    springs = [other for other in mbs.items("object") if other.type_string == "ConnectorTorsionalSpringDamper"
+               and _data_node(other) == number]
+    markers = [marker for marker in mbs.items("marker") if marker.type_string == "BodiesRelativeRotationCoordinate"
+               and _data_node(marker) == number]
+    if len(springs) + len(markers) != 1:
+        raise unsupported(item, number, "numberOfDataCoordinates", f"is used as the turn counter of "
+                          f"{len(springs)} ObjectConnectorTorsionalSpringDamper and {len(markers)} "
+                          f"MarkerBodiesRelativeRotationCoordinate; a data node serves exactly one turn counter (other "
+                          f"uses of data nodes are not supported)")
     return fc.NodeGenericODE2([0.0], initial if initial.size else [0.0], name=item.name)
 
 

@@ -9,7 +9,7 @@ marker, and SensorMarker (Coordinates, Coordinates_t); other users, and velocity
 The rotation marker's data node (nodeNumber, a NodeGenericData with one coordinate) counts the turns, as in Exudyn;
 here it is a massless coordinate that a constraint of the marker keeps on the continuous angle (Exudyn updates it
 after each step). Exudyn's views of the system leave it out of the ODE2 coordinates and show it as a data coordinate
-(``_coordinates``). The NodeGenericData translation of ``_items`` is extended for it (:func:`NodeGenericData`).
+(``_coordinates``); ``_items``' NodeGenericData translates it.
 
 ``offset`` is set after a first Assemble with ``mbs.SetMarkerParameter`` (as Exudyn's test models do); a changed
 offset takes effect at the next Assemble.
@@ -85,32 +85,3 @@ def MarkerBodiesRelativeRotationCoordinate(item, number, mbs):
 
 
 _publish([MarkerBodiesRelativeTranslationCoordinate, MarkerBodiesRelativeRotationCoordinate])
-
-
-# --- the data node as a relative rotation marker's turn counter ---------------------------------------------------
-_node_generic_data = _items.BY_TYPE[("node", "GenericData")]
-_counters_of_springs = _node_generic_data.translation
-
-
-def NodeGenericData(item, number, mbs):
-    """A NodeGenericData that is the turn counter of exactly one MarkerBodiesRelativeRotationCoordinate (and of
-    nothing else): a massless NodeGenericODE2 with one coordinate, its initial coordinate the node's; any other
-    data node is translated by ``_items`` (a TorsionalSpringDamper's turn counter) or refused there."""
-    markers = [marker for marker in mbs.items("marker") if marker.type_string == "BodiesRelativeRotationCoordinate"
-               and marker.nodeNumber is not None and int(marker.nodeNumber) == number]
-    if not markers:
-        return _counters_of_springs(item, number, mbs)
-    springs = [other for other in mbs.items("object") if other.type_string == "ConnectorTorsionalSpringDamper"
-               and other.nodeNumber is not None and int(other.nodeNumber) == number]
-    initial = np.asarray(item.initialCoordinates, dtype=float).reshape(-1)
-    if len(markers) + len(springs) != 1:
-        raise unsupported(item, number, "numberOfDataCoordinates", f"= 1 serves one turn counter only, but "
-                          f"{len(markers)} MarkerBodiesRelativeRotationCoordinate and {len(springs)} "
-                          f"ObjectConnectorTorsionalSpringDamper use node {number}")
-    if int(item.numberOfDataCoordinates) != 1 or initial.size not in (0, 1):
-        raise unsupported(item, number, "numberOfDataCoordinates", "must be 1 with at most one initial coordinate: "
-                          "a NodeGenericData serves only as a turn counter")
-    return _items.fc.NodeGenericODE2([0.0], initial if initial.size else [0.0], name=item.name)
-
-
-_node_generic_data.translation = staticmethod(NodeGenericData)

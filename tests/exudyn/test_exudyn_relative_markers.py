@@ -273,7 +273,8 @@ def test_velocity_level_and_other_users_and_shared_data_nodes_are_refused():
     cases = [(velocity_level, "with velocityLevel=True: floatframe supports the marker at position level only"),
              (load, "is used by LoadCoordinate 0 'load0': floatframe supports the marker in an ObjectConnectorCoordinate and "
                     "a SensorMarker only"),
-             (shared_node, "serves one turn counter only, but 2 MarkerBodiesRelativeRotationCoordinate"),
+             (shared_node, "turn counter of 0 ObjectConnectorTorsionalSpringDamper and 2 "
+                           "MarkerBodiesRelativeRotationCoordinate; a data node serves exactly one turn counter"),
              (wrong_node, "nodeNumber' = 0 must be a NodeGenericData")]
     for add_user, message in cases:
         mbs = hinge_with_markers(add_user)
