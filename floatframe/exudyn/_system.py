@@ -180,6 +180,38 @@ class SystemData(ODE1SystemData):
     def NumberOfSensors(self) -> int:
         return len(self._mbs.items("sensor"))
 
+    def ODE2Size(self) -> int:
+        """The number of ODE2 coordinates (after Assemble)."""
+        return int(ode2_rows(self._mbs).size) if self._mbs._core is not None else 0
+
+    def GetNodeLTGODE2(self, nodeNumber) -> list:
+        """The indices of the node's coordinates in the ODE2 coordinate vectors (empty for a node without ODE2
+        coordinates: ground, data and ODE1 nodes)."""
+        self._mbs.item("node", nodeNumber, "systemData.GetNodeLTGODE2", "nodeNumber")
+        self._mbs._require_assembled("systemData.GetNodeLTGODE2")
+        node = self._mbs._core.items("node")[int(nodeNumber)]
+        rows = ode2_rows(self._mbs)   # the DAE coordinates that are ODE2 coordinates, increasing
+        return [int(np.searchsorted(rows, row)) for row in np.asarray(node.coordinate_indices, dtype=int).reshape(-1)
+                if row in rows] if node.n_coordinates else []
+
+    def GetObjectLTGODE2(self, objectNumber) -> list:
+        """The ODE2 indices of a body's coordinates: those of its nodes in their order (``nodeNumber`` or
+        ``nodeNumbers``). Connectors (whose coordinates are their markers') are refused."""
+        item = self._mbs.item("object", objectNumber, "systemData.GetObjectLTGODE2", "objectNumber")
+        nodes = getattr(item, "nodeNumbers", None)
+        nodes = [item.nodeNumber] if nodes is None and getattr(item, "nodeNumber", None) is not None else nodes
+        if nodes is None:
+            raise ExudynLayerError(f"systemData.GetObjectLTGODE2: object {int(objectNumber)} ({item.type_string}) has "
+                                   f"no nodes of its own; floatframe.exudyn gives the coordinates of bodies (for a "
+                                   f"connector use GetNodeLTGODE2 of its markers' nodes)")
+        return [index for node in np.asarray(nodes, dtype=int).reshape(-1) for index in self.GetNodeLTGODE2(int(node))]
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        supported = [n for n in dir(type(self)) if not n.startswith("_")]
+        raise UnknownNameError(str(unknown("SystemData function", name, supported, "floatframe.exudyn")))
+
 
 class MainSystem:
     """Exudyn's MainSystem on floatframe: add items, ``Assemble``, solve, read outputs.

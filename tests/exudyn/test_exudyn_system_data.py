@@ -1,4 +1,6 @@
 """``mbs.systemData``: the coordinate vectors of every configuration, read and set, as exudyn 1.13.6 gives them."""
+import importlib
+
 import numpy as np
 import pytest
 
@@ -91,3 +93,26 @@ def test_a_reference_configuration_cannot_be_set_after_assemble():
         mbs.systemData.SetODE2Coordinates(np.zeros(10), configuration=ffexu.ConfigurationType.Reference)
     with pytest.raises(ExudynLayerError, match="expected 10 values for the Initial configuration, got 9"):
         mbs.systemData.SetODE2Coordinates(np.zeros(9), configuration=ffexu.ConfigurationType.Initial)
+
+
+@pytest.mark.exudyn
+def test_local_to_global_ode2_indices_are_exudyns():
+    """systemData.GetObjectLTGODE2 / GetNodeLTGODE2 / ODE2Size of a mass point, a rigid body and a Mass1D (a ground
+    node has none), as exudyn's; an unknown SystemData function is refused naming it."""
+    results = []
+    for name in ("exudyn", "floatframe.exudyn"):
+        exu = pytest.importorskip(name)
+        utilities = importlib.import_module(name + ".utilities")
+        mbs = exu.SystemContainer().AddSystem()
+        ground = mbs.AddNode(utilities.NodePointGround())
+        point = mbs.CreateMassPoint(referencePosition=[1, 0, 0], mass=1.0)
+        body = mbs.CreateRigidBody(inertia=utilities.InertiaCuboid(1000, [0.1, 0.2, 0.3]), referencePosition=[0, 1, 0])
+        node = mbs.AddNode(utilities.Node1D(referenceCoordinates=[0]))
+        slider = mbs.AddObject(utilities.Mass1D(nodeNumber=node, mass=1.0))
+        mbs.Assemble()
+        data = mbs.systemData
+        results.append(([list(data.GetObjectLTGODE2(item)) for item in (point, body, slider)],
+                        list(data.GetNodeLTGODE2(ground)), list(data.GetNodeLTGODE2(node)), data.ODE2Size()))
+    assert results[0] == results[1] == ([[0, 1, 2], [3, 4, 5, 6, 7, 8, 9], [10]], [], [10], 11)
+    with pytest.raises(AttributeError, match="unknown SystemData function 'GetObjectLTGData'"):
+        mbs.systemData.GetObjectLTGData(point)
