@@ -76,6 +76,8 @@ class System:
         item.index = len(family)
         item.owner = self
         family.append(item)
+        for companion in item.companions():
+            self.add(companion)
         return item.index
 
     def assemble(self, check_redundancy: bool = True, redundant: str = "remove",

@@ -127,6 +127,11 @@ class Component:
         self.index: int | None = None
         self.owner = None  # the System it was added to
 
+    def companions(self) -> list:
+        """Items this component brings into the system it joins, added right after it (``System.add``); none by
+        default (e.g. the auxiliary node of a velocity-level connector)."""
+        return []
+
     @property
     def label(self) -> str:
         """Human-readable identity used in every error message, e.g. ``ObjectFFRF 3 'rotor'``."""

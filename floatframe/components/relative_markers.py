@@ -149,17 +149,12 @@ class MarkerBodiesRelativeRotationCoordinate(_BodiesRelativeCoordinate):
         self.turn_node_number = turn_node
         self.turns = None
 
-    @property
-    def owner(self):
-        return self._owner
-
-    @owner.setter
-    def owner(self, system):
-        """Joining a system (``System.add``) adds the turn counter's object to it (none without a turn node)."""
-        self._owner = system
-        if system is not None and self.turn_node_number is not None:
-            self.turns = RelativeRotationTurns(self, self.turn_node_number, name=f"{self.label} turns")
-            system.add(self.turns)
+    def companions(self) -> list:
+        """The turn counter's object, which joins the system with the marker (none without a turn node)."""
+        if self.turn_node_number is None:
+            return []
+        self.turns = RelativeRotationTurns(self, self.turn_node_number, name=f"{self.label} turns")
+        return [self.turns]
 
     def principal_angle(self, ctx):
         """atan2(z . R y, y . R y) - offset [rad], R = A0^T A1: the angle before the turns are counted."""

@@ -117,17 +117,12 @@ class VelocityCoordinateConstraint(Connector):
         self.n_constraints = 1 if self.active else 0
         self.integral_node = None
 
-    @property
-    def owner(self):
-        return self._owner
-
-    @owner.setter
-    def owner(self, system):
-        """Joining a system (``System.add``) adds the auxiliary node s to it (none while inactive)."""
-        self._owner = system
-        if system is not None and self.active:
-            self.integral_node = NodeGenericODE2([0.0], name=f"{self.label} velocity row integral")
-            system.add(self.integral_node)
+    def companions(self) -> list:
+        """The auxiliary node s, which joins the system with the connector (none while inactive)."""
+        if not self.active:
+            return []
+        self.integral_node = NodeGenericODE2([0.0], name=f"{self.label} velocity row integral")
+        return [self.integral_node]
 
     def connect(self, system):
         self.markers = [resolve(system, "marker", m, self, f"marker_numbers[{i}]")
