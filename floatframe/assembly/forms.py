@@ -14,7 +14,8 @@ def index2_form(ctx, items, constraints, norm_rows, reactions, multipliers):
     Where connectors declare their own velocity-level equations (``Context.add_velocity_constraint``:
     a spherical joint on a rigid body, in Exudyn's omega form with the unnormalised A_E), the index-2
     schemes use them instead of dC/dt, and the reactions become J^T lambda with J = d/dv of them, or of the
-    reaction rows a connector declares with them (the Euler-parameter norm rows keep C_q^T lambda). On theta^T theta = 1 both forms are equal; they differ
+    reaction rows a connector declares with them or as its reaction form (``Context.add_reaction_form``, which
+    holds at every index; the Euler-parameter norm rows keep C_q^T lambda). On theta^T theta = 1 both forms are equal; they differ
     by O(theta^T theta - 1), the drift of the norm at index 2. Other rows keep dC/dt = C_q v + C_t.
     ``multipliers``: the symbol of lambda (``ctx.lam`` is its expansion to all declared rows where rows were
     removed as redundant).
@@ -31,7 +32,8 @@ def index2_form(ctx, items, constraints, norm_rows, reactions, multipliers):
             equations = ca.jtimes(position, ctx.q, ctx.v) + ca.jacobian(position, ctx.t)
         elif equations.numel() != item.multiplier_indices.size:
             raise item.error("declared velocity-level constraints of another size than its constraints")
-        reaction = ctx.velocity_reactions.get(item, equations)
+        # its reactions: the rows it declares for index 2, else its reaction form (at every index), else J of the rows
+        reaction = ctx.velocity_reactions.get(item, ctx.reaction_forms.get(item, equations))
         if reaction.numel() != equations.numel():
             raise item.error("declared index-2 reaction rows of another size than its constraints")
         parts.append(equations)

@@ -71,13 +71,13 @@ def hinged_pair(exu, ii, utilities):
     return mbs, start, [mbs.GetSensorStoredData(s) for s in sensors]
 
 
-def turning_slider(exu, ii, utilities):
+def turning_slider(exu, ii, utilities, solver_type="GeneralizedAlpha"):
     """An arm hinged to the ground about z, its angle driven to 0.8 t^2 (a MarkerBodiesRelativeRotationCoordinate
     without data node), and a slider on a prismatic joint along the arm's x axis whose
     MarkerBodiesRelativeTranslationCoordinate (the arm's point at the hinge, the slider's 0.2 m off the axis, so
     that Exudyn's Jacobian, which holds the axis, is not the derivative of the value) is driven to 0.3 sin(2 t),
-    under gravity. Returns (mbs, the start values, the sensors: Coordinates and Coordinates_t of both markers, the
-    connectors' Force)."""
+    under gravity; solved by ``solver_type``. Returns (mbs, the start values, the sensors: Coordinates and
+    Coordinates_t of both markers, the connectors' Force)."""
     mbs = exu.SystemContainer().AddSystem()
     ground = mbs.AddObject(ii.ObjectGround())
     arm = mbs.CreateRigidBody(inertia=utilities.InertiaCuboid(1000, [0.6, 0.05, 0.05]), referencePosition=[0.3, 0, 0],
@@ -106,7 +106,7 @@ def turning_slider(exu, ii, utilities):
     sensors += [mbs.AddSensor(ii.SensorObject(objectNumber=number, storeInternal=True,
                                               outputVariableType=exu.OutputVariableType.Force)) for number in drives]
     mbs.Assemble()
-    mbs.SolveDynamic(_settings(exu, 300, 1.5))
+    mbs.SolveDynamic(_settings(exu, 300, 1.5), solverType=getattr(exu.DynamicSolverType, solver_type))
     return mbs, start, [mbs.GetSensorStoredData(s) for s in sensors]
 
 
@@ -148,6 +148,22 @@ def test_relative_translation_with_exudyns_jacobian_and_forces():
     for sensor, sensor_ours in zip(reference, ours):
         np.testing.assert_allclose(sensor_ours, sensor, rtol=0, atol=1e-8 * np.abs(sensor[:, 1]).max())
     assert np.abs(reference[4][:, 1]).max() > 1000
+
+
+def test_at_index_2_the_relative_markers_reactions_are_still_their_jacobians():
+    """Where joints declare index-2 rows of their own (the layer's GenericJoints, Exudyn's form), the index-2
+    residual keeps the drives' reactions through the markers' Jacobians: on unit-norm Euler parameters the index-2
+    and index-3 residuals are equal for any multipliers (the two forms agree there); the derivative of the
+    constraint in their place differs by the reactions' share of the turning axis."""
+    mbs = turning_slider(ffexu, ffitems, ffutilities)[0]
+    assembled = mbs._assembled
+    assert assembled.has_index2_form
+    n, m = assembled.n_coordinates, assembled.n_multipliers
+    rng = np.random.default_rng(3)
+    q, v = assembled.q_initial, rng.normal(size=n) * 0.1
+    a, lam = rng.normal(size=n), rng.normal(size=m) * 100
+    index3, index2 = (assembled.residual(0.2, q, v, a, lam, index=index) for index in (3, 2))
+    np.testing.assert_allclose(index2, index3, rtol=0, atol=1e-10 * np.abs(index3).max())
 
 
 # --- the core: Jacobians against finite differences -----------------------------------------------------------------
