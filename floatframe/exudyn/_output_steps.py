@@ -38,14 +38,27 @@ def written_steps(n_steps: int, h: float, period: float, initial: bool = True) -
 
 def storage_period(n_steps: int, *step_sets) -> int:
     """Every how many steps a solve must store its state to keep all ``step_sets`` (the last step is always
-    stored)."""
-    inner = np.concatenate([np.asarray(steps)[(steps > 0) & (steps < n_steps)] for steps in step_sets])
-    return int(np.gcd.reduce(inner)) if inner.size else max(n_steps, 1)
+    stored). In Python integers, ending at a divisor of 1: numpy's first gcd and masks in a process took 0.1 of a
+    tiny model's 1.7 ms solve."""
+    period = 0
+    for steps in step_sets:
+        for step in np.asarray(steps).tolist():
+            if 0 < step < n_steps:
+                period = math.gcd(period, step)
+                if period == 1:
+                    return 1
+    return period or max(n_steps, 1)
 
 
 def stored_rows(steps, n_rows: int, stored_every: int) -> np.ndarray:
-    """Indices of the ``steps`` among a solve's ``n_rows`` stored states (every ``stored_every``-th step and the
-    last, which is always kept: a solve that stopped early ends there)."""
-    chosen = np.isin(np.arange(n_rows) * stored_every, steps)
+    """Indices of the ``steps`` (increasing, as ``written_steps`` gives them) among a solve's ``n_rows`` stored
+    states (every ``stored_every``-th step and the last, which is always kept: a solve that stopped early ends
+    there)."""
+    steps = np.asarray(steps)
+    if stored_every == 1 and steps.size == n_rows and n_rows and steps[0] == 0 and steps[-1] == n_rows - 1:
+        return np.arange(n_rows)   # every stored state (the general case below: 0.05 ms of a tiny solve)
+    chosen = np.zeros(n_rows, dtype=bool)
+    at_stored = steps[(steps % stored_every == 0) & (steps < n_rows * stored_every)]   # (np.isin: 0.1 ms)
+    chosen[at_stored // stored_every] = True
     chosen[-1] = True
     return np.flatnonzero(chosen)

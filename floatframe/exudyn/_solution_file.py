@@ -57,6 +57,28 @@ def format_rows(rows: np.ndarray, precision: int) -> str:
     return "".join([row_format % row for row in map(tuple, rows.tolist())])
 
 
+def open_to_rewrite(path: Path, binary: bool = False, encoding: str | None = None):
+    """``path`` opened to be written anew: (stream, in_place). A regular file that exists is opened in place ("r+",
+    in_place True: its writer truncates it where its new content ends, ``finish_rewrite``) rather than truncated
+    to zero on opening ("w"): on ext4, truncating a file of data to zero cost 0.3-1.1 ms of a tiny model's
+    1.7-4 ms solve (the file system then also writes the file back on closing), overwriting it in place 0.05 ms.
+    Raises OSError as ``open(path, "w")`` does."""
+    if path.is_file():
+        try:
+            return open(path, "r+b" if binary else "r+", encoding=encoding), True
+        except OSError:
+            pass   # e.g. a file that can be written but not read: "w" below decides
+    return open(path, "wb" if binary else "w", encoding=encoding), False
+
+
+def finish_rewrite(stream, in_place: bool) -> None:
+    """Close a stream of ``open_to_rewrite``, its file ending where what was written ends (empty where nothing
+    was written, as ``open(path, "w")`` leaves it)."""
+    if in_place:
+        stream.truncate()
+    stream.close()
+
+
 class SolutionFile:
     """The coordinates solution file one solve writes: its settings read before the solve.
 
@@ -86,7 +108,7 @@ class SolutionFile:
         self.real = np.dtype("<f8" if self.precision >= 8 else "<f4")
         self.export = {key: bool(get(f"solution.file.export.{key}")) for key in EXPORTED}
         self.solver_name, self.steps, self.static = solver_name, int(steps), static
-        self.stream = None
+        self.stream, self.in_place = None, False
         self.started = time.strftime("%Y-%m-%d,%H:%M:%S")
 
     @classmethod
@@ -101,21 +123,29 @@ class SolutionFile:
 
     def open(self):
         """Make the file's folder and open the file for writing, as Exudyn does at the start of a solve (a binary file
-        is rewritten also with ``append``, as in Exudyn)."""
+        is rewritten also with ``append``, as in Exudyn). An existing file is opened in place and truncated where the
+        new content ends (``open_to_rewrite``); the folder is made only where the file cannot be opened (making an
+        existing one cost 0.05 ms)."""
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            if self.binary:
-                self.stream = open(self.path, "wb")
-            else:
-                self.stream = open(self.path, "a" if self.append else "w", encoding="utf-8")
+            try:
+                self._open_stream()
+            except OSError:   # no folder yet, or a path that cannot be written: the same steps as before say which
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._open_stream()
         except OSError as exc:
             raise ExudynLayerError(f"simulationSettings.solution.file.name: the coordinates solution file "
                                    f"'{self.path}' cannot be written: {exc.strerror or exc}") from None
 
+    def _open_stream(self):
+        if self.append and not self.binary:
+            self.stream, self.in_place = open(self.path, "a", encoding="utf-8"), False
+        else:
+            self.stream, self.in_place = open_to_rewrite(self.path, self.binary, None if self.binary else "utf-8")
+
     def close(self):
-        """Close the file (it keeps what was written)."""
+        """Close the file (it keeps what was written: a file rewritten in place ends there)."""
         if self.stream is not None:
-            self.stream.close()
+            finish_rewrite(self.stream, self.in_place)
             self.stream = None
 
     def row_steps(self, n_steps: int, h: float) -> np.ndarray:

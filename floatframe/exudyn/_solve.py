@@ -30,7 +30,7 @@ from floatframe.exudyn._names import (ConfigurationType, DynamicSolverType, Exud
                                       member_name)
 from floatframe.exudyn._settings import HONOURED, SimulationSettings, changed_fields, check_dynamic, classify
 from floatframe.exudyn._output_steps import storage_period, stored_rows, written_steps
-from floatframe.exudyn._solution_file import SolutionFile, format_rows
+from floatframe.exudyn._solution_file import SolutionFile, finish_rewrite, format_rows, open_to_rewrite
 from floatframe.solvers import GeneralizedAlpha, Newmark, SolverError
 from floatframe.solvers.genalpha import ResidualStop
 
@@ -368,9 +368,12 @@ def write_sensor_file(item, number, data, options):
     precision = options["precision"]
     variable = (member_name(item.outputVariableType, OutputVariableType, item.name, "outputVariableType")
                 if "outputVariableType" in item.parameters else "_None")   # SensorLoad: as Exudyn's header
-    with path.open("w") as stream:
+    stream, in_place = open_to_rewrite(path)   # (an existing file in place: see there)
+    try:
         if options["write_header"]:
             stream.write(f"#floatframe.exudyn sensor output file\n#sensor {number} ({type(item).__name__})\n"
                          f"#OutputVariableType = {variable}\n#columns contain: time, comma separated sensor values\n"
                          f"#number of sensor values = {data.shape[1] - 1}\n#\n")
         stream.write(format_rows(data, precision))
+    finally:
+        finish_rewrite(stream, in_place)
