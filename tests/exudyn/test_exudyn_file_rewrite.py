@@ -6,7 +6,7 @@ shorter than the new content, hold exactly the bytes of the same solve written t
 lines aside); a solution file opened and closed before anything is written is left empty, as opening it with "w"
 leaves it; with ``append`` the earlier content stays in front; ``stored_rows`` picks the stored states of the
 written steps as the membership test it replaces, ``storage_period`` is the gcd of the steps between the first and
-the last.
+the last; ``writable`` (the sensor files' check before the solve) tells files and folders that can be written.
 """
 import re
 
@@ -17,6 +17,7 @@ import floatframe.exudyn as exu
 from floatframe.exudyn import itemInterface as items
 from floatframe.exudyn._output_steps import storage_period, stored_rows, written_steps
 from floatframe.exudyn._solution_file import SolutionFile
+from floatframe.exudyn._solve import writable
 
 VARYING = re.compile(rb"\d{4}-\d\d-\d\d,\d\d:\d\d:\d\d|cpuTime=[^,]*")   # dates, the solve's time
 
@@ -115,3 +116,18 @@ def test_storage_period_is_the_gcd_of_the_inner_steps(n_steps):
         inner = np.concatenate([steps[(steps > 0) & (steps < n_steps)] for steps in step_sets])
         expected = int(np.gcd.reduce(inner)) if inner.size else n_steps
         assert storage_period(n_steps, *step_sets) == expected
+
+
+def test_writable_tells_files_and_folders_that_can_be_written_from_those_that_cannot(tmp_path):
+    (tmp_path / "a_file.txt").write_text("x")
+    assert writable(str(tmp_path / "a_file.txt"))
+    assert writable(str(tmp_path / "new.txt"))                  # a new file in a folder that exists
+    assert not writable(str(tmp_path / "missing" / "new.txt"))  # (check_sensor_files then makes the folder)
+    assert not writable(str(tmp_path / "a_file.txt" / "new.txt"))
+    assert not writable(str(tmp_path))                          # a folder is no file
+
+
+def test_sensor_file_in_a_folder_that_does_not_exist_yet_is_written_there(tmp_path):
+    solve("a.txt", sensor_file="made/here/sensor.txt")
+    solve("a.txt", sensor_file="sensor.txt")
+    assert (tmp_path / "made" / "here" / "sensor.txt").read_bytes() == (tmp_path / "sensor.txt").read_bytes()
