@@ -154,14 +154,16 @@ class DenseNewtonKernel(CompiledKernel):
 
     and q = q_known + c_q a, v = v_known + c_v a (as ``GeneralizedAlpha.step``):
 
-    - rows: [R(t, q, v, a, lam); C(t, q) / c_q] (index 2: [R; dC/dt(t, q, v) / c_v]), (n+m,);
+    - rows: [R(t, q, v, a, lam); C(t, q) / c_q] (index 2: [R; dC/dt(t, q, v) / c_v]), (n+m,), and q, v,
+      abar = abar_known + kappa a at the iterate (the state of a step that converges there);
     - matrix: [[M + c_v R_v + c_q R_q, R_lambda], [C_q, 0]] dense (n+m, n+m), column by column;
     - loads_matrix: c_q d(-f_loads)/dq, the loads' part of the matrix's upper left block, dense (n, n) (Exudyn's
       Jacobian leaves it out, ``floatframe.solvers.genalpha.ResidualStop``; zero where the loads cannot be taken
       apart, ``AssembledSystem.load_residual``);
     - iterate (with the LU factors and row permutation of that matrix): the rows, the update
       x = U^-1 L^-1 P r by substitution, a - x_a, lam - x_lam, |x_a|, |a - x_a|, r^T r, and q, v,
-      abar = abar_known + kappa a at the updated iterate.
+      abar = abar_known + kappa a at the updated iterate (Exudyn's Newton iteration updates from the rows it has
+      already evaluated instead, by LAPACK's getrs: ``update``).
 
     - initial_system (consistent initial accelerations, ``initial_accelerations``): at (t_{n+1}, q_n, v_n) the
       matrix [[M, R_lambda], [C_q, 0]] dense (n+m, n+m) and the rows [R(t, q, v, 0, 0); d^2C/dt^2 - C_q a]
@@ -246,7 +248,8 @@ class DenseNewtonKernel(CompiledKernel):
         except ModelError:
             loads_jacobian = ca.SX(n, n)
         loads_matrix = ca.densify(c_q * loads_jacobian)
-        return [ca.Function("newton_rows", state, [rows]),
+        at_iterate = [q, v, abar_known + kappa * a]
+        return [ca.Function("newton_rows", state, [rows, *at_iterate]),
                 ca.Function("dense_newton_matrix", state, [matrix]),
                 ca.Function("newton_iterate", state + [factors, permutation],
                             [a_new, lam_new, rows, scalars, *corrected]),
@@ -271,6 +274,7 @@ class DenseNewtonKernel(CompiledKernel):
         self._initial = BufferedFunction(initial, shared)
         self._outputs = self._iterate.outputs[:4]
         self._bound = None  # the DenseLU whose factors are in the iterate Function's inputs
+        self._state_at_iterate = self._iterate.outputs[4:]   # q, v, abar of the last rows or iterate call
 
     def set_step(self, state, h, scheme, c_q, c_v, kappa, u, p) -> None:
         """Bind the step from ``state`` (t_n, q_n, v_n, a_n, abar_n) by h; scheme = (alpha_m, alpha_f, beta, gamma)."""
@@ -314,6 +318,7 @@ class DenseNewtonKernel(CompiledKernel):
         inputs[8][:] = a
         inputs[9][:] = lam
         self._rows.evaluate()
+        self._state_at_iterate = self._rows.outputs[1:]
         return self._rows.outputs[0]
 
     def factorize(self, a, lam, at_rest: bool = False, without_loads: bool = False) -> "DenseLU":
@@ -357,6 +362,7 @@ class DenseNewtonKernel(CompiledKernel):
         inputs[8][:] = a
         inputs[9][:] = lam
         self._iterate.evaluate()
+        self._state_at_iterate = self._iterate.outputs[4:]
         a_new, lam_new, rows, scalars = self._outputs
         a[:] = a_new
         lam[:] = lam_new
@@ -364,9 +370,19 @@ class DenseNewtonKernel(CompiledKernel):
         finite = math.isfinite(square) or bool(np.isfinite(rows).all())  # r^T r may overflow alone
         return size, norm_a, rows, finite
 
+    def update(self, a, lam, factorization: "DenseLU", rows: np.ndarray) -> None:
+        """One Newton update of (a, lam) in place from the ``rows`` already evaluated at (a, lam), by LAPACK's getrs
+        on the factors (the C loop's residual_step computes the same bits): Exudyn's Newton iteration evaluates the
+        rows at each iterate for its stopping test anyway, and ``iterate`` would evaluate them again (a second
+        residual per iteration)."""
+        update = factorization.solve(rows)
+        a -= update[:self.n]
+        lam -= update[self.n:]
+
     def corrected(self):
-        """Copies of q, v, abar at the iterate of the last ``iterate``."""
-        return tuple(array.copy() for array in self._iterate.outputs[4:])
+        """Copies of q, v, abar at the iterate of the last ``rows`` or ``iterate`` call (after ``iterate``: the
+        updated one)."""
+        return tuple(array.copy() for array in self._state_at_iterate)
 
 
 def solve_initial_system(matrix: np.ndarray, rows: np.ndarray, n: int):
@@ -400,7 +416,8 @@ def _lu_substitution(factors, right):
 
 class DenseLU:
     """LAPACK LU (getrf) of a dense matrix, P A = L U, as flat column-major arrays for DenseNewtonKernel:
-    ``packed`` (L and U) and ``permutation`` (the matrix P)."""
+    ``packed`` (L and U) and ``permutation`` (the matrix P), and getrf's row interchanges ``pivots`` (0-based, as
+    SciPy gives them) for ``solve``."""
 
     def __init__(self, matrix: np.ndarray):
         factors, pivots, info = lapack.dgetrf(matrix)
@@ -408,6 +425,7 @@ class DenseLU:
             raise SingularMatrix(sp.csc_matrix(matrix), self.singular_message(info))
         size = matrix.shape[0]
         self.packed = np.ravel(factors, order="F").copy()
+        self.pivots = pivots
         order = list(range(size))
         for i, pivot in enumerate(pivots.tolist()):    # the row interchanges of getrf, in turn
             order[i], order[pivot] = order[pivot], order[i]
@@ -415,11 +433,20 @@ class DenseLU:
         self.permutation[_row_numbers(size) + size * np.array(order)] = 1.0  # P[k, order[k]] = 1, by column
 
     @classmethod
-    def from_factors(cls, packed: np.ndarray, permutation: np.ndarray) -> "DenseLU":
-        """The DenseLU of factors and permutation computed elsewhere (the C step loop, native_loop.c)."""
+    def from_factors(cls, packed: np.ndarray, permutation: np.ndarray, pivots: np.ndarray) -> "DenseLU":
+        """The DenseLU of factors, permutation and (0-based) pivots computed elsewhere (the C step loop,
+        native_loop.c)."""
         lu = cls.__new__(cls)
-        lu.packed, lu.permutation = packed, permutation
+        lu.packed, lu.permutation, lu.pivots = packed, permutation, pivots
         return lu
+
+    def solve(self, rows: np.ndarray) -> np.ndarray:
+        """x with A x = ``rows`` (n+m,), by LAPACK's getrs."""
+        size = rows.size
+        solution, info = lapack.dgetrs(self.packed.reshape(size, size, order="F"), self.pivots, rows)
+        if info != 0:
+            raise RuntimeError(f"getrs failed ({info})")
+        return solution
 
     @staticmethod
     def singular_message(info: int) -> str:

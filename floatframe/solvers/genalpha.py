@@ -277,7 +277,7 @@ class GeneralizedAlpha(Scheme):
                 self._factorization = (newton.factorize(a, lam, control.exudyn_jacobian, control.without_loads),
                                        (c_q, c_v))
                 self._jacobian_due = False
-            newton.iterate(a, lam, self._factorization[0], residual)
+            newton.update(a, lam, self._factorization[0], residual)   # from the rows of the stopping test
             residual = newton.rows(a, lam)
             stats.residual_evaluations += 1
             current = control.norm(residual, n, row_scale)
@@ -426,10 +426,15 @@ class _SparseNewton:
             residual = self.rows(a, lam)
             if not np.isfinite(residual).all():
                 return np.inf, np.inf, residual, False
+        update = self.update(a, lam, factorization, residual)
+        return _norm(update[:self.n]), _norm(a), residual, True
+
+    def update(self, a, lam, factorization, residual) -> np.ndarray:
+        """The Newton update of (a, lam) in place from the ``residual`` (rows) at (a, lam); the update."""
         update = factorization.solve(residual)
         a -= update[:self.n]
         lam -= update[self.n:]
-        return _norm(update[:self.n]), _norm(a), residual, True
+        return update
 
     def finish(self, t, a, lam) -> State:
         return State(t, self.q_known + self.c_q * a, self.v_known + self.c_v * a, a,
@@ -465,6 +470,9 @@ class _DenseNewton:
 
     def iterate(self, a, lam, factorization, residual=None):
         return self.kernel.iterate(a, lam, factorization)
+
+    def update(self, a, lam, factorization, residual) -> None:
+        self.kernel.update(a, lam, factorization, residual)
 
     def finish(self, t, a, lam) -> State:
         q, v, abar = self.kernel.corrected()
@@ -518,13 +526,10 @@ class ResidualStop:
     def norm(self, rows: np.ndarray, n: int, row_scale: float) -> float:
         """The residual norm of the Newton rows (n + m,) whose constraint rows are divided by ``row_scale``. Up to
         ``SEQUENTIAL_ROWS`` rows the squares are summed in order, as the C loop sums them (the same bits)."""
-        if rows.size <= SEQUENTIAL_ROWS:
-            values = rows.tolist()
-            motion = constraints = 0.0
-            for value in values[:n]:
-                motion += value * value
-            for value in values[n:]:
-                constraints += value * value
+        if rows.size <= SEQUENTIAL_ROWS:   # (a running sum is in order: 5 us at 1000 rows, a Python loop 60 us)
+            squares = rows * rows
+            motion = float(np.cumsum(squares[:n])[-1]) if n else 0.0
+            constraints = float(np.cumsum(squares[n:])[-1]) if rows.size > n else 0.0
         else:
             motion, constraints = float(rows[:n] @ rows[:n]), float(rows[n:] @ rows[n:])
         return math.sqrt(motion + row_scale * row_scale * constraints) / self.coordinate_factor

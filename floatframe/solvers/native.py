@@ -5,7 +5,8 @@ about a microsecond, and the Python loop around it (``GeneralizedAlpha.step``, `
 5-7 us an iteration. Here that loop is C (``native_loop.c``, shipped beside this module): for many grid
 times per call it takes the predictor, the Newton iterations with the modified-Newton rules (MatrixRenewal,
 the contraction test, the roundoff floor), the dense LU (LAPACK's dgetrf, the one SciPy's ``lapack.dgetrf``
-calls), the update (the kernel's own ``newton_iterate``), the halving of failed steps and the states at
+calls), the update (the kernel's own ``newton_iterate``; with ``newton_control`` LAPACK's dgetrs on the rows of the
+stopping test, ``DenseNewtonKernel.update``), the halving of failed steps and the states at
 the grid times to store or check (or, with ``newton_control``, Exudyn's Newton iteration:
 ``GeneralizedAlpha._residual_step``). The kernel stays CasADi's generated code: the driver calls the
 functions of the kernel's compiled library directly. Both loops take the same decisions on the same bits,
@@ -326,6 +327,7 @@ class NativeLoop:
             if factorization is not self.exported:
                 buffers["factors"][:] = factorization[0].packed
                 buffers["permutation"][:] = factorization[0].permutation
+                self.pivots[:n + m] = factorization[0].pivots + 1   # (getrf's in C are 1-based)
             run.factorization_c_q, run.factorization_c_v = factorization[1]
         renewal = scheme._renewal
         run.renewal_cost, run.renewal_steps, run.renewal_due = renewal.cost, renewal.steps, renewal.due
@@ -338,7 +340,8 @@ class NativeLoop:
         scheme, run, buffers = self.scheme, self.run_state, self.buffers
         n, m = self.n, self.m
         if run.has_factorization:
-            lu = DenseLU.from_factors(buffers["factors"].copy(), buffers["permutation"].copy())
+            lu = DenseLU.from_factors(buffers["factors"].copy(), buffers["permutation"].copy(),
+                                      self.pivots[:n + m] - 1)
             self.exported = scheme._factorization = (lu, (run.factorization_c_q, run.factorization_c_v))
         else:
             self.exported = scheme._factorization = None

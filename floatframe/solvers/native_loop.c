@@ -8,7 +8,8 @@
    matrix, one Newton update) and LAPACK's dgetrf, the same code the Python loop calls, so both loops
    compute the same bits. Compiled without fused multiply-adds (-ffp-contract=off), like the kernels.
    With Exudyn's Newton iteration (ResidualStop of genalpha.py) a step is residual_step, GeneralizedAlpha.
-   _residual_step's decisions in the same order. */
+   _residual_step's decisions in the same order; its updates come from the rows already evaluated for the
+   stopping test, by LAPACK's dgetrs (DenseNewtonKernel.update), not from newton_iterate. */
 #include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
@@ -28,7 +29,8 @@ typedef void (*getrs_function)(char *trans, int *n, int *nrhs, double *a, int *l
 
 /* What a solve fixes: the kernel, the scheme, the options and the buffers (set up by native.py). */
 typedef struct {
-    casadi_function rows, matrix, iterate;     /* newton_rows, dense_newton_matrix, newton_iterate */
+    casadi_function rows, matrix, iterate;     /* newton_rows (the rows, and q, v, abar at the iterate into
+                                                  q_new, v_new, abar_new), dense_newton_matrix, newton_iterate */
     const double **rows_arg, **matrix_arg, **iterate_arg;  /* their inputs, bound to the buffers below */
     double **rows_res, **matrix_res, **iterate_res;
     casadi_int *iw;
@@ -60,8 +62,8 @@ typedef struct {
         adapt_initial_residual;
     double stop_relative_tolerance, stop_absolute_tolerance, contractivity, coordinate_factor;
     long long without_loads;         /* ResidualStop.without_loads: the matrix at rest less loads_matrix */
-    double *shifted_q, *shifted_v;   /* q_n, v_n kept while the matrix is evaluated at rest (newton_rows' and
-                                        initial_system's row outputs, free then) */
+    double *shifted_q, *shifted_v;   /* q_n, v_n kept while the matrix is evaluated at rest (newton_iterate's and
+                                        initial_system's row outputs, free in residual_step) */
     casadi_function loads;           /* loads_matrix, its output in initial_system's matrix (free during steps) */
     const double **loads_arg;
     double **loads_res;
@@ -179,7 +181,7 @@ static int factorize_at_rest(const Problem *problem, Run *run)
     double *a = problem->a, *lam = problem->lam, *kept_a = problem->a_new, *kept_lam = problem->lam_new;
     memcpy(problem->shifted_q, run->q, sizeof(double) * n);
     memcpy(problem->shifted_v, run->v, sizeof(double) * n);
-    memcpy(kept_a, a, sizeof(double) * n);      /* (newton_iterate's outputs: overwritten by the next update) */
+    memcpy(kept_a, a, sizeof(double) * n);      /* (newton_iterate's outputs: free in residual_step) */
     memcpy(kept_lam, lam, sizeof(double) * m);
     for (long long i = 0; i < n; i++) {
         run->q[i] = problem->shifted_q[i] + shift * a[i];
@@ -200,6 +202,23 @@ static int factorize_at_rest(const Problem *problem, Run *run)
     memcpy(a, kept_a, sizeof(double) * n);
     memcpy(lam, kept_lam, sizeof(double) * m);
     return lu_of_factors(problem);
+}
+
+/* DenseNewtonKernel.update: (a, lambda) -= A^-1 rows, from the rows at (a, lambda) (rows_out) and the LU of the
+   iteration matrix (factors, pivots), by dgetrs on a copy of the rows in iterate_rows (free in residual_step).
+   0, or getrs's info. */
+static int update_from_rows(const Problem *problem)
+{
+    const long long n = problem->n, m = problem->m;
+    int size = (int)(n + m), one = 1, info = 0;
+    char no_transpose = 'N';
+    double *update = problem->iterate_rows;
+    memcpy(update, problem->rows_out, sizeof(double) * size);
+    problem->getrs(&no_transpose, &size, &one, problem->factors, &size, problem->pivots, update, &size, &info);
+    if (info != 0) return info;
+    for (long long i = 0; i < n; i++) problem->a[i] -= update[i];
+    for (long long i = 0; i < m; i++) problem->lam[i] -= update[n + i];
+    return 0;
 }
 
 /* ResidualStop.norm: |[R; row_scale (C / row_scale)]| / coordinate_factor, the squares summed in order */
@@ -247,9 +266,11 @@ static int residual_step(const Problem *problem, Run *run, double t, double c_q,
             run->factorization_c_v = c_v;
             run->jacobian_due = 0;
         }
-        problem->iterate(problem->iterate_arg, problem->iterate_res, problem->iw, problem->w, 0);
-        memcpy(problem->a, problem->a_new, sizeof(double) * n);
-        memcpy(problem->lam, problem->lam_new, sizeof(double) * m);
+        const int info = update_from_rows(problem);
+        if (info != 0) {
+            run->failure_info = info;
+            return fail(run, FAILURE_SINGULAR, t, iterations);
+        }
         problem->rows(problem->rows_arg, problem->rows_res, problem->iw, problem->w, 0);
         run->residual_evaluations++;
         current = residual_norm(problem, problem->rows_out, row_scale);
@@ -555,9 +576,9 @@ void floatframe_native_wire(Problem *problem, Run *run, const casadi_int *work, 
                             B_PERMUTATION};
     const int input_counts[FUNCTION_COUNT] = {10, 10, 12, 10, 10};
     const int outputs[FUNCTION_COUNT][7] = {
-        {B_ROWS_OUT}, {B_MATRIX_OUT}, {B_A_NEW, B_LAM_NEW, B_ITERATE_ROWS, B_SCALARS, B_Q_NEW, B_V_NEW, B_ABAR_NEW},
+        {B_ROWS_OUT, B_Q_NEW, B_V_NEW, B_ABAR_NEW}, {B_MATRIX_OUT}, {B_A_NEW, B_LAM_NEW, B_ITERATE_ROWS, B_SCALARS, B_Q_NEW, B_V_NEW, B_ABAR_NEW},
         {B_INITIAL_MATRIX, B_INITIAL_ROWS}, {B_INITIAL_MATRIX}};
-    const int output_counts[FUNCTION_COUNT] = {1, 1, 7, 2, 1};
+    const int output_counts[FUNCTION_COUNT] = {4, 1, 7, 2, 1};
     const double ***arguments[FUNCTION_COUNT] = {&problem->rows_arg, &problem->matrix_arg, &problem->iterate_arg,
                                                  &problem->initial_arg, &problem->loads_arg};
     double ***results[FUNCTION_COUNT] = {&problem->rows_res, &problem->matrix_res, &problem->iterate_res,
@@ -591,7 +612,7 @@ void floatframe_native_wire(Problem *problem, Run *run, const casadi_int *work, 
     problem->abar_new = buffer[B_ABAR_NEW];
     problem->initial_matrix = buffer[B_INITIAL_MATRIX];
     problem->initial_rows = buffer[B_INITIAL_ROWS];
-    problem->shifted_q = buffer[B_ROWS_OUT];         /* (n + m >= n values, free during a factorization) */
+    problem->shifted_q = buffer[B_ITERATE_ROWS];     /* (n + m >= n values, free in residual_step) */
     problem->shifted_v = buffer[B_INITIAL_ROWS];     /* (free during the steps) */
     problem->loads_out = buffer[B_INITIAL_MATRIX];   /* ((n + m)^2 >= n^2 values, free during the steps) */
     run->q = buffer[B_Q];

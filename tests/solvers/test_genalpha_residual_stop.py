@@ -10,6 +10,7 @@ from floatframe.models.pendulum import build_pendulum
 from floatframe.solvers import GeneralizedAlpha, Newmark
 from floatframe.solvers.alpha import predictor, step_factors
 from floatframe.solvers.compiling import compiler
+from floatframe.solvers.dense import dense_kernel
 from floatframe.solvers.genalpha import ResidualStop
 from floatframe.solvers.result import SolverError
 
@@ -132,6 +133,29 @@ def test_dense_and_sparse_paths_take_the_same_iterations(pendulum):
     assert results[0].statistics.newton_iterations == results[1].statistics.newton_iterations
     assert results[0].statistics.jacobian_evaluations == results[1].statistics.jacobian_evaluations
     np.testing.assert_allclose(results[0].q[-1], results[1].q[-1], rtol=0, atol=1e-12)
+
+
+def test_each_iteration_evaluates_the_residual_once_on_the_dense_path():
+    """The update comes from the rows already evaluated for the stopping test (DenseNewtonKernel.update): the
+    kernel's rows are evaluated once a counted residual evaluation (the start of a step and each iteration), its
+    newton_iterate (which evaluates the rows itself) never; the end state is the sparse path's."""
+    solver = GeneralizedAlpha(0.7, linear_algebra="dense", native=False, compile=False,
+                              newton_control=ResidualStop(1e-8))
+    pendulum = build_pendulum()[0].assemble()   # (its own: a kernel of the SX Functions, bound here)
+    calls = {"rows": 0, "iterate": 0}
+    kernel = dense_kernel(pendulum, solver.index, compile=False)
+    kernel._bound_inputs()
+    for name, function in (("rows", kernel._rows), ("iterate", kernel._iterate)):
+        def counted(evaluate=function.evaluate, name=name):
+            calls[name] += 1
+            return evaluate()
+        function.evaluate = counted
+    result = solver.solve(pendulum, 0.5, 50, progress=False)
+    sparse = GeneralizedAlpha(0.7, linear_algebra="sparse", newton_control=ResidualStop(1e-8)).solve(pendulum, 0.5,
+                                                                                                   50)
+    assert calls == {"rows": result.statistics.residual_evaluations, "iterate": 0}
+    assert result.statistics.residual_evaluations == result.statistics.newton_iterations + 50
+    np.testing.assert_allclose(result.q[-1], sparse.q[-1], rtol=0, atol=1e-12)
 
 
 def test_the_norm_weighs_the_constraint_rows_by_their_divisor():
