@@ -193,15 +193,34 @@ def test_auto_compiles_in_the_background_when_the_rest_of_the_solve_takes_longer
         assert not list(kernel_cache.glob("kernel_*.so"))
 
 
-def test_auto_does_not_compile_kernels_beyond_the_limit(kernel_cache, monkeypatch):
+@pytest.mark.parametrize("limit", ["COMPILE_INSTRUCTION_LIMIT", "FUNCTION_INSTRUCTION_LIMIT"])
+def test_auto_does_not_compile_kernels_beyond_the_limit(kernel_cache, monkeypatch, limit):
+    """Neither a kernel of more instructions in all than the one limit, nor one with a Function larger than the
+    other (gcc's time grows faster than linearly in a function's size)."""
     monkeypatch.setattr(compiling, "COMPILE_SECONDS", 0.0)
     monkeypatch.setattr(compiling, "COMPILE_SECONDS_PER_INSTRUCTION", 0.0)
-    monkeypatch.setattr(compiling, "COMPILE_INSTRUCTION_LIMIT", 100)  # the pendulum's kernel has thousands
     system = build_pendulum()[0].assemble()
+    kernel = dense_kernel(system, 3, compile=False)
+    sizes = [function.n_instructions() for function in kernel.functions]
+    # just below the kernel's size: in all, or of its largest Function
+    monkeypatch.setattr(compiling, limit, (sum(sizes) if limit == "COMPILE_INSTRUCTION_LIMIT" else max(sizes)) - 1)
     GeneralizedAlpha(0.5, modified_newton=True).solve(system, 0.1, compiling.DECISION_STEPS + 10, progress=False)
-    kernel = dense_kernel(system, 3)
-    assert kernel.n_instructions() > 100
     assert not kernel.is_compiled and kernel._compilation is None
+    assert not list(kernel_cache.glob("kernel_*.so"))
+
+
+def test_auto_compiles_a_kernel_at_the_limits(kernel_cache, monkeypatch):
+    monkeypatch.setattr(compiling, "COMPILE_SECONDS", 0.0)
+    monkeypatch.setattr(compiling, "COMPILE_SECONDS_PER_INSTRUCTION", 0.0)
+    system = build_pendulum()[0].assemble()
+    kernel = dense_kernel(system, 3, compile=False)
+    sizes = [function.n_instructions() for function in kernel.functions]
+    monkeypatch.setattr(compiling, "COMPILE_INSTRUCTION_LIMIT", sum(sizes))
+    monkeypatch.setattr(compiling, "FUNCTION_INSTRUCTION_LIMIT", max(sizes))
+    GeneralizedAlpha(0.5, modified_newton=True).solve(system, 0.1, compiling.DECISION_STEPS + 10, progress=False)
+    assert kernel._compilation is not None or kernel.is_compiled
+    kernel.compile()   # waits for the background compilation
+    assert kernel.is_cached()
 
 
 def test_a_cached_kernel_is_loaded_without_building_its_graph(kernel_cache):
