@@ -342,10 +342,10 @@ class GeneralizedAlpha(Scheme):
 
     def native_loop(self, system, prepared):
         """The C step loop (``floatframe.solvers.native.NativeLoop``) where it takes this scheme's steps: the
-        option ``native``, the dense path (``prepared``), ``compile`` not False, no Input signals, and a
+        option ``native``, the dense path (``prepared``), ``compile`` not False (Input signals are called back), and a
         scheme whose steps are GeneralizedAlpha's (subclasses that change only the coefficients); else None."""
         if not (self.native and self._steps_like_genalpha() and self.compile is not False
-                and isinstance(prepared, _DenseNewton) and not system.inputs):
+                and isinstance(prepared, _DenseNewton)):
             return None
         started, self._started_native = self._started_native, None   # set up by ``init`` for this solve
         self._native = started if started is not None and started.system is system and \

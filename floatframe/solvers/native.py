@@ -21,7 +21,8 @@ The driver is compiled once per machine (about 0.2 s, the compiler of ``floatfra
 cached there as ``native_loop_<hash>.so``, named by the source file's stamp); it does not depend on the model,
 and a cached one is loaded when this module is imported. The shared loop (``floatframe.solvers.loop.integrate``)
 hands the grid to it where ``GeneralizedAlpha.native_loop`` gives a ``NativeLoop``: on the dense path, with the
-kernel compiled, without ``pre_step``, Input signals or user functions, for GeneralizedAlpha and the schemes that
+kernel compiled, without ``pre_step`` or user functions (a model's Input signals are called back from C,
+``_inputs_at``), for GeneralizedAlpha and the schemes that
 only change its coefficients (Newmark, Trapezoidal, HHTAlpha), with either Newton stop (``newton_control``).
 Elsewhere the Python loop runs, with the same results.
 """
@@ -48,7 +49,8 @@ SOURCE = Path(__file__).with_name("native_loop.c")
 CALLS_PER_SOLVE = 20   # a solve's grid goes to C in about this many calls (progress bar, Ctrl-C between them),
 MIN_GRID_TIMES_PER_CALL = 500   # of at least this many grid times each (a call's set-up costs about 40 us)
 
-FAILURE_NOT_FINITE, FAILURE_SINGULAR, FAILURE_NOT_CONVERGED = 1, 2, 3
+FAILURE_NOT_FINITE, FAILURE_SINGULAR, FAILURE_NOT_CONVERGED, FAILURE_INPUT = 1, 2, 3, 4
+INPUTS_AT = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_double)   # native_loop.c's Problem.inputs_at
 RUN_DONE, RUN_GROWTH, RUN_FAILED = 0, 1, 2
 
 _pointer, _integer, _real = ctypes.c_void_p, ctypes.c_longlong, ctypes.c_double
@@ -75,7 +77,7 @@ class _Problem(ctypes.Structure):
                 + [(name, _real) for name in ("stop_relative_tolerance", "stop_absolute_tolerance", "contractivity",
                                               "coordinate_factor")]
                 + [("without_loads", _integer), ("shifted_q", _pointer), ("shifted_v", _pointer)]
-                + [(name, _pointer) for name in ("loads", "loads_arg", "loads_res", "loads_out")])
+                + [(name, _pointer) for name in ("loads", "loads_arg", "loads_res", "loads_out", "inputs_at")])
 
 
 class _Run(ctypes.Structure):
@@ -226,6 +228,10 @@ class NativeLoop:
         self.buffers = {name: pool[starts[2 * k]:starts[2 * k] + starts[2 * k + 1]] for k, name in enumerate(BUFFERS)}
         self.q_reference = np.ascontiguousarray(system.q_reference, dtype=float)
         problem.getrf, problem.getrs = _lapack("dgetrf"), _lapack("dgetrs")
+        self.input_failure = None   # the exception of an Input signal that failed in a step (``_inputs_at``)
+        if system.inputs:   # u(t) of each step from Python (about 2 us a call besides the signals' own time)
+            self.inputs_callback = INPUTS_AT(self._inputs_at)
+            problem.inputs_at = ctypes.cast(self.inputs_callback, ctypes.c_void_p)
         problem.alpha_m, problem.alpha_f, problem.beta, problem.gamma = (scheme.alpha_m, scheme.alpha_f,
                                                                          scheme.beta, scheme.gamma)
         problem.relative_tolerance = scheme.relative_tolerance
@@ -249,6 +255,16 @@ class NativeLoop:
             problem.contractivity = control.contractivity
             problem.coordinate_factor = control.coordinate_factor
             problem.without_loads = control.without_loads
+
+    def _inputs_at(self, t: float) -> int:
+        """The C loop's callback: u(t) into the u buffer, as ``_DenseNewton.start`` sets it; 1 where a signal
+        raises (the exception is kept and raised by ``run``, as the Python loop would raise it)."""
+        try:
+            self.buffers["u"][:] = self.system.input_vector(t)
+        except Exception as failure:   # (an exception cannot cross the C loop)
+            self.input_failure = failure
+            return 1
+        return 0
 
     def initial_accelerations(self, t, q, v):
         """(a, lam): ``DenseNewtonKernel.initial_accelerations`` in C (the same bits), or None where it finds the
@@ -308,6 +324,9 @@ class NativeLoop:
             yield int(visits[count - 1]), rows.select(slice(0, count))
         if status == RUN_GROWTH:
             raise bound.failure(rows.state())
+        if status == RUN_FAILED and run.failure == FAILURE_INPUT:
+            failure, self.input_failure = self.input_failure, None
+            raise failure
         if status == RUN_FAILED:
             raise self._failure()
 

@@ -68,6 +68,8 @@ typedef struct {
     const double **loads_arg;
     double **loads_res;
     double *loads_out;
+    int (*inputs_at)(double t);      /* NULL, or the Python callback that puts u(t) into the u buffer (the model's
+                                        Input signals); nonzero: the signal failed (the step is not taken) */
 } Problem;
 
 /* What changes: the state, the iteration matrix kept by modified Newton, MatrixRenewal, the statistics
@@ -88,7 +90,7 @@ typedef struct {
     long long jacobian_due;   /* ResidualStop: the next iteration forms a new matrix */
 } Run;
 
-enum { FAILURE_NONE = 0, FAILURE_NOT_FINITE = 1, FAILURE_SINGULAR = 2, FAILURE_NOT_CONVERGED = 3 };
+enum { FAILURE_NONE = 0, FAILURE_NOT_FINITE = 1, FAILURE_SINGULAR = 2, FAILURE_NOT_CONVERGED = 3, FAILURE_INPUT = 4 };
 enum { RUN_DONE = 0, RUN_GROWTH = 1, RUN_FAILED = 2 };
 
 static int all_finite(const double *x, long long size)
@@ -330,6 +332,7 @@ static int step(const Problem *problem, Run *run, double h)
     const double t = run->t + h;
     double *scheme = problem->scheme;
     problem->t_next[0] = t;
+    if (problem->inputs_at != NULL && problem->inputs_at(t) != 0) return fail(run, FAILURE_INPUT, t, 0);
     scheme[0] = h;
     scheme[1] = problem->alpha_m;
     scheme[2] = problem->alpha_f;
@@ -417,7 +420,9 @@ static int advance(const Problem *problem, Run *run, double t_target, double h)
     double step_size = t_target - run->t;
     while (run->t < t_target - 1e-14 * fmax(1.0, fabs(t_target))) {
         step_size = fmin(step_size, t_target - run->t);
-        if (step(problem, run, step_size) != FAILURE_NONE) {
+        const int failure = step(problem, run, step_size);
+        if (failure == FAILURE_INPUT) return RUN_FAILED;   /* (as in Python: the signal's error ends the solve) */
+        if (failure != FAILURE_NONE) {
             run->rejected_steps++;
             run->has_factorization = 0;   /* GeneralizedAlpha.rejected */
             step_size /= 2;

@@ -5,8 +5,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from floatframe.components import (CartesianSpringDamper, MarkerBodyPosition, NodePoint, ObjectGround,
-                                   ObjectMassPoint, SphericalJoint)
+from floatframe.components import (CartesianSpringDamper, LoadForceVector, MarkerBodyPosition, NodePoint,
+                                   ObjectGround, ObjectMassPoint, SphericalJoint)
 from floatframe.fem import read_abaqus_inp, read_abaqus_mtx
 from floatframe.models.double_pendulum import build_double_pendulum
 from floatframe.models.flexible_arm import build_flexible_arm
@@ -17,8 +17,10 @@ from floatframe.models.spinning_rotor import build_spinning_rotor
 from floatframe.solvers import GeneralizedAlpha, HHTAlpha, Newmark, Trapezoidal
 from floatframe.solvers import native
 from floatframe.solvers.compiling import compiler
+from floatframe.solvers.genalpha import ResidualStop
 from floatframe.solvers.result import SolverError
 from floatframe.assembly import System
+from floatframe.parameters import Input
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "rotorDisc"
 COUNTS = ("steps", "newton_iterations", "jacobian_evaluations", "factorizations", "residual_evaluations",
@@ -187,6 +189,47 @@ def test_pre_step_keeps_the_python_loop_with_the_same_results(pendulum):
                                                      pre_step=lambda t, state: calls.append(t))
     assert len(calls) == 100 and with_hook.info["native_steps"] == 0 and in_c.info["native_steps"] == 100
     assert np.array_equal(with_hook.q, in_c.q) and np.array_equal(with_hook.lam, in_c.lam)
+
+
+def pushed_pendulum(signal):
+    """The pendulum with a force Input (3,) at a body-fixed point 0.3 m off its centre, given by ``signal``."""
+    system, info = build_pendulum()
+    system.add(LoadForceVector(system.add(MarkerBodyPosition(info.body, [0.3, 0.0, 0.0])), Input("push", 3)))
+    assembled = system.assemble()
+    assembled.set_input("push", signal)
+    return assembled
+
+
+@pytest.mark.parametrize("control", [None, ResidualStop()], ids=["floatframe's stop", "Exudyn's iteration"])
+def test_input_signals_are_called_back_from_c_with_the_python_loops_results(control):
+    """A model with an Input signal keeps the C loop, which asks Python for u(t) at each step: every step in C,
+    the signal called at the Python loop's times, and the same decisions and states."""
+    calls = {False: [], True: []}
+    results = []
+    for in_c in (False, True):
+        system = pushed_pendulum(lambda t, calls=calls[in_c]: calls.append(t) or [0.0, -50.0 * np.sin(8.0 * t), 0.0])
+        solver = GeneralizedAlpha(0.7, modified_newton=True, compile=True, newton_control=control)
+        solver.native = in_c
+        results.append(solver.solve(system, 0.5, 200, progress=False))
+    assert_same_run(*results)
+    assert calls[True] == calls[False] and len(calls[True]) >= 200
+    assert np.abs(results[1].q[-1] - results[0].q[-1]).max() == 0.0
+
+
+def test_a_failing_input_signal_ends_the_c_loop_with_the_python_loops_error():
+    def signal(t):
+        if t > 0.25:
+            raise ValueError(f"no push after 0.25 s (t = {t:.4g})")
+        return [0.0, -50.0, 0.0]
+
+    messages = []
+    for in_c in (False, True):
+        solver = GeneralizedAlpha(0.7, compile=True)
+        solver.native = in_c
+        with pytest.raises(ValueError, match=r"no push after 0.25 s") as caught:
+            solver.solve(pushed_pendulum(signal), 0.5, 200, progress=False)
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1] == "no push after 0.25 s (t = 0.2525)"
 
 
 def test_python_and_c_take_turns_in_one_solve(pendulum, monkeypatch):
