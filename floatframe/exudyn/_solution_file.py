@@ -24,7 +24,9 @@ an index array its length and its entries. As Exudyn, ``append`` does not apply 
 """
 from __future__ import annotations
 
+import os
 import platform
+import stat
 import time
 import warnings
 from pathlib import Path
@@ -57,26 +59,33 @@ def format_rows(rows: np.ndarray, precision: int) -> str:
     return "".join([row_format % row for row in map(tuple, rows.tolist())])
 
 
-def open_to_rewrite(path: Path, binary: bool = False, encoding: str | None = None):
-    """``path`` opened to be written anew: (stream, in_place). A regular file that exists is opened in place ("r+",
-    in_place True: its writer truncates it where its new content ends, ``finish_rewrite``) rather than truncated
-    to zero on opening ("w"): on ext4, truncating a file of data to zero cost 0.3-1.1 ms of a tiny model's
-    1.7-4 ms solve (the file system then also writes the file back on closing), overwriting it in place 0.05 ms.
-    Raises OSError as ``open(path, "w")`` does."""
-    if path.is_file():
+class RewrittenFile:
+    """A file written anew through the operating system's calls: opened without truncating it (or, with
+    ``append``, for appending), written as bytes, and on ``close`` cut where what was written ends (a regular file;
+    empty where nothing was written, as ``open(path, "w")`` leaves it). On ext4, truncating a file of data to zero on
+    opening cost 0.3-1.1 ms of a tiny model's 1.7-4 ms solve (the file system then also writes it back on closing),
+    overwriting it in place 0.05 ms; Python's file objects, the first of a process, 0.05 ms more. Raises OSError as
+    ``open`` does."""
+
+    def __init__(self, path, append: bool = False):
+        self.append, self.written = append, 0
+        self.descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | (os.O_APPEND if append else 0), 0o666)
+
+    def write(self, data: bytes) -> None:
+        view = memoryview(data)
+        while view:   # (a regular file takes all at once; a pipe may take part)
+            view = view[os.write(self.descriptor, view):]
+        self.written += len(data)
+
+    def close(self) -> None:
+        if self.descriptor is None:
+            return
         try:
-            return open(path, "r+b" if binary else "r+", encoding=encoding), True
-        except OSError:
-            pass   # e.g. a file that can be written but not read: "w" below decides
-    return open(path, "wb" if binary else "w", encoding=encoding), False
-
-
-def finish_rewrite(stream, in_place: bool) -> None:
-    """Close a stream of ``open_to_rewrite``, its file ending where what was written ends (empty where nothing
-    was written, as ``open(path, "w")`` leaves it)."""
-    if in_place:
-        stream.truncate()
-    stream.close()
+            if not self.append and stat.S_ISREG(os.fstat(self.descriptor).st_mode):
+                os.ftruncate(self.descriptor, self.written)
+        finally:
+            os.close(self.descriptor)
+            self.descriptor = None
 
 
 class SolutionFile:
@@ -108,7 +117,7 @@ class SolutionFile:
         self.real = np.dtype("<f8" if self.precision >= 8 else "<f4")
         self.export = {key: bool(get(f"solution.file.export.{key}")) for key in EXPORTED}
         self.solver_name, self.steps, self.static = solver_name, int(steps), static
-        self.stream, self.in_place = None, False
+        self.stream = None   # the RewrittenFile, once opened
         self.started = time.strftime("%Y-%m-%d,%H:%M:%S")
 
     @classmethod
@@ -123,29 +132,23 @@ class SolutionFile:
 
     def open(self):
         """Make the file's folder and open the file for writing, as Exudyn does at the start of a solve (a binary file
-        is rewritten also with ``append``, as in Exudyn). An existing file is opened in place and truncated where the
-        new content ends (``open_to_rewrite``); the folder is made only where the file cannot be opened (making an
-        existing one cost 0.05 ms)."""
+        is rewritten also with ``append``, as in Exudyn): a ``RewrittenFile``, which ends where the new content
+        does; the folder is made only where the file cannot be opened (making an existing one cost 0.05 ms)."""
+        append = self.append and not self.binary
         try:
             try:
-                self._open_stream()
+                self.stream = RewrittenFile(self.path, append)
             except OSError:   # no folder yet, or a path that cannot be written: the same steps as before say which
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                self._open_stream()
+                self.stream = RewrittenFile(self.path, append)
         except OSError as exc:
             raise ExudynLayerError(f"simulationSettings.solution.file.name: the coordinates solution file "
                                    f"'{self.path}' cannot be written: {exc.strerror or exc}") from None
 
-    def _open_stream(self):
-        if self.append and not self.binary:
-            self.stream, self.in_place = open(self.path, "a", encoding="utf-8"), False
-        else:
-            self.stream, self.in_place = open_to_rewrite(self.path, self.binary, None if self.binary else "utf-8")
-
     def close(self):
-        """Close the file (it keeps what was written: a file rewritten in place ends there)."""
+        """Close the file (it keeps what was written, and ends there unless appended to)."""
         if self.stream is not None:
-            finish_rewrite(self.stream, self.in_place)
+            self.stream.close()
             self.stream = None
 
     def row_steps(self, n_steps: int, h: float) -> np.ndarray:
@@ -182,7 +185,7 @@ class SolutionFile:
                 text = self._header(columns) + text
             if self.footer:
                 text += self._footer(statistics, cpu_time, failed)
-            self.stream.write(text)
+            self.stream.write(text.encode("utf-8"))
         self.close()
 
     def _counts(self, columns: dict):

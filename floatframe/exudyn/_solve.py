@@ -14,6 +14,7 @@ Every other field is honoured, has no effect on the numbers, or raises (see ``_s
 """
 from __future__ import annotations
 
+import locale
 import os
 import sys
 import time
@@ -31,7 +32,7 @@ from floatframe.exudyn._names import (ConfigurationType, DynamicSolverType, Exud
                                       member_name)
 from floatframe.exudyn._settings import HONOURED, SimulationSettings, changed_fields, check_dynamic, classify
 from floatframe.exudyn._output_steps import storage_period, stored_rows, written_steps
-from floatframe.exudyn._solution_file import SolutionFile, finish_rewrite, format_rows, open_to_rewrite
+from floatframe.exudyn._solution_file import RewrittenFile, SolutionFile, format_rows
 from floatframe.solvers import GeneralizedAlpha, Newmark, SolverError
 from floatframe.solvers.genalpha import ResidualStop
 
@@ -379,16 +380,16 @@ def write_sensor_file(item, number, data, options):
     precision = options["precision"]
     variable = (member_name(item.outputVariableType, OutputVariableType, item.name, "outputVariableType")
                 if "outputVariableType" in item.parameters else "_None")   # SensorLoad: as Exudyn's header
+    header = (f"#floatframe.exudyn sensor output file\n#sensor {number} ({type(item).__name__})\n"
+              f"#OutputVariableType = {variable}\n#columns contain: time, comma separated sensor values\n"
+              f"#number of sensor values = {data.shape[1] - 1}\n#\n") if options["write_header"] else ""
+    text = (header + format_rows(data, precision)).encode(locale.getpreferredencoding(False))   # as open(path, "w")
     try:
-        stream, in_place = open_to_rewrite(path)   # (an existing file in place: see there)
+        file = RewrittenFile(path)   # (an existing file written over in place: see there)
     except OSError:   # its folder is gone since check_sensor_files made it
         path.parent.mkdir(parents=True, exist_ok=True)
-        stream, in_place = open_to_rewrite(path)
+        file = RewrittenFile(path)
     try:
-        if options["write_header"]:
-            stream.write(f"#floatframe.exudyn sensor output file\n#sensor {number} ({type(item).__name__})\n"
-                         f"#OutputVariableType = {variable}\n#columns contain: time, comma separated sensor values\n"
-                         f"#number of sensor values = {data.shape[1] - 1}\n#\n")
-        stream.write(format_rows(data, precision))
+        file.write(text)
     finally:
-        finish_rewrite(stream, in_place)
+        file.close()

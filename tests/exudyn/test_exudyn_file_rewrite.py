@@ -1,4 +1,4 @@
-"""Output files that exist already are rewritten in place (``floatframe.exudyn._solution_file.open_to_rewrite``),
+"""Output files that exist already are rewritten in place (``floatframe.exudyn._solution_file.RewrittenFile``),
 with the same bytes as a file written anew.
 
 Claims: the coordinates solution file (text and binary) and a sensor file written over an existing file, longer or
@@ -131,3 +131,8 @@ def test_sensor_file_in_a_folder_that_does_not_exist_yet_is_written_there(tmp_pa
     solve("a.txt", sensor_file="made/here/sensor.txt")
     solve("a.txt", sensor_file="sensor.txt")
     assert (tmp_path / "made" / "here" / "sensor.txt").read_bytes() == (tmp_path / "sensor.txt").read_bytes()
+
+
+def test_a_device_as_solution_file_is_written_without_cutting_it():
+    solve("/dev/null")   # (a character device has no length to cut it to)
+    solve("/dev/null", binary=True)
