@@ -49,6 +49,16 @@ def column_major_keys(row_indices, column_pointers, shape) -> np.ndarray:
     return np.repeat(np.arange(shape[1]), np.diff(column_pointers)) * shape[0] + row_indices
 
 
+def union_of_patterns(shape, *keys) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(row indices, column pointers, sorted keys) of the union of patterns given by their ``keys``
+    (:func:`column_major_keys`) in a matrix of ``shape``: one sort of the keys, where SciPy's sums of sparse matrices
+    took 3 of a 4 ms static solve of a reduced body."""
+    union = np.unique(np.concatenate(keys)) if keys else np.zeros(0, dtype=np.int64)
+    rows, columns = np.divmod(union, shape[0])[::-1]
+    pointers = np.concatenate([[0], np.cumsum(np.bincount(columns, minlength=shape[1]))])
+    return rows, pointers, union
+
+
 class MatrixPatterns:
     """The patterns of an assembly's numeric Functions and of its iteration matrices, each found once.
 
@@ -111,14 +121,16 @@ class MatrixPatterns:
         if name not in self._fixed and self._only_function(name):   # its Function's pattern (CasADi's: sorted)
             rows, column_pointers, _ = self.output(name)
             self._fixed[name] = (rows, column_pointers, column_major_keys(rows, column_pointers, shape))
-        if name not in self._fixed:
-            parts = [pattern_ones(*self.output(name)), abs(self.linear_iteration(1.0, 1.0, 1.0, shape))]
+        if name not in self._fixed:   # the Function's entries, every linear term's, the user functions' nonzeros
+            rows, column_pointers, _ = self.output(name)
+            linear_rows, linear_pointers, _ = self.linear_union(shape)
+            keys = [column_major_keys(rows, column_pointers, shape),
+                    column_major_keys(linear_rows, linear_pointers, shape)]
             if self.user_functions is not None and name in self.user_functions.functions:
-                parts.append(self.user_functions.structural_part(shape))
-            pattern = sp.csc_matrix(sum(parts))
-            pattern.sort_indices()
-            keys = column_major_keys(pattern.indices, pattern.indptr, pattern.shape)
-            self._fixed[name] = (pattern.indices, pattern.indptr, keys)
+                part = sp.csc_matrix(self.user_functions.structural_part(shape))
+                part.sum_duplicates()
+                keys.append(column_major_keys(part.indices, part.indptr, shape)[part.data != 0])
+            self._fixed[name] = union_of_patterns(shape, *keys)
         return self._fixed[name]
 
     def _only_function(self, name) -> bool:
@@ -140,20 +152,19 @@ class MatrixPatterns:
         if shape not in self._linear_union and all(self.linear[name].nnz == 0 for name in "avq"):
             self._linear_union[shape] = (np.zeros(0, dtype=np.int32), np.zeros(shape[1] + 1, dtype=np.int32),
                                          [np.zeros(0)] * 3)
-        if shape not in self._linear_union:
-            n = self.n_coordinates
-            padded = {name: sp.csc_matrix((matrix.data, matrix.indices, np.concatenate(
-                [matrix.indptr, np.full(shape[1] - n, matrix.indptr[-1])])), shape=shape)
-                for name, matrix in ((name, sp.csc_matrix(self.linear[name])) for name in "avq")}
-            union = sp.csc_matrix(sum(abs(matrix) for matrix in padded.values()))
-            union.sort_indices()
-            keys = column_major_keys(union.indices, union.indptr, shape)
-            values = []
+        if shape not in self._linear_union:   # (the entries that are not zero: stored zeros are left out)
+            entries = []
             for name in "avq":
-                matrix = padded[name]
+                matrix = sp.csc_matrix(self.linear[name], copy=True)   # (n, n), in the upper left of ``shape``
                 matrix.sum_duplicates()
-                on_union = np.zeros(union.nnz)
-                on_union[np.searchsorted(keys, column_major_keys(matrix.indices, matrix.indptr, shape))] = matrix.data
+                nonzero = matrix.data != 0
+                columns = np.repeat(np.arange(matrix.shape[1]), np.diff(matrix.indptr))
+                entries.append(((columns * shape[0] + matrix.indices)[nonzero], matrix.data[nonzero]))
+            rows, pointers, keys = union_of_patterns(shape, *(entry_keys for entry_keys, _ in entries))
+            values = []
+            for entry_keys, data in entries:
+                on_union = np.zeros(keys.size)
+                on_union[np.searchsorted(keys, entry_keys)] = data
                 values.append(on_union)
-            self._linear_union[shape] = (union.indices, union.indptr, values)
+            self._linear_union[shape] = (rows, pointers, values)
         return self._linear_union[shape]
