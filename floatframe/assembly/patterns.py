@@ -158,8 +158,8 @@ class MatrixPatterns:
                 matrix = sp.csc_matrix(self.linear[name], copy=True)   # (n, n), in the upper left of ``shape``
                 matrix.sum_duplicates()
                 nonzero = matrix.data != 0
-                columns = np.repeat(np.arange(matrix.shape[1]), np.diff(matrix.indptr))
-                entries.append(((columns * shape[0] + matrix.indices)[nonzero], matrix.data[nonzero]))
+                matrix_keys = column_major_keys(matrix.indices, matrix.indptr, (shape[0], matrix.shape[1]))
+                entries.append((matrix_keys[nonzero], matrix.data[nonzero]))
             rows, pointers, keys = union_of_patterns(shape, *(entry_keys for entry_keys, _ in entries))
             values = []
             for entry_keys, data in entries:

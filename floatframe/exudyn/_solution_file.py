@@ -71,6 +71,16 @@ class RewrittenFile:
         self.append, self.written = append, 0
         self.descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | (os.O_APPEND if append else 0), 0o666)
 
+    @classmethod
+    def making_folder(cls, path: Path, append: bool = False) -> "RewrittenFile":
+        """The file opened, its folder made first where opening fails (making an existing folder cost 0.05 ms);
+        OSError where it still cannot be opened."""
+        try:
+            return cls(path, append)
+        except OSError:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            return cls(path, append)
+
     def write(self, data: bytes) -> None:
         view = memoryview(data)
         while view:   # (a regular file takes all at once; a pipe may take part)
@@ -136,11 +146,7 @@ class SolutionFile:
         does; the folder is made only where the file cannot be opened (making an existing one cost 0.05 ms)."""
         append = self.append and not self.binary
         try:
-            try:
-                self.stream = RewrittenFile(self.path, append)
-            except OSError:   # no folder yet, or a path that cannot be written: the same steps as before say which
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                self.stream = RewrittenFile(self.path, append)
+            self.stream = RewrittenFile.making_folder(self.path, append)
         except OSError as exc:
             raise ExudynLayerError(f"simulationSettings.solution.file.name: the coordinates solution file "
                                    f"'{self.path}' cannot be written: {exc.strerror or exc}") from None

@@ -384,11 +384,7 @@ def write_sensor_file(item, number, data, options):
               f"#OutputVariableType = {variable}\n#columns contain: time, comma separated sensor values\n"
               f"#number of sensor values = {data.shape[1] - 1}\n#\n") if options["write_header"] else ""
     text = (header + format_rows(data, precision)).encode(locale.getpreferredencoding(False))   # as open(path, "w")
-    try:
-        file = RewrittenFile(path)   # (an existing file written over in place: see there)
-    except OSError:   # its folder is gone since check_sensor_files made it
-        path.parent.mkdir(parents=True, exist_ok=True)
-        file = RewrittenFile(path)
+    file = RewrittenFile.making_folder(path)   # (an existing file written over in place: see there)
     try:
         file.write(text)
     finally:

@@ -163,7 +163,7 @@ class DenseNewtonKernel(CompiledKernel):
     - iterate (with the LU factors and row permutation of that matrix): the rows, the update
       x = U^-1 L^-1 P r by substitution, a - x_a, lam - x_lam, |x_a|, |a - x_a|, r^T r, and q, v,
       abar = abar_known + kappa a at the updated iterate (Exudyn's Newton iteration updates from the rows it has
-      already evaluated instead, by LAPACK's getrs: ``update``).
+      already evaluated instead, by LAPACK's getrs: ``DenseLU.solve``).
 
     - initial_system (consistent initial accelerations, ``initial_accelerations``): at (t_{n+1}, q_n, v_n) the
       matrix [[M, R_lambda], [C_q, 0]] dense (n+m, n+m) and the rows [R(t, q, v, 0, 0); d^2C/dt^2 - C_q a]
@@ -369,15 +369,6 @@ class DenseNewtonKernel(CompiledKernel):
         size, norm_a, square = scalars.tolist()
         finite = math.isfinite(square) or bool(np.isfinite(rows).all())  # r^T r may overflow alone
         return size, norm_a, rows, finite
-
-    def update(self, a, lam, factorization: "DenseLU", rows: np.ndarray) -> None:
-        """One Newton update of (a, lam) in place from the ``rows`` already evaluated at (a, lam), by LAPACK's getrs
-        on the factors (the C loop's residual_step computes the same bits): Exudyn's Newton iteration evaluates the
-        rows at each iterate for its stopping test anyway, and ``iterate`` would evaluate them again (a second
-        residual per iteration)."""
-        update = factorization.solve(rows)
-        a -= update[:self.n]
-        lam -= update[self.n:]
 
     def corrected(self):
         """Copies of q, v, abar at the iterate of the last ``rows`` or ``iterate`` call (after ``iterate``: the

@@ -426,15 +426,11 @@ class _SparseNewton:
             residual = self.rows(a, lam)
             if not np.isfinite(residual).all():
                 return np.inf, np.inf, residual, False
-        update = self.update(a, lam, factorization, residual)
+        update = newton_update(a, lam, factorization, residual)
         return _norm(update[:self.n]), _norm(a), residual, True
 
-    def update(self, a, lam, factorization, residual) -> np.ndarray:
-        """The Newton update of (a, lam) in place from the ``residual`` (rows) at (a, lam); the update."""
-        update = factorization.solve(residual)
-        a -= update[:self.n]
-        lam -= update[self.n:]
-        return update
+    def update(self, a, lam, factorization, residual) -> None:
+        newton_update(a, lam, factorization, residual)
 
     def finish(self, t, a, lam) -> State:
         return State(t, self.q_known + self.c_q * a, self.v_known + self.c_v * a, a,
@@ -472,12 +468,23 @@ class _DenseNewton:
         return self.kernel.iterate(a, lam, factorization)
 
     def update(self, a, lam, factorization, residual) -> None:
-        self.kernel.update(a, lam, factorization, residual)
+        """From the rows already evaluated (Exudyn's stopping test), by getrs; the kernel's ``iterate`` would
+        evaluate them again (the C loop's residual_step computes the same bits)."""
+        newton_update(a, lam, factorization, residual)
 
     def finish(self, t, a, lam) -> State:
         q, v, abar = self.kernel.corrected()
         self.system.current_state = (t, q, v, a, lam)
         return State(t, q, v, a, abar, lam)
+
+
+def newton_update(a, lam, factorization, residual) -> np.ndarray:
+    """The Newton update of (a, lam) in place from the ``residual`` (the rows at (a, lam)) and the iteration matrix's
+    ``factorization`` (its ``solve``: SuperLU, or DenseLU's getrs); returns the update."""
+    update = factorization.solve(residual)
+    a -= update[:a.size]
+    lam -= update[a.size:]
+    return update
 
 
 @dataclass(frozen=True)
