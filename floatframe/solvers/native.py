@@ -6,7 +6,7 @@ about a microsecond, and the Python loop around it (``GeneralizedAlpha.step``, `
 times per call it takes the predictor, the Newton iterations with the modified-Newton rules (MatrixRenewal,
 the contraction test, the roundoff floor), the dense LU (LAPACK's dgetrf, the one SciPy's ``lapack.dgetrf``
 calls), the update (the kernel's own ``newton_iterate``; with ``newton_control`` LAPACK's dgetrs on the rows of the
-stopping test, ``DenseNewtonKernel.update``), the halving of failed steps and the states at
+stopping test, ``genalpha.newton_update``), the halving of failed steps and the states at
 the grid times to store or check (or, with ``newton_control``, Exudyn's Newton iteration:
 ``GeneralizedAlpha._residual_step``). The kernel stays CasADi's generated code: the driver calls the
 functions of the kernel's compiled library directly. Both loops take the same decisions on the same bits,

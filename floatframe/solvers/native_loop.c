@@ -9,7 +9,7 @@
    compute the same bits. Compiled without fused multiply-adds (-ffp-contract=off), like the kernels.
    With Exudyn's Newton iteration (ResidualStop of genalpha.py) a step is residual_step, GeneralizedAlpha.
    _residual_step's decisions in the same order; its updates come from the rows already evaluated for the
-   stopping test, by LAPACK's dgetrs (DenseNewtonKernel.update), not from newton_iterate. */
+   stopping test, by LAPACK's dgetrs (genalpha.newton_update), not from newton_iterate. */
 #include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
@@ -206,7 +206,7 @@ static int factorize_at_rest(const Problem *problem, Run *run)
     return lu_of_factors(problem);
 }
 
-/* DenseNewtonKernel.update: (a, lambda) -= A^-1 rows, from the rows at (a, lambda) (rows_out) and the LU of the
+/* genalpha.newton_update (with DenseLU.solve): (a, lambda) -= A^-1 rows, from the rows at (a, lambda) (rows_out) and the LU of the
    iteration matrix (factors, pivots), by dgetrs on a copy of the rows in iterate_rows (free in residual_step).
    0, or getrs's info. */
 static int update_from_rows(const Problem *problem)
