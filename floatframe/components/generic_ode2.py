@@ -167,6 +167,21 @@ class ObjectGenericODE2(Component):
             raise self.error(f"has no output variable '{variable}'; available: {sorted(parts)}")
         return ca.vertcat(*[parts[variable](node) for node in self.nodes])
 
+    @property
+    def mesh_outputs(self) -> tuple:
+        """The output variables of the mesh nodes (the object's nodes, in its order): those all its nodes have."""
+        names = [node.output_variables for node in self.nodes]
+        return tuple(name for name in names[0] if all(name in others for others in names[1:]))
+
+    def check_mesh_node(self, mesh_node, owner):
+        if not (isinstance(mesh_node, (int, np.integer)) and 0 <= mesh_node < len(self.nodes)):
+            raise owner.error(f"mesh node {mesh_node!r} is out of range for {self.label} with {len(self.nodes)} nodes")
+
+    def mesh_node_output(self, ctx, mesh_node: int, variable: str):
+        """Output variable of mesh node ``mesh_node`` (0-based in the node list): that node's own output, as in
+        Exudyn (a super-element sensor on this object)."""
+        return self.nodes[mesh_node].output(ctx, variable)
+
 
 class MarkerGenericODE2Position(Marker):
     """Weighted sum of the positions of nodes of an ObjectGenericODE2 (Exudyn's MarkerSuperElementPosition on it):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from floatframe.components.base import Component, resolve
 from floatframe.components.ffrf import FloatingFrameBody
+from floatframe.components.generic_ode2 import ObjectGenericODE2
 
 
 class Sensor(Component):
@@ -123,17 +124,18 @@ class SensorObject(SensorBody):
 
 
 class SensorSuperElement(Sensor):
-    """Output of one mesh node of an FFRF body (mesh node numbers are 0-based, rigid node excluded).
+    """Output of one mesh node of an FFRF body (mesh node numbers are 0-based, rigid node excluded) or of an
+    ObjectGenericODE2 (its nodes, in their order).
 
     Parameters
     ----------
-    body_number : ObjectFFRF, ObjectFFRFReducedOrder or int
-        The FFRF body.
+    body_number : ObjectFFRF, ObjectFFRFReducedOrder, ObjectGenericODE2 or int
+        The body.
     mesh_node_number : int
         0-based mesh-node number (the frame node not counted).
     output_variable_type : str
-        One of Position, Displacement, Velocity, Acceleration (global) or DisplacementLocal, VelocityLocal,
-        AccelerationLocal (body frame).
+        FFRF bodies: one of Position, Displacement, Velocity, Acceleration (global) or DisplacementLocal,
+        VelocityLocal, AccelerationLocal (body frame); ObjectGenericODE2: an output of its mesh nodes.
     """
 
     type_name = "SensorSuperElement"
@@ -145,8 +147,9 @@ class SensorSuperElement(Sensor):
 
     def connect(self, system):
         self.body = resolve(system, "object", self.body_number, self, "body_number")
-        if not isinstance(self.body, FloatingFrameBody):
-            raise self.error(f"body_number must refer to an FFRF body (ObjectFFRF, ObjectFFRFReducedOrder), got {self.body.label}")
+        if not isinstance(self.body, (FloatingFrameBody, ObjectGenericODE2)):
+            raise self.error(f"body_number must refer to a body with mesh nodes (ObjectFFRF, ObjectFFRFReducedOrder, "
+                             f"ObjectGenericODE2), got {self.body.label}")
         self.body.check_mesh_node(self.mesh_node_number, self)
         if self.output_variable_type not in self.body.mesh_outputs:
             raise self.error(f"mesh nodes have no output variable '{self.output_variable_type}'; "

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import casadi as ca
 import numpy as np
+import scipy.linalg
 import scipy.sparse as sp
 
 from floatframe import fem as core_fem
@@ -379,6 +380,12 @@ class FEMinterface:
         matrix = self._require("_mass", "Mass")
         return matrix.copy() if sparse else matrix.toarray()
 
+    def GetGyroscopicMatrix(self, rotationAxis=2, sparse=True):
+        """G = (I kron skew(e)) M (3 N, 3 N) for spin about axis ``rotationAxis`` (0, 1, 2), as Exudyn forms it
+        (:func:`floatframe.fem.gyroscopic_matrix`); scipy.sparse CSR, or a dense array with ``sparse=False``."""
+        matrix = core_fem.gyroscopic_matrix(self._require("_mass", "Mass"), int(rotationAxis))
+        return matrix if sparse else matrix.toarray()
+
     def GetStiffnessMatrix(self, sparse=True):
         matrix = self._require("_stiffness", "Stiffness")
         return matrix.copy() if sparse else matrix.toarray()
@@ -423,12 +430,30 @@ class FEMinterface:
     def ComputeEigenmodes(self, nModes, excludeRigidBodyModes=0, useSparseSolver=True):
         """Lowest ``nModes`` eigenmodes of K x = omega^2 M x after the first ``excludeRigidBodyModes``
         (:func:`floatframe.fem.eigenmodes`: mass-normalised, canonical where eigenvalues repeat, and the
-        excluded ones checked to be zero)."""
+        excluded ones checked to be zero). As in Exudyn, ``eigenValues`` holds |omega^2| of the returned modes
+        with the sparse solver and of all n eigenpairs with the dense one (``useSparseSolver=False``).
+
+        Where the excluded eigenpairs are not the mesh's zero-frequency modes (a supported mesh with
+        ``excludeRigidBodyModes=6``), Exudyn drops them all the same: so does this method, with a warning that
+        names the eigenvalues dropped."""
         mass, stiffness = self._require("_mass", "Mass"), self._require("_stiffness", "Stiffness")
         positions = self._mesh.nodes if self._mesh is not None else None   # deflates the rigid-body modes
-        modes = core_fem.eigenmodes(mass, stiffness, int(nModes), int(excludeRigidBodyModes),
-                                    solver="sparse" if useSparseSolver else "dense", node_positions=positions)
-        self.eigenValues = modes.eigenvalues
+        n_modes, n_excluded = int(nModes), int(excludeRigidBodyModes)
+        solver = "sparse" if useSparseSolver else "dense"
+        try:
+            modes = core_fem.eigenmodes(mass, stiffness, n_modes, n_excluded, solver=solver, node_positions=positions)
+        except core_fem.RigidBodyModeCountError as error:
+            lowest = core_fem.eigenmodes(mass, stiffness, n_modes + n_excluded, 0, solver=solver)
+            warnings.warn(f"FEMinterface.ComputeEigenmodes: excludeRigidBodyModes={n_excluded}, but {error}; as Exudyn "
+                          f"does, the {n_excluded} lowest eigenpairs (omega^2 = "
+                          f"{np.array2string(lowest.eigenvalues[:n_excluded], precision=4)}) are dropped all the same",
+                          stacklevel=2)
+            modes = core_fem.ModeBasis(lowest.vectors[:, n_excluded:], lowest.eigenvalues[n_excluded:])
+        if useSparseSolver:
+            self.eigenValues = np.abs(modes.eigenvalues)
+        else:
+            self.eigenValues = np.abs(scipy.linalg.eigh(sp.csr_matrix(stiffness).toarray(),
+                                                        sp.csr_matrix(mass).toarray(), eigvals_only=True))
         self.modeBasis = {"matrix": modes.vectors, "type": "NormalModes"}
 
     def ComputeEigenmodesNGsolve(self, bfM, bfK, nModes, maxEigensolveIterations=40, excludeRigidBodyModes=0,

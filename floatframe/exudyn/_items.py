@@ -690,7 +690,8 @@ def ObjectJointPrismaticX(item, number, mbs):
 
 @register("ObjectGenericODE2", "object", "GenericODE2", dict(
     nodeNumbers=[], massMatrix=None, stiffnessMatrix=None, dampingMatrix=None, forceVector=[], forceUserFunction=0,
-    massMatrixUserFunction=0, jacobianUserFunction=0))
+    massMatrixUserFunction=0, jacobianUserFunction=0),
+    outputs=dict(object=CoreGenericODE2.output_variables, superElement=NODE_OUTPUTS))
 def ObjectGenericODE2(item, number, mbs):
     """jacobianUserFunction(mbs, t, itemNumber, q, q_t, fODE2, fODE2_t) (its MatrixContainer, array or sparse
     matrix: the left-hand side's derivative of the force user function's terms, as Exudyn) takes the place of the

@@ -8,7 +8,7 @@ and docs/exudyn.md); a name Exudyn does not have either fails with the closest s
 """
 from __future__ import annotations
 
-from math import pi, sqrt
+from math import cos, pi, sin, sqrt
 
 import numpy as np
 
@@ -45,13 +45,44 @@ def FillInSubMatrix(subMatrix, destinationMatrix, destRow, destColumn):
     destinationMatrix[destRow:destRow + rows, destColumn:destColumn + columns] = subMatrix
 
 
+def FrequencySweep(t, t1, f0, f1) -> float:
+    """The frequency [Hz] at time t [s] of a linear sweep from f0 at t = 0 to f1 at t = t1."""
+    return t * (f1 - f0) / t1 + f0
+
+
+def SweepSin(t, t1, f0, f1) -> float:
+    """sin of the phase 2 pi (f0 + (f1 - f0) t / (2 t1)) t of the linear sweep: its frequency is FrequencySweep."""
+    return sin(2 * pi * (f0 + (f1 - f0) / t1 * 0.5 * t) * t)
+
+
+def SweepCos(t, t1, f0, f1) -> float:
+    """cos of the linear sweep's phase (see SweepSin)."""
+    return cos(2 * pi * (f0 + (f1 - f0) / t1 * 0.5 * t) * t)
+
+
+def SmoothStep(x, x0, x1, value0, value1) -> float:
+    """value0 up to x0, value1 from x1 on, and between them the half cosine wave that joins them with zero slope."""
+    if x <= x0:
+        return value0
+    if x >= x1:
+        return value1
+    return value0 + (value1 - value0) * 0.5 * (1 - cos((x - x0) / (x1 - x0) * pi))
+
+
+def SmoothStepDerivative(x, x0, x1, value0, value1) -> float:
+    """d SmoothStep / dx (zero outside x0 < x < x1)."""
+    if not x0 < x < x1:
+        return 0
+    return (value1 - value0) * 0.5 * (pi / (x1 - x0) * sin((x - x0) / (x1 - x0) * pi))
+
+
 globals().update({name: value for name, value in vars(_graphics_data).items() if name.startswith("color4")})
 globals().update({cls.__name__: cls for cls in ITEM_CLASSES})
 globals().update(SHORT_NAMES)
 globals().update(VISUALIZATION_CLASSES)
 
 SUPPORTED = sorted(name for name in globals() if not name.startswith("_") and name not in (
-    "annotations", "np", "sqrt", "Unsupported", "module_getattr", "out_of_scope", "ITEM_CLASSES",
+    "annotations", "np", "sqrt", "sin", "cos", "Unsupported", "module_getattr", "out_of_scope", "ITEM_CLASSES",
     "SHORT_NAMES", "VISUALIZATION_CLASSES"))
 
 # Names of exudyn.utilities.__all__ (Exudyn 1.13.6) that the layer did not have when this list was

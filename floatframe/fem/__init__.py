@@ -9,11 +9,11 @@ from .abaqus import read_abaqus_inp, read_abaqus_mtx
 from .forms import lame_parameters
 from .geometric_stiffness import (GeometricStiffnessCases, geometric_stiffness_cases, geometric_stiffness_matrix,
                                   stress_geometric_stiffness_matrix)
-from .matrices import (FORMULATIONS, add_node_mass, center_of_mass, linear_elastic_matrices, lumped_mass_matrix,
-                       mass_matrix, rigid_body_modes, stiffness_matrix)
+from .matrices import (FORMULATIONS, add_node_mass, center_of_mass, gyroscopic_matrix, linear_elastic_matrices,
+                       lumped_mass_matrix, mass_matrix, rigid_body_modes, stiffness_matrix)
 from .mesh import (Mesh, block_mesh, hex_corner_jacobians, mesh_from_meshio, quadratic_mesh, read_mesh,
                    rotor_disc_mesh)
-from .modes import ModeBasis, canonical_basis, craig_bampton_modes, eigenmodes, tisserand_basis
+from .modes import ModeBasis, RigidBodyModeCountError, canonical_basis, craig_bampton_modes, eigenmodes, tisserand_basis
 from .ngsolve_mesh import boundary_node_sets, mesh_from_ngsolve
 from .stress import (elasticity_matrix, modal_field, nodal_strains, nodal_stresses, post_processing_modes,
                      strain_recovery_matrix, von_mises)
@@ -23,6 +23,7 @@ __all__ = [
     "GeometricStiffnessCases",
     "Mesh",
     "ModeBasis",
+    "RigidBodyModeCountError",
     "add_node_mass",
     "block_mesh",
     "boundary_node_sets",
@@ -33,6 +34,7 @@ __all__ = [
     "elasticity_matrix",
     "geometric_stiffness_cases",
     "geometric_stiffness_matrix",
+    "gyroscopic_matrix",
     "hex_corner_jacobians",
     "lame_parameters",
     "linear_elastic_matrices",

@@ -46,6 +46,9 @@ import scipy.sparse as sp
 from skfem import (Basis, ElementHex0, ElementHex1, ElementHexS2, ElementTetP0, ElementTetP1, ElementTetP2,
                    ElementVector, MeshHex, MeshHex1, MeshTet, MeshTet2, asm)
 
+from floatframe.errors import ModelError
+from floatframe.rotations import skew
+
 from .forms import (deviatoric_elasticity_form, dilatation_coupling, elasticity_form, lame_parameters,
                     mass_form, scalar_mass)
 from .mesh import CORNER_TYPE, EDGES, NODES_PER_ELEMENT, Mesh, hex_corner_jacobians
@@ -246,6 +249,19 @@ def rigid_body_modes(nodes: np.ndarray) -> np.ndarray:
     for k, axis in enumerate(np.eye(3)):
         modes[:, :, 3 + k] = np.cross(axis, nodes)
     return modes.reshape(-1, 6)
+
+
+def gyroscopic_matrix(mass_matrix: sp.spmatrix, axis: int) -> sp.csr_matrix:
+    """G = (I_N kron skew(e)) M, shape (3 N, 3 N) [kg], for spin about the unit axis e (0: x, 1: y, 2: z).
+
+    For a mass matrix of the usual form M_s kron I_3 this is M_s kron skew(e), and the Coriolis forces of the
+    nodal velocities v (3 N,) [m/s] in a frame spinning at Omega [rad/s] about e are 2 Omega G v [N].
+    """
+    if axis not in (0, 1, 2):
+        raise ModelError(f"gyroscopic_matrix: axis must be 0, 1 or 2 (x, y, z), got {axis!r}")
+    mass = sp.csr_matrix(mass_matrix)
+    spin = np.asarray(skew(np.eye(3)[axis]), dtype=float)      # skew(e) x = e x x
+    return sp.csr_matrix(sp.kron(sp.identity(mass.shape[0] // 3), spin) @ mass)
 
 
 def center_of_mass(nodes: np.ndarray, mass_matrix: sp.spmatrix) -> np.ndarray:

@@ -32,6 +32,10 @@ DENSE_LIMIT = 1200         # "auto" uses the dense solver up to this many coordi
 EXTRA_MODES = 6            # computed beyond those asked for, so that the last cluster is complete
 
 
+class RigidBodyModeCountError(ModelError):
+    """The mesh's zero-frequency modes are not the ``n_rigid_body_modes`` asked to be removed."""
+
+
 @dataclass(frozen=True)
 class ModeBasis:
     """A mode basis Psi (n_f, n_modes) of body-fixed nodal displacements and its eigenvalues.
@@ -121,7 +125,7 @@ def eigenmodes(mass_matrix, stiffness_matrix, n_modes: int, n_rigid_body_modes: 
         count = min(n_modes + EXTRA_MODES, n - n_rigid)
         values, vectors = _lowest_eigenpairs(mass, stiffness, count, solver, shift, deflation=rigid)
         if values[0] <= RIGID_TOLERANCE * typical_eigenvalue(stiffness, mass):
-            raise ModelError(f"eigenmodes: besides the 6 rigid-body modes the mesh has a zero-frequency mode "
+            raise RigidBodyModeCountError(f"eigenmodes: besides the 6 rigid-body modes the mesh has a zero-frequency mode "
                              f"(eigenvalue {values[0]:.3e}): a mechanism or disconnected parts")
     else:
         count = min(n_modes + n_rigid + EXTRA_MODES, n)
@@ -146,7 +150,7 @@ def _checked_rigid_body_modes(stiffness, node_positions) -> np.ndarray:
     scale = (abs(stiffness) @ np.abs(rigid)).max(axis=0)      # the size of the terms of K R
     if np.any(forces > 1e-9 * scale):
         worst = int(np.argmax(forces / scale))
-        raise ModelError(f"eigenmodes: the mesh is not free: K R != 0 for rigid-body mode {worst} "
+        raise RigidBodyModeCountError(f"eigenmodes: the mesh is not free: K R != 0 for rigid-body mode {worst} "
                          f"(relative {forces[worst] / scale[worst]:.2e}); pass n_rigid_body_modes for a "
                          f"supported mesh")
     return rigid
@@ -561,11 +565,11 @@ def _check_rigid_body_modes(values, n_rigid, typical):
     zero = np.abs(values) <= RIGID_TOLERANCE * typical
     n_zero = int(np.sum(zero))
     if n_zero < n_rigid:
-        raise ModelError(f"eigenmodes: the {n_rigid} lowest eigenvalues {np.array2string(values[:n_rigid], precision=4)} "
+        raise RigidBodyModeCountError(f"eigenmodes: the {n_rigid} lowest eigenvalues {np.array2string(values[:n_rigid], precision=4)} "
                          f"are not zero to round-off ({RIGID_TOLERANCE:g} of the typical omega^2 {typical:.4g}): the "
                          f"mesh does not have {n_rigid} rigid-body modes; pass n_rigid_body_modes to match it")
     if n_rigid and n_zero > n_rigid:
-        raise ModelError(f"eigenmodes: the mesh has {n_zero if n_zero < values.size else 'at least %d' % n_zero} "
+        raise RigidBodyModeCountError(f"eigenmodes: the mesh has {n_zero if n_zero < values.size else 'at least %d' % n_zero} "
                          f"zero-frequency modes, more than {n_rigid} (a mechanism, disconnected parts or too few "
                          f"supports); pass n_rigid_body_modes to match it")
 

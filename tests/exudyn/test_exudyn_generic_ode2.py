@@ -4,7 +4,10 @@ MarkerSuperElementPosition on it, and the FEM helpers around it, against exudyn 
 Claims: three point nodes under M q_tt + D q_t + K q = f + f_user(t, q, q_t) (mass matrix constant or from its user
 function) with a force at a weighted node pair: node coordinates and the object's outputs over 200 steps equal
 exudyn's to 1e-9 of their scale; ScipySparseCSRtoCSR, SparseTripletsToScipySparseCSR and AddElasticSupportAtNode
-give exudyn's matrices; bad sizes and a missing mass matrix are refused naming the object."""
+give exudyn's matrices; bad sizes and a missing mass matrix are refused naming the object; a SensorSuperElement on it
+records its nodes' outputs as exudyn's; GetGyroscopicMatrix is exudyn's; ComputeEigenmodes on a supported mesh with
+six modes excluded (objectGenericODE2Test) drops them with a warning as exudyn does, and its dense eigenValues are all
+n of exudyn's; the sweep functions of exudyn.utilities equal exudyn's to the bit."""
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -150,3 +153,89 @@ def test_a_jacobian_user_function_of_the_wrong_size_is_refused_naming_the_object
     with pytest.raises(ModelError, match=r"ObjectGenericODE2.*jacobian user function returned shape \(4, 4\), "
                                          r"expected \(9, 9\)"):
         mbs.Assemble()
+
+
+def super_element_sensors(exu, items):
+    """The chain's super-element sensors (Displacement, Position, Velocity of mesh nodes 1 and 2) over 50 steps."""
+    mbs = exu.SystemContainer().AddSystem()
+    nodes = [mbs.AddNode(items.NodePoint(referenceCoordinates=[k, 0, 0], initialVelocities=[0.1 * k, 0, -0.2]))
+             for k in range(3)]
+    body = mbs.AddObject(items.ObjectGenericODE2(nodeNumbers=nodes, massMatrix=MASS, stiffnessMatrix=STIFFNESS,
+                                                 forceVector=[0.0, 1.0, 0, 0, 0, 0, 0.5, 0, 0]))
+    sensors = [mbs.AddSensor(items.SensorSuperElement(bodyNumber=body, meshNodeNumber=k, storeInternal=True,
+                                                      outputVariableType=getattr(exu.OutputVariableType, v)))
+               for k in (1, 2) for v in ("Displacement", "Position", "Velocity")]
+    mbs.Assemble()
+    exu.SolveDynamic(mbs, full_newton_settings(exu, 50, 0.5))
+    return [mbs.GetSensorStoredData(s) for s in sensors]
+
+
+def test_a_super_element_sensor_records_its_nodes_outputs_as_exudyn():
+    for mine, reference in zip(super_element_sensors(ffexu, ffitems), super_element_sensors(exudyn, exitems)):
+        assert mine.shape == reference.shape
+        assert np.abs(reference[-1, 1:]).max() > 1e-3
+        assert np.abs(mine - reference).max() <= 1e-9 * np.abs(reference[:, 1:]).max()
+
+
+def test_the_gyroscopic_matrix_is_exudyns():
+    mass = sp.csr_matrix(MASS[:9, :9] + 0.1 * np.ones((9, 9)))
+    ours, theirs = fffem.FEMinterface(), exfem.FEMinterface()
+    ours._mass, theirs.massMatrix = mass.copy(), mass.copy()
+    theirs.nodes = {"Position": np.zeros((3, 3))}
+    for axis in (0, 1, 2):
+        expected = np.asarray(theirs.GetGyroscopicMatrix(rotationAxis=axis, sparse=False))
+        assert np.abs(expected).max() > 0.1
+        assert np.abs(ours.GetGyroscopicMatrix(rotationAxis=axis, sparse=False) - expected).max() <= 1e-15
+        assert np.abs(ours.GetGyroscopicMatrix(rotationAxis=axis).toarray() - expected).max() <= 1e-15
+
+
+def supported_rod(module):
+    """An FEMinterface on a chain of 8 point masses joined by springs in x, y and z and held at node 0 by springs
+    (AddElasticSupportAtNode): it has no zero-frequency mode, so the six eigenpairs excluded are elastic ones."""
+    count = 8
+    stiffness = np.zeros((3 * count, 3 * count))
+    for k in range(count - 1):
+        for direction, spring in zip(range(3), (100.0, 40.0 + 5 * k, 60.0)):
+            i, j = 3 * k + direction, 3 * (k + 1) + direction
+            stiffness[np.ix_([i, j], [i, j])] += spring * np.array([[1, -1], [-1, 1]])
+    fem = module.FEMinterface()
+    mass = sp.csr_matrix(np.diag(np.repeat(np.linspace(1.0, 2.0, count), 3)))
+    if module is fffem:
+        fem._mass, fem._stiffness = mass, sp.csr_matrix(stiffness)
+    else:
+        fem.massMatrix, fem.stiffnessMatrix = mass, sp.csr_matrix(stiffness)
+        fem.nodes = {"Position": np.zeros((count, 3))}
+    fem.AddElasticSupportAtNode(0, springStiffness=[1e3, 2e3, 3e3])
+    return fem
+
+
+def test_excluded_modes_that_are_not_zero_are_dropped_with_a_warning_as_exudyn_does():
+    ours, theirs = supported_rod(fffem), supported_rod(exfem)
+    with pytest.warns(UserWarning, match="excludeRigidBodyModes=6.*dropped all the same"):
+        ours.ComputeEigenmodes(4, excludeRigidBodyModes=6, useSparseSolver=False)
+    theirs.ComputeEigenmodes(4, excludeRigidBodyModes=6, useSparseSolver=False)
+    assert ours.eigenValues.shape == theirs.eigenValues.shape == (24,)         # all n, as exudyn's dense solver
+    assert theirs.eigenValues[6] > 1.0
+    np.testing.assert_allclose(ours.eigenValues, theirs.eigenValues, rtol=1e-10, atol=1e-9)
+    np.testing.assert_allclose(ours.GetEigenFrequenciesHz(), theirs.GetEigenFrequenciesHz(), rtol=1e-10, atol=1e-9)
+    modes, mass = ours.modeBasis["matrix"], ours.GetMassMatrix(sparse=False)
+    quotients = np.einsum("ij,ij->j", modes, ours.GetStiffnessMatrix(sparse=False) @ modes)
+    np.testing.assert_allclose(quotients, theirs.eigenValues[6:10], rtol=1e-9)   # the 7th to 10th eigenpairs
+    np.testing.assert_allclose(modes.T @ mass @ modes, np.eye(4), atol=1e-12)
+    with pytest.warns(UserWarning, match="dropped all the same"):
+        ours.ComputeEigenmodes(4, excludeRigidBodyModes=6, useSparseSolver=True)
+    np.testing.assert_allclose(ours.eigenValues, theirs.eigenValues[6:10], rtol=1e-9)   # sparse: the modes' own
+
+
+def test_the_sweep_functions_are_exudyns_to_the_bit():
+    from exudyn import utilities as exu_utilities
+    from floatframe.exudyn import utilities as our_utilities
+
+    values = np.random.default_rng(5).uniform([0, 0.5, 1, 50], [5, 5, 50, 300], size=(200, 4))
+    for name in ("FrequencySweep", "SweepSin", "SweepCos"):
+        for t, t1, f0, f1 in values:
+            assert getattr(our_utilities, name)(t, t1, f0, f1) == getattr(exu_utilities, name)(t, t1, f0, f1)
+    for name in ("SmoothStep", "SmoothStepDerivative"):
+        for x in np.linspace(-1, 3, 401):
+            assert getattr(our_utilities, name)(x, 0.3, 1.7, -2.0, 5.0) == getattr(exu_utilities, name)(x, 0.3, 1.7,
+                                                                                                          -2.0, 5.0)

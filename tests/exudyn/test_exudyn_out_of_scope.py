@@ -38,7 +38,7 @@ def test_module_attributes_and_extensions_name_the_scope():
         mbs.CreateDistanceSensor()
     assert "scope" not in str(missing.value)
     with pytest.raises(exu.ExudynLayerError) as missing:
-        ffu.SweepSin(1)
+        ffu.RoundMatrix(1)
     assert "scope" not in str(missing.value)
     with pytest.raises(exu.ExudynLayerError, match="MainSystem function 'AddGeneralContact'.*; contact.*outside"):
         mbs.AddGeneralContact()   # a MainSystem function the layer lacks: refused with its scope, not a crash

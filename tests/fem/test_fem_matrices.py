@@ -5,8 +5,8 @@ import pytest
 import scipy.linalg as sla
 import scipy.sparse as sp
 
-from floatframe.fem import (Mesh, add_node_mass, block_mesh, center_of_mass, lame_parameters, linear_elastic_matrices,
-                            lumped_mass_matrix, mass_matrix, rigid_body_modes, rotor_disc_mesh, stiffness_matrix)
+from floatframe.fem import (Mesh, add_node_mass, block_mesh, center_of_mass, gyroscopic_matrix, lame_parameters,
+                            linear_elastic_matrices, lumped_mass_matrix, mass_matrix, rigid_body_modes, rotor_disc_mesh, stiffness_matrix)
 
 STEEL = {"youngs_modulus": 2.1e11, "poissons_ratio": 0.3, "density": 7850.0}
 
@@ -264,3 +264,20 @@ def test_a_flat_element_and_a_mesh_without_elements_are_refused():
         linear_elastic_matrices(Mesh(nodes, mesh.elements), 2e11, 0.3, 7850.0)
     with pytest.raises(ValueError, match="no volume elements"):
         linear_elastic_matrices(Mesh(mesh.nodes, {}), 2e11, 0.3, 7850.0)
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2])
+def test_the_gyroscopic_matrix_is_skew_and_gives_a_translating_body_m_e_cross_u(block, axis):
+    mass = block[1]
+    gyroscopic = gyroscopic_matrix(mass, axis)
+    assert sp.issparse(gyroscopic)
+    assert abs(gyroscopic + gyroscopic.T).max() <= 1e-12 * abs(gyroscopic).max()      # M_s kron skew(e)
+    velocity = np.array([0.3, -1.2, 0.7])                                              # u [m/s], every node
+    total = translation_modes(mass.shape[0] // 3).T @ (gyroscopic @ np.tile(velocity, mass.shape[0] // 3))
+    total_mass = translation_modes(mass.shape[0] // 3)[:, 0] @ mass @ translation_modes(mass.shape[0] // 3)[:, 0]
+    np.testing.assert_allclose(total, total_mass * np.cross(np.eye(3)[axis], velocity), rtol=1e-12, atol=1e-12)
+
+
+def test_a_gyroscopic_matrix_about_another_axis_is_refused(block):
+    with pytest.raises(ValueError, match="gyroscopic_matrix: axis must be 0, 1 or 2"):
+        gyroscopic_matrix(block[1], 3)
