@@ -17,7 +17,7 @@ module as Exudyn's test suite provides it, matplotlib without windows and an emp
 exudyn the renderer calls are no-ops (Exudyn aborts without a display); floatframe's are already.
 
 Recorded per script and code: ran, refused (floatframe's ExudynLayerError or ModelError: the first line of its
-message), crashed (the exception type and where), timeout; the result (``exudynTestGlobals.testResult``, else the
+message, after "out of scope (<scope>)" where the error names one of the scopes of docs/exudyn.md, "Out of scope"), crashed (the exception type and where), timeout; the result (``exudynTestGlobals.testResult``, else the
 ODE2 coordinates after the last solve) and the relative difference max|ours - exudyn's| / max|exudyn's| (for ODE2
 coordinates that are zero to round-off, a model at rest, the gap itself: ``relative_difference``); the time
 spent inside SolveDynamic/SolveStatic (with ``--warm``: of floatframe's second run of the script on the machine,
@@ -51,6 +51,8 @@ NOT_MODELS = {"modelUnitTests.py", "runTestSuite.py", "runTestSuiteRefSol.py", "
 FLEXIBLE = re.compile(r"FFRF|FEMinterface|CMSobject")
 EXTRA_EXAMPLES = ("flexibleRotor3Dtest.py",)
 AGREE = 1e-5   # relative difference counted as agreement in the summary
+OUT_OF_SCOPE_MARK = "outside floatframe's scope"   # floatframe.exudyn's refusals of an out-of-scope feature say this
+OUT_OF_SCOPE_PREFIX = "out of scope"               # ... and the record's message then starts with this
 ROUND_OFF_DISPLACEMENT = 1e-12   # displacements [m, rad, 1] this small are round-off of a model at rest
 NO_SOLUTION_FILE = "EXUDYN_SUITE_NO_SOLUTION_FILE"   # set: the solves write no coordinates solution file
 
@@ -327,7 +329,10 @@ def child(spec_path: str) -> None:
             if inner is not None and inner.filename != script:
                 where += f" ({Path(inner.filename).name}:{inner.name})"
             first_line = (str(exc).strip().splitlines() or [""])[0][:200]
-            if isinstance(exc, refusals):
+            scope = re.search(r"; ([^;]*): " + OUT_OF_SCOPE_MARK, str(exc))
+            if isinstance(exc, refusals) and scope:
+                record.update(status="refused", message=f"{OUT_OF_SCOPE_PREFIX} ({scope.group(1)}) {first_line}")
+            elif isinstance(exc, refusals):
                 record.update(status="refused", message=first_line)
             else:
                 record.update(status="crashed", message=f"{type(exc).__name__} at {where}: {first_line}")
@@ -521,6 +526,7 @@ def summary(rows) -> list[str]:
                   len(both) - len(agree) - len(differ)]
         counts += [sum(row["floatframe"].startswith(kind) for row in chosen) for kind in ("refused", "crashed", "timeout")]
         lines.append(f"| {group} | " + " | ".join(str(c) for c in counts) + " |")
+    lines += ["", scope_count(rows)]
     for column, which in (("solve floatframe [s]", ""),
                           ("solve floatframe first run [s]", ", floatframe's first run")):
         ratios = sorted(row[column] / row["solve exudyn [s]"] for row in rows
@@ -534,6 +540,17 @@ def summary(rows) -> list[str]:
     if os.environ.get(NO_SOLUTION_FILE) == "1":
         lines += ["", "The solves wrote no coordinates solution file (--without-solution-file)."]
     return lines
+
+
+def scope_count(rows) -> str:
+    """How many test models (TestModels and MiniExamples) that exudyn runs lie within floatframe's scope (are not
+    refused as out of scope), and how many of those run on floatframe and agree."""
+    models = [row for row in rows if row["group"] != "Examples" and row["exudyn"] == "runs"]
+    within = [row for row in models if not row["floatframe"].startswith(f"refused: {OUT_OF_SCOPE_PREFIX}")]
+    agree = [row for row in within if row["floatframe"] == "runs" and row["relative difference"] is not None
+             and row["relative difference"] <= AGREE]
+    return (f"Test models that exudyn runs: {len(models)}; refused as out of floatframe's scope: "
+            f"{len(models) - len(within)}; within scope: {len(within)}, of which {len(agree)} run and agree to {AGREE:g}.")
 
 
 def median_of(values: list) -> float:

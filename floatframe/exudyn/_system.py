@@ -36,7 +36,8 @@ def renderer_call(name: str):
     """A renderer function: warns that nothing is rendered and returns; one that would return an image raises."""
     def call(*arguments, **keywords):
         if name.rsplit(".", 1)[-1] in IMAGE_CALLS:
-            raise ExudynLayerError(f"{name}: floatframe has no renderer, so there is no image to return")
+            raise ExudynLayerError(f"{name}: floatframe has no renderer, so there is no image to return"
+                                   f"{out_of_scope(name)}")
         warnings.warn(f"{name}: floatframe has no renderer; the call is ignored", stacklevel=2)
         return False
     call.__name__ = name

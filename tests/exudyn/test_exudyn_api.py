@@ -122,7 +122,8 @@ def test_renderer_calls_warn_and_return():
     assert len(caught) == 5
     assert graphics.color.red == [1.0, 0.0, 0.0, 1.0] and len(graphics.color.lightred) == 4
     with pytest.raises(exu.ExudynLayerError, match="renderer.RedrawAndGetImage: floatframe has no renderer, so "
-                                                   "there is no image to return"):
+                                                   "there is no image to return; rendering .*: outside floatframe's "
+                                                   "scope"):
         sc.renderer.RedrawAndGetImage()
 
 

@@ -210,3 +210,27 @@ def test_repeated_timing_keeps_the_median_run_of_short_solves_only():
     assert timed_runs(runs(2.0, 0.001), repeat=3, below=1.0)["solve_time"] == 2.0
     refused = timed_runs(lambda: {"status": "refused", "solve_time": None}, repeat=3, below=1.0)
     assert refused["status"] == "refused" and "solve_times" not in refused
+
+
+def test_out_of_scope_refusals_are_marked_and_counted_apart(tmp_path):
+    """A script refused for an out-of-scope feature gets the record "refused: out of scope (<scope>) ..." (from the
+    layer's own error, run in a child as the runner runs scripts); the summary counts the test models exudyn runs,
+    those out of scope, and those within scope that agree (Examples and what exudyn cannot run are left out)."""
+    runner = runner_module()
+    script = tmp_path / "contact.py"
+    script.write_text("from floatframe.exudyn.utilities import *\nObjectContactSphereSphere()\n")
+    spec = tmp_path / "spec.json"
+    spec.write_text(runner.json.dumps({"script": str(script), "code": "floatframe",
+                                       "output": str(tmp_path / "record.json")}))
+    subprocess.run([sys.executable, str(RUNNER), "--child", str(spec)], cwd=tmp_path, capture_output=True)
+    record = runner.json.loads((tmp_path / "record.json").read_text())
+    assert record["status"] == "refused"
+    assert record["message"].startswith("out of scope (contact (contact objects, general contact, rolling discs)) ")
+    rows = [{"script": name, "group": group, "exudyn": exudyn, "floatframe": ours, "relative difference": difference}
+            for name, group, exudyn, ours, difference in (
+                ("a", "TestModels", "runs", "runs", 1e-9), ("b", "TestModels", "runs", "runs", 1e-3),
+                ("c", "MiniExamples", "runs", "refused: out of scope (contact) x", None),
+                ("d", "TestModels", "runs", "refused: a gap", None), ("e", "TestModels", "crashed", "runs", None),
+                ("f", "Examples", "runs", "runs", 1e-9))]
+    assert runner.scope_count(rows) == ("Test models that exudyn runs: 4; refused as out of floatframe's scope: 1; "
+                                        "within scope: 3, of which 1 run and agree to 1e-05.")
