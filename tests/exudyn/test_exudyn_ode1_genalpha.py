@@ -5,9 +5,9 @@ Claims: Exudyn takes its ODE1 coordinates x by the trapezoidal rule inside these
 the scheme; floatframe.exudyn does the same (GeneralizedAlpha.trapezoidal_coordinates), so x, x' and the ODE2
 coordinates of the model of test_exudyn_generic_ode1.py (sensors at every step, node and object outputs,
 systemData) equal exudyn's to 1e-9 of their scale, with x'(0) = 0 as exudyn, for rho = 0.9 (Exudyn's default),
-0.6 and 0, full and modified Newton, with a Python right-hand side (the sparse path) and without (the dense
-kernel in the C step loop); the scheme there is floatframe's trapezoidal rule on x, not its generalized-alpha
-velocity formula (whose x differs from exudyn's by far more than the tolerance)."""
+0.6 and 0, full and modified Newton, an adaptive step, Newmark with gamma 0.6 at index 3 and 2, with a Python
+right-hand side (the sparse path) and without (the dense kernel); the scheme there is floatframe's trapezoidal rule
+on x, not its generalized-alpha velocity formula (whose x differs from exudyn's by far more than the tolerance)."""
 import numpy as np
 import pytest
 
@@ -28,6 +28,9 @@ SCHEMES = {
     "rho 0": {ALPHA + "spectralRadius": 0.0},
     "rho 0.6, modified Newton": {ALPHA + "spectralRadius": 0.6, "timeIntegration.newton.useModifiedNewton": True},
     "Newmark gamma 0.6": {ALPHA + "useNewmark": True, ALPHA + "newmarkGamma": 0.6, ALPHA + "newmarkBeta": 0.3025},
+    "Newmark gamma 0.6, index 2": {ALPHA + "useNewmark": True, ALPHA + "newmarkGamma": 0.6,
+                                   ALPHA + "newmarkBeta": 0.3025, ALPHA + "useIndex2Constraints": True},
+    "rho 0.7, adaptive step": {ALPHA + "spectralRadius": 0.7, "timeIntegration.adaptiveStep": True},
 }
 
 
