@@ -18,7 +18,9 @@ What the schemes do with x:
 - Newmark with gamma = 1/2 (the trapezoidal rule) updates v_{n+1} = v_n + h/2 (a_n + a_{n+1}): the
   trapezoidal rule on x;
 - generalized-alpha updates v with its algorithmic accelerations: second-order accurate on x, and the
-  trapezoidal rule only for rho_infinity = 1 (alpha_m = alpha_f = gamma = 1/2).
+  trapezoidal rule only for rho_infinity = 1 (alpha_m = alpha_f = gamma = 1/2); with the node's coordinates in
+  ``GeneralizedAlpha(trapezoidal_coordinates=...)`` (``first_order_rows``) it takes x by the trapezoidal rule
+  whatever rho, as Exudyn does.
 """
 from __future__ import annotations
 

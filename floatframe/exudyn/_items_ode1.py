@@ -7,12 +7,14 @@ What the layer adds to the translation:
 - the ODE1 coordinates are not ODE2 coordinates: ``systemData.GetODE2Coordinates`` and the like leave them out,
   ``systemData.GetODE1Coordinates`` (x) and ``GetODE1Coordinates_t`` (x') return them (:class:`ODE1SystemData`);
 - the schemes: Exudyn's implicit solvers (generalized-alpha, Newmark, TrapezoidalIndex2) integrate ODE1
-  coordinates with the trapezoidal rule, starting from x' = 0 (its initial ODE1 rates are zero, also with
-  computeInitialAccelerations); floatframe's scheme updates x = v with its velocity formula, which is the
-  trapezoidal rule where gamma = 1/2 and alpha_m = alpha_f (Newmark with newmarkGamma = 1/2, TrapezoidalIndex2,
-  generalized-alpha with spectralRadius = 1). There the solve starts from x' = 0 as Exudyn's; other implicit
-  settings are refused (:func:`first_order_start`). The explicit Runge-Kutta solvers take the same stages on x
-  as Exudyn's; VelocityVerlet (Exudyn: explicit Euler on ODE1 coordinates) is refused.
+  coordinates with the trapezoidal rule inside their steps, x_{n+1} = x_n + h/2 (x'_n + x'_{n+1}) with
+  x'_{n+1} = f(t_{n+1}, x_{n+1}), starting from x' = 0 (its initial ODE1 rates are zero, also with
+  computeInitialAccelerations). floatframe's scheme updates x = v with its velocity formula, which is that rule
+  where gamma = 1/2 and alpha_m = alpha_f (Newmark with newmarkGamma = 1/2, TrapezoidalIndex2, generalized-alpha
+  with spectralRadius = 1); for the other settings the solve takes the ODE1 coordinates by the trapezoidal rule
+  (``GeneralizedAlpha.trapezoidal_coordinates``), the ODE2 ones by the scheme (:func:`first_order_start`).
+  The explicit Runge-Kutta solvers take the same stages on x as Exudyn's; VelocityVerlet (Exudyn: explicit
+  Euler on ODE1 coordinates) is refused.
 """
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ from floatframe.exudyn._coordinates import ae_rows, auxiliary_rows, data_rows
 from floatframe.exudyn._items import register
 from floatframe.exudyn._names import ConfigurationType, ExudynLayerError, member_name
 from floatframe.exudyn._translate import fe_matrix, is_unset, unsupported
+from floatframe.solvers.genalpha import GeneralizedAlpha
 
 ODE1_OUTPUTS = ("Coordinates", "Coordinates_t", "CoordinatesTotal")
 
@@ -186,8 +189,9 @@ def _estimate_on_ode1_coordinates(solver, rows):
 
 def first_order_start(mbs, solver, kind: str, start: dict, t0: float):
     """(solver, start) of a solve whose scheme the settings chose, for a model with ODE1 coordinates: refuses the
-    schemes whose numbers on x differ from Exudyn's (see the module), starts the implicit ones from x' = 0 and
-    takes the error estimate of the embedded pairs over x, not its integral q."""
+    schemes whose numbers on x differ from Exudyn's (see the module), steps x by the trapezoidal rule in the
+    implicit ones whose velocity formula is not that rule, starts them from x' = 0 and takes the error estimate of
+    the embedded pairs over x, not its integral q."""
     rows = ode1_rows(mbs)
     if not rows.size:
         return solver, start
@@ -202,15 +206,14 @@ def first_order_start(mbs, solver, kind: str, start: dict, t0: float):
         if getattr(solver, "adaptive", False):
             solver = _estimate_on_ode1_coordinates(solver, rows)
         return solver, start
-    if abs(gamma - 0.5) > 1e-14 or abs(alpha_m - alpha_f) > 1e-14:
-        raise ExudynLayerError(
-            f"SolveDynamic: solverType {kind} with the ODE1 coordinates of NodeGenericODE1 {nodes}: Exudyn integrates "
-            f"ODE1 coordinates with the trapezoidal rule inside its implicit solvers, floatframe carries them as "
-            f"velocities and updates them with the scheme's velocity formula (here alpha_m = {alpha_m:.6g}, "
-            f"alpha_f = {alpha_f:.6g}, gamma = {gamma:.6g}), which is the trapezoidal rule only for gamma = 1/2 and "
-            f"alpha_m = alpha_f; the results would differ at the discretization error. Use "
-            f"timeIntegration.generalizedAlpha.spectralRadius = 1, or useNewmark with newmarkGamma = 0.5, or "
-            f"solverType TrapezoidalIndex2, or an explicit Runge-Kutta solverType")
+    if abs(gamma - 0.5) > 1e-14 or abs(alpha_m - alpha_f) > 1e-14:   # the velocity formula is not the rule
+        if not (isinstance(solver, GeneralizedAlpha) and solver._steps_trapezoidal()):
+            raise ExudynLayerError(
+                f"SolveDynamic: solverType {kind} with the ODE1 coordinates of NodeGenericODE1 {nodes}: Exudyn "
+                f"integrates ODE1 coordinates with the trapezoidal rule inside its implicit solvers; floatframe's "
+                f"{type(solver).__name__} cannot take them so (alpha_m = {alpha_m:.6g}, alpha_f = {alpha_f:.6g}, "
+                f"gamma = {gamma:.6g})")
+        solver.trapezoidal_coordinates = rows
     if "a0" not in start:   # Exudyn computes the initial ODE2 accelerations, and sets the ODE1 rates to zero
         from floatframe.solvers.linear import consistent_accelerations
 

@@ -409,6 +409,9 @@ def _body_frame(mbs, owner, body, local_position):
         position = reference[:3]
         rotation = _node_rotation(mbs.GetNode(data["nodeNumber"])["nodeType"], reference) if kind == "RigidBody" \
             else np.eye(3)
+    elif kind == "MassPoint2D":   # a planar point: its node's (x, y), z = 0
+        reference = np.asarray(mbs.GetNode(data["nodeNumber"])["referenceCoordinates"], dtype=float)
+        position, rotation = np.array([reference[0], reference[1], 0.0]), np.eye(3)
     elif kind in ("Mass1D", "RotationalMass1D"):   # Exudyn's body outputs at the node's reference coordinate c
         coordinate = float(np.asarray(mbs.GetNode(data["nodeNumber"])["referenceCoordinates"], dtype=float)[0])
         rotation = np.asarray(data["referenceRotation"], dtype=float)
@@ -419,7 +422,7 @@ def _body_frame(mbs, owner, body, local_position):
             rotation = rotation @ RotationMatrixZ(coordinate)
     else:
         raise ExudynLayerError(f"{owner}: body {body} is an Object{kind}; floatframe.exudyn connects a ground, a "
-                               f"rigid body, a mass point, a Mass1D or a RotationalMass1D here (add markers and the "
+                               f"rigid body, a mass point (3D or 2D), a Mass1D or a RotationalMass1D here (add markers and the "
                                f"connector by hand otherwise)")
     return position + rotation @ local_position, rotation
 
@@ -599,9 +602,10 @@ def _joint_geometry(mbs, owner, itemNumbers, bodyNumbers, bodyOrNodeList, positi
     bodies = _connected_bodies(owner, itemNumbers, bodyNumbers, bodyOrNodeList)
     frames = [_body_frame(mbs, owner, body, np.zeros(3)) for body in bodies]
     for i, body in enumerate(bodies):
-        if rigid and mbs.GetObject(body)["objectType"] == "MassPoint":
-            raise ExudynLayerError(f"{owner}: itemNumbers[{i}] = {body} is an ObjectMassPoint, which has no "
-                                   f"orientation; this joint connects rigid bodies or a ground")
+        if rigid and mbs.GetObject(body)["objectType"] in ("MassPoint", "MassPoint2D"):
+            raise ExudynLayerError(f"{owner}: itemNumbers[{i}] = {body} is an Object"
+                                   f"{mbs.GetObject(body)['objectType']}, which has no orientation; this joint "
+                                   f"connects rigid bodies or a ground")
     position = _vector(position, owner, "position")
     point = position if useGlobalFrame else frames[0][1] @ position + frames[0][0]
     return bodies, frames, point

@@ -45,6 +45,18 @@ def predictor(q, v, a, abar, h, alpha_m, alpha_f, beta, gamma):
     return q_known, v_known, abar_known
 
 
+def trapezoidal_step(q, v, a, h):
+    """(q_known, v_known, c_q, c_v) of coordinates that a generalized-alpha step takes by the trapezoidal rule
+    instead (``GeneralizedAlpha.trapezoidal_coordinates``; Exudyn's rule for its ODE1 coordinates):
+
+        q_{n+1} = q_n + h v_n + h^2/4 (a_n + a_{n+1}),   v_{n+1} = v_n + h/2 (a_n + a_{n+1}),
+
+    Newmark with beta = 1/4, gamma = 1/2 on the true accelerations (abar = a there: abar_known = 0, kappa = 1).
+    q, v, a: state n of those coordinates; c_q = h^2/4 and c_v = h/2 multiply a_{n+1}."""
+    c_q, c_v = h * h * 0.25, h * 0.5
+    return q + h * v + c_q * a, v + c_v * a, c_q, c_v
+
+
 def not_finite(t: float, iteration: int) -> str:
     """The message of a step whose Newton rows are not finite."""
     return f"generalized-alpha: the residual is not finite at t = {t:.6g} (iteration {iteration})"

@@ -23,7 +23,7 @@ from scipy.linalg import lapack
 
 from floatframe.buffers import BufferedFunction
 from floatframe.errors import ModelError
-from floatframe.solvers.alpha import predictor
+from floatframe.solvers.alpha import predictor, trapezoidal_step
 from floatframe.solvers.compiling import CompiledKernel, apply_compile_option, code_digest, external_functions
 
 # Largest n + m for the dense path. Measured on FFRF beams (docs/performance.md): the dense path beats the
@@ -47,15 +47,17 @@ def wants_dense(system, linear_algebra: str) -> bool:
     return system.n_coordinates + system.n_multipliers <= DENSE_LIMIT
 
 
-def dense_kernel(system, index: int, compile="auto") -> "DenseNewtonKernel":
-    """The kernel of ``system`` for index-3 or index-2 constraint rows, kept for later solves.
+def dense_kernel(system, index: int, compile="auto", trapezoidal: tuple = ()) -> "DenseNewtonKernel":
+    """The kernel of ``system`` for index-3 or index-2 constraint rows, kept for later solves; ``trapezoidal``: the
+    coordinates it steps by the trapezoidal rule (``GeneralizedAlpha.trapezoidal_coordinates``, sorted).
 
     ``compile``: True, False or "auto", as ``floatframe.solvers.compiling.apply_compile_option`` takes it.
     """
     per_system = _kernels.setdefault(system, {})
-    if index not in per_system:
-        per_system[index] = DenseNewtonKernel(system, index)
-    return apply_compile_option(per_system[index], compile)
+    key = (index, trapezoidal) if trapezoidal else index
+    if key not in per_system:
+        per_system[key] = DenseNewtonKernel(system, index, trapezoidal)
+    return apply_compile_option(per_system[key], compile)
 
 
 SENSOR_BATCH_VALUES = 2_000_000   # state values (n x states) of one batched evaluation of the sensors
@@ -170,13 +172,19 @@ class DenseNewtonKernel(CompiledKernel):
       (n+m,), of the index-3 forms for either index (as ``floatframe.solvers.linear.consistent_accelerations``).
 
     R, C, dC/dt and the matrices are the AssembledSystem's own Functions, composed into one SX graph each.
+
+    On the ``trapezoidal`` coordinates (``GeneralizedAlpha.trapezoidal_coordinates``) the known parts and the
+    factors are the trapezoidal rule's (``floatframe.solvers.alpha.trapezoidal_step``: c_q = h^2/4, c_v = h/2,
+    kappa = 1, abar_known = 0), and so are the factors of their columns of the matrix; the other coordinates'
+    formulas and graph are those of a kernel without them.
     """
 
     FUNCTION_NAMES = ("newton_rows", "dense_newton_matrix", "newton_iterate", "initial_system", "loads_matrix")
 
-    def __init__(self, system, index: int):
+    def __init__(self, system, index: int, trapezoidal: tuple = ()):
         self.n, self.m = system.n_coordinates, system.n_multipliers
         self.index = index
+        self.trapezoidal = tuple(trapezoidal)
         self._system = weakref.ref(system)   # the system keeps its kernels (``_kernels``), not the other way round
         self._functions = None   # the SX Functions, built on first use (``functions``)
         self._rows = None        # the bound Functions (SX or compiled), bound on first use (``set_step``)
@@ -197,7 +205,8 @@ class DenseNewtonKernel(CompiledKernel):
         serialized = (system.form_name("residual", index), system.constraint_rows_name(index), "residual")
         structured = (system.form_name("newton_matrix", index), "newton_matrix", "constraint_acceleration_rest")
         fingerprint = system.fingerprint(tuple(dict.fromkeys(serialized)), tuple(dict.fromkeys(structured)))
-        return "".join([code_digest(*KERNEL_CODE), f"dense Newton kernel, index {index}", fingerprint])
+        trapezoidal = f", trapezoidal coordinates {list(self.trapezoidal)}" if self.trapezoidal else ""
+        return "".join([code_digest(*KERNEL_CODE), f"dense Newton kernel, index {index}{trapezoidal}", fingerprint])
 
     @property
     def functions(self) -> list:
@@ -218,24 +227,37 @@ class DenseNewtonKernel(CompiledKernel):
         u, p = ca.SX.sym("u", system.symbols.u.numel()), ca.SX.sym("p", system.symbols.p.numel())
         a, lam = ca.SX.sym("a", n), ca.SX.sym("lam", m)
         q_known, v_known, abar_known = predictor(q_n, v_n, a_n, abar_n, h, am, af, beta, gamma)
+        # d(q, v, abar)/da per coordinate: the scheme's scalars, or (n,) with the trapezoidal coordinates' own
+        factor_q, factor_v, factor_abar = c_q, c_v, kappa
+        trapezoidal = list(self.trapezoidal)
+        if trapezoidal:
+            known_q, known_v, trapezoidal_c_q, trapezoidal_c_v = trapezoidal_step(q_n[trapezoidal], v_n[trapezoidal],
+                                                                                   a_n[trapezoidal], h)
+            q_known[trapezoidal], v_known[trapezoidal], abar_known[trapezoidal] = known_q, known_v, 0.0
+            factor_q, factor_v, factor_abar = (ca.SX(n, 1) + factor for factor in (c_q, c_v, kappa))
+            factor_q[trapezoidal], factor_v[trapezoidal] = trapezoidal_c_q, trapezoidal_c_v
+            factor_abar[trapezoidal] = 1.0
 
         def rows_at(a, lam):
-            q, v = q_known + c_q * a, v_known + c_v * a
+            q, v = q_known + factor_q * a, v_known + factor_v * a
             if index == 3:
                 constraint_rows = functions["constraints"](t, q, u, p) / c_q
             else:
                 constraint_rows = functions[system.form_name("constraint_velocity", 2)](t, q, v, u, p) / c_v
             return ca.vertcat(functions[system.form_name("residual", index)](t, q, v, a, lam, u, p), constraint_rows)
 
-        q, v = q_known + c_q * a, v_known + c_v * a
+        q, v = q_known + factor_q * a, v_known + factor_v * a
         rows = rows_at(a, lam)
-        matrix = ca.densify(functions[system.form_name("newton_matrix", index)](t, q, v, a, lam, 1.0, c_v, c_q,
-                                                                       ca.DM.zeros(n), u, p))
+        matrix_function = functions[system.form_name("newton_matrix", index)]
+        matrix = ca.densify(matrix_function(t, q, v, a, lam, 1.0, c_v, c_q, ca.DM.zeros(n), u, p))
+        if trapezoidal:   # column j is M_j + c_v,j R_v,j + c_q,j R_q,j: the trapezoidal columns with their factors
+            matrix[:, trapezoidal] = ca.densify(matrix_function(t, q, v, a, lam, 1.0, trapezoidal_c_v, trapezoidal_c_q,
+                                                                ca.DM.zeros(n), u, p))[:, trapezoidal]
         factors, permutation = ca.SX.sym("lu", size, size), ca.SX.sym("permutation", size, size)
         update = _lu_substitution(factors, permutation @ rows)
         a_new, lam_new = a - update[:n, 0], lam - update[n:, 0]  # [.., 0]: a 1x1 update sliced stays a column
         scalars = ca.vertcat(ca.norm_2(update[:n]), ca.norm_2(a_new), ca.dot(rows, rows))
-        corrected = [q_known + c_q * a_new, v_known + c_v * a_new, abar_known + kappa * a_new]
+        corrected = [q_known + factor_q * a_new, v_known + factor_v * a_new, abar_known + factor_abar * a_new]
         state = [t, q_n, v_n, a_n, abar_n, scheme, u, p, a, lam]
         # the consistent start: [[M, R_lambda], [C_q, 0]] and [R(t, q, v, 0, 0); d^2C/dt^2 - C_q a] at (t, q_n, v_n)
         at_rest = (ca.DM.zeros(n), ca.DM.zeros(m))
@@ -247,8 +269,8 @@ class DenseNewtonKernel(CompiledKernel):
             loads_jacobian = system.load_residual()(t, q, u, p)[1]
         except ModelError:
             loads_jacobian = ca.SX(n, n)
-        loads_matrix = ca.densify(c_q * loads_jacobian)
-        at_iterate = [q, v, abar_known + kappa * a]
+        loads_matrix = ca.densify(c_q * loads_jacobian if not trapezoidal else loads_jacobian @ ca.diag(factor_q))
+        at_iterate = [q, v, abar_known + factor_abar * a]
         return [ca.Function("newton_rows", state, [rows, *at_iterate]),
                 ca.Function("dense_newton_matrix", state, [matrix]),
                 ca.Function("newton_iterate", state + [factors, permutation],
@@ -327,7 +349,8 @@ class DenseNewtonKernel(CompiledKernel):
         ``at_rest``: the matrix evaluated with a = 0, lambda = 0 where they enter R, at the iterate's q, v (Exudyn's
         Jacobian, see ``floatframe.solvers.genalpha.ResidualStop``): v_n is shifted by c_v a and q_n by
         (c_q - h c_v) a for the evaluation, so that the predictor (q_known = q_n + h v_n + ..., v_known = v_n + ...)
-        of a = 0 gives the iterate's q and v; ``without_loads`` besides: less the loads' part (loads_matrix)."""
+        of a = 0 gives the iterate's q and v (on the trapezoidal coordinates with their c_q and c_v, as in C);
+        ``without_loads`` besides: less the loads' part (loads_matrix)."""
         inputs = self._rows.inputs
         size, n = self.n + self.m, self.n
         if at_rest:
@@ -335,6 +358,11 @@ class DenseNewtonKernel(CompiledKernel):
             h, c_q, c_v = inputs[5][0], inputs[5][5], inputs[5][6]
             inputs[1][:] = q_n + (c_q - h * c_v) * a
             inputs[2][:] = v_n + c_v * a
+            if self.trapezoidal:
+                rows = list(self.trapezoidal)
+                trapezoidal_c_q, trapezoidal_c_v = h * h * 0.25, h * 0.5   # (alpha.trapezoidal_step's)
+                inputs[1][rows] = q_n[rows] + (trapezoidal_c_q - h * trapezoidal_c_v) * a[rows]
+                inputs[2][rows] = v_n[rows] + trapezoidal_c_v * a[rows]
             inputs[8][:] = 0.0
             inputs[9][:] = 0.0
             self._matrix.evaluate()

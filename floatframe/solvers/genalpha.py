@@ -38,7 +38,7 @@ import scipy.sparse as sp
 from floatframe.errors import ModelError
 from floatframe.linalg import euclidean_norm as _norm
 from floatframe.solvers.alpha import (coefficients, not_converged, not_finite, predictor, residual_not_converged,
-                                      singular_matrix, step_factors)
+                                      singular_matrix, step_factors, trapezoidal_step)
 from floatframe.solvers.compiling import CompilePolicy, sparse_kernel
 from floatframe.solvers.dense import SingularMatrix, dense_kernel, wants_dense
 from floatframe.solvers.linear import consistent_accelerations, factorize, singular_cause
@@ -79,6 +79,10 @@ class GeneralizedAlpha(Scheme):
         on small models) or always in Python (False). Also an attribute, for the subclasses.
     newton_control : None (floatframe's stop on the update of a, above) or a ``ResidualStop``: Exudyn's
         Newton iteration, whose tolerances then replace relative_tolerance and absolute_tolerance.
+    trapezoidal_coordinates : indices of coordinates that each step takes by the trapezoidal rule instead of the
+        scheme's formulas (``floatframe.solvers.alpha.trapezoidal_step``; abar = a there), e.g. the coordinates
+        of first-order nodes, whose v are first-order states x: Exudyn integrates its ODE1 coordinates so inside
+        its generalized-alpha and Newmark steps. Also an attribute (``trapezoidal_coordinates``).
     """
 
     order = 2
@@ -87,7 +91,7 @@ class GeneralizedAlpha(Scheme):
 
     def __init__(self, spectral_radius=0.9, modified_newton=False, relative_tolerance=1e-10,
                  absolute_tolerance=1e-12, max_iterations=25, index=3, min_step=None, linear_algebra="auto",
-                 compile="auto", *, native=True, newton_control=None):
+                 compile="auto", *, native=True, newton_control=None, trapezoidal_coordinates=()):
         spectral_radius = check_unit_interval("GeneralizedAlpha", "spectral_radius", spectral_radius)
         if index not in (2, 3):
             raise ValueError(f"GeneralizedAlpha: index must be 2 or 3, got {index}")
@@ -119,6 +123,37 @@ class GeneralizedAlpha(Scheme):
         self._factorization = None
         self._renewal = MatrixRenewal(0.0)  # when modified Newton replaces its iteration matrix (``prepare``)
         self._native = None   # the C step loop of the current solve (``native_loop``)
+        self.trapezoidal_coordinates = trapezoidal_coordinates
+
+    @property
+    def trapezoidal_coordinates(self) -> np.ndarray:
+        """The coordinates (sorted indices, int64) that each step takes by the trapezoidal rule (see the class)."""
+        return self._trapezoidal_coordinates
+
+    @trapezoidal_coordinates.setter
+    def trapezoidal_coordinates(self, coordinates) -> None:
+        owner = type(self).__name__
+        given = np.asarray(coordinates if coordinates is not None else (), dtype=object).reshape(-1)
+        if any(isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0 for k in given):
+            raise ValueError(f"{owner}: trapezoidal_coordinates must be coordinate indices (integers >= 0), got "
+                             f"{coordinates!r}")
+        if given.size and not self._steps_trapezoidal():
+            raise ValueError(f"{owner}: trapezoidal_coordinates are taken by GeneralizedAlpha's own steps only "
+                             f"(and its subclasses that change only the coefficients)")
+        self._trapezoidal_coordinates = np.unique(given.astype(np.int64))
+
+    def _steps_trapezoidal(self) -> bool:
+        """Whether this scheme takes ``trapezoidal_coordinates``: its steps and Newton evaluators are
+        GeneralizedAlpha's."""
+        return type(self).prepare is GeneralizedAlpha.prepare and self._steps_like_genalpha()
+
+    def _checked_trapezoidal(self, system) -> tuple:
+        """``trapezoidal_coordinates`` as a tuple of ints, checked against the coordinates of ``system``."""
+        rows = self._trapezoidal_coordinates
+        if rows.size and rows[-1] >= system.n_coordinates:
+            raise ValueError(f"{type(self).__name__}: trapezoidal_coordinates has the index {rows[-1]}, but the "
+                             f"system has {system.n_coordinates} coordinates")
+        return tuple(rows.tolist())
 
     @property
     def initial_tolerances(self) -> tuple[float, float]:
@@ -159,7 +194,7 @@ class GeneralizedAlpha(Scheme):
         ``native_loop``), else, and to name the cause of a singular matrix, ``consistent_accelerations``."""
         self._started_native = None
         if type(self).prepare is GeneralizedAlpha.prepare and wants_dense(system, self.linear_algebra):
-            kernel = dense_kernel(system, self.index, self.compile)
+            kernel = dense_kernel(system, self.index, self.compile, self._checked_trapezoidal(system))
             native = None
             if self.native and self._steps_like_genalpha() and self.compile is not False:
                 native = NativeLoop.set_up_now(self, system, kernel)
@@ -177,16 +212,18 @@ class GeneralizedAlpha(Scheme):
         builds (and, see ``compile``, compiles) the dense kernel on first use."""
         # (full Newton forms a matrix at every iteration and never asks MatrixRenewal: no estimate, 40 us)
         self._renewal = MatrixRenewal(refresh_cost(system, self.index) if self.modified_newton else 0.0)
+        trapezoidal = self._checked_trapezoidal(system)
         if wants_dense(system, self.linear_algebra):
-            kernel = dense_kernel(system, self.index, self.compile)
+            kernel = dense_kernel(system, self.index, self.compile, trapezoidal)
             if self.native and self.compile is not False:  # the C step loop's driver, compiled once per machine
                 driver(wait=self.compile is True)
             policy = CompilePolicy(kernel, n_steps) if self.compile == "auto" else None
             return _DenseNewton(self, system, kernel, policy)
         if system.has_user_functions:  # user functions: their Python calls, nothing to compile
-            return _SparseNewton(self, system)
+            return _SparseNewton(self, system, trapezoidal=trapezoidal)
         kernel = sparse_kernel(system, self.index, self.compile)
-        return _SparseNewton(self, system, CompilePolicy(kernel, n_steps) if self.compile == "auto" else None)
+        return _SparseNewton(self, system, CompilePolicy(kernel, n_steps) if self.compile == "auto" else None,
+                             trapezoidal)
 
     def step(self, system, state: State, h: float, newton=None) -> State:
         """Advance by h; raises SolverError if Newton fails. ``newton``: the evaluator of ``prepare``."""
@@ -370,12 +407,15 @@ class _SparseNewton:
     """Newton on the AssembledSystem's functions, the sparse iteration matrix and SuperLU.
 
     With the predictor (known parts) q_known, v_known, abar_known of the step, the iterate a gives
-    q = q_known + c_q a, v = v_known + c_v a, abar = abar_known + kappa a.
+    q = q_known + c_q a, v = v_known + c_v a, abar = abar_known + kappa a; on the ``trapezoidal`` coordinates
+    (``GeneralizedAlpha.trapezoidal_coordinates``) with the trapezoidal rule's known parts and factors
+    (per coordinate: ``coordinate_factors``).
     """
 
-    def __init__(self, solver, system, policy=None):
+    def __init__(self, solver, system, policy=None, trapezoidal=()):
         self.solver, self.system, self.policy = solver, system, policy
         self.n = system.n_coordinates
+        self.trapezoidal = np.asarray(trapezoidal, dtype=int)
 
     def start(self, state: State, h, c_q, c_v, kappa):
         if self.policy is not None:  # between steps: perhaps compile, or switch to the compiled Functions
@@ -384,12 +424,23 @@ class _SparseNewton:
         self.t, self.c_q, self.c_v, self.kappa = state.t + h, c_q, c_v, kappa
         self.q_known, self.v_known, self.abar_known = predictor(state.q, state.v, state.a, state.abar, h,
                                                                 solver.alpha_m, solver.alpha_f, solver.beta, solver.gamma)
+        self.coordinate_factors = (c_q, c_v, kappa)   # d(q, v, abar)/da: scalars, or (n,) with trapezoidal rows
+        rows = self.trapezoidal
+        if rows.size:
+            q_known, v_known, trapezoidal_c_q, trapezoidal_c_v = trapezoidal_step(state.q[rows], state.v[rows],
+                                                                                  state.a[rows], h)
+            self.q_known[rows], self.v_known[rows], self.abar_known[rows] = q_known, v_known, 0.0
+            self.trapezoidal_factors = (trapezoidal_c_q, trapezoidal_c_v)
+            self.coordinate_factors = tuple(np.full(self.n, factor) for factor in (c_q, c_v, kappa))
+            for factors, value in zip(self.coordinate_factors, (trapezoidal_c_q, trapezoidal_c_v, 1.0)):
+                factors[rows] = value
 
     def rows(self, a, lam) -> np.ndarray:
         """[R; C / c_q] (index 3) or [R; dC/dt / c_v] (index 2) at the iterate."""
         system, t = self.system, self.t
-        q = self.q_known + self.c_q * a
-        v = self.v_known + self.c_v * a
+        c_q, c_v, _ = self.coordinate_factors
+        q = self.q_known + c_q * a
+        v = self.v_known + c_v * a
         if self.solver.index == 3:
             constraint_rows = system.constraints(t, q) / self.c_q
         else:
@@ -405,11 +456,19 @@ class _SparseNewton:
         function's or depends on q."""
         # index 2: the rows dC/dt / c_v have d/da = C_q + (c_q / c_v) d(C_q v)/dq; the O(h) second term is
         # left out of the iteration matrix (a simplified Newton iteration)
-        q = self.q_known + self.c_q * a
-        v = self.v_known + self.c_v * a
+        c_q, c_v, _ = self.coordinate_factors
+        q = self.q_known + c_q * a
+        v = self.v_known + c_v * a
         if at_rest:
             a, lam = (a if self.system.has_user_functions else np.zeros_like(a)), np.zeros_like(lam)
         matrix = self.system.newton_matrix(self.t, q, v, a, lam, 1.0, self.c_v, self.c_q, index=self.solver.index)
+        if self.trapezoidal.size:   # column j is M_j + c_v,j R_v,j + c_q,j R_q,j: the trapezoidal columns anew
+            trapezoidal_c_q, trapezoidal_c_v = self.trapezoidal_factors
+            replaced = np.zeros(matrix.shape[1])
+            replaced[self.trapezoidal] = 1.0
+            trapezoidal = self.system.newton_matrix(self.t, q, v, a, lam, 1.0, trapezoidal_c_v, trapezoidal_c_q,
+                                                    index=self.solver.index)
+            matrix = (matrix @ sp.diags(1.0 - replaced) + trapezoidal @ sp.diags(replaced)).tocsc()
         if at_rest and without_loads:
             loads = _loads_jacobian(self.system)
             if loads is not None:
@@ -433,8 +492,8 @@ class _SparseNewton:
         newton_update(a, lam, factorization, residual)
 
     def finish(self, t, a, lam) -> State:
-        return State(t, self.q_known + self.c_q * a, self.v_known + self.c_v * a, a,
-                     self.abar_known + self.kappa * a, lam)
+        c_q, c_v, kappa = self.coordinate_factors
+        return State(t, self.q_known + c_q * a, self.v_known + c_v * a, a, self.abar_known + kappa * a, lam)
 
 
 class _DenseNewton:

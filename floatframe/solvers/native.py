@@ -77,7 +77,8 @@ class _Problem(ctypes.Structure):
                 + [(name, _real) for name in ("stop_relative_tolerance", "stop_absolute_tolerance", "contractivity",
                                               "coordinate_factor")]
                 + [("without_loads", _integer), ("shifted_q", _pointer), ("shifted_v", _pointer)]
-                + [(name, _pointer) for name in ("loads", "loads_arg", "loads_res", "loads_out", "inputs_at")])
+                + [(name, _pointer) for name in ("loads", "loads_arg", "loads_res", "loads_out", "inputs_at")]
+                + [("trapezoidal_count", _integer), ("trapezoidal_rows", _pointer)])
 
 
 class _Run(ctypes.Structure):
@@ -232,6 +233,10 @@ class NativeLoop:
         if system.inputs:   # u(t) of each step from Python (4 us a step with a constant signal, the pendulum's)
             self.inputs_callback = INPUTS_AT(self._inputs_at)
             problem.inputs_at = ctypes.cast(self.inputs_callback, ctypes.c_void_p)
+        self.trapezoidal_rows = np.asarray(self.kernel.trapezoidal, dtype=np.int64)   # (kept alive with the loop)
+        problem.trapezoidal_count = self.trapezoidal_rows.size
+        if self.trapezoidal_rows.size:
+            problem.trapezoidal_rows = _address(self.trapezoidal_rows)
         problem.alpha_m, problem.alpha_f, problem.beta, problem.gamma = (scheme.alpha_m, scheme.alpha_f,
                                                                          scheme.beta, scheme.gamma)
         problem.relative_tolerance = scheme.relative_tolerance

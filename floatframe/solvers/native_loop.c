@@ -70,6 +70,9 @@ typedef struct {
     double *loads_out;
     int (*inputs_at)(double t);      /* NULL, or the Python callback that puts u(t) into the u buffer (the model's
                                         Input signals); nonzero: the signal failed (the step is not taken) */
+    long long trapezoidal_count;     /* the kernel's trapezoidal coordinates (GeneralizedAlpha.
+                                        trapezoidal_coordinates), their indices; 0 and NULL without */
+    const long long *trapezoidal_rows;
 } Problem;
 
 /* What changes: the state, the iteration matrix kept by modified Newton, MatrixRenewal, the statistics
@@ -173,8 +176,9 @@ static int fail(Run *run, int kind, double t, long long iteration)
 }
 
 /* DenseNewtonKernel.factorize(at_rest=True, without_loads): the matrix with a = 0, lambda = 0 where they enter
-   R, at the iterate's q and v (q_n shifted by (c_q - h c_v) a, v_n by c_v a for the evaluation), less
-   loads_matrix where without_loads; its LU. 0, or getrf's info. */
+   R, at the iterate's q and v (q_n shifted by (c_q - h c_v) a, v_n by c_v a for the evaluation; on the
+   trapezoidal coordinates with their c_q = h^2/4, c_v = h/2), less loads_matrix where without_loads; its LU.
+   0, or getrf's info. */
 static int factorize_at_rest(const Problem *problem, Run *run)
 {
     const long long n = problem->n, m = problem->m, size = n + m;
@@ -189,6 +193,15 @@ static int factorize_at_rest(const Problem *problem, Run *run)
         run->q[i] = problem->shifted_q[i] + shift * a[i];
         run->v[i] = problem->shifted_v[i] + c_v * a[i];
         a[i] = 0.0;
+    }
+    if (problem->trapezoidal_count) {   /* alpha.trapezoidal_step's factors */
+        const double trapezoidal_c_q = h * h * 0.25, trapezoidal_c_v = h * 0.5;
+        const double trapezoidal_shift = trapezoidal_c_q - h * trapezoidal_c_v;
+        for (long long k = 0; k < problem->trapezoidal_count; k++) {
+            const long long i = problem->trapezoidal_rows[k];
+            run->q[i] = problem->shifted_q[i] + trapezoidal_shift * kept_a[i];
+            run->v[i] = problem->shifted_v[i] + trapezoidal_c_v * kept_a[i];
+        }
     }
     memset(lam, 0, sizeof(double) * m);
     run->factorizations++;

@@ -42,9 +42,10 @@ class Newmark(GeneralizedAlpha):
 
     def __init__(self, gamma=0.6, beta=None, modified_newton=False, relative_tolerance=1e-10,
                  absolute_tolerance=1e-12, max_iterations=25, index=3, min_step=None, linear_algebra="auto",
-                 compile="auto", *, newton_control=None):
+                 compile="auto", *, newton_control=None, trapezoidal_coordinates=()):
         super().__init__(1.0, modified_newton, relative_tolerance, absolute_tolerance, max_iterations,
-                         index, min_step, linear_algebra, compile, newton_control=newton_control)
+                         index, min_step, linear_algebra, compile, newton_control=newton_control,
+                         trapezoidal_coordinates=trapezoidal_coordinates)
         if not 0.5 <= gamma < math.inf:
             raise ValueError(f"Newmark: gamma must be >= 1/2 for stability, got {gamma}")
         self.alpha_m = self.alpha_f = 0.0
@@ -75,6 +76,7 @@ class Trapezoidal(Newmark):
 
     def __init__(self, modified_newton=False, relative_tolerance=1e-10, absolute_tolerance=1e-12,
                  max_iterations=25, index=3, min_step=None, linear_algebra="auto", compile="auto", *,
-                 newton_control=None):
+                 newton_control=None, trapezoidal_coordinates=()):
         super().__init__(0.5, 0.25, modified_newton, relative_tolerance, absolute_tolerance, max_iterations,
-                         index, min_step, linear_algebra, compile, newton_control=newton_control)
+                         index, min_step, linear_algebra, compile, newton_control=newton_control,
+                         trapezoidal_coordinates=trapezoidal_coordinates)

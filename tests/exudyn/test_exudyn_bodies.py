@@ -426,6 +426,42 @@ def test_a_planar_mass_point_falls_as_in_exudyn():
 
 
 @pytest.mark.exudyn
+def test_planar_mass_points_joined_by_create_functions_as_in_exudyn():
+    """CreateSpringDamper and CreateDistanceConstraint between grounds and create2D mass points (taskmanagerTest's
+    chain): the same spring lengths and distances from the points' (x, y) and the same motion."""
+    exu = pytest.importorskip("exudyn")
+
+    def chain(code):
+        mbs = code.SystemContainer().AddSystem()
+        ground = mbs.CreateGround(referencePosition=[0, 0.5, 0])
+        first, second = (mbs.CreateMassPoint(referencePosition=position, mass=0.2, gravity=[0, -9.81, 0],
+                                             create2D=True) for position in ([1.0, 0, 0], [1.0, 0.5, 0]))
+        spring = mbs.CreateSpringDamper(itemNumbers=[ground, second], stiffness=1000, damping=2)
+        distance = mbs.CreateDistanceConstraint(itemNumbers=[ground, first])
+        other = mbs.CreateSpringDamper(itemNumbers=[first, second], stiffness=500, damping=1)
+        mbs.Assemble()
+        settings = code.SimulationSettings()
+        settings.timeIntegration.numberOfSteps = 100
+        settings.timeIntegration.endTime = 0.5
+        settings.solutionSettings.writeSolutionToFile = False
+        mbs.SolveDynamic(settings)
+        return ([float(mbs.GetObject(spring)["referenceLength"]), float(mbs.GetObject(other)["referenceLength"]),
+                 float(mbs.GetObject(distance)["distance"])], np.asarray(mbs.systemData.GetODE2Coordinates()))
+
+    (our_lengths, ours), (their_lengths, theirs) = chain(fexu), chain(exu)
+    np.testing.assert_allclose(our_lengths, their_lengths, rtol=0, atol=1e-15)
+    np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-9 * np.abs(theirs).max())
+
+
+def test_a_joint_with_orientation_refuses_a_planar_mass_point_naming_it():
+    mbs = fexu.SystemContainer().AddSystem()
+    ground, point = mbs.CreateGround(), mbs.CreateMassPoint(mass=1.0, create2D=True)
+    with pytest.raises(fexu.ExudynLayerError, match=r"itemNumbers\[1\] = 1 is an ObjectMassPoint2D, which has no "
+                                                    r"orientation"):
+        mbs.CreateRevoluteJoint(itemNumbers=[ground, point], position=[0, 0, 0], axis=[0, 0, 1])
+
+
+@pytest.mark.exudyn
 def test_an_exudyn_ht_object_is_a_local_frame_as_its_matrix():
     """exu.HT(rotation, translation) as localHT and referenceHT gives the frames its 4 x 4 matrix gives."""
     exu = pytest.importorskip("exudyn")
