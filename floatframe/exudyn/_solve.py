@@ -160,10 +160,10 @@ def step_functions(mbs, solver, options, settings, exudyn_scheme: bool):
     names = set_functions(mbs)
     if not names:
         return None
-    if not exudyn_scheme and names != ["_pre_step_function"]:
+    others = [STEP_FUNCTIONS[name][0] for name in names if name != "_pre_step_function"]
+    if not exudyn_scheme and others:
         raise ExudynLayerError(f"SolveDynamic: with solver=... floatframe calls only the pre-step function; "
-                               f"{', '.join(STEP_FUNCTIONS[name][0] for name in names[1:] if name in names)} "
-                               f"need the layer's own scheme (leave solver out)")
+                               f"{', '.join(others)} need the layer's own scheme (leave solver out)")
     adaptive = bool(getattr(solver, "adaptive", False))
     if adaptive and mbs._post_step_function is not None:
         raise ExudynLayerError("SolveDynamic: a post-step function needs fixed steps; the explicit scheme's "

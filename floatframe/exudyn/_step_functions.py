@@ -57,17 +57,30 @@ def checked_function(attribute: str, function):
     return function
 
 
-def as_exudyn_value(function, asDict: bool = False):
-    """What Exudyn's Get...UserFunction returns: the function, or 0 when none is set; with ``asDict`` the dict
-    {'function': f, 'type': 'Python'} (Exudyn's; 0 when none)."""
-    if function is None:
-        return 0
-    return {"function": function, "type": "Python"} if asDict else function
+def as_exudyn_value(function):
+    """What exudyn 1.13.6's Get...UserFunction (whatever its asDict) and GetDictionary give for a step user
+    function: {'function': f, 'type': 'Python'}, or 0 when none is set."""
+    return 0 if function is None else {"function": function, "type": "Python"}
+
+
+def from_exudyn_value(value):
+    """The function of a GetDictionary entry (as_exudyn_value's dict, a function, or 0)."""
+    return value.get("function") if isinstance(value, dict) else value
 
 
 def set_functions(mbs) -> list[str]:
     """The MainSystem attributes of the step user functions that are set."""
     return [attribute for attribute in STEP_FUNCTIONS if getattr(mbs, attribute, None) is not None]
+
+
+def refuse_in_static_solve(mbs) -> None:
+    """SolveStatic does not call the post-step, pre-Newton residual and system Jacobian functions, which Exudyn
+    calls at each load step: refuse a system that has any (ExudynLayerError naming them)."""
+    names = [STEP_FUNCTIONS[name][0] for name in set_functions(mbs) if name != "_pre_step_function"]
+    if names:
+        raise ExudynLayerError(f"SolveStatic: floatframe's static solver does not call the functions of "
+                               f"{', '.join(names)} (Exudyn calls them at each load step); remove them with 0 "
+                               f"before SolveStatic")
 
 
 class ExudynClock:

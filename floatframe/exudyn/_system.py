@@ -23,7 +23,7 @@ from floatframe.exudyn._names import ConfigurationType, ExudynLayerError, member
 from floatframe.exudyn._unknown import UnknownNameError
 from floatframe.exudyn._renderer_materials import GraphicsMaterialList
 from floatframe.exudyn._settings import VisualizationSettings
-from floatframe.exudyn._step_functions import as_exudyn_value, checked_function
+from floatframe.exudyn._step_functions import as_exudyn_value, checked_function, from_exudyn_value
 from floatframe.assembly import System
 
 FAMILIES = ("node", "object", "marker", "load", "sensor")
@@ -428,10 +428,11 @@ class MainSystem:
         return {"__version__": EXUDYN_VERSION,
                 **{f"{family}List": [self._item_dict(family, number) for number in range(len(self._items[family]))]
                    for family in FAMILIES},
-                "userFunctions": {"preStepFunction": self._pre_step_function or 0,
-                                  "postStepFunction": self._post_step_function or 0, "postNewtonFunction": 0,
-                                  "preNewtonResidualFunction": self._pre_newton_residual_function or 0,
-                                  "systemJacobianFunction": self._system_jacobian_function or 0},
+                "userFunctions": {"preStepFunction": as_exudyn_value(self._pre_step_function),
+                                  "postStepFunction": as_exudyn_value(self._post_step_function),
+                                  "postNewtonFunction": 0,
+                                  "preNewtonResidualFunction": as_exudyn_value(self._pre_newton_residual_function),
+                                  "systemJacobianFunction": as_exudyn_value(self._system_jacobian_function)},
                 "settings": {"interactiveMode": False}, "variables": self.variables, "systemVariables": self.sys}
 
     def SetDictionary(self, systemDict: dict):
@@ -443,11 +444,11 @@ class MainSystem:
         for family in FAMILIES:
             for item in systemDict[f"{family}List"]:
                 self._add(family, dict(item))
-        functions = systemDict.get("userFunctions", {})
-        self.SetPreStepUserFunction(functions.get("preStepFunction") or None)
-        self.SetPostStepUserFunction(functions.get("postStepFunction") or None)
-        self.SetPreNewtonResidualUserFunction(functions.get("preNewtonResidualFunction") or None)
-        self.SetSystemJacobianUserFunction(functions.get("systemJacobianFunction") or None)
+        functions = {key: from_exudyn_value(value) for key, value in systemDict.get("userFunctions", {}).items()}
+        self.SetPreStepUserFunction(functions.get("preStepFunction"))
+        self.SetPostStepUserFunction(functions.get("postStepFunction"))
+        self.SetPreNewtonResidualUserFunction(functions.get("preNewtonResidualFunction"))
+        self.SetSystemJacobianUserFunction(functions.get("systemJacobianFunction"))
         self.variables = systemDict.get("variables", {})
         self.sys = systemDict.get("systemVariables", {})
 
@@ -711,8 +712,9 @@ class MainSystem:
         self._pre_step_function = checked_function("_pre_step_function", function)
 
     def GetPreStepUserFunction(self, asDict=False):
-        """The pre-step function (0 when none; ``asDict``: Exudyn's {'function': f, 'type': 'Python'})."""
-        return as_exudyn_value(self._pre_step_function, asDict)
+        """The pre-step function as exudyn 1.13.6 gives it, whatever ``asDict``: {'function': f, 'type': 'Python'},
+        or 0 when none is set (the same for the other Get...UserFunction)."""
+        return as_exudyn_value(self._pre_step_function)
 
     def SetPostStepUserFunction(self, function):
         """Call function(mbs, t) -> bool with the initial state and after each step of SolveDynamic, before the
@@ -721,8 +723,8 @@ class MainSystem:
         self._post_step_function = checked_function("_post_step_function", function)
 
     def GetPostStepUserFunction(self, asDict=False):
-        """The post-step function (0 when none; ``asDict``: Exudyn's dict)."""
-        return as_exudyn_value(self._post_step_function, asDict)
+        """The post-step function: {'function': f, 'type': 'Python'}, or 0 (see GetPreStepUserFunction)."""
+        return as_exudyn_value(self._post_step_function)
 
     def SetPreNewtonResidualUserFunction(self, function):
         """Call function(mbs, t, newtonIt, discontinuousIt) before each Newton residual of an implicit step, the
@@ -731,8 +733,8 @@ class MainSystem:
         self._pre_newton_residual_function = checked_function("_pre_newton_residual_function", function)
 
     def GetPreNewtonResidualUserFunction(self, asDict=False):
-        """The pre-Newton residual function (0 when none; ``asDict``: Exudyn's dict)."""
-        return as_exudyn_value(self._pre_newton_residual_function, asDict)
+        """The pre-Newton residual function: {'function': f, 'type': 'Python'}, or 0 (see GetPreStepUserFunction)."""
+        return as_exudyn_value(self._pre_newton_residual_function)
 
     def SetSystemJacobianUserFunction(self, function):
         """Call function(mbs, t, factorODE2, factorODE2_t, factorODE1) -> MatrixContainer (sparse, at ODE2
@@ -742,8 +744,8 @@ class MainSystem:
         self._system_jacobian_function = checked_function("_system_jacobian_function", function)
 
     def GetSystemJacobianUserFunction(self, asDict=False):
-        """The system Jacobian function (0 when none; ``asDict``: Exudyn's dict)."""
-        return as_exudyn_value(self._system_jacobian_function, asDict)
+        """The system Jacobian function: {'function': f, 'type': 'Python'}, or 0 (see GetPreStepUserFunction)."""
+        return as_exudyn_value(self._system_jacobian_function)
 
     def __getattr__(self, name):
         if name.startswith("_"):
