@@ -113,6 +113,8 @@ class StepFunctions:
     def __init__(self, mbs, scheme, clock: ExudynClock | None, record_start: bool = True):
         self.mbs, self.scheme, self.clock, self.record_start = mbs, scheme, clock, record_start
         self.time = clock.start if clock is not None else None
+        self.steps_begun = 0
+        self._ode2_rows = None   # floatframe's rows of Exudyn's ODE2 coordinates, found at the first Jacobian
 
     @property
     def pre_step(self):
@@ -134,14 +136,16 @@ class StepFunctions:
 
     # --- the hooks ---------------------------------------------------------------------------------------------
     def _pre_step(self, t_next, state):
-        """Record StartOfStep, advance the clock, call the pre-step function with the step's start as Current."""
+        """Record StartOfStep, advance the clock, call the pre-step function with the step's start as Current (at
+        the step's end time, as Exudyn's Current state then has it)."""
         mbs = self.mbs
+        self.steps_begun += 1
         self.time = self.clock.next_step() if self.clock is not None else float(t_next)
         start = (float(state.t), state.q.copy(), state.v.copy(), state.a.copy(), state.lam.copy())
         mbs._configurations["StartOfStep"] = start
         if mbs._pre_step_function is None:
             return None
-        mbs._assembled.current_state = start
+        mbs._assembled.current_state = (self.time, *start[1:])
         return mbs._pre_step_function(mbs, self.time)
 
     def _post_step(self, state):
@@ -150,6 +154,8 @@ class StepFunctions:
         mbs = self.mbs
         time = self.time if self.time is not None else float(state.t)
         mbs._assembled.current_state = (time, state.q.copy(), state.v.copy(), state.a.copy(), state.lam.copy())
+        if self.steps_begun == 0 and self.record_start:   # the initial state: StartOfStep is it (as Exudyn's)
+            mbs._configurations["StartOfStep"] = (time, *(x.copy() for x in mbs._assembled.current_state[1:]))
         mbs._current_writable = True
         try:
             answer = mbs._post_step_function(mbs, time)
@@ -183,7 +189,9 @@ class StepFunctions:
             raise UserFunctionError(f"the SystemJacobianUserFunction raised {type(exc).__name__}: {exc}",
                                     function="SystemJacobianUserFunction") from exc
         rows, columns, values = jacobian_entries(container)
-        ode2 = ode2_rows(mbs)
+        if self._ode2_rows is None:
+            self._ode2_rows = ode2_rows(mbs)
+        ode2 = self._ode2_rows
         outside = (rows >= ode2.size) | (columns >= ode2.size)
         if outside.any():
             k = int(np.flatnonzero(outside)[0])
