@@ -17,8 +17,8 @@
 
 t is Exudyn's time of the step's end: with timeIntegration.adaptiveStep (Exudyn's default) the running sum of the
 steps h = (endTime - startTime) / numberOfSteps, the last one cut at endTime (so t = 1.0000000000000007 at the
-1000th step of 0.001 s); without it startTime + k h. A False from the pre-step or post-step function ends the
-solve after that step (a post-step function that returns False for the initial state: no step).
+1000th step of 0.001 s); without it startTime + k h. A False (or None, as in Exudyn) from the pre-step or post-step
+function ends the solve after that step (a post-step function that returns False for the initial state: no step).
 
 Exudyn's Jacobian of a generalized-alpha step is beta h^2 (M / kappa + K + gamma / (h beta) D) with
 kappa = (1 - alpha_f) / (1 - alpha_m), and it calls the system Jacobian function with factorODE2 = factorODE1 =
@@ -26,6 +26,8 @@ kappa = (1 - alpha_f) / (1 - alpha_m), and it calls the system Jacobian function
 so it adds kappa times the function's matrix.
 """
 from __future__ import annotations
+
+import numbers
 
 import numpy as np
 import scipy.sparse as sp
@@ -146,7 +148,7 @@ class StepFunctions:
         if mbs._pre_step_function is None:
             return None
         mbs._assembled.current_state = (self.time, *start[1:])
-        return mbs._pre_step_function(mbs, self.time)
+        return step_answer(mbs._pre_step_function(mbs, self.time), "PreStepUserFunction")
 
     def _post_step(self, state):
         """Call the post-step function with ``state`` as the Current configuration (writable during the call) and
@@ -162,7 +164,7 @@ class StepFunctions:
         finally:
             mbs._current_writable = False
         _, state.q, state.v, state.a, state.lam = (np.array(x, dtype=float) for x in mbs._assembled.current_state)
-        return answer
+        return step_answer(answer, "PostStepUserFunction")
 
     def _before_residual(self, t, q, v, a, lam, iteration: int):
         """The pre-Newton residual function at the Newton iterate (the Current configuration during the call)."""
@@ -199,6 +201,17 @@ class StepFunctions:
                                    f"{ode2.size} ODE2 coordinates; floatframe adds entries of ODE2 coordinates only")
         size = mbs._assembled.n_coordinates + mbs._assembled.n_multipliers
         return sp.csc_matrix((kappa * values, (ode2[rows], ode2[columns])), shape=(size, size))
+
+
+def step_answer(answer, function: str) -> bool:
+    """A pre- or post-step function's answer read as Exudyn reads it (a C++ bool): None is False, a number its
+    truth value; anything else raises ExudynLayerError naming the ``function``."""
+    if answer is None:
+        return False
+    if isinstance(answer, (bool, np.bool_, numbers.Number)):
+        return bool(answer)
+    raise ExudynLayerError(f"{function}: the function must return True (go on) or False (end the solve after this "
+                           f"step), got {answer!r}")
 
 
 def jacobian_entries(container) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -262,6 +262,10 @@ def test_bad_step_user_functions_and_answers_are_refused_naming_the_fault():
     mbs, *_ = two_masses(ffexu, ffitems)
     with pytest.raises(ValueError, match=r"SetPostStepUserFunction: expected a Python function f\(mbs, t\) or 0"):
         mbs.SetPostStepUserFunction(3)
+    mbs.SetPostStepUserFunction(lambda mbs, t: "go on")
+    with pytest.raises(ValueError, match="PostStepUserFunction: the function must return True .* got 'go on'"):
+        mbs.SolveDynamic(settings(ffexu, steps=2))
+    mbs.SetPostStepUserFunction(0)
     mbs.SetPreNewtonResidualUserFunction(lambda mbs, t, newton_iteration, discontinuous_iteration: None)
     dense = ffexu.MatrixContainer()
     dense.SetWithDenseMatrix(np.eye(2), useDenseMatrix=True)
@@ -280,3 +284,23 @@ def test_bad_step_user_functions_and_answers_are_refused_naming_the_fault():
     with pytest.raises(ValueError, match="SolveStatic: floatframe's static solver does not call the functions of "
                                          "SetPreNewtonResidualUserFunction, SetSystemJacobianUserFunction"):
         mbs.SolveStatic()
+
+
+def stored_rows_with_answer(exu, ii, answer):
+    """The number of stored sensor rows of two_masses solved for 3 steps with a pre-step function that returns
+    True and a post-step function that returns ``answer``, and then the other way round."""
+    rows = []
+    for pre, post in ((answer, True), (True, answer)):
+        mbs, _, _, _, position, _, _ = two_masses(exu, ii)
+        mbs.SetPreStepUserFunction(lambda mbs, t: pre)
+        mbs.SetPostStepUserFunction(lambda mbs, t: post)
+        mbs.SolveDynamic(settings(exu, steps=3))
+        rows.append(len(mbs.GetSensorStoredData(position)))
+    return rows
+
+
+@pytest.mark.exudyn
+def test_pre_and_post_step_answers_are_read_as_exudyn_reads_them():
+    answers = (None, 0, 1, 2.5, np.bool_(False))
+    reference, ours = ([stored_rows_with_answer(exu, ii, answer) for answer in answers] for exu, ii in codes())
+    assert ours == reference == [[2, 1], [2, 1], [4, 4], [4, 4], [2, 1]]   # None and 0 stop as False does
