@@ -4,8 +4,9 @@
   start (the loop's ``pre_step``);
 - post-step f(mbs, t) -> bool (``SetPostStepUserFunction``): once with the initial state and after each step,
   before the state is stored (sensors, solution file); the function may change the Current state with
-  ``mbs.systemData.Set...(configuration=Current)``, and the next step starts from the state so changed (its
-  algorithmic accelerations, which no function sees, stay) (the loop's ``post_step``);
+  ``mbs.systemData.Set...(configuration=Current)``, and the next step starts from the state so changed (the
+  algorithmic accelerations of generalized-alpha, which no function sees, stay; Exudyn's Newmark predictor takes
+  the accelerations as set) (the loop's ``post_step``);
 - pre-Newton residual f(mbs, t, newtonIt, discontinuousIt) (``SetPreNewtonResidualUserFunction``): before each
   evaluation of the Newton residual of an implicit step (not before its Jacobian), the Current state that of
   the Newton iterate; it may change item parameters (e.g. a load), which that evaluation uses
@@ -164,7 +165,15 @@ class StepFunctions:
         finally:
             mbs._current_writable = False
         _, state.q, state.v, state.a, state.lam = (np.array(x, dtype=float) for x in mbs._assembled.current_state)
+        if self.algorithmic_is_acceleration:   # Newmark: Exudyn's predictor takes the accelerations as set
+            state.abar = state.a.copy()
         return step_answer(answer, "PostStepUserFunction")
+
+    @property
+    def algorithmic_is_acceleration(self) -> bool:
+        """Whether the scheme's algorithmic accelerations are its accelerations (alpha_m = alpha_f = 0: Newmark, and
+        the schemes without them), so that a post-step function's accelerations replace both."""
+        return getattr(self.scheme, "alpha_m", 0.0) == 0.0 and getattr(self.scheme, "alpha_f", 0.0) == 0.0
 
     def _before_residual(self, t, q, v, a, lam, iteration: int):
         """The pre-Newton residual function at the Newton iterate (the Current configuration during the call)."""

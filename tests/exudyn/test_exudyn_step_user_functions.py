@@ -304,3 +304,27 @@ def test_pre_and_post_step_answers_are_read_as_exudyn_reads_them():
     answers = (None, 0, 1, 2.5, np.bool_(False))
     reference, ours = ([stored_rows_with_answer(exu, ii, answer) for answer in answers] for exu, ii in codes())
     assert ours == reference == [[2, 1], [2, 1], [4, 4], [4, 4], [2, 1]]   # None and 0 stop as False does
+
+
+@pytest.mark.exudyn
+@pytest.mark.parametrize("newmark", [False, True])
+def test_accelerations_set_in_a_post_step_function_enter_the_next_step_as_in_exudyn(newmark):
+    """Generalized-alpha's predictor keeps its algorithmic accelerations, Exudyn's Newmark takes the accelerations
+    as set."""
+    runs = []
+    for exu, ii in codes():
+        mbs, _, _, _, position, displacement, _ = two_masses(exu, ii)
+        current = exu.ConfigurationType.Current
+
+        def post_step(mbs, t):
+            if t > 0.1:
+                a = mbs.systemData.GetODE2Coordinates_tt(configuration=current)
+                mbs.systemData.SetODE2Coordinates_tt(0.3 * a, configuration=current)
+            return True
+        mbs.SetPostStepUserFunction(post_step)
+        simulation_settings = settings(exu)
+        simulation_settings.timeIntegration.generalizedAlpha.useNewmark = newmark
+        mbs.SolveDynamic(simulation_settings)
+        runs.append(np.hstack([mbs.GetSensorStoredData(position), mbs.GetSensorStoredData(displacement)[:, 1:]]))
+    reference, ours = runs
+    np.testing.assert_allclose(ours, reference, rtol=0, atol=1e-9 * np.abs(reference).max())
