@@ -1,7 +1,7 @@
 """A MainSystem's step user functions on floatframe's step loop and Newton iteration, called as Exudyn calls them.
 
 - pre-step f(mbs, t) -> bool (``SetPreStepUserFunction``): before each step, the Current state that of the step's
-  start (the loop's ``pre_step``);
+  start at the step's end time t (as Exudyn's) (the loop's ``pre_step``);
 - post-step f(mbs, t) -> bool (``SetPostStepUserFunction``): once with the initial state and after each step,
   before the state is stored (sensors, solution file); the function may change the Current state with
   ``mbs.systemData.Set...(configuration=Current)``, and the next step starts from the state so changed (the
@@ -46,7 +46,6 @@ STEP_FUNCTIONS = {"_pre_step_function": ("SetPreStepUserFunction", "f(mbs, t)"),
                                                     "f(mbs, t, newtonIt, discontinuousIt)"),
                   "_system_jacobian_function": ("SetSystemJacobianUserFunction",
                                                 "f(mbs, t, factorODE2, factorODE2_t, factorODE1)")}
-NEWTON_FUNCTIONS = ("_pre_newton_residual_function", "_system_jacobian_function")
 
 
 def checked_function(attribute: str, function):

@@ -23,7 +23,7 @@ def settings(exu, steps=200, h=0.002):
 def two_masses(exu, ii, mbs=None):
     """A mass point on a Cartesian spring-damper to the ground (3 coordinates) and a Mass1D on a coordinate
     spring-damper (1 coordinate), both moving initially; (mbs, mass point body, Mass1D node, the spring-damper of
-    the Mass1D, position sensor of the mass point, coordinate sensor of the Mass1D)."""
+    the Mass1D, position sensor of the mass point, coordinate sensor and coordinate marker of the Mass1D)."""
     mbs = exu.SystemContainer().AddSystem() if mbs is None else mbs
     ground = mbs.AddObject(ii.ObjectGround())
     point = mbs.AddNode(ii.NodePoint(referenceCoordinates=[1.0, 0, 0], initialCoordinates=[0, 0.2, 0],
