@@ -16,6 +16,7 @@ from floatframe.exudyn._names import ConfigurationType, ExudynLayerError
 from floatframe.exudyn._settings import SimulationSettings, changed_fields
 from floatframe.exudyn._solution_file import SolutionFile
 from floatframe.exudyn._solve import assemble_if_needed, solver_options, store_result, write_solution_file
+from floatframe.exudyn._step_functions import refuse_in_static_solve
 from floatframe.exudyn._system import MainSystem
 from floatframe.solvers import SolverError, modal
 from floatframe.solvers.static import StaticSolver
@@ -88,6 +89,7 @@ def SolveStatic(mbs: MainSystem, simulationSettings=None, updateInitialValues=Fa
     GetSensorStoredData gives one row per load step, after the start row at t = loadStepStart.
     """
     settings = simulationSettings if simulationSettings is not None else SimulationSettings()
+    refuse_in_static_solve(mbs)
     solver = static_solver(settings)
     assembled = assemble_if_needed(mbs, autoAssemble, "SolveStatic")
     start = mbs.state(ConfigurationType.Initial)

@@ -15,6 +15,7 @@ class MatrixContainer:
 
     def __init__(self, matrix=None):
         self.matrix = None
+        self.declared_shape = None   # sparse triplets beyond numberOfRows x numberOfColumns: that shape (see below)
         if matrix is not None:
             if sp.issparse(matrix):
                 self.SetWithSparseMatrix(matrix)
@@ -27,6 +28,7 @@ class MatrixContainer:
         if array.ndim != 2:
             raise ExudynLayerError(f"MatrixContainer.SetWithDenseMatrix: expected a 2D array, got shape {array.shape}")
         self.matrix = array.copy() if useDenseMatrix else sp.csr_matrix(array)
+        self.declared_shape = None
 
     def SetWithSparseMatrix(self, sparseMatrix, numberOfRows=-1, numberOfColumns=-1, useDenseMatrix=False,
                             factor=1.0):
@@ -43,18 +45,33 @@ class MatrixContainer:
             return
         matrix = sp.csr_matrix(sparseMatrix, dtype=float) * float(factor)
         self.matrix = matrix.toarray() if useDenseMatrix else matrix
+        self.declared_shape = None
 
     def SetWithSparseMatrixCSR(self, numberOfRowsInit, numberOfColumnsInit, pyArrayCSR, useDenseMatrix=False,
                                factor=1.0):
-        """Store a matrix given as rows [row, column, value] (0-based); repeated entries are added."""
+        """Store a matrix given as rows [row, column, value] (0-based); repeated entries are added.
+
+        Sparse triplets beyond numberOfRows x numberOfColumns are kept, as Exudyn keeps them (a system Jacobian
+        user function may return entries at system indices in a container of any size): the matrix then holds
+        them (``declared_shape`` the given size), and only the uses that need the given size refuse it."""
         triplets = np.asarray(pyArrayCSR, dtype=float).reshape(-1, 3)
         shape = (int(numberOfRowsInit), int(numberOfColumnsInit))
         rows, columns = triplets[:, 0].astype(int), triplets[:, 1].astype(int)
-        if triplets.size and (rows.min() < 0 or columns.min() < 0 or rows.max() >= shape[0]
-                              or columns.max() >= shape[1]):
+        if triplets.size and (rows.min() < 0 or columns.min() < 0):
+            raise ExudynLayerError("MatrixContainer.SetWithSparseMatrixCSR: a negative index")
+        outside = bool(triplets.size) and (rows.max() >= shape[0] or columns.max() >= shape[1])
+        if outside and useDenseMatrix:
             raise ExudynLayerError(f"MatrixContainer.SetWithSparseMatrixCSR: an index lies outside the shape {shape}")
-        matrix = sp.csr_matrix((triplets[:, 2] * float(factor), (rows, columns)), shape=shape)
+        stored = (max(shape[0], rows.max() + 1), max(shape[1], columns.max() + 1)) if outside else shape
+        matrix = sp.csr_matrix((triplets[:, 2] * float(factor), (rows, columns)), shape=stored)
         self.matrix = matrix.toarray() if useDenseMatrix else matrix
+        self.declared_shape = shape if outside else None
+
+    def check_declared_shape(self, what: str) -> None:
+        """Refuse (ExudynLayerError naming ``what``) a container whose sparse triplets lie beyond its size."""
+        if self.declared_shape is not None:
+            raise ExudynLayerError(f"{what}: the MatrixContainer has entries outside its numberOfRows x "
+                                   f"numberOfColumns {self.declared_shape}")
 
     def GetPythonObject(self):
         """The stored matrix (dense array, or the triplets [row, column, value] of a sparse one)."""
@@ -69,6 +86,7 @@ class MatrixContainer:
         """A zero numberOfRows x numberOfColumns matrix, dense or sparse."""
         shape = (int(numberOfRows), int(numberOfColumns))
         self.matrix = np.zeros(shape) if useDenseMatrix else sp.csr_matrix(shape)
+        self.declared_shape = None
 
     def SetAllZero(self):
         """Every entry zero, the size and the storage kept."""
@@ -93,6 +111,7 @@ class MatrixContainer:
         self.matrix = self.matrix + addition if sp.issparse(self.matrix) else self.matrix + addition.toarray()
 
     def Convert2DenseMatrix(self) -> np.ndarray:
+        self.check_declared_shape("MatrixContainer.Convert2DenseMatrix")
         if self.matrix is None:
             return np.zeros((0, 0))
         return self.matrix.toarray() if sp.issparse(self.matrix) else self.matrix.copy()

@@ -33,6 +33,7 @@ from floatframe.exudyn._names import (ConfigurationType, DynamicSolverType, Exud
 from floatframe.exudyn._settings import HONOURED, SimulationSettings, changed_fields, check_dynamic, classify
 from floatframe.exudyn._output_steps import storage_period, stored_rows, written_steps
 from floatframe.exudyn._solution_file import RewrittenFile, SolutionFile, format_rows
+from floatframe.exudyn._step_functions import STEP_FUNCTIONS, ExudynClock, StepFunctions, set_functions
 from floatframe.solvers import GeneralizedAlpha, Newmark, SolverError
 from floatframe.solvers.genalpha import ResidualStop
 
@@ -152,22 +153,25 @@ def _check_no_scheme_settings(settings, solver_type):
                                f"them back to Exudyn's default or leave solver out")
 
 
-def _pre_step(mbs, record_start: bool = True):
-    """The core solver's pre_step hook: it keeps the state at the start of each step as the StartOfStep
-    configuration (``record_start``) and calls mbs.SetPreStepUserFunction's f(mbs, t) with t the end time of
-    the step about to be taken, outputs evaluated at its start; False ends the solve after that step."""
-    function = mbs._pre_step_function
-    if function is None and not record_start:
+def step_functions(mbs, solver, options, settings, exudyn_scheme: bool):
+    """The hooks of the step user functions for this solve (``_step_functions.StepFunctions``), or None without
+    any: Exudyn's clock where the scheme takes fixed steps; StartOfStep recorded for the layer's own schemes. A
+    floatframe solver of one's own (``solver=...``) gets the pre-step function only (refused: the others)."""
+    names = set_functions(mbs)
+    if not names:
         return None
-
-    def call(t_next, state):
-        start = (float(state.t), state.q.copy(), state.v.copy(), state.a.copy(), state.lam.copy())
-        mbs._configurations["StartOfStep"] = start
-        if function is None:
-            return None
-        mbs._assembled.current_state = start
-        return function(mbs, float(t_next))
-    return call
+    others = [STEP_FUNCTIONS[name][0] for name in names if name != "_pre_step_function"]
+    if not exudyn_scheme and others:
+        raise ExudynLayerError(f"SolveDynamic: with solver=... floatframe calls only the pre-step function; "
+                               f"{', '.join(others)} need the layer's own scheme (leave solver out)")
+    adaptive = bool(getattr(solver, "adaptive", False))
+    if adaptive and mbs._post_step_function is not None:
+        raise ExudynLayerError("SolveDynamic: a post-step function needs fixed steps; the explicit scheme's "
+                               "automaticStepSize chooses its own steps (set timeIntegration.automaticStepSize = "
+                               "False)")
+    clock = None if adaptive else ExudynClock(options["start_time"], options["end_time"], _steps(options),
+                                              bool(settings.get("timeIntegration.adaptiveStep")))
+    return StepFunctions(mbs, solver, clock, record_start=exudyn_scheme)
 
 
 def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialValues=False, storeSolver=True,
@@ -192,10 +196,10 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
     options = solver_options(settings)
     steps = _steps(options)
     initial = "accept"   # Exudyn's schemes start from the state as given; the first step meets the constraints
-    # the start of each step is recorded (StartOfStep) where a pre-step function runs anyway; without one the step
+    # the start of each step is recorded (StartOfStep) where a step user function runs anyway; without one the step
     # loop runs without Python callbacks (in C where it can, floatframe.solvers.native), and StartOfStep is the
     # stored state before the last one; a solver of one's own may also refuse the hook (IDAS without projection)
-    record_start = solver is None and mbs._pre_step_function is not None
+    record_start = solver is None and bool(set_functions(mbs))
     exudyn_scheme = solver is None
     if solver is None:
         solver = explicit_solver(settings, kind, mbs) if kind in EXPLICIT else dynamic_solver(settings, kind)
@@ -217,6 +221,10 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
         solver.newton_control = replace(control, coordinate_factor=float(np.sqrt(max(equations, 1))))
     if exudyn_scheme:   # ODE1 coordinates: the schemes that treat them as Exudyn's, starting from x' = 0
         solver, start = first_order_start(mbs, solver, kind, start, options["start_time"])
+    functions = step_functions(mbs, solver, options, settings, exudyn_scheme)
+    hooks = functions.newton_hooks() if functions is not None and kind not in EXPLICIT else None
+    if hooks is not None:   # (explicit schemes have no Newton iteration: Exudyn calls neither function there)
+        solver.newton_hooks = hooks
     sensor_steps = written_steps(steps, h, options["sensor_period"], options["write_initial_values"])
     solution_file = SolutionFile.of(settings, solver_name(kind), steps)   # opened: the last check before the solve
     file_steps = solution_file.row_steps(steps, h) if solution_file is not None else sensor_steps
@@ -228,7 +236,9 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
     try:
         result = solver.solve(mbs._assembled, options["end_time"], steps, t0=options["start_time"],
                               progress=options["verbose"] >= 2, store_every=store_every,
-                              pre_step=_pre_step(mbs, record_start), initial=initial, **start)
+                              pre_step=functions.pre_step if functions is not None else None,
+                              post_step=functions.post_step if functions is not None else None,
+                              initial=initial, **start)
     except SolverError as failure:   # the sensors and the file hold the run up to the failure, never an earlier run's
         if failure.result is not None:
             store_result(mbs, failure.result, options, store_every, sensor_steps)

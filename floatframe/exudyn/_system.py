@@ -23,6 +23,7 @@ from floatframe.exudyn._names import ConfigurationType, ExudynLayerError, member
 from floatframe.exudyn._unknown import UnknownNameError
 from floatframe.exudyn._renderer_materials import GraphicsMaterialList
 from floatframe.exudyn._settings import VisualizationSettings
+from floatframe.exudyn._step_functions import as_exudyn_value, checked_function, from_exudyn_value
 from floatframe.assembly import System
 
 FAMILIES = ("node", "object", "marker", "load", "sensor")
@@ -237,7 +238,11 @@ class MainSystem:
         self._dirty = True
         self._initial_state = None       # set by SolveDynamic(updateInitialValues=True) or systemData
         self._configurations = {}        # StartOfStep, Visualization: set by the solvers or systemData
-        self._pre_step_function = None
+        self._pre_step_function = None   # the step user functions (``_step_functions``): callables or None
+        self._post_step_function = None
+        self._pre_newton_residual_function = None
+        self._system_jacobian_function = None
+        self._current_writable = False   # during a post-step function: the Current state may be set
 
     def Reset(self):
         """Remove every item and what was assembled or solved, as Exudyn's Reset; ``variables`` and ``sys`` stay."""
@@ -424,13 +429,15 @@ class MainSystem:
         return {"__version__": EXUDYN_VERSION,
                 **{f"{family}List": [self._item_dict(family, number) for number in range(len(self._items[family]))]
                    for family in FAMILIES},
-                "userFunctions": {"preStepFunction": self._pre_step_function or 0, "postStepFunction": 0,
-                                  "postNewtonFunction": 0, "preNewtonResidualFunction": 0,
-                                  "systemJacobianFunction": 0},
+                "userFunctions": {"preStepFunction": as_exudyn_value(self._pre_step_function),
+                                  "postStepFunction": as_exudyn_value(self._post_step_function),
+                                  "postNewtonFunction": 0,
+                                  "preNewtonResidualFunction": as_exudyn_value(self._pre_newton_residual_function),
+                                  "systemJacobianFunction": as_exudyn_value(self._system_jacobian_function)},
                 "settings": {"interactiveMode": False}, "variables": self.variables, "systemVariables": self.sys}
 
     def SetDictionary(self, systemDict: dict):
-        """Replace the system by the one of a dict of GetDictionary (items, pre-step function, variables)."""
+        """Replace the system by the one of a dict of GetDictionary (items, step user functions, variables)."""
         missing = [f"{family}List" for family in FAMILIES if f"{family}List" not in systemDict]
         if missing:
             raise ExudynLayerError(f"SetDictionary: the dict has no {', '.join(missing)}")
@@ -438,7 +445,11 @@ class MainSystem:
         for family in FAMILIES:
             for item in systemDict[f"{family}List"]:
                 self._add(family, dict(item))
-        self.SetPreStepUserFunction(systemDict.get("userFunctions", {}).get("preStepFunction") or None)
+        functions = {key: from_exudyn_value(value) for key, value in systemDict.get("userFunctions", {}).items()}
+        self.SetPreStepUserFunction(functions.get("preStepFunction"))
+        self.SetPostStepUserFunction(functions.get("postStepFunction"))
+        self.SetPreNewtonResidualUserFunction(functions.get("preNewtonResidualFunction"))
+        self.SetSystemJacobianUserFunction(functions.get("systemJacobianFunction"))
         self.variables = systemDict.get("variables", {})
         self.sys = systemDict.get("systemVariables", {})
 
@@ -548,9 +559,11 @@ class MainSystem:
             raise ExudynLayerError(f"systemData.{function}: floatframe builds the reference configuration into "
                                    f"the model at Assemble and cannot change it afterwards; set the nodes' "
                                    f"referenceCoordinates (mbs.SetNodeParameter) instead")
-        if self._solving:
+        writing_step = self._solving and kind == "Current" and self._current_writable   # in a post-step function
+        if self._solving and not writing_step:
             raise ExudynLayerError(f"systemData.{function}: floatframe cannot change the {kind} state during a "
-                                   f"solve; change the initial state before it")
+                                   f"solve (except the Current one in a post-step function); change the initial "
+                                   f"state before it")
         state = list(self.state(kind))
         size = np.size(state[position])
         values = np.array(values, dtype=float).reshape(-1)
@@ -561,6 +574,8 @@ class MainSystem:
         state = tuple(np.copy(x) if isinstance(x, np.ndarray) else x for x in state)
         if kind == "Initial":
             self._initial_state = state
+        elif writing_step:
+            self._assembled.current_state = state
         elif kind == "Current":
             self._state = state
         else:
@@ -694,10 +709,44 @@ class MainSystem:
     def SetPreStepUserFunction(self, function):
         """Call function(mbs, t) before each step of SolveDynamic, t being the step's end time and the
         outputs those at its start; when it returns False the solve ends after that step (as Exudyn).
-        None removes it."""
-        if function is not None and not callable(function):
-            raise ExudynLayerError(f"SetPreStepUserFunction: expected a function f(mbs, t), got {function!r}")
-        self._pre_step_function = function
+        0 or None removes it."""
+        self._pre_step_function = checked_function("_pre_step_function", function)
+
+    def GetPreStepUserFunction(self, asDict=False):
+        """The pre-step function as exudyn 1.13.6 gives it, whatever ``asDict``: {'function': f, 'type': 'Python'},
+        or 0 when none is set (the same for the other Get...UserFunction)."""
+        return as_exudyn_value(self._pre_step_function)
+
+    def SetPostStepUserFunction(self, function):
+        """Call function(mbs, t) -> bool with the initial state and after each step of SolveDynamic, before the
+        state is stored; it may set the Current coordinates (systemData.SetODE2Coordinates, ...), from which the
+        next step starts; False ends the solve after that step. 0 or None removes it (``_step_functions``)."""
+        self._post_step_function = checked_function("_post_step_function", function)
+
+    def GetPostStepUserFunction(self, asDict=False):
+        """The post-step function: {'function': f, 'type': 'Python'}, or 0 (see GetPreStepUserFunction)."""
+        return as_exudyn_value(self._post_step_function)
+
+    def SetPreNewtonResidualUserFunction(self, function):
+        """Call function(mbs, t, newtonIt, discontinuousIt) before each Newton residual of an implicit step, the
+        Current state the Newton iterate (newtonIt 0: the step's start); it returns nothing and may change item
+        parameters, e.g. loads. 0 or None removes it (``_step_functions``)."""
+        self._pre_newton_residual_function = checked_function("_pre_newton_residual_function", function)
+
+    def GetPreNewtonResidualUserFunction(self, asDict=False):
+        """The pre-Newton residual function: {'function': f, 'type': 'Python'}, or 0 (see GetPreStepUserFunction)."""
+        return as_exudyn_value(self._pre_newton_residual_function)
+
+    def SetSystemJacobianUserFunction(self, function):
+        """Call function(mbs, t, factorODE2, factorODE2_t, factorODE1) -> MatrixContainer (sparse, at ODE2
+        indices) at each new iteration matrix of an implicit step; its entries are added to Exudyn's Jacobian
+        (right-hand-side convention: a spring k added by a pre-Newton function gives -k factorODE2). 0 or None
+        removes it (``_step_functions``)."""
+        self._system_jacobian_function = checked_function("_system_jacobian_function", function)
+
+    def GetSystemJacobianUserFunction(self, asDict=False):
+        """The system Jacobian function: {'function': f, 'type': 'Python'}, or 0 (see GetPreStepUserFunction)."""
+        return as_exudyn_value(self._system_jacobian_function)
 
     def __getattr__(self, name):
         if name.startswith("_"):

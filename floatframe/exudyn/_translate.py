@@ -61,6 +61,8 @@ def fe_matrix(value):
     """A MatrixContainer, scipy.sparse matrix or array as what ObjectFFRF takes (None if unset)."""
     if is_unset(value):
         return None
+    if hasattr(value, "check_declared_shape"):   # a MatrixContainer
+        value.check_declared_shape("ObjectFFRF / ObjectGenericODE2 matrix")
     return getattr(value, "matrix", value)
 
 

@@ -25,11 +25,16 @@ of modified Newton and for restarting a step.
 Small models (n + m <= ``floatframe.solvers.dense.DENSE_LIMIT``, no Python user functions) take the
 low-overhead dense path of ``floatframe.solvers.dense``: the same Newton iteration, evaluated through
 buffered CasADi calls and factorized by dense LAPACK LU (option ``linear_algebra``).
+
+``newton_hooks`` (``NewtonHooks``) call Python inside the Newton iteration: before each evaluation of the rows
+and at each new iteration matrix (the Exudyn layer's pre-Newton residual and system Jacobian user functions);
+a scheme with them takes the sparse path in Python.
 """
 from __future__ import annotations
 
 import math
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -87,6 +92,7 @@ class GeneralizedAlpha(Scheme):
 
     order = 2
     name = "genalpha"
+    newton_hooks = None      # NewtonHooks: Python calls inside the Newton iteration (the sparse path in Python)
     _started_native = None   # the C step loop that ``init`` set up for its consistent start (``native_loop``)
 
     def __init__(self, spectral_radius=0.9, modified_newton=False, relative_tolerance=1e-10,
@@ -193,7 +199,8 @@ class GeneralizedAlpha(Scheme):
         the kernel is compiled and the driver loaded; that NativeLoop then takes the solve's steps, see
         ``native_loop``), else, and to name the cause of a singular matrix, ``consistent_accelerations``."""
         self._started_native = None
-        if type(self).prepare is GeneralizedAlpha.prepare and wants_dense(system, self.linear_algebra):
+        if type(self).prepare is GeneralizedAlpha.prepare and self.newton_hooks is None and \
+                wants_dense(system, self.linear_algebra):
             kernel = dense_kernel(system, self.index, self.compile, self._checked_trapezoidal(system))
             native = None
             if self.native and self._steps_like_genalpha() and self.compile is not False:
@@ -213,6 +220,8 @@ class GeneralizedAlpha(Scheme):
         # (full Newton forms a matrix at every iteration and never asks MatrixRenewal: no estimate, 40 us)
         self._renewal = MatrixRenewal(refresh_cost(system, self.index) if self.modified_newton else 0.0)
         trapezoidal = self._checked_trapezoidal(system)
+        if self.newton_hooks is not None:   # Python calls at each evaluation: the functions as they are
+            return _SparseNewton(self, system, trapezoidal=trapezoidal, hooks=self.newton_hooks)
         if wants_dense(system, self.linear_algebra):
             kernel = dense_kernel(system, self.index, self.compile, trapezoidal)
             if self.native and self.compile is not False:  # the C step loop's driver, compiled once per machine
@@ -248,7 +257,7 @@ class GeneralizedAlpha(Scheme):
             residual = None
             if (self._factorization is None or not modified or not _same_step(self._factorization[1], (c_q, c_v))
                     or (iteration == 1 and self._renewal.due)):
-                residual = newton.rows(a, lam)
+                residual = newton.rows(a, lam, iteration - 1)
                 if not np.isfinite(residual).all():
                     raise _not_finite(t, iteration)
                 self.statistics.jacobian_evaluations += 1
@@ -256,7 +265,7 @@ class GeneralizedAlpha(Scheme):
                 self._renewal.renewed()
                 fresh, carried = True, False
             # a, lam -= the update [[M + ...]]^-1 [R; C / c_q] at (a, lam), in place
-            size, norm_a, residual, finite = newton.iterate(a, lam, self._factorization[0], residual)
+            size, norm_a, residual, finite = newton.iterate(a, lam, self._factorization[0], residual, iteration - 1)
             if not finite:
                 raise _not_finite(t, iteration)
             stats.newton_iterations += 1
@@ -315,7 +324,7 @@ class GeneralizedAlpha(Scheme):
                                        (c_q, c_v))
                 self._jacobian_due = False
             newton.update(a, lam, self._factorization[0], residual)   # from the rows of the stopping test
-            residual = newton.rows(a, lam)
+            residual = newton.rows(a, lam, iterations)
             stats.residual_evaluations += 1
             current = control.norm(residual, n, row_scale)
             if control.adapt_initial_residual and current > initial and iterations == 1:
@@ -347,7 +356,7 @@ class GeneralizedAlpha(Scheme):
                     current = last = initial
                     a[:] = 0.0
                     lam[:] = 0.0
-                    residual = newton.rows(a, lam)
+                    residual = newton.rows(a, lam, iterations)
                     stats.residual_evaluations += 1
         if not converged:
             raise SolverError(residual_not_converged(t, self.max_iterations, current, current / initial), t)
@@ -409,11 +418,12 @@ class _SparseNewton:
     With the predictor (known parts) q_known, v_known, abar_known of the step, the iterate a gives
     q = q_known + c_q a, v = v_known + c_v a, abar = abar_known + kappa a; on the ``trapezoidal`` coordinates
     (``GeneralizedAlpha.trapezoidal_coordinates``) with the trapezoidal rule's known parts and factors
-    (per coordinate: ``coordinate_factors``).
+    (per coordinate: ``coordinate_factors``). ``hooks``: the scheme's NewtonHooks.
     """
 
-    def __init__(self, solver, system, policy=None, trapezoidal=()):
+    def __init__(self, solver, system, policy=None, trapezoidal=(), hooks=None):
         self.solver, self.system, self.policy = solver, system, policy
+        self.hooks = hooks if hooks is not None else NewtonHooks()
         self.n = system.n_coordinates
         self.trapezoidal = np.asarray(trapezoidal, dtype=int)
 
@@ -435,12 +445,15 @@ class _SparseNewton:
             for factors, value in zip(self.coordinate_factors, (trapezoidal_c_q, trapezoidal_c_v, 1.0)):
                 factors[rows] = value
 
-    def rows(self, a, lam) -> np.ndarray:
-        """[R; C / c_q] (index 3) or [R; dC/dt / c_v] (index 2) at the iterate."""
+    def rows(self, a, lam, iteration: int = 0) -> np.ndarray:
+        """[R; C / c_q] (index 3) or [R; dC/dt / c_v] (index 2) at the iterate, the result of Newton iteration
+        ``iteration`` of the step (0: its start), which the hook before_residual is told."""
         system, t = self.system, self.t
         c_q, c_v, _ = self.coordinate_factors
         q = self.q_known + c_q * a
         v = self.v_known + c_v * a
+        if self.hooks.before_residual is not None:
+            self.hooks.before_residual(t, q, v, a, lam, iteration)
         if self.solver.index == 3:
             constraint_rows = system.constraints(t, q) / self.c_q
         else:
@@ -469,6 +482,10 @@ class _SparseNewton:
             trapezoidal = self.system.newton_matrix(self.t, q, v, a, lam, 1.0, trapezoidal_c_v, trapezoidal_c_q,
                                                     index=self.solver.index)
             matrix = (matrix @ sp.diags(1.0 - replaced) + trapezoidal @ sp.diags(replaced)).tocsc()
+        if self.hooks.matrix_addition is not None:
+            addition = self.hooks.matrix_addition(self.t, self.c_q, self.c_v)
+            if addition is not None:
+                matrix = (matrix + addition).tocsc()
         if at_rest and without_loads:
             loads = _loads_jacobian(self.system)
             if loads is not None:
@@ -478,11 +495,11 @@ class _SparseNewton:
                                                            format="csc")
         return self.solver._lu(self.system, matrix, self.t, "iteration matrix")
 
-    def iterate(self, a, lam, factorization, residual=None):
+    def iterate(self, a, lam, factorization, residual=None, iteration: int = 0):
         """One Newton update of (a, lam) in place; (|update of a|, |a|, the rows, whether they are finite).
-        ``residual``: the rows at (a, lam) when already evaluated."""
+        ``residual``: the rows at (a, lam) when already evaluated (else evaluated, after ``iteration``)."""
         if residual is None:
-            residual = self.rows(a, lam)
+            residual = self.rows(a, lam, iteration)
             if not np.isfinite(residual).all():
                 return np.inf, np.inf, residual, False
         update = newton_update(a, lam, factorization, residual)
@@ -512,7 +529,7 @@ class _DenseNewton:
         self.kernel.set_step(state, h, self.scheme, c_q, c_v, kappa, system.input_vector(float(t)),
                              system.parameters_now())
 
-    def rows(self, a, lam) -> np.ndarray:
+    def rows(self, a, lam, iteration: int = 0) -> np.ndarray:
         return self.kernel.rows(a, lam)
 
     def factorize(self, a, lam, at_rest=False, without_loads=False):
@@ -523,7 +540,7 @@ class _DenseNewton:
             raise SolverError(singular_matrix(self.t, str(exc), singular_cause(self.system, self.t, exc.matrix)),
                               self.t) from None
 
-    def iterate(self, a, lam, factorization, residual=None):
+    def iterate(self, a, lam, factorization, residual=None, iteration: int = 0):
         return self.kernel.iterate(a, lam, factorization)
 
     def update(self, a, lam, factorization, residual) -> None:
@@ -544,6 +561,22 @@ def newton_update(a, lam, factorization, residual) -> np.ndarray:
     a -= update[:a.size]
     lam -= update[a.size:]
     return update
+
+
+@dataclass(frozen=True)
+class NewtonHooks:
+    """Python calls inside the Newton iteration of GeneralizedAlpha and its subclasses (``newton_hooks``).
+
+    before_residual : f(t, q, v, a, lam, iteration), called before each evaluation of the Newton rows with the
+        iterate (t [s] the step's end, q, v, a (n,), lam (m,)) and the Newton iteration that gave it (0: the
+        step's start); it may change the system's parameters, which that evaluation then uses.
+    matrix_addition : f(t, c_q, c_v) -> (n + m, n + m) sparse matrix or None, added to each iteration matrix
+        M + c_v R_v + c_q R_q (with its constraint blocks) that a step forms; c_q, c_v as in
+        ``floatframe.solvers.alpha.step_factors``.
+    """
+
+    before_residual: Callable | None = None
+    matrix_addition: Callable | None = None
 
 
 @dataclass(frozen=True)

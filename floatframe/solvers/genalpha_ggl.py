@@ -74,7 +74,7 @@ class _GGLNewton(_SparseNewton):
     def _state(self, a):
         return self.q_known + self.c_q * (a + self.normals @ self.mu), self.v_known + self.c_v * a
 
-    def rows(self, a, lam) -> np.ndarray:
+    def rows(self, a, lam, iteration: int = 0) -> np.ndarray:
         """[R; C / beta'; dC/dt / gamma'] at the iterate."""
         system, t = self.system, self.t
         q, v = self._state(a)
@@ -92,7 +92,7 @@ class _GGLNewton(_SparseNewton):
                   [jacobian, None, None]]
         return self.solver._lu(system, sp.bmat(blocks, format="csc"), t, "GGL iteration matrix")
 
-    def iterate(self, a, lam, factorization, residual=None):
+    def iterate(self, a, lam, factorization, residual=None, iteration: int = 0):
         if residual is None:
             residual = self.rows(a, lam)
             if not np.isfinite(residual).all():

@@ -10,10 +10,10 @@ everything else, once for all schemes:
   own steps and is asked for one output interval at a time;
 - the checks of ``floatframe.solvers.safeguards`` (the settings, the initial state, the growth of the state)
   and the conversion of a failing user function or ``pre_step`` into a SolverError with the time;
-- ``pre_step``, the progress bar, the storage of every ``store_every``-th output, the model's monitors at the
-  stored states (``DAE.monitors``: warnings where the model leaves its range of validity; their time is kept
-  out of ``statistics.solve_time`` and given as ``info["monitor_time"]``), the statistics, and the result,
-  complete (``SimulationResult``) or partial (``SolverError.result``).
+- ``pre_step`` and ``post_step``, the progress bar, the storage of every ``store_every``-th output, the model's
+  monitors at the stored states (``DAE.monitors``: warnings where the model leaves its range of validity; their
+  time is kept out of ``statistics.solve_time`` and given as ``info["monitor_time"]``), the statistics, and the
+  result, complete (``SimulationResult``) or partial (``SolverError.result``).
 
 A scheme implements ``init`` (the initial state, ``State``), ``step`` (one step of size h; a fixed-step scheme
 raises SolverError to have it halved), and optionally ``prepare`` (what its steps reuse over a solve),
@@ -36,9 +36,9 @@ from floatframe.solvers.dense import sensor_series
 from floatframe.solvers.linear import single_threaded_blas
 from floatframe.solvers.result import (SimulationResult, SolverError, SolverStatistics, steps_per_interval,
                                        time_grid, wants_stop)
-from floatframe.solvers.safeguards import (BLOW_UP_FACTOR, STRICT, GrowthBound, call_pre_step, check_assembled,
-                                           check_blow_up, check_count, check_initial_mode, initial_state,
-                                           user_function_failure)
+from floatframe.solvers.safeguards import (BLOW_UP_FACTOR, STRICT, GrowthBound, call_post_step, call_pre_step,
+                                           check_assembled, check_blow_up, check_count, check_initial_mode,
+                                           initial_state, user_function_failure)
 
 # the Python loop's single stored states go to the model's monitors in blocks of this many (and the rest at the
 # end): a monitor's call costs some 40 us of Python whatever the number of states (a spinning reduced body's
@@ -199,7 +199,8 @@ class Scheme:
     # --- what the loop provides ----------------------------------------------------------------------
     def solve(self, system, t_end=None, n_steps=None, *, t_grid=None, t0: float = 0.0, h=None,
               progress: bool | None = None, store_every: int = 1, q0=None, v0=None, a0=None, lam0=None,
-              pre_step=None, initial: str = "check", blow_up: float | None = BLOW_UP_FACTOR) -> SimulationResult:
+              pre_step=None, initial: str = "check", blow_up: float | None = BLOW_UP_FACTOR,
+              post_step=None) -> SimulationResult:
         """Integrate over a time grid and store the states at its times.
 
         Parameters
@@ -215,6 +216,9 @@ class Scheme:
         pre_step : called as pre_step(t_next, state) before the step to each grid time t_next with the
             state at its start; when it returns False (None continues) that step is still taken and stored,
             and the solve ends there (``result.stopped``).
+        post_step : called as post_step(state) with the initial state and with the state at each grid time,
+            before it is stored; it may replace the state's arrays (q, v, a, abar, lam), and the solve goes on
+            from the state so changed; False ends the solve there, as for pre_step.
         initial : "check" (refuse an initial state that violates the constraints), "project" (move it onto
             them) or "accept" (see ``floatframe.solvers.safeguards``).
         blow_up : the growth factor above which the state counts as unbounded and the solve fails (see
@@ -227,7 +231,7 @@ class Scheme:
         """
         return integrate(self, system, t_end, n_steps, t_grid=t_grid, t0=t0, h=h, progress=progress,
                          store_every=store_every, q0=q0, v0=v0, a0=a0, lam0=lam0, pre_step=pre_step,
-                         initial=initial, blow_up=blow_up)
+                         initial=initial, blow_up=blow_up, post_step=post_step)
 
     def solve_grid(self, system, t_grid, h=None, progress: bool = False) -> SimulationResult:
         """``solve(system, t_grid=t_grid, h=h)``: the output times with steps of at most h."""
@@ -273,13 +277,16 @@ class _HiddenBar:
 
 def integrate(scheme: Scheme, system, t_end=None, n_steps=None, *, t_grid=None, t0: float = 0.0, h=None,
               progress=None, store_every: int = 1, q0=None, v0=None, a0=None, lam0=None, pre_step=None,
-              initial: str = "check", blow_up=BLOW_UP_FACTOR) -> SimulationResult:
+              initial: str = "check", blow_up=BLOW_UP_FACTOR, post_step=None) -> SimulationResult:
     """The time loop of ``Scheme.solve`` (its arguments, with the scheme first)."""
     owner = f"{type(scheme).__name__}.solve"
     check_assembled(owner, system)
     grid = time_grid(owner, t_end, n_steps, t_grid, t0)
     spacing = np.diff(grid)
     scheme.check_options(h, a0, lam0, pre_step)
+    if post_step is not None and scheme.adaptive:
+        raise ValueError(f"{owner}: post_step needs a fixed-step scheme ({scheme.name} chooses its own steps, "
+                         f"which a post_step at the output times would not see)")
     given_h = h
     if not scheme.adaptive:
         h = float(np.min(spacing)) if h is None else float(h)
@@ -304,6 +311,7 @@ def integrate(scheme: Scheme, system, t_end=None, n_steps=None, *, t_grid=None, 
             state = scheme.init(system, grid[0], q0, v0, a0, lam0)
         except UserFunctionError as error:
             raise user_function_failure(error, grid[0], scheme.name) from error
+        stopped = post_step is not None and wants_stop(call_post_step(post_step, state, scheme.name))
         bound = GrowthBound(system, state, grid[-1] - grid[0], blow_up, scheme.name) if blow_up else None
         check_every = max(1, (grid.size - 1) // GrowthBound.CHECKS)
         uniform = n_steps is not None and given_h is None   # t0 + k (t_end - t0) / n_steps, h its smallest spacing:
@@ -311,8 +319,10 @@ def integrate(scheme: Scheme, system, t_end=None, n_steps=None, *, t_grid=None, 
         counts = np.ones(spacing.size, dtype=int) if scheme.adaptive or uniform else steps_per_interval(spacing, h)
         stored, prepared = [], None
         monitors, checking = system.monitors, [0.0]   # checking: their time [s], kept out of the solve time
-        # a pre_step may change the parameters: each stored state keeps those of its step, for its sensors
-        parameters = [] if pre_step is not None and system.parameters else None
+        # a pre_step or post_step may change the parameters: each stored state keeps those of its step, for its
+        # sensors
+        stepping_functions = pre_step is not None or post_step is not None
+        parameters = [] if stepping_functions and system.parameters else None
 
         def store(item):
             stored.append(item)
@@ -373,8 +383,8 @@ def integrate(scheme: Scheme, system, t_end=None, n_steps=None, *, t_grid=None, 
         bar = tqdm(total=grid.size - 1, desc=scheme.name, unit="step") if show else _HiddenBar()
         try:
             prepared = scheme.start(system, state, grid, int(counts.sum()))
-            native = scheme.native_loop(system, prepared) if pre_step is None else None
-            k = 1
+            native = scheme.native_loop(system, prepared) if not stepping_functions else None
+            k = grid.size if stopped else 1   # a post_step that stopped at the initial state: no step
             while k < grid.size:
                 if native is not None and native.ready():  # many grid times in one call (GeneralizedAlpha)
                     first = k
@@ -393,6 +403,8 @@ def integrate(scheme: Scheme, system, t_end=None, n_steps=None, *, t_grid=None, 
                 for j in range(1, count + 1):
                     target = grid[k] if j == count else grid[k - 1] + j * spacing[k - 1] / count
                     state = scheme.advance(system, state, target, spacing[k - 1] / count, prepared)
+                if post_step is not None:
+                    stopped = wants_stop(call_post_step(post_step, state, scheme.name)) or stopped
                 visit(k, state, stopped)
                 bar.update()
                 if stopped:

@@ -292,10 +292,21 @@ def user_function_failure(error, t: float, solver: str) -> SolverError:
 def call_pre_step(pre_step, t_next: float, state, solver: str):
     """``pre_step(t_next, state)``; an exception in it becomes a SolverError naming it and the time (chained),
     except a ModelError, which names its item and fault already (e.g. a model change refused mid-solve)."""
+    return call_step_function("pre_step", pre_step, state.t, solver, t_next, state)
+
+
+def call_post_step(post_step, state, solver: str):
+    """``post_step(state)``, with the exceptions of ``call_pre_step``."""
+    return call_step_function("post_step", post_step, state.t, solver, state)
+
+
+def call_step_function(what: str, function, t: float, solver: str, *arguments):
+    """``function(*arguments)``, a step loop's ``what`` function at time t [s]; an exception in it becomes a
+    SolverError naming it and the time (chained), except a ModelError (which names its item and fault)."""
     try:
-        return pre_step(t_next, state)
+        return function(*arguments)
     except ModelError:
         raise
     except Exception as exc:
-        raise SolverError(f"{solver}: at t = {state.t:.6g}: the pre_step function raised {type(exc).__name__}: "
-                          f"{exc}", state.t) from exc
+        raise SolverError(f"{solver}: at t = {t:.6g}: the {what} function raised {type(exc).__name__}: "
+                          f"{exc}", t) from exc

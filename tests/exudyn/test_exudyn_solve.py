@@ -240,7 +240,7 @@ def test_any_floatframe_solver_stands_in_for_the_default(name):
     ss.timeIntegration.numberOfSteps = 10
     ss.solution.sensors.writePeriod = 0.1
     calls = []
-    mbs.SetPreStepUserFunction(lambda mbs_, t: calls.append(t))
+    mbs.SetPreStepUserFunction(lambda mbs_, t: calls.append(t) or True)   # (None would end the solve, as in Exudyn)
     assert mbs.SolveDynamic(ss, solver=solver)
     data = mbs.GetSensorStoredData(sensor)
     np.testing.assert_allclose(data[:, 0], np.linspace(0, 1, 11), atol=1e-14)
