@@ -17,6 +17,7 @@ from floatframe.exudyn import _solve
 from floatframe.exudyn._items import as_item, frame_parameters, translate
 from floatframe.exudyn._coordinates import ae_rows
 from floatframe.exudyn._items_ode1 import ODE1SystemData, ode2_rows, with_ode1_kept
+from floatframe.exudyn._post_newton import DataCoordinates, data_values
 from floatframe.exudyn._lie_group_explicit import exudyn_velocities, floatframe_velocities
 from floatframe.exudyn._translate import ACCESS_BY_FUNCTION, live_parameter_name, output_name
 from floatframe.exudyn._names import ConfigurationType, ExudynLayerError, member_name, out_of_scope, unknown
@@ -156,6 +157,23 @@ class SystemData(ODE1SystemData):
         """Set the multipliers of a configuration (Initial: used when the solve does not compute them)."""
         self._set("SetAECoordinates", coordinates, configuration)
 
+    def GetDataCoordinates(self, configuration=ConfigurationType.Current) -> np.ndarray:
+        """The data coordinates of the NodeGenericData nodes in node order (Initial, Current or StartOfStep)."""
+        mbs = self._mbs
+        if mbs._tracing:
+            raise ExudynLayerError("systemData.GetDataCoordinates: data coordinates change between Newton solves; "
+                                   "a user function that reads them is called, not traced")
+        if mbs._data is None or mbs._dirty:   # during Assemble (a user function's sample calls): the initial values
+            values = [data_values(item) for item in mbs.items("node") if item.type_string == "GenericData"]
+            return np.concatenate(values) if values else np.zeros(0)
+        return mbs._data.get(configuration)
+
+    def SetDataCoordinates(self, coordinates, configuration=ConfigurationType.Current):
+        """Set the data coordinates (all, in node order) of a configuration; Current ones also during a solve
+        (a post-Newton function switches them), where the DAE reads them from the next Newton solve on."""
+        self._mbs._require_assembled("systemData.SetDataCoordinates")
+        self._mbs._data.set(coordinates, configuration)
+
     def GetTime(self, configurationType=ConfigurationType.Current) -> float:
         """The time [s] of a configuration."""
         return float(self._mbs.state(configurationType)[0])
@@ -237,6 +255,9 @@ class MainSystem:
         self._initial_state = None       # set by SolveDynamic(updateInitialValues=True) or systemData
         self._configurations = {}        # StartOfStep, Visualization: set by the solvers or systemData
         self._pre_step_function = None
+        self._post_newton_function = None
+        self._data = None                # the data coordinates outside the DAE (_post_newton.DataCoordinates)
+        self._tracing = False            # a user function is being traced (``_items.spring_user_function``)
 
     def Reset(self):
         """Remove every item and what was assembled or solved, as Exudyn's Reset; ``variables`` and ``sys`` stay."""
@@ -424,7 +445,7 @@ class MainSystem:
                 **{f"{family}List": [self._item_dict(family, number) for number in range(len(self._items[family]))]
                    for family in FAMILIES},
                 "userFunctions": {"preStepFunction": self._pre_step_function or 0, "postStepFunction": 0,
-                                  "postNewtonFunction": 0, "preNewtonResidualFunction": 0,
+                                  "postNewtonFunction": self._post_newton_function or 0, "preNewtonResidualFunction": 0,
                                   "systemJacobianFunction": 0},
                 "settings": {"interactiveMode": False}, "variables": self.variables, "systemVariables": self.sys}
 
@@ -468,6 +489,7 @@ class MainSystem:
         self._state, self._result, self._sensor_data, self._initial_state = None, None, {}, None
         self._configurations = {}
         self._assembled = core.assemble()
+        self._data = DataCoordinates(self)
         self._state = self.state(ConfigurationType.Initial)
         self._configurations = {"StartOfStep": self._state, "Visualization": self._state}   # copies, as Exudyn's
         self._dirty = False

@@ -816,15 +816,14 @@ EXTENSIONS.update({"DeleteObject": MainSystemDeleteObject, "DeleteLoad": MainSys
 
 
 def MainSystemSetPostNewtonUserFunction(mbs, value) -> None:
-    """Refused: Exudyn's post-Newton function f(mbs, t) -> [error, recommendedStepSize] decides whether a step
-    is taken again; floatframe's solvers have no hook to retake a step after its Newton iteration."""
-    raise ExudynLayerError(
-        "MainSystem.SetPostNewtonUserFunction is not supported by floatframe.exudyn: Exudyn calls the function "
-        "after each step's Newton iteration and, when its returned error exceeds "
-        "discontinuous.iterationTolerance, repeats the step with the data the function changed (up to "
-        "discontinuous.maxIterations) or retakes it with recommendedStepSize; floatframe's solvers cannot retake "
-        "a step from a user function, so the results would differ; for changes that take effect at the next "
-        "step use mbs.SetPreStepUserFunction")
+    """Call value(mbs, t) -> [error, recommendedStepSize] after each Newton solve of SolveDynamic's implicit
+    schemes, the outputs those of the solved state: it may switch data coordinates (systemData.SetDataCoordinates),
+    and an error above discontinuous.iterationTolerance solves the step again, or retakes it smaller
+    (recommendedStepSize >= 0), as in Exudyn (``floatframe.solvers.switching``). None (or 0) removes it."""
+    if value is not None and value != 0 and not callable(value):
+        raise ExudynLayerError(f"SetPostNewtonUserFunction: expected a function f(mbs, t) -> [error, "
+                               f"recommendedStepSize], got {value!r}")
+    mbs._post_newton_function = value if callable(value) else None
 
 
 EXTENSIONS["SetPostNewtonUserFunction"] = MainSystemSetPostNewtonUserFunction

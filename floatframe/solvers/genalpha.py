@@ -271,8 +271,8 @@ class GeneralizedAlpha(Scheme):
         while not converged and iterations < self.max_iterations:
             iterations += 1
             stats.newton_iterations += 1
-            if self._jacobian_due or full or self._factorization is None or \
-                    not _same_step(self._factorization[1], (c_q, c_v)):
+            if self._jacobian_due or full or self._factorization is None or (
+                    control.renew_on_new_step_size and not _same_step(self._factorization[1], (c_q, c_v))):
                 stats.jacobian_evaluations += 1
                 self._factorization = (newton.factorize(a, lam, control.exudyn_jacobian, control.without_loads),
                                        (c_q, c_v))
@@ -344,8 +344,9 @@ class GeneralizedAlpha(Scheme):
         """The C step loop (``floatframe.solvers.native.NativeLoop``) where it takes this scheme's steps: the
         option ``native``, the dense path (``prepared``), ``compile`` not False (Input signals are called back), and a
         scheme whose steps are GeneralizedAlpha's (subclasses that change only the coefficients); else None."""
+        keeps_matrix = self.newton_control is not None and not self.newton_control.renew_on_new_step_size
         if not (self.native and self._steps_like_genalpha() and self.compile is not False
-                and isinstance(prepared, _DenseNewton)):
+                and isinstance(prepared, _DenseNewton)) or keeps_matrix:
             return None
         started, self._started_native = self._started_native, None   # set up by ``init`` for this solve
         self._native = started if started is not None and started.system is system and \
@@ -511,7 +512,9 @@ class ResidualStop:
     are Exudyn's (with Python user functions called back: lambda = 0 only, see ``_SparseNewton.factorize``);
     False: floatframe's exact matrix. ``loads_jacobian`` (Exudyn's computeLoadsJacobian > 0): with Exudyn's
     matrix, keep the loads' part c_q d(-f_loads)/dq, which Exudyn's default leaves out (a force at a body-fixed
-    point turns with the body).
+    point turns with the body). ``renew_on_new_step_size``: modified Newton forms a new matrix for a step of
+    another size (floatframe's rule); False keeps it, as Exudyn's adaptive steps do (the step loop of
+    ``floatframe.solvers.switching``; the C step loop always renews, so it does not take such solves).
     """
 
     relative_tolerance: float = 1e-8
@@ -524,6 +527,7 @@ class ResidualStop:
     coordinate_factor: float = 1.0
     exudyn_jacobian: bool = True
     loads_jacobian: bool = False
+    renew_on_new_step_size: bool = True
 
     @property
     def without_loads(self) -> bool:
