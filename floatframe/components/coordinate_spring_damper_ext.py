@@ -198,6 +198,20 @@ class CoordinateSpringDamperExt(Connector):
         virtual = self.factor0 * q0 - self.factor1 * q1
         ctx.add_force(np.arange(ctx.q.numel()), ca.jtimes(virtual, ctx.q, self.force(ctx), True))
 
+    def add_exudyn_jacobian_difference(self, ctx):
+        """The part of the residual whose derivatives Exudyn's iteration matrix has otherwise
+        (``AssembledSystem.exudyn_matrix_difference``): where Exudyn takes its analytic Jacobian (no user function,
+        no friction, no limit stops), k c_q + d c_v on u = q1 - q0, without the gear factors; the exact generalized
+        force less that of the spring-damper without them. Nothing where both factors are 1."""
+        if self.force_user_function or self.limit_stops is not None or (self.factor0 == 1 and self.factor1 == 1) \
+                or self.dynamic_friction or self.static_friction_offset or self.viscous_friction:
+            return
+        q0, q1 = (marker.coordinates(ctx) for marker in self.markers)
+        u = q1 - q0
+        plain = ctx.value(self.active) * (self.stiffness * u + self.damping * ctx.time_derivative(u))
+        exact = ca.jtimes(self.factor0 * q0 - self.factor1 * q1, ctx.q, self.force(ctx), True)
+        ctx.add_force(np.arange(ctx.q.numel()), exact - ca.jtimes(q0 - q1, ctx.q, plain, True))
+
     def output(self, ctx, variable):
         self.check_output(variable)
         u, u_t = self.displacement_velocity(ctx)

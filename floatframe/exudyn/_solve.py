@@ -265,7 +265,7 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
                                   pre_step=_pre_step(mbs, record_start), initial=initial, **start)
     except SolverError as failure:   # the sensors and the file hold the run up to the failure, never an earlier run's
         if failure.result is not None and switching:
-            sensor_steps, file_steps = _written_rows(failure.result, options, solution_file)
+            store_every, (sensor_steps, file_steps) = 1, _written_rows(failure.result, options, solution_file)
         if failure.result is not None:
             store_result(mbs, failure.result, options, store_every, sensor_steps)
             write_solution_file(mbs, solution_file, failure.result, store_every, file_steps, started, failed=True)
@@ -277,7 +277,7 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
         if solution_file is not None and result is None:   # a failure before any state: the file stays empty
             solution_file.close()
     if switching:   # steps of any sizes, each stored
-        sensor_steps, file_steps = _written_rows(result, options, solution_file)
+        store_every, (sensor_steps, file_steps) = 1, _written_rows(result, options, solution_file)
     store_result(mbs, result, options, store_every, sensor_steps)
     write_solution_file(mbs, solution_file, result, store_every, file_steps, started)
     if not record_start and not switching:   # the start of the last step, where it was stored

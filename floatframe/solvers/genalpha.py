@@ -412,12 +412,17 @@ class _SparseNewton:
             a, lam = (a if self.system.has_user_functions else np.zeros_like(a)), np.zeros_like(lam)
         matrix = self.system.newton_matrix(self.t, q, v, a, lam, 1.0, self.c_v, self.c_q, index=self.solver.index)
         if at_rest and without_loads:
-            loads = _loads_jacobian(self.system)
+            system = self.system
+            u, p = system.input_vector(float(self.t)), system.parameters_now()
+            loads = _loads_jacobian(system)
             if loads is not None:
-                system = self.system
-                jacobian = loads(self.t, q, system.input_vector(float(self.t)), system.parameters_now())[1].sparse()
+                jacobian = loads(self.t, q, u, p)[1].sparse()
                 matrix = matrix - self.c_q * sp.block_diag([jacobian, sp.csc_matrix((system.n_multipliers,) * 2)],
                                                            format="csc")
+            difference = system.exudyn_matrix_difference()   # where Exudyn's matrix has other derivatives
+            if difference is not None:
+                part = difference(self.t, q, v, u, p, self.c_q, self.c_v).sparse()
+                matrix = matrix - sp.block_diag([part, sp.csc_matrix((system.n_multipliers,) * 2)], format="csc")
         return self.solver._lu(self.system, matrix, self.t, "iteration matrix")
 
     def iterate(self, a, lam, factorization, residual=None):

@@ -162,6 +162,7 @@ def integrate_switching(scheme, system, t0: float, t_end: float, n_steps: int, s
             failure.result = partial_result(system, stored, statistics, name, info, failure, parameters)
             raise failure from error
     statistics.solve_time = time.perf_counter() - started
+    statistics.steps = len(stored) - 1   # accepted steps (the scheme counted every Newton solve)
     info["last_step"] = h
     return collect(system, stored, statistics, name, info, parameters=np.array(parameters).reshape(len(stored), -1))
 
