@@ -30,7 +30,8 @@ from floatframe.exudyn._iteration import SolverIterationData, iteration_data
 from floatframe.exudyn._lie_group_explicit import exudyn_velocities, lie_group_nodes
 from floatframe.exudyn._names import (ConfigurationType, DynamicSolverType, ExudynLayerError, OutputVariableType,
                                       member_name)
-from floatframe.exudyn._settings import HONOURED, SimulationSettings, changed_fields, check_dynamic, classify
+from floatframe.exudyn._settings import (HONOURED, SWITCHING_STEP_FIELDS, SimulationSettings, changed_fields,
+                                         check_dynamic, classify)
 from floatframe.exudyn._output_steps import storage_period, stored_rows, written_rows, written_steps
 from floatframe.exudyn._post_newton import PostNewtonSwitching
 from floatframe.exudyn._solution_file import RewrittenFile, SolutionFile, format_rows
@@ -210,15 +211,16 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
         raise ExudynLayerError(f"SolveDynamic: solverType {kind} is not supported (supported: "
                                f"{', '.join(IMPLICIT + EXPLICIT)}, or pass a floatframe solver as solver=...)")
     assemble_if_needed(mbs, autoAssemble)
-    mbs._data.copy("Initial", "Current")
-    mbs._data.publish()
+    if mbs._data.nodes:   # data coordinates start from their initial values
+        mbs._data.copy("Initial", "Current")
+        mbs._data.publish()
     # models whose data switch after Newton solves take Exudyn's step loop (floatframe.solvers.switching)
     switching = solver is None and PostNewtonSwitching.wanted(mbs)
     if switching and kind not in IMPLICIT:
         raise ExudynLayerError(f"SolveDynamic: solverType {kind} with post-Newton switching (a post-Newton user "
                                f"function, or CoordinateSpringDamperExt data nodes): only the implicit solvers "
                                f"({', '.join(IMPLICIT)}) iterate it")
-    if not switching:
+    if not switching and any(path in SWITCHING_STEP_FIELDS for path in settings.items()):
         check_dynamic(settings)   # the adaptive-step fields that only the switching step loop honours
     options = solver_options(settings)
     steps = _steps(options)
