@@ -26,6 +26,7 @@ import floatframe.components as fc
 from floatframe.components import planar
 from floatframe.components.user_sensor import SensorFromRecord
 from floatframe.components.fixed_mass_point import MassPointOnGround
+from floatframe.components.nodes import NodeData
 from floatframe.components import rigid_rxyz, rigid_rotation_vector
 from floatframe.components.gravity_connector import GravityConnector
 from floatframe.components.rotation_coordinate import (MarkerNodeRotationCoordinate as CoreRotationCoordinate,
@@ -34,6 +35,7 @@ from floatframe.components.rotational_mass import MarkerBodyRigidRotor, ObjectRo
 from floatframe.components.generic_ode2 import MarkerGenericODE2Position, ObjectGenericODE2 as CoreGenericODE2
 from floatframe.components.ffrf_reduced import MODE_OUTPUTS
 from floatframe.exudyn._names import ExudynLayerError, unknown
+from floatframe.exudyn._post_newton import data_parameter
 from floatframe.exudyn._translate import (check_unset, fe_matrix, is_unset, label,
                                           live_parameter_name, live_value, load_value, sensor_output, unsupported)
 from floatframe.parameters import Input
@@ -548,7 +550,8 @@ def NodeGenericData(item, number, mbs):
         if size < 0 or initial.size not in (0, size):
             raise unsupported(item, number, "initialCoordinates", f"has {initial.size} values; "
                               f"numberOfDataCoordinates = {size} asks for that many (or none: zeros)")
-        return fc.NodePointGround([0.0, 0.0, 0.0], name=item.name)
+        return NodeData(data_parameter(mbs, number), name=item.name) if size else \
+            fc.NodePointGround([0.0, 0.0, 0.0], name=item.name)
     if size != 1 or initial.size not in (0, 1):
         raise unsupported(item, number, "numberOfDataCoordinates", "must be 1 for the turn counter of an "
                           "ObjectConnectorTorsionalSpringDamper or a MarkerBodiesRelativeRotationCoordinate")

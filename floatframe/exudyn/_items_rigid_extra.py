@@ -6,9 +6,8 @@ from floatframe.components.coordinate_spring_damper_ext import DATA_SIZE, Coordi
 from floatframe.components.linear_spring_damper import LinearSpringDamper as CoreLinearSpringDamper
 from floatframe.exudyn import _items
 from floatframe.exudyn._items import register, spring_user_function
-from floatframe.exudyn._post_newton import data_parameter_name, data_values
+from floatframe.exudyn._post_newton import data_parameter
 from floatframe.exudyn._translate import is_unset, label, live_value, unsupported
-from floatframe.parameters import Parameter
 
 
 @register("ObjectConnectorLinearSpringDamper", "object", "ConnectorLinearSpringDamper", dict(
@@ -73,7 +72,7 @@ def _data_parameter(item, number, mbs):
     if len(readers) != 1:
         raise unsupported(item, number, "nodeNumber", f"is the data node of {len(readers)} "
                           f"CoordinateSpringDamperExt objects; each needs a data node of its own")
-    return Parameter(data_parameter_name(int(node)), data_values(node_item))
+    return data_parameter(mbs, int(node))
 
 
 def _publish(classes):

@@ -17,6 +17,7 @@ import numpy as np
 from floatframe.components.coordinate_spring_damper_ext import CoordinateSpringDamperExt
 from floatframe.errors import UserFunctionError
 from floatframe.exudyn._names import ConfigurationType, ExudynLayerError, member_name
+from floatframe.parameters import Parameter
 from floatframe.solvers.switching import Switching
 
 CONFIGURATIONS = ("Initial", "Current", "StartOfStep")
@@ -25,6 +26,15 @@ CONFIGURATIONS = ("Initial", "Current", "StartOfStep")
 def data_parameter_name(node_number: int) -> str:
     """The name of the Parameter that carries the values of data node ``node_number`` into the DAE."""
     return f"node{int(node_number)}.dataCoordinates"
+
+
+def data_parameter(mbs, node_number: int) -> Parameter:
+    """The Parameter of data node ``node_number`` in the assembly under way: one object, shared by the node
+    (``NodeData``) and the objects that read it (``mbs._data_parameters``, emptied at each assembly)."""
+    kept = mbs._data_parameters
+    if node_number not in kept:
+        kept[node_number] = Parameter(data_parameter_name(node_number), data_values(mbs.items("node")[node_number]))
+    return kept[node_number]
 
 
 def data_values(item) -> np.ndarray:
@@ -104,6 +114,15 @@ def switching_objects(mbs) -> list:
     return [(number, component, int(mbs.items("object")[number].nodeNumber))
             for number, component in enumerate(mbs._core.objects)
             if isinstance(component, CoordinateSpringDamperExt) and component.switches and component.data is not None]
+
+
+def refuse_switching(mbs, caller: str) -> None:
+    """Raise ExudynLayerError where ``caller`` (a solve without Exudyn's discontinuous iteration) would meet a model
+    that switches after Newton solves."""
+    if PostNewtonSwitching.wanted(mbs):
+        raise ExudynLayerError(f"{caller}: the model switches data after each Newton solve (a post-Newton user "
+                               f"function, or CoordinateSpringDamperExt data nodes); only SolveDynamic with an "
+                               f"implicit solver iterates that switching")
 
 
 class PostNewtonSwitching(Switching):

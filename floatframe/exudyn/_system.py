@@ -258,6 +258,7 @@ class MainSystem:
         self._post_newton_function = None
         self._data = None                # the data coordinates outside the DAE (_post_newton.DataCoordinates)
         self._tracing = False            # a user function is being traced (``_items.spring_user_function``)
+        self._data_parameters = {}       # node number -> the data Parameter of the assembly under way
 
     def Reset(self):
         """Remove every item and what was assembled or solved, as Exudyn's Reset; ``variables`` and ``sys`` stay."""
@@ -482,6 +483,7 @@ class MainSystem:
         """Translate all items into core components and assemble the DAE."""
         core = System()
         core.user_function_handle = self
+        self._data_parameters = {}
         for family in FAMILIES:
             for number, item in enumerate(self._items[family]):
                 core.add(translate(item, number, self))
@@ -597,6 +599,7 @@ class MainSystem:
         """The items as they are now, translated and assembled apart from the system's own assembly."""
         core = System()
         core.user_function_handle = self
+        self._data_parameters = {}
         for family in FAMILIES:
             for number, item in enumerate(self._items[family]):
                 core.add(translate(item, number, self))

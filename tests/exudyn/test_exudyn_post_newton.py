@@ -175,3 +175,52 @@ def test_data_coordinates_are_read_and_set_in_node_order():
     assert mbs.systemData.GetDataCoordinates(exu.ConfigurationType.Initial).tolist() == [4, 5, 6]
     with pytest.raises(exu.ExudynLayerError, match="expected 3 values"):
         mbs.systemData.SetDataCoordinates([1, 2])
+
+
+def test_solves_without_the_discontinuous_iteration_refuse_switching_models():
+    import floatframe.exudyn as exu
+    from floatframe.exudyn import utilities as ut
+    mbs = exu.SystemContainer().AddSystem()
+    node = mbs.AddNode(ut.NodePoint())
+    mbs.AddObject(ut.MassPoint(mass=1, nodeNumber=node))
+    mbs.SetPostNewtonUserFunction(lambda mbs, t: [0, -1])
+    mbs.Assemble()
+    with pytest.raises(exu.ExudynLayerError, match="SolveStatic: the model switches data after each Newton solve"):
+        mbs.SolveStatic()
+    settings = exu.SimulationSettings()
+    settings.timeIntegration.solverType = exu.DynamicSolverType.RK44
+    with pytest.raises(exu.ExudynLayerError, match="solverType RK44 with post-Newton switching"):
+        mbs.SolveDynamic(settings)
+
+
+def counting_data_node(exu, ut):
+    """A data node of 2 values whose first a post-Newton function counts up (no error: one solve a step); the
+    node's Coordinates sensor and the end values."""
+    mbs = exu.SystemContainer().AddSystem()
+    node = mbs.AddNode(ut.NodePoint())
+    mbs.AddObject(ut.MassPoint(mass=1, nodeNumber=node))
+    data = mbs.AddNode(ut.NodeGenericData(initialCoordinates=[1, 2], numberOfDataCoordinates=2))
+    sensor = mbs.AddSensor(ut.SensorNode(nodeNumber=data, storeInternal=True,
+                                         outputVariableType=exu.OutputVariableType.Coordinates))
+
+    def count(mbs, t):
+        values = mbs.systemData.GetDataCoordinates()
+        values[0] += 1
+        mbs.systemData.SetDataCoordinates(values)
+        return [0, -1]
+    mbs.SetPostNewtonUserFunction(count)
+    mbs.Assemble()
+    settings = exu.SimulationSettings()
+    settings.timeIntegration.numberOfSteps = 4
+    settings.timeIntegration.endTime = 1
+    settings.timeIntegration.verboseMode = 0
+    mbs.SolveDynamic(settings)
+    return mbs.GetSensorStoredData(sensor), mbs.systemData.GetDataCoordinates()
+
+
+@pytest.mark.exudyn
+def test_a_data_node_sensor_records_the_switched_values_as_exudyns():
+    (series, values), (series_x, values_x) = [counting_data_node(exu, ut) for exu, ut in codes()]
+    assert series_x.tolist() == [[0, 1, 2], [0.25, 2, 2], [0.5, 3, 2], [0.75, 4, 2], [1, 5, 2]]
+    assert series.tolist() == series_x.tolist()
+    assert values.tolist() == values_x.tolist() == [5, 2]
