@@ -36,7 +36,7 @@ from floatframe.components.generic_ode2 import MarkerGenericODE2Position, Object
 from floatframe.components.ffrf_reduced import MODE_OUTPUTS
 from floatframe.exudyn._names import ExudynLayerError, unknown
 from floatframe.exudyn._post_newton import data_parameter
-from floatframe.exudyn._translate import (check_unset, fe_matrix, is_unset, label,
+from floatframe.exudyn._translate import (call_traceable, check_unset, fe_matrix, is_unset, label,
                                           live_parameter_name, live_value, load_value, sensor_output, unsupported)
 from floatframe.parameters import Input
 
@@ -492,11 +492,7 @@ def spring_user_function(item, number, mbs, parameter, copied):
     def core_function(t, *quantities):
         # vectors as Exudyn passes them: lists of floats (symbols stay symbols while the function is traced)
         quantities = [x.tolist() if isinstance(x, np.ndarray) else x for x in quantities]
-        mbs._tracing = not isinstance(t, (float, int, np.floating))   # data coordinates cannot be traced
-        try:
-            return function(mbs, t, number, *quantities, *values)
-        finally:
-            mbs._tracing = False
+        return call_traceable(mbs, function, t, number, *quantities, *values)
     return core_function
 
 

@@ -257,7 +257,7 @@ class MainSystem:
         self._pre_step_function = None
         self._post_newton_function = None
         self._data = None                # the data coordinates outside the DAE (_post_newton.DataCoordinates)
-        self._tracing = False            # a user function is being traced (``_items.spring_user_function``)
+        self._tracing = False            # a user function is being traced (``_translate.call_traceable``)
         self._data_parameters = {}       # node number -> the data Parameter of the assembly under way
 
     def Reset(self):

@@ -224,3 +224,36 @@ def test_a_data_node_sensor_records_the_switched_values_as_exudyns():
     assert series_x.tolist() == [[0, 1, 2], [0.25, 2, 2], [0.5, 3, 2], [0.75, 4, 2], [1, 5, 2]]
     assert series.tolist() == series_x.tolist()
     assert values.tolist() == values_x.tolist() == [5, 2]
+
+
+def load_switched_by_data(exu, ut):
+    """A 1 N load on a 1 kg mass, switched on by a data coordinate that a post-Newton function sets from t = 0.5 s
+    on (100 steps to 1 s); (v, q) at the end."""
+    mbs = exu.SystemContainer().AddSystem()
+    node = mbs.AddNode(ut.NodePoint())
+    mbs.AddObject(ut.MassPoint(mass=1, nodeNumber=node))
+    mbs.AddNode(ut.NodeGenericData(initialCoordinates=[0], numberOfDataCoordinates=1))
+    marker = mbs.AddMarker(ut.MarkerNodeCoordinate(nodeNumber=node, coordinate=0))
+    mbs.AddLoad(ut.LoadCoordinate(markerNumber=marker, load=1, loadUserFunction=lambda mbs, t, load:
+                                  load * mbs.systemData.GetDataCoordinates()[0]))
+
+    def switch_on(mbs, t):
+        mbs.systemData.SetDataCoordinates([1.0 if t >= 0.5 - 1e-12 else 0.0])
+        return [0, -1]
+    mbs.SetPostNewtonUserFunction(switch_on)
+    mbs.Assemble()
+    settings = exu.SimulationSettings()
+    settings.timeIntegration.numberOfSteps = 100
+    settings.timeIntegration.endTime = 1
+    settings.timeIntegration.verboseMode = 0
+    mbs.SolveDynamic(settings)
+    return mbs.systemData.GetODE2Coordinates_t()[0], mbs.systemData.GetODE2Coordinates()[0]
+
+
+@pytest.mark.exudyn
+def test_a_load_function_that_reads_data_coordinates_is_called_not_traced():
+    """Traced with the initial data (0), the load would stay off (v = 0); called, it acts after 0.5 s as in Exudyn:
+    v(1) = 0.495 m/s, q(1) = 0.1225 m (measured: the same to 1e-15)."""
+    (v, q), (v_x, q_x) = [load_switched_by_data(exu, ut) for exu, ut in codes()]
+    assert v_x == pytest.approx(0.495, abs=1e-9)
+    assert v == pytest.approx(v_x, abs=1e-12) and q == pytest.approx(q_x, abs=1e-12)
