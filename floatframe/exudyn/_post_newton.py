@@ -14,6 +14,7 @@ from __future__ import annotations
 import casadi as ca
 import numpy as np
 
+from floatframe.components.constraints import CoordinateConstraint
 from floatframe.components.coordinate_spring_damper_ext import CoordinateSpringDamperExt
 from floatframe.errors import UserFunctionError
 from floatframe.exudyn._names import ConfigurationType, ExudynLayerError, member_name
@@ -107,6 +108,15 @@ def _kind(configuration, function: str) -> str:
         raise ExudynLayerError(f"systemData.{function}: configuration {kind} is not supported for data coordinates "
                                f"(supported: {', '.join(CONFIGURATIONS)})")
     return kind
+
+
+def velocity_level_rows(mbs) -> np.ndarray:
+    """The constraint rows of the velocity-level ObjectConnectorCoordinates (floatframe's CoordinateConstraint, whose
+    integral form the index-3 schemes impose otherwise), for steps that impose them at velocity level, as Exudyn's
+    index-3 scheme does (``GeneralizedAlpha.velocity_rows``)."""
+    rows = [np.asarray(item.multiplier_indices, dtype=int).reshape(-1) for item in mbs._core.objects
+            if isinstance(item, CoordinateConstraint) and item.velocity_level and item.active]
+    return np.concatenate(rows) if rows else np.zeros(0, dtype=int)
 
 
 def switching_objects(mbs) -> list:

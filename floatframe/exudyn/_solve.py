@@ -33,7 +33,7 @@ from floatframe.exudyn._names import (ConfigurationType, DynamicSolverType, Exud
 from floatframe.exudyn._settings import (HONOURED, SWITCHING_STEP_FIELDS, SimulationSettings, changed_fields,
                                          check_dynamic, classify)
 from floatframe.exudyn._output_steps import storage_period, stored_rows, written_rows, written_steps
-from floatframe.exudyn._post_newton import PostNewtonSwitching
+from floatframe.exudyn._post_newton import PostNewtonSwitching, velocity_level_rows
 from floatframe.exudyn._solution_file import RewrittenFile, SolutionFile, format_rows
 from floatframe.solvers import GeneralizedAlpha, Newmark, SolverError
 from floatframe.solvers.genalpha import ResidualStop
@@ -306,6 +306,7 @@ def _solve_switching(mbs, solver, settings, options, steps, start):
     """The solve of a model with post-Newton switching (``PostNewtonSwitching``) on Exudyn's step loop; the solver
     is in mbs.sys['dynamicSolver'] during the solve, with ``it.currentStepSize`` and ``it.currentTime``."""
     solver.native = False   # the C step loop has no post-Newton hook
+    solver.velocity_rows = velocity_level_rows(mbs)   # Exudyn's velocity-level constraints: velocity rows
     if solver.newton_control is not None:   # Exudyn's adaptive steps keep modified Newton's matrix
         solver.newton_control = replace(solver.newton_control, renew_on_new_step_size=False)
     solver.it = SolverIterationData(currentStepSize=(options["end_time"] - options["start_time"]) / steps,

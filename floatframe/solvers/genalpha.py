@@ -79,6 +79,10 @@ class GeneralizedAlpha(Scheme):
         on small models) or always in Python (False). Also an attribute, for the subclasses.
     newton_control : None (floatframe's stop on the update of a, above) or a ``ResidualStop``: Exudyn's
         Newton iteration, whose tolerances then replace relative_tolerance and absolute_tolerance.
+
+    Attribute ``velocity_rows`` (None, or constraint row indices (k,)): at index 3, these rows are the velocity-level
+    equations dC/dt / gamma' (of ``AssembledSystem.constraint_velocity(index=2)``) instead of C / beta', as Exudyn's
+    index-3 scheme imposes its velocity-level constraints; such solves take the sparse path.
     """
 
     order = 2
@@ -119,12 +123,18 @@ class GeneralizedAlpha(Scheme):
         self._factorization = None
         self._renewal = MatrixRenewal(0.0)  # when modified Newton replaces its iteration matrix (``prepare``)
         self._native = None   # the C step loop of the current solve (``native_loop``)
+        self.velocity_rows = None   # constraint rows imposed at velocity level in index-3 steps (class docstring)
 
     @property
     def initial_tolerances(self) -> tuple[float, float]:
         """Relative tolerances (position, velocity) of the initial state's constraint gaps: strict on the level
         the scheme enforces, loose on the one its results drift on (``floatframe.solvers.safeguards``)."""
         return (STRICT, DRIFT) if self.index == 3 else (DRIFT, STRICT)
+
+    @property
+    def mixed_rows(self) -> bool:
+        """Whether index-3 steps impose some constraint rows at velocity level (``velocity_rows``)."""
+        return self.index == 3 and self.velocity_rows is not None and len(self.velocity_rows) > 0
 
     @property
     def position_rows(self) -> bool:
@@ -177,7 +187,7 @@ class GeneralizedAlpha(Scheme):
         builds (and, see ``compile``, compiles) the dense kernel on first use."""
         # (full Newton forms a matrix at every iteration and never asks MatrixRenewal: no estimate, 40 us)
         self._renewal = MatrixRenewal(refresh_cost(system, self.index) if self.modified_newton else 0.0)
-        if wants_dense(system, self.linear_algebra):
+        if wants_dense(system, self.linear_algebra) and not self.mixed_rows:
             kernel = dense_kernel(system, self.index, self.compile)
             if self.native and self.compile is not False:  # the C step loop's driver, compiled once per machine
                 driver(wait=self.compile is True)
@@ -256,6 +266,9 @@ class GeneralizedAlpha(Scheme):
         n, stats = system.n_coordinates, self.statistics
         # the Newton rows hold C / c_q (index 3) or dC/dt / c_v (index 2); Exudyn's residual holds C or dC/dt
         row_scale = c_q if self.position_rows else c_v
+        if self.mixed_rows:   # a scale per row: the velocity rows hold dC/dt / c_v
+            row_scale = np.full(system.n_multipliers, c_q)
+            row_scale[self.velocity_rows] = c_v
         a, lam = np.zeros(n), np.zeros(system.n_multipliers)
         residual = newton.rows(a, lam)
         stats.residual_evaluations += 1
@@ -393,6 +406,9 @@ class _SparseNewton:
         v = self.v_known + self.c_v * a
         if self.solver.index == 3:
             constraint_rows = system.constraints(t, q) / self.c_q
+            if self.solver.mixed_rows:   # Exudyn's velocity-level constraints: their velocity rows
+                rows = self.solver.velocity_rows
+                constraint_rows[rows] = system.constraint_velocity(t, q, v, index=2)[rows] / self.c_v
         else:
             constraint_rows = system.constraint_velocity(t, q, v, index=2) / self.c_v
         return np.concatenate([system.residual(t, q, v, a, lam, index=self.solver.index), constraint_rows])
@@ -539,9 +555,12 @@ class ResidualStop:
         """Whether the iteration matrix leaves out the loads' part (Exudyn's matrix, computeLoadsJacobian = 0)."""
         return self.exudyn_jacobian and not self.loads_jacobian
 
-    def norm(self, rows: np.ndarray, n: int, row_scale: float) -> float:
-        """The residual norm of the Newton rows (n + m,) whose constraint rows are divided by ``row_scale``. Up to
-        ``SEQUENTIAL_ROWS`` rows the squares are summed in order, as the C loop sums them (the same bits)."""
+    def norm(self, rows: np.ndarray, n: int, row_scale) -> float:
+        """The residual norm of the Newton rows (n + m,) whose constraint rows are divided by ``row_scale`` (a number,
+        or one per constraint row (m,)). Up to ``SEQUENTIAL_ROWS`` rows the squares are summed in order, as the C
+        loop sums them (the same bits)."""
+        if np.ndim(row_scale):
+            return self.norm(np.concatenate((rows[:n], row_scale * rows[n:])), n, 1.0)
         if rows.size <= SEQUENTIAL_ROWS:   # (a running sum is in order: 5 us at 1000 rows, a Python loop 60 us)
             squares = rows * rows
             motion = float(np.cumsum(squares[:n])[-1]) if n else 0.0
