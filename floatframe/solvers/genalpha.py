@@ -433,12 +433,10 @@ class _SparseNewton:
             loads = _loads_jacobian(system)
             if loads is not None:
                 jacobian = loads(self.t, q, u, p)[1].sparse()
-                matrix = matrix - self.c_q * sp.block_diag([jacobian, sp.csc_matrix((system.n_multipliers,) * 2)],
-                                                           format="csc")
+                matrix = matrix - self.c_q * _upper_left(jacobian, matrix.shape)
             difference = system.exudyn_matrix_difference()   # where Exudyn's matrix has other derivatives
             if difference is not None:
-                part = difference(self.t, q, v, u, p, self.c_q, self.c_v).sparse()
-                matrix = matrix - sp.block_diag([part, sp.csc_matrix((system.n_multipliers,) * 2)], format="csc")
+                matrix = matrix - _upper_left(difference(self.t, q, v, u, p, self.c_q, self.c_v).sparse(), matrix.shape)
         return self.solver._lu(self.system, matrix, self.t, "iteration matrix")
 
     def iterate(self, a, lam, factorization, residual=None):
@@ -498,6 +496,12 @@ class _DenseNewton:
         q, v, abar = self.kernel.corrected()
         self.system.current_state = (t, q, v, a, lam)
         return State(t, q, v, a, abar, lam)
+
+
+def _upper_left(block, shape) -> sp.csc_matrix:
+    """A sparse (n, n) ``block`` as the upper left block of a sparse matrix of ``shape`` (zeros elsewhere)."""
+    block = block.tocoo()
+    return sp.csc_matrix((block.data, (block.row, block.col)), shape=shape)
 
 
 def newton_update(a, lam, factorization, residual) -> np.ndarray:
