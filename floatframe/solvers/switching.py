@@ -83,7 +83,7 @@ class Switching:
     ``begin_step(state)`` before the attempts of a step from ``state``; ``before_attempt(t, h)`` before each attempt
     (to time t with step h); ``after_newton(state, h)`` after each Newton solve, switching the values and returning
     (error, recommended step size or -1); ``reject()`` before a failed step is taken again: back to the values of
-    its start. ``parameters()``: the system's parameter vector to store with an accepted state.
+    its start. The loop stores each accepted state with the system's parameters at its end.
     """
 
     def begin_step(self, state) -> None:
