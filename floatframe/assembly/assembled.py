@@ -98,6 +98,7 @@ class AssembledSystem:
         self.input_signals = {item.name: item.signal for item in self.inputs}
         self._symbols = None
         self._load_residual = None
+        self._exudyn_difference = None   # (Function or None,) once built (``exudyn_matrix_difference``)
         self._sensor_slices = np.cumsum([0] + [e.numel() for e in sensor_expressions])
         self.patterns = MatrixPatterns(self.forms.numeric, self._linear, self.n_coordinates, self.user_functions)
         self._sparse_cache = {}  # "initial" -> M and C_q at the initial state, see initial_matrices
@@ -494,6 +495,32 @@ class AssembledSystem:
             self._load_residual = ca.Function("load_residual", [ctx.t, ctx.q, self.forms.u, self.forms.p],
                                               [part, ca.jacobian(part, ctx.q)])
         return self._load_residual
+
+    def exudyn_matrix_difference(self):
+        """(t, q, v, u, p, c_q, c_v) -> c_q dD/dq + c_v dD/dv (n, n), or None where no component has one: D is the
+        residual part whose derivatives Exudyn's iteration matrix has otherwise than the residual
+        (``add_exudyn_jacobian_difference`` of a component: its exact terms less the ones Exudyn's analytic Jacobian
+        is the derivative of). Exudyn's matrix (``floatframe.solvers.genalpha.ResidualStop``) leaves it out, as the
+        loads' part. Built on first use."""
+        if self._exudyn_difference is None:
+            owners = [item for item in self.system.objects if hasattr(item, "add_exudyn_jacobian_difference")]
+            ctx = self.context
+            part_ctx = Context(t=ctx.t, q=ctx.q, v=ctx.v, a=ctx.a, lam=ctx.lam, q_reference=ctx.q_reference,
+                               system=ctx.system, kinematic_velocity=ctx.kinematic_velocity,
+                               rotation_indices=ctx.rotation_indices, parameters=ctx.parameters, inputs=ctx.inputs)
+            for item in owners:
+                item.add_exudyn_jacobian_difference(part_ctx)
+            if not part_ctx.lhs:
+                self._exudyn_difference = (None,)
+            else:
+                part = ca.SX.zeros(self.n_coordinates)
+                for indices, terms in part_ctx.lhs:
+                    part[indices] += terms
+                c_q, c_v = ca.SX.sym("c_q"), ca.SX.sym("c_v")
+                matrix = c_q * ca.jacobian(part, ctx.q) + c_v * ca.jacobian(part, ctx.v)
+                self._exudyn_difference = (ca.Function("exudyn_matrix_difference", [
+                    ctx.t, ctx.q, ctx.v, self.forms.u, self.forms.p, c_q, c_v], [matrix]),)
+        return self._exudyn_difference[0]
 
     def describe_coordinates(self, coordinates) -> str:
         """The nodes owning the given coordinate indices and their local numbers, for error messages."""

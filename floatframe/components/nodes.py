@@ -10,6 +10,7 @@ import numpy as np
 
 from floatframe import rotations
 from floatframe.components.base import Component, Context
+from floatframe.parameters import Parameter
 
 
 COORDINATE_OUTPUTS = ("Coordinates", "Coordinates_t", "Coordinates_tt", "CoordinatesTotal")
@@ -135,6 +136,34 @@ class NodePointGround(Node):
 
     def position(self, ctx):
         return ca.DM(self.reference_coordinates)
+
+
+class NodeData(Node):
+    """Data values without equations of their own (Exudyn's NodeGenericData where it is no turn counter): held by a
+    Parameter, changed only between Newton solves (``floatframe.solvers.switching``); output Coordinates gives them.
+
+    Parameters
+    ----------
+    data : Parameter
+        The values (k,), shared with the components whose terms read them.
+    """
+
+    type_name = "NodeData"
+    n_coordinates = 0
+    output_variables = ("Coordinates",)
+
+    def __init__(self, data, name=""):
+        super().__init__(np.zeros(0), name=name)
+        if not isinstance(data, Parameter):
+            raise self.error(f"data must be a Parameter, got {data!r}")
+        self.data = data
+
+    def add_terms(self, ctx):
+        ctx.value(self.data)   # a Parameter of the system also where only outputs read it
+
+    def output(self, ctx, variable):
+        self.check_output(variable)
+        return ctx.value(self.data)
 
 
 class NodeRigidBodyEP(Node):

@@ -15,6 +15,7 @@ import scipy.sparse as sp
 from floatframe.exudyn._names import ConfigurationType, ExudynLayerError
 from floatframe.exudyn._settings import SimulationSettings, changed_fields
 from floatframe.exudyn._solution_file import SolutionFile
+from floatframe.exudyn._post_newton import refuse_switching
 from floatframe.exudyn._solve import assemble_if_needed, solver_options, store_result, write_solution_file
 from floatframe.exudyn._step_functions import refuse_in_static_solve
 from floatframe.exudyn._system import MainSystem
@@ -92,6 +93,7 @@ def SolveStatic(mbs: MainSystem, simulationSettings=None, updateInitialValues=Fa
     refuse_in_static_solve(mbs)
     solver = static_solver(settings)
     assembled = assemble_if_needed(mbs, autoAssemble, "SolveStatic")
+    refuse_switching(mbs, "SolveStatic")
     start = mbs.state(ConfigurationType.Initial)
     solution_file = SolutionFile.of(settings, "nonlinear static solver", solver.number_of_load_steps, static=True)
     started = time.perf_counter()

@@ -26,6 +26,7 @@ import floatframe.components as fc
 from floatframe.components import planar
 from floatframe.components.user_sensor import SensorFromRecord
 from floatframe.components.fixed_mass_point import MassPointOnGround
+from floatframe.components.nodes import NodeData
 from floatframe.components import rigid_rxyz, rigid_rotation_vector
 from floatframe.components.gravity_connector import GravityConnector
 from floatframe.components.rotation_coordinate import (MarkerNodeRotationCoordinate as CoreRotationCoordinate,
@@ -34,7 +35,8 @@ from floatframe.components.rotational_mass import MarkerBodyRigidRotor, ObjectRo
 from floatframe.components.generic_ode2 import MarkerGenericODE2Position, ObjectGenericODE2 as CoreGenericODE2
 from floatframe.components.ffrf_reduced import MODE_OUTPUTS
 from floatframe.exudyn._names import ExudynLayerError, unknown
-from floatframe.exudyn._translate import (check_unset, fe_matrix, is_unset, label,
+from floatframe.exudyn._post_newton import data_parameter
+from floatframe.exudyn._translate import (call_traceable, check_unset, fe_matrix, is_unset, label,
                                           live_parameter_name, live_value, load_value, sensor_output, unsupported)
 from floatframe.parameters import Input
 
@@ -490,7 +492,7 @@ def spring_user_function(item, number, mbs, parameter, copied):
     def core_function(t, *quantities):
         # vectors as Exudyn passes them: lists of floats (symbols stay symbols while the function is traced)
         quantities = [x.tolist() if isinstance(x, np.ndarray) else x for x in quantities]
-        return function(mbs, t, number, *quantities, *values)
+        return call_traceable(mbs, function, t, number, *quantities, *values)
     return core_function
 
 
@@ -529,24 +531,30 @@ def _data_node(item):
 @register("NodeGenericData", "node", "GenericData", dict(initialCoordinates=[], numberOfDataCoordinates=0),
           outputs=dict(node=("Coordinates",)))
 def NodeGenericData(item, number, mbs):
-    """Exudyn's data node; in floatframe only as a turn counter: of one TorsionalSpringDamper or one
-    MarkerBodiesRelativeRotationCoordinate (one coordinate without mass, kept on the continuous angle by a
-    constraint of its user; a data coordinate in Exudyn's views, ``_coordinates``)."""
+    """Exudyn's data node. As the turn counter of one TorsionalSpringDamper or one
+    MarkerBodiesRelativeRotationCoordinate: one coordinate without mass, kept on the continuous angle by a constraint
+    of its user (a data coordinate in Exudyn's views, ``_coordinates``). Otherwise a node without DAE coordinates
+    whose values the layer keeps and switches between Newton solves (``_post_newton``: sticking friction and limit
+    stops of a CoordinateSpringDamperExt, a post-Newton user function)."""
     size = int(item.numberOfDataCoordinates)
     initial = np.asarray(item.initialCoordinates, dtype=float).reshape(-1)
-    if size != 1 or initial.size not in (0, 1):
-        raise unsupported(item, number, "numberOfDataCoordinates", "must be 1: a NodeGenericData serves only as the "
-                          "turn counter of an ObjectConnectorTorsionalSpringDamper or a "
-                          "MarkerBodiesRelativeRotationCoordinate")
     springs = [other for other in mbs.items("object") if other.type_string == "ConnectorTorsionalSpringDamper"
                and _data_node(other) == number]
     markers = [marker for marker in mbs.items("marker") if marker.type_string == "BodiesRelativeRotationCoordinate"
                and _data_node(marker) == number]
+    if not springs and not markers:
+        if size < 0 or initial.size not in (0, size):
+            raise unsupported(item, number, "initialCoordinates", f"has {initial.size} values; "
+                              f"numberOfDataCoordinates = {size} asks for that many (or none: zeros)")
+        return NodeData(data_parameter(mbs, number), name=item.name) if size else \
+            fc.NodePointGround([0.0, 0.0, 0.0], name=item.name)
+    if size != 1 or initial.size not in (0, 1):
+        raise unsupported(item, number, "numberOfDataCoordinates", "must be 1 for the turn counter of an "
+                          "ObjectConnectorTorsionalSpringDamper or a MarkerBodiesRelativeRotationCoordinate")
     if len(springs) + len(markers) != 1:
         raise unsupported(item, number, "numberOfDataCoordinates", f"is used as the turn counter of "
                           f"{len(springs)} ObjectConnectorTorsionalSpringDamper and {len(markers)} "
-                          f"MarkerBodiesRelativeRotationCoordinate; a data node serves exactly one turn counter (other "
-                          f"uses of data nodes are not supported)")
+                          f"MarkerBodiesRelativeRotationCoordinate; a data node serves exactly one turn counter")
     return fc.NodeGenericODE2([0.0], initial if initial.size else [0.0], name=item.name)
 
 

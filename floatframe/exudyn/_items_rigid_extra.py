@@ -1,11 +1,13 @@
-"""Exudyn items of issue 28: ObjectConnectorLinearSpringDamper and ObjectConnectorCoordinateSpringDamperExt."""
+"""Exudyn items of issue 28: ObjectConnectorLinearSpringDamper and ObjectConnectorCoordinateSpringDamperExt (with its
+data node: sticking friction and limit stops, ``_post_newton``)."""
 from __future__ import annotations
 
-from floatframe.components.coordinate_spring_damper_ext import CoordinateSpringDamperExt
+from floatframe.components.coordinate_spring_damper_ext import DATA_SIZE, CoordinateSpringDamperExt
 from floatframe.components.linear_spring_damper import LinearSpringDamper as CoreLinearSpringDamper
 from floatframe.exudyn import _items
 from floatframe.exudyn._items import register, spring_user_function
-from floatframe.exudyn._translate import live_value, unsupported
+from floatframe.exudyn._post_newton import data_parameter
+from floatframe.exudyn._translate import is_unset, label, live_value, unsupported
 
 
 @register("ObjectConnectorLinearSpringDamper", "object", "ConnectorLinearSpringDamper", dict(
@@ -32,15 +34,18 @@ def ObjectConnectorLinearSpringDamper(item, number, mbs):
                     fViscousFriction="viscousFrictionFactor"),
     outputs=dict(object=("Displacement", "Velocity", "Force")), live=("activeConnector",))
 def ObjectConnectorCoordinateSpringDamperExt(item, number, mbs):
-    """The spring-damper with gear factors and regularized friction (frictionProportionalZone > 0); the data node
-    (nodeNumber) for sticking friction and limit stops, switched by Exudyn after each Newton solve, is refused."""
-    if item.nodeNumber not in (-1, None):
-        raise unsupported(item, number, "nodeNumber", "is not supported: its data node serves sticking friction and "
-                          "limit stops, which Exudyn switches after each Newton solve (floatframe has no such "
-                          "switching); use frictionProportionalZone > 0 (regularized friction) without limit stops")
-    if item.useLimitStops:
-        raise unsupported(item, number, "useLimitStops", "is not supported: limit stops need the data node and "
-                          "Exudyn's switching after each Newton solve")
+    """The spring-damper with gear factors, regularized friction (frictionProportionalZone > 0), and with a data node
+    (nodeNumber: a NodeGenericData of 3 values) sticking friction and limit stops, whose data the layer switches
+    after each Newton solve (``_post_newton``)."""
+    data = _data_parameter(item, number, mbs)
+    limit_stops = (item.limitStopsUpper, item.limitStopsLower, item.limitStopsStiffness,
+                   item.limitStopsDamping) if item.useLimitStops else None
+    sticking = item.frictionProportionalZone == 0 and (item.dynamicFrictionForce != 0 or
+                                                      item.staticFrictionOffsetForce != 0)
+    if data is None and is_unset(item.springForceUserFunction) and (sticking or limit_stops):
+        what = "useLimitStops = True" if limit_stops else "a friction force with frictionProportionalZone = 0"
+        raise unsupported(item, number, "nodeNumber", f"must be a NodeGenericData with 3 data coordinates: {what} "
+                          f"(sticking friction or limit stops) switches its data after each Newton solve")
     return CoordinateSpringDamperExt(
         item.markerNumbers, item.stiffness, item.damping, item.offset, item.velocityOffset, item.factor0,
         item.factor1, item.dynamicFrictionForce, item.staticFrictionOffsetForce, item.viscousFrictionFactor,
@@ -48,7 +53,26 @@ def ObjectConnectorCoordinateSpringDamperExt(item, number, mbs):
         force_user_function=spring_user_function(item, number, mbs, "springForceUserFunction", (
             "stiffness", "damping", "offset", "velocityOffset", "dynamicFrictionForce", "staticFrictionOffsetForce",
             "exponentialDecayStatic", "viscousFrictionFactor", "frictionProportionalZone")),
-        active=live_value(item, number, "activeConnector"))
+        active=live_value(item, number, "activeConnector"), sticking_stiffness=item.stickingStiffness,
+        sticking_damping=item.stickingDamping, limit_stops=limit_stops, data=data)
+
+
+def _data_parameter(item, number, mbs):
+    """The Parameter of the object's data node (None without one): checked to be a NodeGenericData of 3 values
+    that no other object reads."""
+    node = item.nodeNumber
+    if node is None or int(node) == -1:
+        return None
+    node_item = mbs.item("node", node, label(item, number), "nodeNumber")
+    if node_item.type_string != "GenericData" or int(node_item.numberOfDataCoordinates) != DATA_SIZE:
+        raise unsupported(item, number, "nodeNumber", f"must be a NodeGenericData with numberOfDataCoordinates = "
+                          f"{DATA_SIZE} (friction state, sticking position, limit-stop state)")
+    readers = [other for other in mbs.items("object") if other.type_string == item.type_string
+               and other.nodeNumber is not None and int(other.nodeNumber) == int(node)]
+    if len(readers) != 1:
+        raise unsupported(item, number, "nodeNumber", f"is the data node of {len(readers)} "
+                          f"CoordinateSpringDamperExt objects; each needs a data node of its own")
+    return data_parameter(mbs, int(node))
 
 
 def _publish(classes):

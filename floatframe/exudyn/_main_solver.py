@@ -23,6 +23,7 @@ from floatframe.exudyn._items_ode1 import ode2_rows
 from floatframe.exudyn._iteration import SolverIterationData, iteration_data
 from floatframe.exudyn._lie_group_explicit import angular_velocities, lie_group_nodes, rate_of_rates, short_state
 from floatframe.exudyn._names import ExudynLayerError
+from floatframe.exudyn._post_newton import refuse_switching
 from floatframe.exudyn._settings import SimulationSettings
 from floatframe.exudyn.lieGroupBasics import TExpSO3Inv
 from floatframe.solvers.loop import State, collect
@@ -124,6 +125,7 @@ class MainSolverImplicitSecondOrder:
             self.it = iteration_data(mainSystem.GetSimulationResult(), _solve.solver_options(settings), False)
             return True
         _solve.assemble_if_needed(mainSystem, True, f"{OWNER}.SolveSystem")
+        refuse_switching(mainSystem, f"{OWNER}.SolveSystem with a Newton user function")
         options = _solve.solver_options(settings)
         steps = int(options["steps"])
         start, end = options["start_time"], options["end_time"]

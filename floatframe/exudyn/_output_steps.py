@@ -37,6 +37,19 @@ def written_steps(n_steps: int, h: float, period: float, initial: bool = True) -
     return np.array(steps + [n_steps], dtype=int)
 
 
+def written_rows(times, period: float, initial: bool = True) -> np.ndarray:
+    """The rows of steps at ``times`` (k,) [s] (the initial state first; steps of any sizes) at which Exudyn writes a
+    series of period ``period`` [s], by the rule of ``written_steps``; with ``initial`` False the initial state is
+    left out."""
+    since = np.asarray(times, dtype=float) - float(times[0])
+    rows, count = ([0], period) if initial else ([], 0.0)
+    for k in range(1, since.size - 1):
+        if since[k] >= count - TIME_TOLERANCE:
+            rows.append(k)
+            count = max(count + period, since[k])
+    return np.array(rows + [since.size - 1], dtype=int)
+
+
 def storage_period(n_steps: int, *step_sets) -> int:
     """Every how many steps a solve must store its state to keep all ``step_sets`` (increasing, as
     ``written_steps`` gives them; the last step is always stored). By math.gcd of Python integers (0, the initial

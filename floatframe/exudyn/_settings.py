@@ -251,20 +251,24 @@ CLASSIFICATION = {
     "timeIntegration.reuseConstantMassMatrix": (NO_EFFECT, "masses cannot change during a floatframe solve"),
     "timeIntegration.computeLoadsJacobian": (HONOURED, "0: Exudyn's iteration matrix leaves out the loads' part, "
                                                        "as Exudyn's (ResidualStop.loads_jacobian)"),
-    "timeIntegration.discontinuous": (NO_EFFECT, "floatframe has no items with discontinuous iterations "
-                                                 "(contact, friction)"),
+    "timeIntegration.discontinuous": (NO_EFFECT, "read only by models with post-Newton switching "
+                                                 "(CoordinateSpringDamperExt data nodes, SetPostNewtonUserFunction: "
+                                                 "floatframe.solvers.switching)"),
     "timeIntegration.explicit": (NO_EFFECT, "explicit solverTypes only (eliminateConstraints, "
                                             "computeEndOfStepAccelerations are read by them)"),
     "timeIntegration.adaptiveStep": (HONOURED, "False: a failed Newton iteration stops the solve instead of "
                                                "halving the step"),
     "timeIntegration.minimumStepSize": (HONOURED, "smallest step the halving may reach"),
-    "timeIntegration.adaptiveStepDecrease": (UNSUPPORTED, "floatframe halves a failed step (factor 0.5)"),
+    "timeIntegration.adaptiveStepDecrease": (UNSUPPORTED, "floatframe halves a failed step (factor 0.5); honoured "
+                                                          "with post-Newton switching"),
     "timeIntegration.adaptiveStepIncrease": (UNSUPPORTED, "floatframe doubles the step after a success "
-                                                          "(factor 2)"),
+                                                          "(factor 2); honoured with post-Newton switching"),
     "timeIntegration.adaptiveStepRecoveryIterations": (UNSUPPORTED, "floatframe doubles the step after every "
-                                                                    "successful reduced step"),
+                                                                    "successful reduced step; honoured with "
+                                                                    "post-Newton switching"),
     "timeIntegration.adaptiveStepRecoverySteps": (UNSUPPORTED, "floatframe doubles the step after every "
-                                                               "successful reduced step"),
+                                                               "successful reduced step; honoured with post-Newton "
+                                                               "switching"),
     "timeIntegration.newton": (NO_EFFECT, _NEWTON_STRATEGY),
     "timeIntegration.newton.relativeTolerance": (HONOURED, "Newton stops when the residual norm has fallen by it "
                                                            "against the step's first (" + _NEWTON_CONTROL + ")"),
@@ -425,10 +429,18 @@ def changed_fields(settings: SettingsTree, prefix: str = "") -> dict:
             if (path == prefix or path.startswith(start)) and path in FIELDS and not _same(value, FIELDS[path])}
 
 
-def check_dynamic(settings: SettingsTree):
-    """Raise ExudynLayerError for every field SolveDynamic cannot honour that differs from Exudyn's default."""
+# honoured by the step loop of models with post-Newton switching (floatframe.solvers.switching) only
+SWITCHING_STEP_FIELDS = ("timeIntegration.adaptiveStepDecrease", "timeIntegration.adaptiveStepIncrease",
+                         "timeIntegration.adaptiveStepRecoveryIterations", "timeIntegration.adaptiveStepRecoverySteps")
+
+
+def check_dynamic(settings: SettingsTree, exudyn_steps: bool = False):
+    """Raise ExudynLayerError for every field SolveDynamic cannot honour that differs from Exudyn's default;
+    ``exudyn_steps``: the solve takes Exudyn's adaptive steps (post-Newton switching), which honour
+    SWITCHING_STEP_FIELDS."""
     refused = [f"{path} = {value!r} ({classify(path)[1]})" for path, value in changed_fields(settings).items()
-               if not path.startswith("staticSolver.") and classify(path)[0] == UNSUPPORTED]
+               if not path.startswith("staticSolver.") and classify(path)[0] == UNSUPPORTED
+               and not (exudyn_steps and path in SWITCHING_STEP_FIELDS)]
     if refused:
         raise ExudynLayerError("SolveDynamic: unsupported simulation settings: " + "; ".join(refused)
                                + "; set them back to Exudyn's default")

@@ -26,16 +26,19 @@ import numpy as np
 from floatframe.exudyn._explicit import EXPLICIT, explicit_solver
 from floatframe.exudyn._coordinates import ae_rows, data_rows
 from floatframe.exudyn._items_ode1 import first_order_start, ode1_rows, ode2_rows, refuse_ode1_outside_dynamics
-from floatframe.exudyn._iteration import iteration_data
+from floatframe.exudyn._iteration import SolverIterationData, iteration_data
 from floatframe.exudyn._lie_group_explicit import exudyn_velocities, lie_group_nodes
 from floatframe.exudyn._names import (ConfigurationType, DynamicSolverType, ExudynLayerError, OutputVariableType,
                                       member_name)
-from floatframe.exudyn._settings import HONOURED, SimulationSettings, changed_fields, check_dynamic, classify
-from floatframe.exudyn._output_steps import storage_period, stored_rows, written_steps
+from floatframe.exudyn._settings import (HONOURED, SWITCHING_STEP_FIELDS, SimulationSettings, changed_fields,
+                                         check_dynamic, classify)
+from floatframe.exudyn._output_steps import storage_period, stored_rows, written_rows, written_steps
+from floatframe.exudyn._post_newton import PostNewtonSwitching, velocity_level_rows
 from floatframe.exudyn._solution_file import RewrittenFile, SolutionFile, format_rows
 from floatframe.exudyn._step_functions import STEP_FUNCTIONS, ExudynClock, StepFunctions, set_functions
 from floatframe.solvers import GeneralizedAlpha, Newmark, SolverError
 from floatframe.solvers.genalpha import ResidualStop
+from floatframe.solvers.switching import StepControl, integrate_switching
 
 IMPLICIT = ("GeneralizedAlpha", "TrapezoidalIndex2")
 
@@ -104,6 +107,25 @@ def dynamic_solver(settings, solver_type: str, exudyn_newton: bool | None = None
         return Newmark(gamma=float(settings.get(alpha + "newmarkGamma")), beta=float(settings.get(alpha + "newmarkBeta")),
                        **common)
     return GeneralizedAlpha(spectral_radius=float(settings.get(alpha + "spectralRadius")), **common)
+
+
+def step_control(settings) -> StepControl:
+    """Exudyn's discontinuous-iteration and adaptive-step settings for the step loop of models with post-Newton
+    switching (``floatframe.solvers.switching``)."""
+    get = settings.get
+    branch = "timeIntegration."
+    try:
+        return StepControl(tolerance=float(get(branch + "discontinuous.iterationTolerance")),
+                           max_iterations=int(get(branch + "discontinuous.maxIterations")),
+                           ignore_max_iterations=bool(get(branch + "discontinuous.ignoreMaxIterations")),
+                           use_recommended_step=bool(get(branch + "discontinuous.useRecommendedStepSize")),
+                           adaptive=bool(get(branch + "adaptiveStep")), min_step=float(get(branch + "minimumStepSize")),
+                           decrease=float(get(branch + "adaptiveStepDecrease")),
+                           increase=float(get(branch + "adaptiveStepIncrease")),
+                           recovery_steps=int(get(branch + "adaptiveStepRecoverySteps")),
+                           recovery_iterations=int(get(branch + "adaptiveStepRecoveryIterations")))
+    except ValueError as exc:
+        raise ExudynLayerError(f"SolveDynamic: timeIntegration.discontinuous.maxIterations: {exc}") from None
 
 
 def _steps(options) -> int:
@@ -186,13 +208,24 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
     Unsupported settings raise ExudynLayerError naming the field before anything is solved.
     """
     settings = simulationSettings if simulationSettings is not None else SimulationSettings()
-    check_dynamic(settings)
+    check_dynamic(settings, exudyn_steps=True)
     kind = member_name(solverType if solverType is not None else settings.get("timeIntegration.solverType"),
                        DynamicSolverType, "SolveDynamic", "solverType")
     if kind not in IMPLICIT + EXPLICIT:
         raise ExudynLayerError(f"SolveDynamic: solverType {kind} is not supported (supported: "
                                f"{', '.join(IMPLICIT + EXPLICIT)}, or pass a floatframe solver as solver=...)")
     assemble_if_needed(mbs, autoAssemble)
+    if mbs._data.nodes:   # data coordinates start from their initial values
+        mbs._data.copy("Initial", "Current")
+        mbs._data.publish()
+    # models whose data switch after Newton solves take Exudyn's step loop (floatframe.solvers.switching)
+    switching = solver is None and PostNewtonSwitching.wanted(mbs)
+    if switching and kind not in IMPLICIT:
+        raise ExudynLayerError(f"SolveDynamic: solverType {kind} with post-Newton switching (a post-Newton user "
+                               f"function, or CoordinateSpringDamperExt data nodes): only the implicit solvers "
+                               f"({', '.join(IMPLICIT)}) iterate it")
+    if not switching and any(path in SWITCHING_STEP_FIELDS for path in settings.items()):
+        check_dynamic(settings)   # the adaptive-step fields that only the switching step loop honours
     options = solver_options(settings)
     steps = _steps(options)
     initial = "accept"   # Exudyn's schemes start from the state as given; the first step meets the constraints
@@ -221,6 +254,11 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
         solver.newton_control = replace(control, coordinate_factor=float(np.sqrt(max(equations, 1))))
     if exudyn_scheme:   # ODE1 coordinates: the schemes that treat them as Exudyn's, starting from x' = 0
         solver, start = first_order_start(mbs, solver, kind, start, options["start_time"])
+    if switching and set_functions(mbs):
+        raise ExudynLayerError(f"SolveDynamic: post-Newton switching (a post-Newton user function, or "
+                               f"CoordinateSpringDamperExt data nodes) together with "
+                               f"{', '.join(STEP_FUNCTIONS[name][0] for name in set_functions(mbs))} is not supported "
+                               f"yet: Exudyn's step loop of switching models has no step user functions in floatframe")
     functions = step_functions(mbs, solver, options, settings, exudyn_scheme)
     hooks = functions.newton_hooks() if functions is not None and kind not in EXPLICIT else None
     if hooks is not None:   # (explicit schemes have no Newton iteration: Exudyn calls neither function there)
@@ -234,12 +272,17 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
     check_sensor_files(mbs, options)
     result = None
     try:
-        result = solver.solve(mbs._assembled, options["end_time"], steps, t0=options["start_time"],
-                              progress=options["verbose"] >= 2, store_every=store_every,
-                              pre_step=functions.pre_step if functions is not None else None,
-                              post_step=functions.post_step if functions is not None else None,
-                              initial=initial, **start)
+        if switching:
+            result = _solve_switching(mbs, solver, settings, options, steps, start)
+        else:
+            result = solver.solve(mbs._assembled, options["end_time"], steps, t0=options["start_time"],
+                                  progress=options["verbose"] >= 2, store_every=store_every,
+                                  pre_step=functions.pre_step if functions is not None else None,
+                                  post_step=functions.post_step if functions is not None else None,
+                                  initial=initial, **start)
     except SolverError as failure:   # the sensors and the file hold the run up to the failure, never an earlier run's
+        if failure.result is not None and switching:
+            store_every, (sensor_steps, file_steps) = 1, _written_rows(failure.result, options, solution_file)
         if failure.result is not None:
             store_result(mbs, failure.result, options, store_every, sensor_steps)
             write_solution_file(mbs, solution_file, failure.result, store_every, file_steps, started, failed=True)
@@ -250,23 +293,51 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
         mbs._solving = False
         if solution_file is not None and result is None:   # a failure before any state: the file stays empty
             solution_file.close()
+    if switching:   # steps of any sizes, each stored
+        store_every, (sensor_steps, file_steps) = 1, _written_rows(result, options, solution_file)
     store_result(mbs, result, options, store_every, sensor_steps)
     write_solution_file(mbs, solution_file, result, store_every, file_steps, started)
-    if not record_start:   # the start of the last step, where it was stored
+    if not record_start and not switching:   # the start of the last step, where it was stored
         mbs._configurations["StartOfStep"] = (float(result.t[-2]), result.q[-2].copy(), result.v[-2].copy(),
                                               result.a[-2].copy(), result.lam[-2].copy()) \
             if store_every == 1 and result.t.size >= 2 else None
     if updateInitialValues:
         mbs._initial_state = (options["start_time"], *(np.copy(x) for x in mbs._state[1:]))
+        mbs._data.copy("Current", "Initial")
     if storeSolver:
         mbs.sys["dynamicSolver"] = solver
         solver.it = iteration_data(result, options, bool(getattr(solver, "adaptive", False)))   # Exudyn's solver.it
+        if switching:
+            solver.it.currentStepSize = result.info["last_step"]
         mbs.sys["simulationSettings"] = settings
     if options["verbose"] >= 1:
         stats = result.statistics
         print(f"floatframe: {stats.steps} steps to t = {result.t[-1]:.6g} s in {time.perf_counter() - started:.3f} s "
               f"({stats.newton_iterations} Newton iterations, {stats.jacobian_evaluations} Jacobians)")
     return True
+
+
+def _solve_switching(mbs, solver, settings, options, steps, start):
+    """The solve of a model with post-Newton switching (``PostNewtonSwitching``) on Exudyn's step loop; the solver
+    is in mbs.sys['dynamicSolver'] during the solve, with ``it.currentStepSize`` and ``it.currentTime``."""
+    solver.native = False   # the C step loop has no post-Newton hook
+    solver.velocity_rows = velocity_level_rows(mbs)   # Exudyn's velocity-level constraints: velocity rows
+    if solver.newton_control is not None:   # Exudyn's adaptive steps keep modified Newton's matrix
+        solver.newton_control = replace(solver.newton_control, renew_on_new_step_size=False)
+    solver.it = SolverIterationData(currentStepSize=(options["end_time"] - options["start_time"]) / steps,
+                                    currentTime=options["start_time"], startTime=options["start_time"],
+                                    endTime=options["end_time"], numberOfSteps=steps)
+    mbs.sys["dynamicSolver"] = solver
+    return integrate_switching(solver, mbs._assembled, options["start_time"], options["end_time"], steps,
+                               PostNewtonSwitching(mbs, solver), step_control(settings), **start)
+
+
+def _written_rows(result, options, solution_file) -> tuple:
+    """(sensor rows, solution-file rows) of a result that stored every step, of any sizes (``written_rows``)."""
+    sensor_rows = written_rows(result.t, options["sensor_period"], options["write_initial_values"])
+    file_rows = written_rows(result.t, solution_file.period, solution_file.initial) \
+        if solution_file is not None else sensor_rows
+    return sensor_rows, file_rows
 
 
 def solver_name(kind: str) -> str:

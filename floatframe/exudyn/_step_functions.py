@@ -46,6 +46,9 @@ STEP_FUNCTIONS = {"_pre_step_function": ("SetPreStepUserFunction", "f(mbs, t)"),
                                                     "f(mbs, t, newtonIt, discontinuousIt)"),
                   "_system_jacobian_function": ("SetSystemJacobianUserFunction",
                                                 "f(mbs, t, factorODE2, factorODE2_t, factorODE1)")}
+# ... and with the post-Newton function (``floatframe.solvers.switching``, not a step function: its own step loop)
+SETTERS = dict(STEP_FUNCTIONS, _post_newton_function=("SetPostNewtonUserFunction",
+                                                      "f(mbs, t) -> [error, recommendedStepSize]"))
 
 
 def checked_function(attribute: str, function):
@@ -54,7 +57,7 @@ def checked_function(attribute: str, function):
     if function is None or (isinstance(function, int) and not isinstance(function, bool) and function == 0):
         return None
     if not callable(function):
-        setter, arguments = STEP_FUNCTIONS[attribute]
+        setter, arguments = SETTERS[attribute]
         raise ExudynLayerError(f"{setter}: expected a Python function {arguments} or 0, got {function!r}")
     return function
 

@@ -17,6 +17,7 @@ from floatframe.exudyn import _solve
 from floatframe.exudyn._items import as_item, frame_parameters, translate
 from floatframe.exudyn._coordinates import ae_rows
 from floatframe.exudyn._items_ode1 import ODE1SystemData, ode2_rows, with_ode1_kept
+from floatframe.exudyn._post_newton import DataCoordinates, data_values
 from floatframe.exudyn._lie_group_explicit import exudyn_velocities, floatframe_velocities
 from floatframe.exudyn._translate import ACCESS_BY_FUNCTION, live_parameter_name, output_name
 from floatframe.exudyn._names import ConfigurationType, ExudynLayerError, member_name, out_of_scope, unknown
@@ -158,6 +159,23 @@ class SystemData(ODE1SystemData):
         """Set the multipliers of a configuration (Initial: used when the solve does not compute them)."""
         self._set("SetAECoordinates", coordinates, configuration)
 
+    def GetDataCoordinates(self, configuration=ConfigurationType.Current) -> np.ndarray:
+        """The data coordinates of the NodeGenericData nodes in node order (Initial, Current or StartOfStep)."""
+        mbs = self._mbs
+        if mbs._tracing:
+            raise ExudynLayerError("systemData.GetDataCoordinates: data coordinates change between Newton solves; "
+                                   "a user function that reads them is called, not traced")
+        if mbs._data is None or mbs._dirty:   # during Assemble (a user function's sample calls): the initial values
+            values = [data_values(item) for item in mbs.items("node") if item.type_string == "GenericData"]
+            return np.concatenate(values) if values else np.zeros(0)
+        return mbs._data.get(configuration)
+
+    def SetDataCoordinates(self, coordinates, configuration=ConfigurationType.Current):
+        """Set the data coordinates (all, in node order) of a configuration; Current ones also during a solve
+        (a post-Newton function switches them), where the DAE reads them from the next Newton solve on."""
+        self._mbs._require_assembled("systemData.SetDataCoordinates")
+        self._mbs._data.set(coordinates, configuration)
+
     def GetTime(self, configurationType=ConfigurationType.Current) -> float:
         """The time [s] of a configuration."""
         return float(self._mbs.state(configurationType)[0])
@@ -243,6 +261,10 @@ class MainSystem:
         self._pre_newton_residual_function = None
         self._system_jacobian_function = None
         self._current_writable = False   # during a post-step function: the Current state may be set
+        self._post_newton_function = None
+        self._data = None                # the data coordinates outside the DAE (_post_newton.DataCoordinates)
+        self._tracing = False            # a user function is being traced (``_translate.call_traceable``)
+        self._data_parameters = {}       # node number -> the data Parameter of the assembly under way
 
     def Reset(self):
         """Remove every item and what was assembled or solved, as Exudyn's Reset; ``variables`` and ``sys`` stay."""
@@ -431,7 +453,7 @@ class MainSystem:
                    for family in FAMILIES},
                 "userFunctions": {"preStepFunction": as_exudyn_value(self._pre_step_function),
                                   "postStepFunction": as_exudyn_value(self._post_step_function),
-                                  "postNewtonFunction": 0,
+                                  "postNewtonFunction": as_exudyn_value(self._post_newton_function),
                                   "preNewtonResidualFunction": as_exudyn_value(self._pre_newton_residual_function),
                                   "systemJacobianFunction": as_exudyn_value(self._system_jacobian_function)},
                 "settings": {"interactiveMode": False}, "variables": self.variables, "systemVariables": self.sys}
@@ -450,6 +472,7 @@ class MainSystem:
         self.SetPostStepUserFunction(functions.get("postStepFunction"))
         self.SetPreNewtonResidualUserFunction(functions.get("preNewtonResidualFunction"))
         self.SetSystemJacobianUserFunction(functions.get("systemJacobianFunction"))
+        self.SetPostNewtonUserFunction(functions.get("postNewtonFunction"))
         self.variables = systemDict.get("variables", {})
         self.sys = systemDict.get("systemVariables", {})
 
@@ -473,6 +496,7 @@ class MainSystem:
         """Translate all items into core components and assemble the DAE."""
         core = System()
         core.user_function_handle = self
+        self._data_parameters = {}
         for family in FAMILIES:
             for number, item in enumerate(self._items[family]):
                 core.add(translate(item, number, self))
@@ -480,6 +504,7 @@ class MainSystem:
         self._state, self._result, self._sensor_data, self._initial_state = None, None, {}, None
         self._configurations = {}
         self._assembled = core.assemble()
+        self._data = DataCoordinates(self)
         self._state = self.state(ConfigurationType.Initial)
         self._configurations = {"StartOfStep": self._state, "Visualization": self._state}   # copies, as Exudyn's
         self._dirty = False
@@ -591,6 +616,7 @@ class MainSystem:
         """The items as they are now, translated and assembled apart from the system's own assembly."""
         core = System()
         core.user_function_handle = self
+        self._data_parameters = {}
         for family in FAMILIES:
             for number, item in enumerate(self._items[family]):
                 core.add(translate(item, number, self))
@@ -747,6 +773,17 @@ class MainSystem:
     def GetSystemJacobianUserFunction(self, asDict=False):
         """The system Jacobian function: {'function': f, 'type': 'Python'}, or 0 (see GetPreStepUserFunction)."""
         return as_exudyn_value(self._system_jacobian_function)
+
+    def SetPostNewtonUserFunction(self, function):
+        """Call function(mbs, t) -> [error, recommendedStepSize] after each Newton solve of SolveDynamic's implicit
+        schemes, the outputs those of the solved state: it may switch data coordinates (systemData.SetDataCoordinates),
+        and an error above discontinuous.iterationTolerance solves the step again, or retakes it smaller
+        (recommendedStepSize >= 0), as in Exudyn (``floatframe.solvers.switching``). 0 or None removes it."""
+        self._post_newton_function = checked_function("_post_newton_function", function)
+
+    def GetPostNewtonUserFunction(self, asDict=False):
+        """The post-Newton function: {'function': f, 'type': 'Python'}, or 0 (see GetPreStepUserFunction)."""
+        return as_exudyn_value(self._post_newton_function)
 
     def __getattr__(self, name):
         if name.startswith("_"):

@@ -68,7 +68,18 @@ def fe_matrix(value):
 
 def user_function_for_load(function, mbs, nominal):
     """Exudyn load user functions get (mbs, t, nominal load); the core wants f(t)."""
-    return lambda t: function(mbs, t, nominal)
+    return lambda t: call_traceable(mbs, function, t, nominal)
+
+
+def call_traceable(mbs, function, t, *arguments):
+    """function(mbs, t, *arguments) for the core, which may trace it with a symbolic t: meanwhile
+    ``mbs._tracing`` is True, and reading data coordinates raises, so that a function that reads them (they change
+    between Newton solves) is called, not traced."""
+    mbs._tracing = not isinstance(t, (float, int, np.floating))
+    try:
+        return function(mbs, t, *arguments)
+    finally:
+        mbs._tracing = False
 
 
 def live_parameter_name(item, number, parameter) -> str:

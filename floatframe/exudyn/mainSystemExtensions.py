@@ -819,21 +819,6 @@ EXTENSIONS.update({"DeleteObject": MainSystemDeleteObject, "DeleteLoad": MainSys
                    "DeleteSensor": MainSystemDeleteSensor})
 
 
-def MainSystemSetPostNewtonUserFunction(mbs, value) -> None:
-    """Refused: Exudyn's post-Newton function f(mbs, t) -> [error, recommendedStepSize] decides whether a step
-    is taken again; floatframe's solvers have no hook to retake a step after its Newton iteration."""
-    raise ExudynLayerError(
-        "MainSystem.SetPostNewtonUserFunction is not supported by floatframe.exudyn: Exudyn calls the function "
-        "after each step's Newton iteration and, when its returned error exceeds "
-        "discontinuous.iterationTolerance, repeats the step with the data the function changed (up to "
-        "discontinuous.maxIterations) or retakes it with recommendedStepSize; floatframe's solvers cannot retake "
-        "a step from a user function, so the results would differ; for changes that take effect at the next "
-        "step use mbs.SetPreStepUserFunction")
-
-
-EXTENSIONS["SetPostNewtonUserFunction"] = MainSystemSetPostNewtonUserFunction
-
-
 def MainSystemCreateFFRFReducedOrderObject(mbs, name, femInterface, referencePosition=ZERO3, initialVelocity=ZERO3,
                                            referenceRotationMatrix=np.eye(3), initialAngularVelocity=ZERO3,
                                            massProportionalDamping=0.0, stiffnessProportionalDamping=0.0,

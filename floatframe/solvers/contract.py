@@ -28,7 +28,7 @@ CONTRACT = (
     "current_state",
     # equations
     "residual", "constraints", "constraint_velocity", "constraint_input_rate", "constraint_acceleration_rest",
-    "constraint_jacobian", "mass_matrix", "newton_matrix", "load_residual",
+    "constraint_jacobian", "mass_matrix", "newton_matrix", "load_residual", "exudyn_matrix_difference",
     # the iteration matrix and the functions behind the evaluations (for compiled and buffered paths)
     "form_name", "constraint_rows_name", "numeric_function", "use_numeric", "evaluation_work",
     "iteration_matrix_nonzeros", "fingerprint", "functions", "symbols", "residual_with_jacobian",
@@ -135,6 +135,10 @@ class DAE(Protocol):
 
     def load_residual(self) -> ca.Function:
         """(t, q, u, p) -> (the loads' part of R, its q-Jacobian), for load stepping."""
+
+    def exudyn_matrix_difference(self) -> ca.Function | None:
+        """(t, q, v, u, p, c_q, c_v) -> the part of the iteration matrix that Exudyn's Jacobian has otherwise
+        (n, n), or None."""
 
     def form_name(self, name: str, index: int) -> str:
         """The name of the numeric function ``name`` ("residual", "newton_matrix", ...) of the index-3 or

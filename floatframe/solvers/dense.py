@@ -161,7 +161,8 @@ class DenseNewtonKernel(CompiledKernel):
     - matrix: [[M + c_v R_v + c_q R_q, R_lambda], [C_q, 0]] dense (n+m, n+m), column by column;
     - loads_matrix: c_q d(-f_loads)/dq, the loads' part of the matrix's upper left block, dense (n, n) (Exudyn's
       Jacobian leaves it out, ``floatframe.solvers.genalpha.ResidualStop``; zero where the loads cannot be taken
-      apart, ``AssembledSystem.load_residual``);
+      apart, ``AssembledSystem.load_residual``), plus the part whose derivatives Exudyn's Jacobian has otherwise
+      (``AssembledSystem.exudyn_matrix_difference``, where a component has one);
     - iterate (with the LU factors and row permutation of that matrix): the rows, the update
       x = U^-1 L^-1 P r by substitution, a - x_a, lam - x_lam, |x_a|, |a - x_a|, r^T r, and q, v,
       abar = abar_known + kappa a at the updated iterate (Exudyn's Newton iteration updates from the rows it has
@@ -269,7 +270,11 @@ class DenseNewtonKernel(CompiledKernel):
             loads_jacobian = system.load_residual()(t, q, u, p)[1]
         except ModelError:
             loads_jacobian = ca.SX(n, n)
-        loads_matrix = ca.densify(c_q * loads_jacobian if not trapezoidal else loads_jacobian @ ca.diag(factor_q))
+        loads_matrix = c_q * loads_jacobian if not trapezoidal else loads_jacobian @ ca.diag(factor_q)
+        difference = system.exudyn_matrix_difference()   # where Exudyn's matrix has other derivatives
+        if difference is not None:   # (its factors are the scheme's also on trapezoidal columns: iterations only)
+            loads_matrix = loads_matrix + difference(t, q, v, u, p, c_q, c_v)
+        loads_matrix = ca.densify(loads_matrix)
         at_iterate = [q, v, abar_known + factor_abar * a]
         return [ca.Function("newton_rows", state, [rows, *at_iterate]),
                 ca.Function("dense_newton_matrix", state, [matrix]),

@@ -88,6 +88,10 @@ class GeneralizedAlpha(Scheme):
         scheme's formulas (``floatframe.solvers.alpha.trapezoidal_step``; abar = a there), e.g. the coordinates
         of first-order nodes, whose v are first-order states x: Exudyn integrates its ODE1 coordinates so inside
         its generalized-alpha and Newmark steps. Also an attribute (``trapezoidal_coordinates``).
+
+    Attribute ``velocity_rows`` (None, or constraint row indices (k,)): at index 3, these rows are the velocity-level
+    equations dC/dt / gamma' (of ``AssembledSystem.constraint_velocity(index=2)``) instead of C / beta', as Exudyn's
+    index-3 scheme imposes its velocity-level constraints; such solves take the sparse path.
     """
 
     order = 2
@@ -130,6 +134,7 @@ class GeneralizedAlpha(Scheme):
         self._renewal = MatrixRenewal(0.0)  # when modified Newton replaces its iteration matrix (``prepare``)
         self._native = None   # the C step loop of the current solve (``native_loop``)
         self.trapezoidal_coordinates = trapezoidal_coordinates
+        self.velocity_rows = None   # constraint rows imposed at velocity level in index-3 steps (class docstring)
 
     @property
     def trapezoidal_coordinates(self) -> np.ndarray:
@@ -166,6 +171,11 @@ class GeneralizedAlpha(Scheme):
         """Relative tolerances (position, velocity) of the initial state's constraint gaps: strict on the level
         the scheme enforces, loose on the one its results drift on (``floatframe.solvers.safeguards``)."""
         return (STRICT, DRIFT) if self.index == 3 else (DRIFT, STRICT)
+
+    @property
+    def mixed_rows(self) -> bool:
+        """Whether index-3 steps impose some constraint rows at velocity level (``velocity_rows``)."""
+        return self.index == 3 and self.velocity_rows is not None and len(self.velocity_rows) > 0
 
     @property
     def position_rows(self) -> bool:
@@ -222,7 +232,7 @@ class GeneralizedAlpha(Scheme):
         trapezoidal = self._checked_trapezoidal(system)
         if self.newton_hooks is not None:   # Python calls at each evaluation: the functions as they are
             return _SparseNewton(self, system, trapezoidal=trapezoidal, hooks=self.newton_hooks)
-        if wants_dense(system, self.linear_algebra):
+        if wants_dense(system, self.linear_algebra) and not self.mixed_rows:
             kernel = dense_kernel(system, self.index, self.compile, trapezoidal)
             if self.native and self.compile is not False:  # the C step loop's driver, compiled once per machine
                 driver(wait=self.compile is True)
@@ -302,6 +312,9 @@ class GeneralizedAlpha(Scheme):
         n, stats = system.n_coordinates, self.statistics
         # the Newton rows hold C / c_q (index 3) or dC/dt / c_v (index 2); Exudyn's residual holds C or dC/dt
         row_scale = c_q if self.position_rows else c_v
+        if self.mixed_rows:   # a scale per row: the velocity rows hold dC/dt / c_v
+            row_scale = np.full(system.n_multipliers, c_q)
+            row_scale[self.velocity_rows] = c_v
         a, lam = np.zeros(n), np.zeros(system.n_multipliers)
         residual = newton.rows(a, lam)
         stats.residual_evaluations += 1
@@ -317,8 +330,8 @@ class GeneralizedAlpha(Scheme):
         while not converged and iterations < self.max_iterations:
             iterations += 1
             stats.newton_iterations += 1
-            if self._jacobian_due or full or self._factorization is None or \
-                    not _same_step(self._factorization[1], (c_q, c_v)):
+            if self._jacobian_due or full or self._factorization is None or (
+                    control.renew_on_new_step_size and not _same_step(self._factorization[1], (c_q, c_v))):
                 stats.jacobian_evaluations += 1
                 self._factorization = (newton.factorize(a, lam, control.exudyn_jacobian, control.without_loads),
                                        (c_q, c_v))
@@ -390,8 +403,9 @@ class GeneralizedAlpha(Scheme):
         """The C step loop (``floatframe.solvers.native.NativeLoop``) where it takes this scheme's steps: the
         option ``native``, the dense path (``prepared``), ``compile`` not False (Input signals are called back), and a
         scheme whose steps are GeneralizedAlpha's (subclasses that change only the coefficients); else None."""
+        keeps_matrix = self.newton_control is not None and not self.newton_control.renew_on_new_step_size
         if not (self.native and self._steps_like_genalpha() and self.compile is not False
-                and isinstance(prepared, _DenseNewton)):
+                and isinstance(prepared, _DenseNewton)) or keeps_matrix:
             return None
         started, self._started_native = self._started_native, None   # set up by ``init`` for this solve
         self._native = started if started is not None and started.system is system and \
@@ -456,6 +470,9 @@ class _SparseNewton:
             self.hooks.before_residual(t, q, v, a, lam, iteration)
         if self.solver.index == 3:
             constraint_rows = system.constraints(t, q) / self.c_q
+            if self.solver.mixed_rows:   # Exudyn's velocity-level constraints: their velocity rows
+                rows = self.solver.velocity_rows
+                constraint_rows[rows] = system.constraint_velocity(t, q, v, index=2)[rows] / self.c_v
         else:
             constraint_rows = system.constraint_velocity(t, q, v, index=2) / self.c_v
         return np.concatenate([system.residual(t, q, v, a, lam, index=self.solver.index), constraint_rows])
@@ -487,12 +504,15 @@ class _SparseNewton:
             if addition is not None:
                 matrix = (matrix + addition).tocsc()
         if at_rest and without_loads:
-            loads = _loads_jacobian(self.system)
+            system = self.system
+            u, p = system.input_vector(float(self.t)), system.parameters_now()
+            loads = _loads_jacobian(system)
             if loads is not None:
-                system = self.system
-                jacobian = loads(self.t, q, system.input_vector(float(self.t)), system.parameters_now())[1].sparse()
-                matrix = matrix - self.c_q * sp.block_diag([jacobian, sp.csc_matrix((system.n_multipliers,) * 2)],
-                                                           format="csc")
+                jacobian = loads(self.t, q, u, p)[1].sparse()
+                matrix = matrix - self.c_q * _upper_left(jacobian, matrix.shape)
+            difference = system.exudyn_matrix_difference()   # where Exudyn's matrix has other derivatives
+            if difference is not None:
+                matrix = matrix - _upper_left(difference(self.t, q, v, u, p, self.c_q, self.c_v).sparse(), matrix.shape)
         return self.solver._lu(self.system, matrix, self.t, "iteration matrix")
 
     def iterate(self, a, lam, factorization, residual=None, iteration: int = 0):
@@ -554,6 +574,12 @@ class _DenseNewton:
         return State(t, q, v, a, abar, lam)
 
 
+def _upper_left(block, shape) -> sp.csc_matrix:
+    """A sparse (n, n) ``block`` as the upper left block of a sparse matrix of ``shape`` (zeros elsewhere)."""
+    block = block.tocoo()
+    return sp.csc_matrix((block.data, (block.row, block.col)), shape=shape)
+
+
 def newton_update(a, lam, factorization, residual) -> np.ndarray:
     """The Newton update of (a, lam) in place from the ``residual`` (the rows at (a, lam)) and the iteration matrix's
     ``factorization`` (its ``solve``: SuperLU, or DenseLU's getrs); returns the update."""
@@ -603,7 +629,9 @@ class ResidualStop:
     are Exudyn's (with Python user functions called back: lambda = 0 only, see ``_SparseNewton.factorize``);
     False: floatframe's exact matrix. ``loads_jacobian`` (Exudyn's computeLoadsJacobian > 0): with Exudyn's
     matrix, keep the loads' part c_q d(-f_loads)/dq, which Exudyn's default leaves out (a force at a body-fixed
-    point turns with the body).
+    point turns with the body). ``renew_on_new_step_size``: modified Newton forms a new matrix for a step of
+    another size (floatframe's rule); False keeps it, as Exudyn's adaptive steps do (the step loop of
+    ``floatframe.solvers.switching``; the C step loop always renews, so it does not take such solves).
     """
 
     relative_tolerance: float = 1e-8
@@ -616,15 +644,19 @@ class ResidualStop:
     coordinate_factor: float = 1.0
     exudyn_jacobian: bool = True
     loads_jacobian: bool = False
+    renew_on_new_step_size: bool = True
 
     @property
     def without_loads(self) -> bool:
         """Whether the iteration matrix leaves out the loads' part (Exudyn's matrix, computeLoadsJacobian = 0)."""
         return self.exudyn_jacobian and not self.loads_jacobian
 
-    def norm(self, rows: np.ndarray, n: int, row_scale: float) -> float:
-        """The residual norm of the Newton rows (n + m,) whose constraint rows are divided by ``row_scale``. Up to
-        ``SEQUENTIAL_ROWS`` rows the squares are summed in order, as the C loop sums them (the same bits)."""
+    def norm(self, rows: np.ndarray, n: int, row_scale) -> float:
+        """The residual norm of the Newton rows (n + m,) whose constraint rows are divided by ``row_scale`` (a number,
+        or one per constraint row (m,)). Up to ``SEQUENTIAL_ROWS`` rows the squares are summed in order, as the C
+        loop sums them (the same bits)."""
+        if np.ndim(row_scale):
+            return self.norm(np.concatenate((rows[:n], row_scale * rows[n:])), n, 1.0)
         if rows.size <= SEQUENTIAL_ROWS:   # (a running sum is in order: 5 us at 1000 rows, a Python loop 60 us)
             squares = rows * rows
             motion = float(np.cumsum(squares[:n])[-1]) if n else 0.0

@@ -321,12 +321,12 @@ def test_coordinate_spring_damper_ext_is_exudyns():
     np.testing.assert_allclose(mine, theirs, rtol=0, atol=1e-9 * np.abs(theirs).max())
 
 
-def test_coordinate_spring_damper_ext_refuses_the_data_node_features():
+def test_coordinate_spring_damper_ext_needs_a_data_node_of_three_values_for_sticking_and_limit_stops():
     import floatframe.exudyn as exu
     from floatframe.exudyn import utilities as ut
-    for keywords, message in [(dict(nodeNumber=0), "nodeNumber.*data node"),
-                              (dict(useLimitStops=True, limitStopsUpper=1), "useLimitStops"),
-                              (dict(dynamicFrictionForce=1.0), "sticking friction.*not supported")]:
+    for keywords, message in [(dict(nodeNumber=0), "nodeNumber.*NodeGenericData with numberOfDataCoordinates = 3"),
+                              (dict(useLimitStops=True, limitStopsUpper=1), "nodeNumber.*useLimitStops = True"),
+                              (dict(dynamicFrictionForce=1.0), "nodeNumber.*frictionProportionalZone = 0")]:
         mbs = exu.SystemContainer().AddSystem()
         node = mbs.AddNode(ut.Node1D(referenceCoordinates=[0]))
         mbs.AddObject(ut.Rotor1D(physicsInertia=1, nodeNumber=node))

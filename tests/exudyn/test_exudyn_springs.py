@@ -354,9 +354,9 @@ def test_what_the_layer_cannot_translate_is_refused_naming_the_item_and_the_para
         mbs.Assemble()
     mbs = ffexu.SystemContainer().AddSystem()
     ground = mbs.AddObject(ffitems.ObjectGround())
-    mbs.AddNode(ffitems.NodeGenericData(initialCoordinates=[0.0, 0.0], numberOfDataCoordinates=2))
-    with pytest.raises(ExudynLayerError, match=r"NodeGenericData 0 'node0': parameter 'numberOfDataCoordinates' = 2 "
-                                               r"must be 1: a NodeGenericData serves only as the turn counter"):
+    mbs.AddNode(ffitems.NodeGenericData(initialCoordinates=[0.0, 0.0, 0.0], numberOfDataCoordinates=2))
+    with pytest.raises(ExudynLayerError, match=r"NodeGenericData 0 'node0': parameter 'initialCoordinates' = .* has "
+                                               r"3 values; numberOfDataCoordinates = 2 asks for that many"):
         mbs.Assemble()
 
 
