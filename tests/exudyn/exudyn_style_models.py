@@ -42,6 +42,16 @@ def tight_settings(exu, steps, h):
     return ss
 
 
+def default_settings(exu, steps, end_time):
+    """Exudyn's default scheme and Newton settings, ``steps`` steps to ``end_time`` [s], quiet, no solution file."""
+    ss = exu.SimulationSettings()
+    ss.timeIntegration.numberOfSteps = steps
+    ss.timeIntegration.endTime = end_time
+    ss.timeIntegration.verboseMode = 0
+    ss.solutionSettings.writeSolutionToFile = False
+    return ss
+
+
 def full_newton_settings(exu, steps, end_time):
     """``steps`` steps to ``end_time`` [s] with full Newton converged to a relative 1e-12 and no solution file: the
     settings of the comparisons to round-off."""

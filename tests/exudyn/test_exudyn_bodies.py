@@ -4,6 +4,8 @@ what the layer refuses for these items."""
 import numpy as np
 import pytest
 
+from exudyn_style_models import default_settings
+
 import floatframe.exudyn as fexu
 import floatframe.exudyn.itemInterface as fii
 import floatframe.exudyn.rigidBodyUtilities as frbu
@@ -411,11 +413,7 @@ def test_a_planar_mass_point_falls_as_in_exudyn():
                                       initialVelocity=[0.3, 0.4, 0], mass=2, gravity=[0, -9.81, 0], create2D=True,
                                       returnDict=True)
         mbs.Assemble()
-        settings = code.SimulationSettings()
-        settings.timeIntegration.numberOfSteps = 100
-        settings.timeIntegration.endTime = 1.0
-        settings.solutionSettings.writeSolutionToFile = False
-        mbs.SolveDynamic(settings)
+        mbs.SolveDynamic(default_settings(code, 100, 1.0))
         return ({key: int(value) for key, value in numbers.items()}, str(mbs.GetNode(0)["nodeType"]),
                 str(mbs.GetObject(0)["objectType"]),
                 np.asarray(mbs.systemData.GetODE2Coordinates()))
@@ -440,11 +438,7 @@ def test_planar_mass_points_joined_by_create_functions_as_in_exudyn():
         distance = mbs.CreateDistanceConstraint(itemNumbers=[ground, first])
         other = mbs.CreateSpringDamper(itemNumbers=[first, second], stiffness=500, damping=1)
         mbs.Assemble()
-        settings = code.SimulationSettings()
-        settings.timeIntegration.numberOfSteps = 100
-        settings.timeIntegration.endTime = 0.5
-        settings.solutionSettings.writeSolutionToFile = False
-        mbs.SolveDynamic(settings)
+        mbs.SolveDynamic(default_settings(code, 100, 0.5))
         return ([float(mbs.GetObject(spring)["referenceLength"]), float(mbs.GetObject(other)["referenceLength"]),
                  float(mbs.GetObject(distance)["distance"])], np.asarray(mbs.systemData.GetODE2Coordinates()))
 

@@ -8,6 +8,8 @@ import importlib
 import numpy as np
 import pytest
 
+from exudyn_style_models import default_settings
+
 from floatframe.exudyn._output_steps import written_rows, written_steps
 from floatframe.solvers.switching import StepControl
 
@@ -33,11 +35,7 @@ def mass_on_switching_spring(exu, ut, keywords, initial_data, end_time=1.0):
     sensor = mbs.AddSensor(ut.SensorObject(objectNumber=spring, storeInternal=True,
                                            outputVariableType=exu.OutputVariableType.Force))
     mbs.Assemble()
-    settings = exu.SimulationSettings()
-    settings.timeIntegration.numberOfSteps = int(round(end_time / 2e-3))
-    settings.timeIntegration.endTime = end_time
-    settings.timeIntegration.verboseMode = 0
-    mbs.SolveDynamic(settings)
+    mbs.SolveDynamic(default_settings(exu, int(round(end_time / 2e-3)), end_time))
     return (mbs.systemData.GetODE2Coordinates(), mbs.systemData.GetODE2Coordinates_t(),
             mbs.systemData.GetDataCoordinates(), mbs.GetSensorStoredData(sensor))
 
@@ -216,11 +214,7 @@ def counting_data_node(exu, ut):
         return [0, -1]
     mbs.SetPostNewtonUserFunction(count)
     mbs.Assemble()
-    settings = exu.SimulationSettings()
-    settings.timeIntegration.numberOfSteps = 4
-    settings.timeIntegration.endTime = 1
-    settings.timeIntegration.verboseMode = 0
-    mbs.SolveDynamic(settings)
+    mbs.SolveDynamic(default_settings(exu, 4, 1.0))
     return mbs.GetSensorStoredData(sensor), mbs.systemData.GetDataCoordinates()
 
 
@@ -248,11 +242,7 @@ def load_switched_by_data(exu, ut):
         return [0, -1]
     mbs.SetPostNewtonUserFunction(switch_on)
     mbs.Assemble()
-    settings = exu.SimulationSettings()
-    settings.timeIntegration.numberOfSteps = 100
-    settings.timeIntegration.endTime = 1
-    settings.timeIntegration.verboseMode = 0
-    mbs.SolveDynamic(settings)
+    mbs.SolveDynamic(default_settings(exu, 100, 1.0))
     return mbs.systemData.GetODE2Coordinates_t()[0], mbs.systemData.GetODE2Coordinates()[0]
 
 
@@ -286,11 +276,7 @@ def gear_pair(exu, ut, end_time=0.2):
     mbs.AddLoad(ut.LoadCoordinate(markerNumber=markers[0], load=-10))
     mbs.SetPostNewtonUserFunction(lambda mbs, t: [0, -1])
     mbs.Assemble()
-    settings = exu.SimulationSettings()
-    settings.timeIntegration.numberOfSteps = int(round(end_time / 2e-3))
-    settings.timeIntegration.endTime = end_time
-    settings.timeIntegration.verboseMode = 0
-    mbs.SolveDynamic(settings)
+    mbs.SolveDynamic(default_settings(exu, int(round(end_time / 2e-3)), end_time))
     return np.concatenate([mbs.systemData.GetODE2Coordinates(), mbs.systemData.GetODE2Coordinates_t()])
 
 
