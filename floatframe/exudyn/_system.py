@@ -694,10 +694,14 @@ class MainSystem:
 
     def GetObjectOutputSuperElement(self, objectNumber, variableType, meshNodeNumber,
                                     configuration=ConfigurationType.Current):
-        """An output variable of one mesh node of an ObjectFFRF (0-based mesh node number)."""
+        """An output variable of one mesh node (0-based mesh node number) of an ObjectFFRF(reducedOrder) or of an
+        ObjectGenericODE2 (there the output of that node, which the node must have)."""
         _, component, variable = self._output("GetObjectOutputSuperElement", "object", objectNumber, variableType,
                                               configuration)
         component.check_mesh_node(int(meshNodeNumber), component)
+        if variable not in component.mesh_outputs:
+            raise ExudynLayerError(f"GetObjectOutputSuperElement: mesh node {meshNodeNumber} of {component.label} has "
+                                   f"no output variable '{variable}' (its nodes have {list(component.mesh_outputs)})")
         return self._evaluate(("GetObjectOutputSuperElement", int(objectNumber), variable, int(meshNodeNumber)),
                               lambda ctx: component.mesh_node_output(ctx, int(meshNodeNumber), variable),
                               configuration)

@@ -89,9 +89,12 @@ class GeneralizedAlpha(Scheme):
         of first-order nodes, whose v are first-order states x: Exudyn integrates its ODE1 coordinates so inside
         its generalized-alpha and Newmark steps. Also an attribute (``trapezoidal_coordinates``).
 
-    Attribute ``velocity_rows`` (None, or constraint row indices (k,)): at index 3, these rows are the velocity-level
-    equations dC/dt / gamma' (of ``AssembledSystem.constraint_velocity(index=2)``) instead of C / beta', as Exudyn's
-    index-3 scheme imposes its velocity-level constraints; such solves take the sparse path.
+    Attributes
+    ----------
+    velocity_rows : None or sequence of int
+        Constraint rows (k,) that index-3 steps impose at velocity level, dC/dt / gamma' (of
+        ``AssembledSystem.constraint_velocity(index=2)``) instead of C / beta', as Exudyn's index-3 scheme imposes
+        its velocity-level constraints; such solves take the sparse path.
     """
 
     order = 2

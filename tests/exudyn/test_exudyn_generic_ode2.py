@@ -239,3 +239,16 @@ def test_the_sweep_functions_are_exudyns_to_the_bit():
         for x in np.linspace(-1, 3, 401):
             assert getattr(our_utilities, name)(x, 0.3, 1.7, -2.0, 5.0) == getattr(exu_utilities, name)(x, 0.3, 1.7,
                                                                                                           -2.0, 5.0)
+
+
+def test_a_mesh_node_output_its_node_lacks_is_refused_naming_what_it_has():
+    mbs = ffexu.SystemContainer().AddSystem()
+    node = mbs.AddNode(ffitems.NodeGenericODE2(referenceCoordinates=[0, 0], initialCoordinates=[0.1, 0.2],
+                                               numberOfODE2Coordinates=2))
+    body = mbs.AddObject(ffitems.ObjectGenericODE2(nodeNumbers=[node], massMatrix=np.eye(2), stiffnessMatrix=np.eye(2)))
+    mbs.Assemble()
+    coordinates = mbs.GetObjectOutputSuperElement(body, ffexu.OutputVariableType.Coordinates, meshNodeNumber=0)
+    assert np.asarray(coordinates).tolist() == [0.1, 0.2]
+    with pytest.raises(ffexu.ExudynLayerError, match="mesh node 0 of ObjectGenericODE2 0 .* has no output variable "
+                                                     "'Position' \\(its nodes have \\['Coordinates'"):
+        mbs.GetObjectOutputSuperElement(body, ffexu.OutputVariableType.Position, meshNodeNumber=0)
