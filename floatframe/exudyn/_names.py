@@ -26,7 +26,8 @@ OUT_OF_SCOPE = [
     ("kinematic trees", ("KinematicTree", "JointType", "TreeLink")),
     ("hydraulics", ("Hydraulic",)),
     ("reeving systems and ropes", ("ReevingSystem",)),
-    ("rendering (images of the scene from Exudyn's OpenGL renderer or ray tracer; floatframe exports for ParaView)",
+    ("rendering (images of the scene from Exudyn's OpenGL renderer or ray tracer, which floatframe does not have: "
+     "it exports for ParaView)",
      ("RedrawAndGetImage",)),
 ]
 
