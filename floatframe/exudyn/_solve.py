@@ -224,6 +224,11 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
         raise ExudynLayerError(f"SolveDynamic: solverType {kind} with post-Newton switching (a post-Newton user "
                                f"function, or CoordinateSpringDamperExt data nodes): only the implicit solvers "
                                f"({', '.join(IMPLICIT)}) iterate it")
+    if switching and set_functions(mbs):
+        raise ExudynLayerError(f"SolveDynamic: post-Newton switching (a post-Newton user function, or "
+                               f"CoordinateSpringDamperExt data nodes) together with "
+                               f"{', '.join(STEP_FUNCTIONS[name][0] for name in set_functions(mbs))} is not supported "
+                               f"yet: Exudyn's step loop of switching models has no step user functions in floatframe")
     if not switching and any(path in SWITCHING_STEP_FIELDS for path in settings.items()):
         check_dynamic(settings)   # the adaptive-step fields that only the switching step loop honours
     options = solver_options(settings)
@@ -254,11 +259,6 @@ def SolveDynamic(mbs, simulationSettings=None, solverType=None, updateInitialVal
         solver.newton_control = replace(control, coordinate_factor=float(np.sqrt(max(equations, 1))))
     if exudyn_scheme:   # ODE1 coordinates: the schemes that treat them as Exudyn's, starting from x' = 0
         solver, start = first_order_start(mbs, solver, kind, start, options["start_time"])
-    if switching and set_functions(mbs):
-        raise ExudynLayerError(f"SolveDynamic: post-Newton switching (a post-Newton user function, or "
-                               f"CoordinateSpringDamperExt data nodes) together with "
-                               f"{', '.join(STEP_FUNCTIONS[name][0] for name in set_functions(mbs))} is not supported "
-                               f"yet: Exudyn's step loop of switching models has no step user functions in floatframe")
     functions = step_functions(mbs, solver, options, settings, exudyn_scheme)
     hooks = functions.newton_hooks() if functions is not None and kind not in EXPLICIT else None
     if hooks is not None:   # (explicit schemes have no Newton iteration: Exudyn calls neither function there)
